@@ -1,0 +1,24 @@
+//! Pure rules engines for cardroom's card games.
+//!
+//! Each game is a module with the same shape (from shakmaty and OpenSpiel):
+//!
+//! - `Options`, the rule-set variant, with the defaults of `shared/rules/`;
+//! - a `Setup` with public fields (hands, stock, dealer, scores) that becomes a `State` only
+//!   through one checked constructor, and a seeded constructor for normal play;
+//! - `State::to_act`, `State::legal_actions` (sorted, never empty unless the match is over),
+//!   `State::apply` (returning the public events, or a typed error naming the broken rule and
+//!   leaving the state unchanged), `State::observation` for one seat, `State::public_view` for
+//!   spectators, and `State::outcome` (standings with ties);
+//! - a `Record` (options, seed or setup, actions) that replays a match exactly.
+//!
+//! No async, no I/O, no protobuf: the same options, seed and actions give the same match on
+//! every platform (the only randomness is a seeded ChaCha8).
+
+mod card;
+mod record;
+mod seat;
+pub mod twenty_two;
+
+pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
+pub use record::Record;
+pub use seat::{Seat, Standing};

@@ -1,0 +1,75 @@
+//! Twenty-Two ("22"), 2 to 12 players: avoid winning the last trick. The rules, with the ids
+//! cited throughout (`TT-…`), are `shared/rules/twenty-two.md`.
+//!
+//! ```
+//! use cardroom_games::twenty_two::{Options, State};
+//!
+//! let mut state = State::new(Options::default(), 4, 42).unwrap();
+//! while let Some(seat) = state.to_act() {
+//!     // The lowest legal action: exchange nothing, lead or duck low.
+//!     let action = state.legal_actions()[0];
+//!     state.apply(seat, action).unwrap();
+//! }
+//! let standings = state.outcome().unwrap();
+//! assert_eq!(standings.len(), 4);
+//! assert_eq!(standings[0].place, 1);
+//! // The record replays to the same end.
+//! let replayed = state.record().unwrap().replay().unwrap();
+//! assert_eq!(replayed.outcome(), state.outcome());
+//! ```
+//!
+//! Suits never matter in play, so [`State::legal_actions`] lists each choice of ranks once
+//! (with the lowest suits held); [`State::apply`] takes any suits the seat holds.
+
+mod cards;
+mod error;
+mod options;
+mod record;
+mod state;
+mod view;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use cards::{Cards, MAX_HAND, TooManyCards};
+pub use error::{IllegalAction, SetupError};
+pub use options::{
+    MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError, Packs, TiedDealer, TrickWinner, Variant,
+};
+pub use record::{Record, RecordedAction, ReplayError, Start};
+pub use state::{Setup, State, penalty_value};
+pub use view::{
+    DealResult, Event, Observation, PhaseView, Play, PublicSeat, PublicView, SeatCard, TieBreak,
+    Trick,
+};
+
+/// What a seat does: exchange cards before the tricks (TT-9), or play cards to a trick (TT-11,
+/// TT-12). Written `{"exchange": ["2C"]}` or `{"play": ["7S", "7D"]}` in JSON.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Discard these cards face down and draw as many from the stock (none is allowed).
+    Exchange(Cards),
+    /// Lead or follow with these cards.
+    Play(Cards),
+}
+
+impl Action {
+    /// The cards the action names.
+    pub fn cards(&self) -> &Cards {
+        match self {
+            Action::Exchange(cards) | Action::Play(cards) => cards,
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Exchange(cards) if cards.is_empty() => f.write_str("exchanges nothing"),
+            Action::Exchange(cards) => write!(f, "exchanges {cards}"),
+            Action::Play(cards) => write!(f, "plays {cards}"),
+        }
+    }
+}

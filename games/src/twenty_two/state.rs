@@ -1,0 +1,974 @@
+//! The Twenty-Two state machine: deals, the exchange, tricks and the end of a deal.
+
+use rand_chacha::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, Rank, Suit};
+use crate::seat::{Seat, Standing};
+
+use super::Action;
+use super::cards::{Cards, MAX_HAND};
+use super::error::{IllegalAction, SetupError};
+use super::options::{Options, TiedDealer, TrickWinner, Variant};
+use super::record::{Record, RecordedAction, Start};
+use super::view::{
+    DealResult, Event, Observation, PhaseView, Play, PublicSeat, PublicView, SeatCard, TieBreak,
+    Trick,
+};
+
+/// TT-2: the penalty value of a card of this rank: 2–10 face value, J/Q/K 10, A 11.
+pub const fn penalty_value(rank: Rank) -> u32 {
+    match rank {
+        Rank::Ace => 11,
+        Rank::Jack | Rank::Queen | Rank::King => 10,
+        other => other as u32,
+    }
+}
+
+/// An explicit position at the start of a deal's exchange, for tests, puzzles, duplicate deals
+/// and bug reports. It becomes a [`State`] only through [`State::from_setup`], which checks it.
+/// In JSON every field but `dealer` and `hands` may be left out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Who dealt.
+    pub dealer: Seat,
+    /// One hand per seat (this gives the table size); eliminated seats hold none, every active
+    /// seat the same number (TT-11).
+    pub hands: Vec<Vec<Card>>,
+    /// The stock, top card first. Left out: the rest of the deal's pack (TT-7), shuffled with
+    /// `seed`. Given: hands, stock and penalty piles must hold the packs exactly.
+    #[serde(default)]
+    pub stock: Option<Vec<Card>>,
+    /// Scores per seat; empty means all 0.
+    #[serde(default)]
+    pub scores: Vec<u32>,
+    /// Penalty piles per seat, oldest first; empty means none.
+    #[serde(default)]
+    pub penalty_piles: Vec<Vec<Card>>,
+    /// Eliminated seats, one list per deal that eliminated them, earliest first (TT-23 ranks
+    /// them in reverse order).
+    #[serde(default)]
+    pub eliminated: Vec<Vec<Seat>>,
+    /// The deal's number, for display.
+    #[serde(default = "first_deal")]
+    pub deal: u32,
+    /// Seeds the RNG for the stock (when left out), later deals and random ties.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn first_deal() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug)]
+struct SeatState {
+    hand: Cards,
+    score: u32,
+    penalty: Vec<Card>,
+    /// The deal that eliminated this seat.
+    eliminated_in: Option<u32>,
+    /// Cards exchanged this deal, once done.
+    exchanged: Option<u8>,
+    /// This deal's exchange discards (private to the seat, TT-25).
+    discards: Vec<Card>,
+    /// Elimination variant: cards of the tricks won this deal.
+    won: Vec<Card>,
+}
+
+impl SeatState {
+    fn new() -> SeatState {
+        SeatState {
+            hand: Cards::EMPTY,
+            score: 0,
+            penalty: Vec::new(),
+            eliminated_in: None,
+            exchanged: None,
+            discards: Vec::new(),
+            won: Vec::new(),
+        }
+    }
+
+    fn active(&self) -> bool {
+        self.eliminated_in.is_none()
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    Exchange { seat: Seat },
+    Play { leader: Seat, seat: Seat },
+    Over,
+}
+
+/// A Twenty-Two match in progress: a valid position, reachable only through
+/// [`State::new`] (a seeded match), [`State::from_setup`] or [`Record::replay`].
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    packs: u8,
+    seats: Vec<SeatState>,
+    dealer: Seat,
+    deal: u32,
+    hand_size: u8,
+    /// Top card last.
+    stock: Vec<Card>,
+    phase: Phase,
+    /// This deal's tricks; the last one is under way while the phase is `Play`.
+    tricks: Vec<Trick>,
+    last_deal: Option<DealResult>,
+    dealer_draw: Vec<Vec<SeatCard>>,
+    standings: Option<Vec<Standing>>,
+    rng: ChaCha8Rng,
+    /// How the match began, and every action since: the record. `None` for a sampled state
+    /// ([`State::determinize`]), whose hidden cards are invented.
+    start: Option<Start>,
+    actions: Vec<RecordedAction>,
+    /// The events of the match's start (the dealer draw and first deal).
+    opening: Vec<Event>,
+}
+
+impl State {
+    /// A new match of `players` seats with seeded deals: the first dealer is drawn (TT-5), the
+    /// first deal dealt (TT-6 to TT-8) and the exchange begins.
+    pub fn new(options: Options, players: u8, seed: u64) -> Result<State, SetupError> {
+        options.validate(players)?;
+        let mut state = State::empty(options, players, seed);
+        state.start = Some(Start::Seed(seed));
+        let mut events = Vec::new();
+        let all: Vec<Seat> = (0..players).map(Seat).collect();
+        state.dealer = state.draw_dealer(&all, &mut events);
+        state.start_deal(options.first_hand, &mut events);
+        state.opening = events;
+        Ok(state)
+    }
+
+    /// The position `setup` describes, at the start of its deal's exchange, after checking it.
+    pub fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
+        let players = setup.hands.len();
+        let players_u8 = u8::try_from(players)
+            .map_err(|_| SetupError::SeatCount { field: "hands", got: players, players: 16 })?;
+        options.validate(players_u8)?;
+        let per_seat = |field: &'static str, got: usize| {
+            if got == 0 || got == players {
+                Ok(())
+            } else {
+                Err(SetupError::SeatCount { field, got, players })
+            }
+        };
+        per_seat("scores", setup.scores.len())?;
+        per_seat("penalty_piles", setup.penalty_piles.len())?;
+        let check_seat = |seat: Seat| {
+            if seat.index() < players { Ok(()) } else { Err(SetupError::NoSuchSeat { seat, players }) }
+        };
+        check_seat(setup.dealer)?;
+
+        let mut state = State::empty(options, players_u8, setup.seed);
+        state.start = Some(Start::Setup(setup.clone()));
+        state.dealer = setup.dealer;
+        state.deal = setup.deal.max(1);
+        for (i, group) in setup.eliminated.iter().enumerate() {
+            for &seat in group {
+                check_seat(seat)?;
+                if state.seats[seat.index()].eliminated_in.is_some() {
+                    return Err(SetupError::Seats(format!("{seat} is eliminated twice")));
+                }
+                // Earlier groups get earlier (smaller) deal numbers.
+                state.seats[seat.index()].eliminated_in = Some(i as u32);
+            }
+        }
+        for (i, seat) in state.seats.iter_mut().enumerate() {
+            seat.hand = Cards::new(&setup.hands[i])?;
+            seat.score = setup.scores.get(i).copied().unwrap_or(0);
+            seat.penalty = setup.penalty_piles.get(i).cloned().unwrap_or_default();
+        }
+        let active: Vec<Seat> = state.active_seats().collect();
+        if active.len() < 2 {
+            return Err(SetupError::Seats("at least two seats must be active".into()));
+        }
+        for (i, seat) in state.seats.iter().enumerate() {
+            if !seat.active() && !seat.hand.is_empty() {
+                return Err(SetupError::Seats(format!("eliminated seat {i} holds cards")));
+            }
+            if seat.active() && options.variant == Variant::Standard && seat.score >= options.limit
+            {
+                return Err(SetupError::Seats(format!(
+                    "seat {i} has {} points, at or over the limit {} (TT-19), but is active",
+                    seat.score, options.limit
+                )));
+            }
+        }
+        let first = active[0];
+        let expected = state.seats[first.index()].hand.len();
+        for &seat in &active {
+            let got = state.seats[seat.index()].hand.len();
+            if got != expected || got == 0 {
+                return Err(SetupError::UnequalHands { first, expected, seat, got });
+            }
+        }
+        state.hand_size = expected as u8;
+
+        // TT-3, TT-7: count every copy against the packs.
+        let mut left = state.pack_counts();
+        let mut take = |card: Card| {
+            let slot = &mut left[card.index() as usize];
+            if *slot == 0 {
+                return Err(SetupError::Cards(format!(
+                    "{card} appears more often than the {} pack(s) hold",
+                    state.packs
+                )));
+            }
+            *slot -= 1;
+            Ok(())
+        };
+        for seat in &state.seats {
+            for &card in seat.hand.as_slice().iter().chain(&seat.penalty) {
+                take(card)?;
+            }
+        }
+        match &setup.stock {
+            Some(stock) => {
+                for &card in stock {
+                    take(card)?;
+                }
+                let missing = left.iter().map(|&n| n as usize).sum::<usize>();
+                if missing > 0 {
+                    return Err(SetupError::Cards(format!(
+                        "hands, stock and penalty piles must hold every card of the packs; {missing} are missing"
+                    )));
+                }
+                state.stock = stock.iter().rev().copied().collect();
+            }
+            None => {
+                state.stock = cards_of(&left);
+                state.stock.shuffle(&mut state.rng);
+            }
+        }
+        state.opening = vec![Event::DealStarted {
+            deal: state.deal,
+            dealer: state.dealer,
+            hand_size: state.hand_size,
+            stock_len: state.stock.len(),
+        }];
+        state.phase = Phase::Exchange { seat: state.next_active(state.dealer) };
+        Ok(state)
+    }
+
+    fn empty(options: Options, players: u8, seed: u64) -> State {
+        State {
+            options,
+            packs: options.pack_count(players),
+            seats: (0..players).map(|_| SeatState::new()).collect(),
+            dealer: Seat(0),
+            deal: 0,
+            hand_size: 0,
+            stock: Vec::new(),
+            phase: Phase::Over,
+            tricks: Vec::new(),
+            last_deal: None,
+            dealer_draw: Vec::new(),
+            standings: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            start: None,
+            actions: Vec::new(),
+            opening: Vec::new(),
+        }
+    }
+
+    /// The rule set.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Seats at the table.
+    pub fn players(&self) -> u8 {
+        self.seats.len() as u8
+    }
+
+    /// The seat to act, or `None` once the match is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Exchange { seat } | Phase::Play { seat, .. } => Some(seat),
+            Phase::Over => None,
+        }
+    }
+
+    /// True once the match is over.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The final standings (TT-23, TT-28), once the match is over.
+    pub fn outcome(&self) -> Option<&[Standing]> {
+        self.standings.as_deref()
+    }
+
+    /// The events of the match's start: the dealer draw (seeded matches) and the first deal.
+    pub fn opening_events(&self) -> &[Event] {
+        &self.opening
+    }
+
+    /// A seat's hand.
+    pub fn hand(&self, seat: Seat) -> Option<&Cards> {
+        self.seats.get(seat.index()).map(|s| &s.hand)
+    }
+
+    /// Scores per seat.
+    pub fn scores(&self) -> Vec<u32> {
+        self.seats.iter().map(|s| s.score).collect()
+    }
+
+    /// The actions of the seat to act, every distinct choice once, sorted (fewer cards first,
+    /// then from the lowest card); empty only when the match is over.
+    ///
+    /// Suits never matter in play (TT-1), so choices that differ only in the suits of equal
+    /// ranks are one choice: the listed action holds the lowest suits of each rank held (for
+    /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Exchange { seat } => {
+                let hand = &self.seats[seat.index()].hand;
+                let max = hand.len().min(self.stock.len());
+                let mut current = Cards::EMPTY;
+                enumerate_multisets(hand, &hand.rank_counts(), 0, max, &mut current, &mut |c| {
+                    out.push(Action::Exchange(*c));
+                });
+            }
+            Phase::Play { leader, seat } => {
+                let hand = &self.seats[seat.index()].hand;
+                if seat == leader {
+                    let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
+                    let counts = hand.rank_counts();
+                    for rank in Rank::ALL {
+                        let held = counts[rank.index() as usize] as usize;
+                        for n in 1..=held.min(max) {
+                            let mut cards = Cards::EMPTY;
+                            hand.first_of_rank(rank, n).for_each(|c| cards.push_in_order(c));
+                            out.push(Action::Play(cards));
+                        }
+                    }
+                } else {
+                    let trick = self.current_trick();
+                    let strongest = trick.plays[trick.strongest].cards;
+                    let mut current = Cards::EMPTY;
+                    enumerate_beats(hand, &hand.rank_counts(), &strongest, 0, &mut current, &mut |c| {
+                        out.push(Action::Play(*c));
+                    });
+                    let duck = Action::Play(hand.lowest(strongest.len()));
+                    if !out.contains(&duck) {
+                        out.push(duck);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// True when `seat` may take `action` now.
+    pub fn is_legal(&self, seat: Seat, action: &Action) -> bool {
+        self.check(seat, action).is_ok()
+    }
+
+    /// Applies `seat`'s action and returns the public events it caused. An illegal action is
+    /// refused with the rule it breaks, and the state is left unchanged.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        let strongest = self.check(seat, &action)?;
+        let mut events = Vec::with_capacity(2);
+        self.actions.push(RecordedAction { seat, action });
+        match action {
+            Action::Exchange(discards) => self.exchange(seat, discards, &mut events),
+            Action::Play(cards) => self.play(seat, cards, strongest, &mut events),
+        }
+        Ok(events)
+    }
+
+    /// Checks an action; on success, tells whether a play becomes the strongest combination.
+    fn check(&self, seat: Seat, action: &Action) -> Result<bool, IllegalAction> {
+        let to_act = self.to_act().ok_or(IllegalAction::MatchOver)?;
+        let exchanging = matches!(self.phase, Phase::Exchange { .. });
+        if seat != to_act {
+            return Err(IllegalAction::NotYourTurn { seat, to_act, exchanging });
+        }
+        let hand = &self.seats[seat.index()].hand;
+        let cards = match (action, exchanging) {
+            (Action::Exchange(cards), true) | (Action::Play(cards), false) => cards,
+            _ => return Err(IllegalAction::WrongPhase { exchanging }),
+        };
+        if !hand.contains_all(cards) {
+            return Err(IllegalAction::NotInHand { cards: *cards, hand: *hand, exchanging });
+        }
+        match self.phase {
+            Phase::Over => Err(IllegalAction::MatchOver),
+            Phase::Exchange { .. } => {
+                if cards.len() > self.stock.len() {
+                    Err(IllegalAction::ExchangeTooMany {
+                        discards: cards.len(),
+                        stock: self.stock.len(),
+                    })
+                } else {
+                    Ok(false)
+                }
+            }
+            Phase::Play { leader, .. } if leader == seat => {
+                if cards.is_empty() {
+                    Err(IllegalAction::EmptyLead)
+                } else if !cards.is_one_rank() {
+                    Err(IllegalAction::LeadNotOneRank { cards: *cards })
+                } else if cards.len() >= hand.len() && hand.len() > 1 {
+                    Err(IllegalAction::LeadEmptiesHand { hand_len: hand.len() })
+                } else {
+                    Ok(true)
+                }
+            }
+            Phase::Play { .. } => {
+                let trick = self.current_trick();
+                let strongest = trick.plays[trick.strongest].cards;
+                if cards.len() != strongest.len() {
+                    return Err(IllegalAction::WrongCount {
+                        played: cards.len(),
+                        led: strongest.len(),
+                    });
+                }
+                let duck = hand.lowest(cards.len());
+                if cards.dominates(&strongest) {
+                    Ok(true)
+                } else if cards.same_ranks(&duck) {
+                    Ok(false)
+                } else {
+                    Err(IllegalAction::NeitherBeatNorDuck { cards: *cards, strongest, duck })
+                }
+            }
+        }
+    }
+
+    fn exchange(&mut self, seat: Seat, discards: Cards, events: &mut Vec<Event>) {
+        let state = &mut self.seats[seat.index()];
+        state.hand.remove_all(&discards);
+        for _ in 0..discards.len() {
+            if let Some(card) = self.stock.pop() {
+                state.hand.insert(card);
+            }
+        }
+        state.discards.extend_from_slice(discards.as_slice());
+        state.exchanged = Some(discards.len() as u8);
+        events.push(Event::Exchanged { seat, count: discards.len() as u8 });
+
+        let next = self.next_active(seat);
+        let leader = self.next_active(self.dealer);
+        if next != leader {
+            self.phase = Phase::Exchange { seat: next };
+        } else if self.options.variant == Variant::Standard && self.hand_size == 1 {
+            // TT-17: everybody already holds one card.
+            self.end_standard_deal(events);
+        } else {
+            self.begin_trick(leader);
+        }
+    }
+
+    fn begin_trick(&mut self, leader: Seat) {
+        self.tricks.push(Trick { plays: Vec::new(), strongest: 0, winner: None });
+        self.phase = Phase::Play { leader, seat: leader };
+    }
+
+    fn current_trick(&self) -> &Trick {
+        // The phase is `Play` only after `begin_trick` pushed the trick.
+        &self.tricks[self.tricks.len() - 1]
+    }
+
+    fn play(&mut self, seat: Seat, cards: Cards, strongest: bool, events: &mut Vec<Event>) {
+        let Phase::Play { leader, .. } = self.phase else { return };
+        self.seats[seat.index()].hand.remove_all(&cards);
+        let trick_index = self.tricks.len() - 1;
+        let trick = &mut self.tricks[trick_index];
+        trick.plays.push(Play { seat, cards });
+        if strongest {
+            trick.strongest = trick.plays.len() - 1;
+        }
+        events.push(Event::Played { seat, cards, strongest });
+
+        let next = self.next_active(seat);
+        if next != leader {
+            self.phase = Phase::Play { leader, seat: next };
+            return;
+        }
+        let winner = self.trick_winner(&self.tricks[trick_index]);
+        let trick = &mut self.tricks[trick_index];
+        trick.winner = Some(winner);
+        if self.options.variant == Variant::Elimination {
+            let won = &mut self.seats[winner.index()].won;
+            for play in &trick.plays {
+                won.extend_from_slice(play.cards.as_slice());
+            }
+        }
+        events.push(Event::TrickWon { seat: winner });
+        match (self.options.variant, self.seats[winner.index()].hand.len()) {
+            (Variant::Standard, 1) => self.end_standard_deal(events),
+            (Variant::Elimination, 0) => self.end_elimination_deal(events),
+            _ => self.begin_trick(winner),
+        }
+    }
+
+    /// TT-14.
+    fn trick_winner(&self, trick: &Trick) -> Seat {
+        match self.options.trick_winner {
+            TrickWinner::StrongestCombination => trick.plays[trick.strongest].seat,
+            TrickWinner::HighestCard => {
+                let mut best = trick.plays[0].seat;
+                let mut best_rank = Rank::Two;
+                for play in &trick.plays {
+                    if let Some(high) = play.cards.highest()
+                        && high.rank() >= best_rank
+                    {
+                        best_rank = high.rank();
+                        best = play.seat;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// TT-17 to TT-20.
+    fn end_standard_deal(&mut self, events: &mut Vec<Event>) {
+        let revealed: Vec<SeatCard> = self
+            .active_seats()
+            .filter_map(|seat| {
+                self.seats[seat.index()].hand.highest().map(|card| SeatCard { seat, card })
+            })
+            .collect();
+        let Some(rank) = revealed.iter().map(|r| r.card.rank()).max() else {
+            return self.finish(events);
+        };
+        let losers: Vec<Seat> =
+            revealed.iter().filter(|r| r.card.rank() == rank).map(|r| r.seat).collect();
+        let mut eliminated = Vec::new();
+        for r in &revealed {
+            let state = &mut self.seats[r.seat.index()];
+            state.hand = Cards::EMPTY;
+            if r.card.rank() == rank {
+                state.penalty.push(r.card);
+                state.score += penalty_value(rank);
+                events.push(Event::Penalty { seat: r.seat, card: r.card, score: state.score });
+                if state.score >= self.options.limit {
+                    state.eliminated_in = Some(self.deal);
+                    eliminated.push(r.seat);
+                }
+            }
+        }
+        let next_dealer = match (losers.as_slice(), self.options.tied_dealer) {
+            ([only], _) => *only,
+            (_, TiedDealer::Random) => losers[self.rng.random_range(0..losers.len())],
+            (_, TiedDealer::NearestLeftOfPreviousDealer) => {
+                let n = self.seats.len();
+                (1..=n)
+                    .map(|step| Seat(((self.dealer.index() + step) % n) as u8))
+                    .find(|seat| losers.contains(seat))
+                    .unwrap_or(losers[0])
+            }
+        };
+        let result = DealResult {
+            deal: self.deal,
+            revealed,
+            rank,
+            losers,
+            tie_break: TieBreak::None,
+            eliminated,
+        };
+        events.push(Event::DealLost(result.clone()));
+        self.last_deal = Some(result);
+        self.dealer = next_dealer;
+        if self.active_seats().count() <= 1 {
+            self.finish(events);
+        } else {
+            // TT-6: the next hand is the losing card's value.
+            self.start_deal(penalty_value(rank) as u8, events);
+        }
+    }
+
+    /// TT-27, TT-28.
+    fn end_elimination_deal(&mut self, events: &mut Vec<Event>) {
+        let highest = |seat: Seat| self.seats[seat.index()].won.iter().map(|c| c.rank()).max();
+        let Some(rank) = self.active_seats().filter_map(highest).max() else {
+            return self.finish(events);
+        };
+        let mut losers: Vec<Seat> =
+            self.active_seats().filter(|&seat| highest(seat) == Some(rank)).collect();
+        let mut tie_break = TieBreak::None;
+        if losers.len() > 1 {
+            tie_break = TieBreak::Points;
+            let points = |seat: &Seat| -> u32 {
+                self.seats[seat.index()].won.iter().map(|c| penalty_value(c.rank())).sum()
+            };
+            let most = losers.iter().map(points).max().unwrap_or(0);
+            losers.retain(|seat| points(seat) == most);
+            if losers.len() > 1 {
+                tie_break = TieBreak::Random;
+                let pick = losers[self.rng.random_range(0..losers.len())];
+                losers = vec![pick];
+            }
+        }
+        let loser = losers[0];
+        self.seats[loser.index()].eliminated_in = Some(self.deal);
+        let result = DealResult {
+            deal: self.deal,
+            revealed: Vec::new(),
+            rank,
+            losers: vec![loser],
+            tie_break,
+            eliminated: vec![loser],
+        };
+        events.push(Event::DealLost(result.clone()));
+        self.last_deal = Some(result);
+        if self.active_seats().count() <= 1 {
+            self.finish(events);
+        } else {
+            let active: Vec<Seat> = self.active_seats().collect();
+            self.dealer = self.draw_dealer(&active, events);
+            self.start_deal(self.options.first_hand, events);
+        }
+    }
+
+    /// TT-6 to TT-9: builds the pack, deals and opens the exchange.
+    fn start_deal(&mut self, wanted: u8, events: &mut Vec<Event>) {
+        self.deal += 1;
+        let mut counts = self.pack_counts();
+        for seat in &self.seats {
+            for card in &seat.penalty {
+                counts[card.index() as usize] -= 1;
+            }
+        }
+        let mut pack = cards_of(&counts);
+        pack.shuffle(&mut self.rng);
+        let active: Vec<Seat> = {
+            let first = self.next_active(self.dealer);
+            let n = self.seats.len();
+            (0..n)
+                .map(|step| Seat(((first.index() + step) % n) as u8))
+                .filter(|seat| self.seats[seat.index()].active())
+                .collect()
+        };
+        // TT-8: the largest equal number the pack allows.
+        let hand_size = (wanted as usize).min(pack.len() / active.len()) as u8;
+        for seat in &mut self.seats {
+            seat.hand = Cards::EMPTY;
+            seat.exchanged = None;
+            seat.discards.clear();
+            seat.won.clear();
+        }
+        self.tricks.clear();
+        self.hand_size = hand_size;
+        if hand_size == 0 {
+            // Only with a huge `limit`: penalty piles hold so much of the pack that nobody can
+            // be dealt a card. The match ends; standings go by score (TT-22, TT-23).
+            self.stock = pack;
+            return self.finish(events);
+        }
+        for _ in 0..hand_size {
+            for seat in &active {
+                if let Some(card) = pack.pop() {
+                    self.seats[seat.index()].hand.insert(card);
+                }
+            }
+        }
+        self.stock = pack;
+        events.push(Event::DealStarted {
+            deal: self.deal,
+            dealer: self.dealer,
+            hand_size,
+            stock_len: self.stock.len(),
+        });
+        self.phase = Phase::Exchange { seat: active[0] };
+    }
+
+    /// TT-5: each contender draws a card, the highest rank deals, ties draw again.
+    fn draw_dealer(&mut self, contenders: &[Seat], events: &mut Vec<Event>) -> Seat {
+        let mut pack = cards_of(&self.pack_counts());
+        pack.shuffle(&mut self.rng);
+        let mut contenders = contenders.to_vec();
+        let mut rounds = Vec::new();
+        loop {
+            let mut round = Vec::with_capacity(contenders.len());
+            for &seat in &contenders {
+                if pack.is_empty() {
+                    pack = cards_of(&self.pack_counts());
+                    pack.shuffle(&mut self.rng);
+                }
+                if let Some(card) = pack.pop() {
+                    round.push(SeatCard { seat, card });
+                }
+            }
+            let best = round.iter().map(|d| d.card.rank()).max();
+            contenders = round.iter().filter(|d| Some(d.card.rank()) == best).map(|d| d.seat).collect();
+            rounds.push(round);
+            if contenders.len() == 1 {
+                break;
+            }
+        }
+        let dealer = contenders[0];
+        events.push(Event::DealerDrawn { rounds: rounds.clone(), dealer });
+        self.dealer_draw = rounds;
+        dealer
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Over;
+        self.tricks.clear();
+        let standings = self.rank_seats();
+        events.push(Event::MatchOver { standings: standings.clone() });
+        self.standings = Some(standings);
+    }
+
+    /// TT-22, TT-23, TT-28: active seats first, then by elimination, latest first; within a
+    /// group lower scores first, equal scores tied.
+    fn rank_seats(&self) -> Vec<Standing> {
+        let key = |seat: Seat| {
+            let state = &self.seats[seat.index()];
+            (std::cmp::Reverse(state.eliminated_in.unwrap_or(u32::MAX)), state.score)
+        };
+        let mut seats: Vec<Seat> = (0..self.players()).map(Seat).collect();
+        seats.sort_by_key(|&seat| (key(seat), seat));
+        let mut standings: Vec<Standing> = Vec::with_capacity(seats.len());
+        for (i, &seat) in seats.iter().enumerate() {
+            let place = match standings.last() {
+                Some(prev) if key(prev.seat) == key(seat) => prev.place,
+                _ => i as u8 + 1,
+            };
+            standings.push(Standing { place, seat });
+        }
+        standings
+    }
+
+    fn active_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats.iter().enumerate().filter(|(_, s)| s.active()).map(|(i, _)| Seat(i as u8))
+    }
+
+    /// The next active seat clockwise after `seat` (TT-10).
+    fn next_active(&self, seat: Seat) -> Seat {
+        let n = self.seats.len();
+        (1..=n)
+            .map(|step| Seat(((seat.index() + step) % n) as u8))
+            .find(|s| self.seats[s.index()].active())
+            .unwrap_or(seat)
+    }
+
+    /// Copies of each card in the packs.
+    fn pack_counts(&self) -> [u8; 52] {
+        [self.packs; 52]
+    }
+
+    /// Everything public (TT-24): what a spectator sees.
+    pub fn public_view(&self) -> PublicView {
+        PublicView {
+            options: self.options,
+            packs: self.packs,
+            deal: self.deal,
+            dealer: self.dealer,
+            hand_size: self.hand_size,
+            stock_len: self.stock.len(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| PublicSeat {
+                    seat: Seat(i as u8),
+                    score: s.score,
+                    penalty_pile: s.penalty.clone(),
+                    eliminated: !s.active(),
+                    hand_len: s.hand.len(),
+                    exchanged: s.exchanged,
+                    won: s.won.clone(),
+                })
+                .collect(),
+            phase: match self.phase {
+                Phase::Exchange { seat } => PhaseView::Exchange { to_act: seat },
+                Phase::Play { leader, seat } => PhaseView::Play { leader, to_act: seat },
+                Phase::Over => PhaseView::Over,
+            },
+            tricks: self.tricks.clone(),
+            last_deal: self.last_deal.clone(),
+            dealer_draw: self.dealer_draw.clone(),
+            standings: self.standings.clone(),
+        }
+    }
+
+    /// What `seat` may see (TT-24, TT-25). Valid at every point, the end included.
+    pub fn observation(&self, seat: Seat) -> Observation {
+        let own = self.seats.get(seat.index());
+        Observation {
+            seat,
+            hand: own.map_or(Cards::EMPTY, |s| s.hand),
+            discards: own.map_or_else(Vec::new, |s| s.discards.clone()),
+            legal_actions: if self.to_act() == Some(seat) {
+                self.legal_actions()
+            } else {
+                Vec::new()
+            },
+            public: self.public_view(),
+        }
+    }
+
+    /// The record of this match so far: options, start and every action; it replays exactly
+    /// ([`Record::replay`]). `None` for a sampled state ([`State::determinize`]).
+    pub fn record(&self) -> Option<Record> {
+        Some(Record {
+            options: self.options,
+            players: self.players(),
+            start: self.start.clone()?,
+            actions: self.actions.clone(),
+        })
+    }
+
+    /// A state that `seat` cannot tell from this one: the cards it cannot see (other active
+    /// hands, the stock, the other seats' exchange discards) dealt again at random in the same
+    /// numbers, and a fresh RNG for later deals. Search bots sample these (determinization).
+    /// The sample is uniform over those cards; it does not infer anything from the other seats'
+    /// plays. A sampled state has no record.
+    pub fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> State {
+        let mut sample = self.clone();
+        let mut pool: Vec<Card> = sample.stock.clone();
+        for (i, other) in sample.seats.iter().enumerate() {
+            if i != seat.index() {
+                pool.extend_from_slice(other.hand.as_slice());
+                pool.extend_from_slice(&other.discards);
+            }
+        }
+        pool.shuffle(rng);
+        for (i, other) in sample.seats.iter_mut().enumerate() {
+            if i != seat.index() {
+                let n = other.hand.len();
+                let mut hand = Cards::EMPTY;
+                for card in pool.drain(pool.len() - n..) {
+                    hand.insert(card);
+                }
+                other.hand = hand;
+                let d = other.discards.len();
+                other.discards = pool.drain(pool.len() - d..).collect();
+            }
+        }
+        sample.stock = pool;
+        sample.rng = ChaCha8Rng::from_rng(rng);
+        sample.start = None;
+        sample.actions.clear();
+        sample
+    }
+
+    /// Cards in the stock.
+    pub fn stock_len(&self) -> usize {
+        self.stock.len()
+    }
+
+    /// Every card now in some place (hands, stock, exchange discards, tricks of this deal,
+    /// penalty piles, elimination-variant won cards, last cards of a finished deal are out of
+    /// play), for conservation checks: returns the count per card byte.
+    pub fn card_counts(&self) -> [u32; 52] {
+        let mut counts = [0u32; 52];
+        let mut add = |card: &Card| counts[card.index() as usize] += 1;
+        self.stock.iter().for_each(&mut add);
+        for seat in &self.seats {
+            seat.hand.as_slice().iter().for_each(&mut add);
+            seat.discards.iter().for_each(&mut add);
+            seat.penalty.iter().for_each(&mut add);
+        }
+        for trick in &self.tricks {
+            for play in &trick.plays {
+                play.cards.as_slice().iter().for_each(&mut add);
+            }
+        }
+        counts
+    }
+
+    /// Packs in play.
+    pub fn packs(&self) -> u8 {
+        self.packs
+    }
+}
+
+/// Enumerates every distinct multiset of at most `max` cards of `hand` (by rank), with the
+/// lowest suits of each rank; used for the exchange.
+fn enumerate_multisets(
+    hand: &Cards,
+    counts: &[u8; 13],
+    rank: usize,
+    max: usize,
+    current: &mut Cards,
+    emit: &mut impl FnMut(&Cards),
+) {
+    if rank == 13 {
+        emit(current);
+        return;
+    }
+    let held = counts[rank] as usize;
+    let room = max - current.len();
+    let r = Rank::ALL[rank];
+    let (cards, n) = first_of_rank(hand, r, held.min(room));
+    enumerate_multisets(hand, counts, rank + 1, max, current, emit);
+    for &card in &cards[..n] {
+        current.push_in_order(card);
+        enumerate_multisets(hand, counts, rank + 1, max, current, emit);
+    }
+    for _ in 0..n {
+        current.pop();
+    }
+}
+
+/// The lowest-suited `n` cards of `rank` in `hand`, without allocating.
+fn first_of_rank(hand: &Cards, rank: Rank, n: usize) -> ([Card; MAX_HAND], usize) {
+    let mut cards = [Card::new(rank, Suit::Clubs); MAX_HAND];
+    let mut got = 0;
+    for card in hand.first_of_rank(rank, n) {
+        cards[got] = card;
+        got += 1;
+    }
+    (cards, got)
+}
+
+/// Enumerates every distinct multiset of `strongest.len()` cards of `hand` (by rank) that
+/// dominates `strongest` (TT-12), with the lowest suits of each rank. Built from low to high:
+/// the card at position `i` must be at least `strongest`'s card at `i`.
+fn enumerate_beats(
+    hand: &Cards,
+    counts: &[u8; 13],
+    strongest: &Cards,
+    rank: usize,
+    current: &mut Cards,
+    emit: &mut impl FnMut(&Cards),
+) {
+    let k = strongest.len();
+    if current.len() == k {
+        emit(current);
+        return;
+    }
+    if rank == 13 {
+        return;
+    }
+    let r = Rank::ALL[rank];
+    // Cards of this rank can fill positions whose target is at most `r`.
+    let fillable = strongest.as_slice()[current.len()..].iter().take_while(|c| c.rank() <= r).count();
+    let n = (counts[rank] as usize).min(fillable);
+    enumerate_beats(hand, counts, strongest, rank + 1, current, emit);
+    let (cards, got) = first_of_rank(hand, r, n);
+    for &card in &cards[..got] {
+        current.push_in_order(card);
+        enumerate_beats(hand, counts, strongest, rank + 1, current, emit);
+    }
+    for _ in 0..got {
+        current.pop();
+    }
+}
+
+/// The cards of a per-byte count, in byte order.
+fn cards_of(counts: &[u8; 52]) -> Vec<Card> {
+    let mut cards = Vec::with_capacity(counts.iter().map(|&n| n as usize).sum());
+    for card in Card::pack() {
+        for _ in 0..counts[card.index() as usize] {
+            cards.push(card);
+        }
+    }
+    cards
+}
