@@ -15,6 +15,7 @@
 //! every platform (the only randomness is a seeded ChaCha8).
 
 mod card;
+pub mod gin;
 mod record;
 mod seat;
 pub mod twenty_two;

@@ -1,0 +1,112 @@
+//! Gin Rummy, exactly as `rules/gin-rummy.md` specifies it (GR-1 to GR-16 and every option).
+//!
+//! Two seats play hands until a total reaches the target (GR-13). A hand goes: the first upcard
+//! is offered ([`Action::TakeUpcard`], [`Action::PassUpcard`], GR-5); then each turn draws
+//! ([`Action::DrawStock`], [`Action::DrawDiscard`]) and ends with [`Action::Discard`],
+//! [`Action::Knock`] (with the arrangement the knocker chooses, GR-7), [`Action::Gin`] or
+//! [`Action::BigGin`]. The defender's layout and layoffs are computed by the engine (GR-9), the
+//! hand is scored (GR-12) and the next one is dealt, all inside the [`State::apply`] call that
+//! ended the hand.
+//!
+//! ```
+//! use cardroom_games::gin::{Action, Options, State};
+//! let mut state = State::new(Options::default(), 7).unwrap();
+//! let mut turns = 0;
+//! while let Some(seat) = state.to_act() {
+//!     let legal = state.legal_actions();
+//!     // A very simple bot: go out when it can, otherwise the first legal action.
+//!     let action = legal
+//!         .iter()
+//!         .copied()
+//!         .find(|a| matches!(a, Action::Gin { .. } | Action::Knock { .. }))
+//!         .unwrap_or(legal[0]);
+//!     state.apply(seat, action).unwrap();
+//!     turns += 1;
+//! }
+//! let outcome = state.outcome().unwrap();
+//! assert!(outcome.totals.iter().any(|&t| t >= 100));
+//! assert!(turns > 0);
+//! ```
+//!
+//! The [`solver`] is exact and public: minimum deadwood with every optimal arrangement, the
+//! 11-card knock check as the minimum over all discards (GR-3), every arrangement a knocker may
+//! lay, and the defender's best layout.
+//!
+//! # Records
+//!
+//! A [`Record`] replays a match exactly. In JSON (inside a `crate::Record`, which adds
+//! `"game": "gin"`):
+//!
+//! ```json
+//! {
+//!   "options": { "knock_limit": 10, "big_gin": true },
+//!   "seed": 42,
+//!   "actions": [
+//!     { "seat": 1, "action": "pass_upcard" },
+//!     { "seat": 0, "action": "take_upcard" },
+//!     { "seat": 0, "action": { "discard": "KD" } },
+//!     { "seat": 1, "action": "draw_stock" },
+//!     { "seat": 1, "action": { "knock": { "discard": "9H",
+//!         "melds": [["AS", "2S", "3S"], ["5C", "5D", "5H"], ["7D", "8D", "9D", "TD"]] } } },
+//!     { "seat": 0, "action": { "gin": { "discard": "QC" } } },
+//!     { "seat": 1, "action": "big_gin" }
+//!   ]
+//! }
+//! ```
+//!
+//! `options` may leave out any field. Instead of `"seed"`, a record may start from `"setup"`,
+//! an explicit [`Setup`] (`dealer`, `hands`, `discard_pile` bottom first, `stock` top first,
+//! and optionally `scores`, `hands_won`, `hand_number`, `seed`). Cards are written `AS`, `TH`,
+//! `2C`; a meld is a list of cards, and melds are checked (GR-2) and put in canonical form
+//! (touching runs of one suit merged) when read.
+//!
+//! # Knock actions
+//!
+//! [`State::legal_actions`] lists a knock for every legal discard and every arrangement within
+//! the limit, including arrangements that leave meldable cards out (the rules let the knocker
+//! lay any arrangement within the limit, GR-7). Arrangements are canonical: a run is never
+//! listed split in two, because splitting a run never changes what the defender can lay off
+//! (GR-9). A knock whose arrangement has no deadwood is [`Action::Gin`] instead.
+//!
+//! # Choices where the rules leave room
+//!
+//! - GR-10: with `wall_knock`, the player at the wall may take the upcard only if they can then
+//!   knock or go gin with it ([`Phase::Wall`]), and must then do so; [`Action::PassUpcard`]
+//!   declines and the hand is a draw.
+//! - GR-11: the upcard limit is checked after an ordinary discard, so the player who takes the
+//!   upcard for the last allowed time may still knock.
+//! - GR-13: box bonuses go to each seat for its hands won; the game bonus and the shutout
+//!   doubling go to the seat that reached the target; the winner is the higher final total.
+//! - GR-14: with `oklahoma` the upcard's value replaces `knock_limit` for the hand.
+
+mod action;
+mod cardset;
+mod error;
+mod options;
+mod record;
+pub mod solver;
+mod state;
+mod view;
+
+pub use action::Action;
+pub use cardset::{CardSet, Iter as CardSetIter, ParseCardSetError};
+pub use error::{IllegalAction, ReplayError, SetupError};
+pub use options::{BOX_BONUS, FirstUpcard, GAME_BONUS, MAX_POINTS, Options, OptionsError};
+pub use record::{Record, RecordedAction, Start};
+pub use solver::{Arrangement, Layout};
+pub use state::{HAND_SIZE, Setup, State, WALL};
+pub use view::{
+    Event, GoOut, HandEnd, HandResult, Observation, Outcome, Phase, PileCard, PublicView, Showdown,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_are_small() {
+        assert!(std::mem::size_of::<Action>() <= 32, "{}", std::mem::size_of::<Action>());
+        assert_eq!(std::mem::size_of::<CardSet>(), 8);
+        assert_eq!(std::mem::size_of::<Arrangement>(), 24);
+    }
+}

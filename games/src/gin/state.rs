@@ -1,0 +1,751 @@
+//! [`Setup`] and [`State`]: a match of Gin Rummy, hand after hand until the target (GR-13).
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::cardset::CardSet;
+use super::error::{IllegalAction, SetupError};
+use super::options::{BOX_BONUS, FirstUpcard, GAME_BONUS, Options};
+use super::record::{Record, RecordedAction, Start};
+use super::solver::{self, Arrangement};
+use super::view::{
+    Event, GoOut, HandEnd, HandResult, Observation, Outcome, Phase, PileCard, PublicView, Showdown,
+};
+use crate::card::{Card, Rank, Suit};
+use crate::seat::{Seat, Standing};
+
+/// Cards dealt to each player (GR-4).
+pub const HAND_SIZE: usize = 10;
+/// The hand is a draw when a discard leaves this many cards in the stock (GR-10).
+pub const WALL: usize = 2;
+
+/// The start of a hand, not necessarily valid: public fields, checked once by
+/// [`State::from_setup`]. Good for tests, puzzles, duplicate deals and bug reports.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Setup {
+    /// Who dealt (GR-4); the other seat decides first on the upcard (GR-5).
+    pub dealer: Seat,
+    /// Ten cards for each seat.
+    pub hands: [Vec<Card>; 2],
+    /// The discard pile, bottom first; its last card is the upcard. Usually just the upcard.
+    pub discard_pile: Vec<Card>,
+    /// The stock, top card first; at least 3 cards.
+    pub stock: Vec<Card>,
+    /// Totals so far, each below the target.
+    #[serde(default)]
+    pub scores: [u32; 2],
+    /// Hands won so far (for `box_bonus`).
+    #[serde(default)]
+    pub hands_won: [u32; 2],
+    /// This hand's number, from 1.
+    #[serde(default = "first_hand")]
+    pub hand_number: u32,
+    /// Seeds the ChaCha8 shuffles of the later hands.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn first_hand() -> u32 {
+    1
+}
+
+/// A match in play: private fields, only reached through legal actions. Cloning is cheap enough
+/// for search (a few small vectors).
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    start: Start,
+    actions: Vec<RecordedAction>,
+    rng: ChaCha8Rng,
+    scores: [u32; 2],
+    hands_won: [u32; 2],
+    hand_number: u32,
+    dealer: Seat,
+    hands: [CardSet; 2],
+    /// Top card last.
+    stock: Vec<Card>,
+    /// Bottom card first.
+    pile: Vec<PileCard>,
+    known: [CardSet; 2],
+    drawn: Option<Card>,
+    upcard_draws: u32,
+    knock_limit: u8,
+    multiplier: u32,
+    phase: Phase,
+    results: Vec<HandResult>,
+    outcome: Option<Outcome>,
+}
+
+const fn other(seat: Seat) -> Seat {
+    Seat(1 - (seat.0 & 1))
+}
+
+impl State {
+    /// A new match: the first dealer drawn at random and every hand shuffled, all from `seed`
+    /// with ChaCha8 (GR-4).
+    pub fn new(options: Options, seed: u64) -> Result<State, SetupError> {
+        options.validate()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let dealer = Seat(rng.random_range(0..2u8));
+        let mut state = State::empty(options, Start::Seed(seed), rng, dealer);
+        state.deal(&mut Vec::new());
+        Ok(state)
+    }
+
+    /// A match from an explicit start of a hand, checked (see [`Setup`]). Later hands are
+    /// shuffled from `setup.seed`.
+    pub fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
+        options.validate()?;
+        if setup.dealer.0 > 1 {
+            return Err(SetupError::NoSuchSeat(setup.dealer));
+        }
+        let mut seen = CardSet::EMPTY;
+        let mut hands = [CardSet::EMPTY; 2];
+        for (seat, cards) in setup.hands.iter().enumerate() {
+            if cards.len() != HAND_SIZE {
+                return Err(SetupError::HandSize { seat: Seat(seat as u8), got: cards.len() });
+            }
+            for &card in cards {
+                hands[seat].insert(card);
+            }
+        }
+        if setup.discard_pile.is_empty() {
+            return Err(SetupError::NoUpcard);
+        }
+        if setup.stock.len() <= WALL {
+            return Err(SetupError::StockTooSmall(setup.stock.len()));
+        }
+        let all = setup.hands[0]
+            .iter()
+            .chain(&setup.hands[1])
+            .chain(&setup.discard_pile)
+            .chain(&setup.stock);
+        for &card in all {
+            if !seen.insert(card) {
+                return Err(SetupError::Duplicate(card));
+            }
+        }
+        if seen != CardSet::FULL {
+            return Err(SetupError::Missing(CardSet::FULL - seen));
+        }
+        for score in setup.scores {
+            if score >= options.target {
+                return Err(SetupError::ScoreAtTarget { score, target: options.target });
+            }
+        }
+        let rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        let mut state = State::empty(options, Start::Setup(setup.clone()), rng, setup.dealer);
+        state.scores = setup.scores;
+        state.hands_won = setup.hands_won;
+        state.hand_number = setup.hand_number;
+        let stock = setup.stock.iter().rev().copied().collect();
+        state.begin_hand(hands, &setup.discard_pile, stock, &mut Vec::new());
+        Ok(state)
+    }
+
+    fn empty(options: Options, start: Start, rng: ChaCha8Rng, dealer: Seat) -> State {
+        State {
+            options,
+            start,
+            actions: Vec::new(),
+            rng,
+            scores: [0; 2],
+            hands_won: [0; 2],
+            hand_number: 0,
+            dealer,
+            hands: [CardSet::EMPTY; 2],
+            stock: Vec::new(),
+            pile: Vec::new(),
+            known: [CardSet::EMPTY; 2],
+            drawn: None,
+            upcard_draws: 0,
+            knock_limit: options.knock_limit,
+            multiplier: 1,
+            phase: Phase::MatchOver,
+            results: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// Shuffles and deals the next hand (GR-4): ten cards each, one at a time, the non-dealer
+    /// first, then the upcard; the rest is the stock.
+    fn deal(&mut self, events: &mut Vec<Event>) {
+        let mut pack: Vec<Card> = Card::pack().collect();
+        pack.shuffle(&mut self.rng);
+        let mut hands = [CardSet::EMPTY; 2];
+        let first = other(self.dealer);
+        for (i, &card) in pack[..2 * HAND_SIZE].iter().enumerate() {
+            let seat = if i % 2 == 0 { first } else { self.dealer };
+            hands[seat.index()].insert(card);
+        }
+        let upcard = pack[2 * HAND_SIZE];
+        // The stock's top card is the one after the upcard; it is kept last.
+        let stock: Vec<Card> = pack[2 * HAND_SIZE + 1..].iter().rev().copied().collect();
+        self.hand_number += 1;
+        self.begin_hand(hands, &[upcard], stock, events);
+    }
+
+    fn begin_hand(
+        &mut self,
+        hands: [CardSet; 2],
+        pile: &[Card],
+        stock: Vec<Card>,
+        events: &mut Vec<Event>,
+    ) {
+        self.hands = hands;
+        self.pile = pile.iter().map(|&card| PileCard { card, by: None }).collect();
+        self.stock = stock;
+        self.known = [CardSet::EMPTY; 2];
+        self.drawn = None;
+        self.upcard_draws = 0;
+        // begin_hand is only called with a non-empty pile (checked by from_setup, or a deal).
+        let upcard = pile.last().copied().unwrap_or(Card::new(Rank::King, Suit::Clubs));
+        self.knock_limit = if self.options.oklahoma {
+            match upcard.rank() {
+                Rank::Ace => 0,
+                rank => solver_value(rank),
+            }
+        } else {
+            self.options.knock_limit
+        };
+        self.multiplier = if self.options.oklahoma
+            && self.options.oklahoma_spades_double
+            && upcard.suit() == Suit::Spades
+        {
+            2
+        } else {
+            1
+        };
+        self.phase = Phase::FirstUpcard { seat: other(self.dealer) };
+        events.push(Event::HandDealt {
+            hand_number: self.hand_number,
+            dealer: self.dealer,
+            upcard,
+            knock_limit: self.knock_limit,
+            multiplier: self.multiplier,
+        });
+    }
+
+    /// The rule set.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The phase of the current hand.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Who is to act; `None` once the match is over.
+    pub fn to_act(&self) -> Option<Seat> {
+        self.phase.to_act()
+    }
+
+    /// Whether the match is over (GR-13).
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The outcome, once the match is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Totals so far (points scored in hands; bonuses are added in the outcome).
+    pub fn scores(&self) -> [u32; 2] {
+        self.scores
+    }
+
+    /// A seat's hand. Private information (GR-16): for the engine's users, not for other seats.
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands.get(seat.index()).copied().unwrap_or_default()
+    }
+
+    /// The stock, top card first. Private information (GR-16).
+    pub fn stock(&self) -> Vec<Card> {
+        self.stock.iter().rev().copied().collect()
+    }
+
+    /// The finished hands' results.
+    pub fn results(&self) -> &[HandResult] {
+        &self.results
+    }
+
+    /// The match so far as a record that replays it.
+    pub fn record(&self) -> Record {
+        Record { options: self.options, start: self.start.clone(), actions: self.actions.clone() }
+    }
+
+    /// The cards of the hand to act that may be discarded: all but a card just taken from the
+    /// discard pile (GR-6, unless `discard_taken_upcard`).
+    fn allowed_discards(&self, hand: CardSet, taken: Option<Card>) -> CardSet {
+        match taken {
+            Some(card) if !self.options.discard_taken_upcard => hand - CardSet::single(card),
+            _ => hand,
+        }
+    }
+
+    /// Whether an 11-card hand can knock or go gin (GR-7, GR-8).
+    fn can_go_out(&self, hand: CardSet, allowed: CardSet) -> bool {
+        (self.options.big_gin && solver::all_melded(hand))
+            || solver::knock_within(hand, allowed, u32::from(self.knock_limit)).is_some()
+    }
+
+    /// Every legal action of the seat to act, sorted and without duplicates; empty once the
+    /// match is over. Knocks are listed for every discard and every arrangement within the
+    /// knock limit (GR-7), in canonical form.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::FirstUpcard { .. } => vec![Action::TakeUpcard, Action::PassUpcard],
+            Phase::Draw { stock_only: true, .. } => vec![Action::DrawStock],
+            Phase::Draw { stock_only: false, .. } => vec![Action::DrawStock, Action::DrawDiscard],
+            Phase::Wall { seat } => {
+                let mut out = vec![Action::PassUpcard];
+                if let Some(top) = self.pile.last() {
+                    let hand = self.hands[seat.index()] | CardSet::single(top.card);
+                    if self.can_go_out(hand, self.allowed_discards(hand, Some(top.card))) {
+                        out.push(Action::DrawDiscard);
+                    }
+                }
+                out
+            }
+            Phase::Discard { seat, taken, must_go_out } => {
+                let hand = self.hands[seat.index()];
+                let allowed = self.allowed_discards(hand, taken);
+                let mut out = Vec::with_capacity(12);
+                if !must_go_out {
+                    out.extend(allowed.iter().map(Action::Discard));
+                }
+                self.go_out_actions(hand, allowed, &mut out);
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
+            Phase::MatchOver => Vec::new(),
+        }
+    }
+
+    fn go_out_actions(&self, hand: CardSet, allowed: CardSet, out: &mut Vec<Action>) {
+        if self.options.big_gin && solver::all_melded(hand) {
+            out.push(Action::BigGin);
+        }
+        let limit = u32::from(self.knock_limit);
+        if solver::knock_within(hand, allowed, limit).is_none() {
+            return;
+        }
+        for discard in allowed {
+            let rest = hand - CardSet::single(discard);
+            for melds in solver::arrangements_within(rest, limit) {
+                if (rest - melds.cards()).is_empty() {
+                    out.push(Action::Gin { discard });
+                } else {
+                    out.push(Action::Knock { discard, melds });
+                }
+            }
+        }
+    }
+
+    /// Plays `action` for `seat`. Returns the public events, or why the action is illegal (and
+    /// then the state is unchanged). When a hand ends the next one is dealt in the same call.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        let to_act = self.phase.to_act().ok_or(IllegalAction::MatchOver)?;
+        if seat.0 > 1 {
+            return Err(IllegalAction::NoSuchSeat { seat });
+        }
+        if seat != to_act {
+            return Err(IllegalAction::NotYourTurn { seat, to_act });
+        }
+        let mut events = Vec::with_capacity(2);
+        match self.phase {
+            Phase::FirstUpcard { .. } => self.first_upcard(seat, action, &mut events)?,
+            Phase::Draw { stock_only, .. } => self.draw(seat, action, stock_only, &mut events)?,
+            Phase::Wall { .. } => self.wall(seat, action, &mut events)?,
+            Phase::Discard { taken, must_go_out, .. } => {
+                self.discard(seat, action, taken, must_go_out, &mut events)?;
+            }
+            Phase::MatchOver => return Err(IllegalAction::MatchOver),
+        }
+        self.actions.push(RecordedAction { seat, action });
+        Ok(events)
+    }
+
+    fn top(&self) -> Card {
+        // The pile is never empty while a seat draws: it starts with the upcard and every turn
+        // that takes a card puts one back.
+        self.pile.last().map_or(Card::new(Rank::King, Suit::Clubs), |top| top.card)
+    }
+
+    fn take_top(&mut self, seat: Seat, must_go_out: bool) -> Card {
+        let card = self.top();
+        self.pile.pop();
+        self.hands[seat.index()].insert(card);
+        self.known[seat.index()].insert(card);
+        self.upcard_draws += 1;
+        self.drawn = None;
+        self.phase = Phase::Discard { seat, taken: Some(card), must_go_out };
+        card
+    }
+
+    fn first_upcard(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        match action {
+            Action::TakeUpcard => {
+                let card = self.take_top(seat, false);
+                events.push(Event::UpcardTaken { seat, card });
+            }
+            Action::PassUpcard => {
+                events.push(Event::UpcardPassed { seat });
+                let non_dealer = other(self.dealer);
+                self.phase = match self.options.first_upcard {
+                    FirstUpcard::Standard if seat == non_dealer => {
+                        Phase::FirstUpcard { seat: self.dealer }
+                    }
+                    FirstUpcard::Standard => Phase::Draw { seat: non_dealer, stock_only: true },
+                    FirstUpcard::Seed => Phase::Draw { seat: self.dealer, stock_only: false },
+                };
+            }
+            _ => return Err(IllegalAction::UpcardOnOffer { action }),
+        }
+        Ok(())
+    }
+
+    fn draw(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        stock_only: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        match action {
+            Action::DrawStock => {
+                // The stock holds more than WALL cards whenever a seat draws (GR-10).
+                let Some(card) = self.stock.pop() else {
+                    return Err(IllegalAction::WallStockClosed);
+                };
+                self.hands[seat.index()].insert(card);
+                self.drawn = Some(card);
+                self.phase = Phase::Discard { seat, taken: None, must_go_out: false };
+                events.push(Event::DrewStock { seat });
+            }
+            Action::DrawDiscard if stock_only => return Err(IllegalAction::StockOnly),
+            Action::DrawDiscard => {
+                let card = self.take_top(seat, false);
+                events.push(Event::DrewDiscard { seat, card });
+            }
+            Action::TakeUpcard | Action::PassUpcard => return Err(IllegalAction::NoUpcardOffer),
+            Action::Discard(_) | Action::Knock { .. } | Action::Gin { .. } | Action::BigGin => {
+                return Err(IllegalAction::MustDraw);
+            }
+        }
+        Ok(())
+    }
+
+    fn wall(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        match action {
+            Action::PassUpcard => {
+                events.push(Event::UpcardPassed { seat });
+                self.end_in_draw(HandEnd::Wall, events);
+            }
+            Action::DrawDiscard => {
+                let upcard = self.top();
+                let hand = self.hands[seat.index()] | CardSet::single(upcard);
+                if !self.can_go_out(hand, self.allowed_discards(hand, Some(upcard))) {
+                    return Err(IllegalAction::WallCannotGoOut { upcard });
+                }
+                let card = self.take_top(seat, true);
+                events.push(Event::DrewDiscard { seat, card });
+            }
+            Action::DrawStock => return Err(IllegalAction::WallStockClosed),
+            Action::TakeUpcard => return Err(IllegalAction::NoUpcardOffer),
+            Action::Discard(_) | Action::Knock { .. } | Action::Gin { .. } | Action::BigGin => {
+                return Err(IllegalAction::MustDraw);
+            }
+        }
+        Ok(())
+    }
+
+    fn check_discard(
+        &self,
+        hand: CardSet,
+        card: Card,
+        taken: Option<Card>,
+    ) -> Result<(), IllegalAction> {
+        if !hand.contains(card) {
+            return Err(IllegalAction::NotInHand { card });
+        }
+        if taken == Some(card) && !self.options.discard_taken_upcard {
+            return Err(IllegalAction::DiscardTakenCard { card });
+        }
+        Ok(())
+    }
+
+    fn discard(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        taken: Option<Card>,
+        must_go_out: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        let hand = self.hands[seat.index()];
+        match action {
+            Action::Discard(_) if must_go_out => Err(IllegalAction::WallMustGoOut),
+            Action::Discard(card) => {
+                self.check_discard(hand, card, taken)?;
+                self.hands[seat.index()].remove(card);
+                self.known[seat.index()].remove(card);
+                self.pile.push(PileCard { card, by: Some(seat) });
+                self.drawn = None;
+                events.push(Event::Discarded { seat, card });
+                if self.stock.len() <= WALL {
+                    if self.options.wall_knock {
+                        self.phase = Phase::Wall { seat: other(seat) };
+                    } else {
+                        self.end_in_draw(HandEnd::Wall, events);
+                    }
+                } else if self.upcard_draws >= self.options.max_upcard_draws {
+                    self.end_in_draw(HandEnd::UpcardLimit, events);
+                } else {
+                    self.phase = Phase::Draw { seat: other(seat), stock_only: false };
+                }
+                Ok(())
+            }
+            Action::Knock { discard, melds } => {
+                self.check_discard(hand, discard, taken)?;
+                let rest = hand - CardSet::single(discard);
+                let missing = melds.cards() - rest;
+                if !missing.is_empty() {
+                    return Err(IllegalAction::MeldsNotInHand { cards: missing, discard });
+                }
+                let deadwood = (rest - melds.cards()).value();
+                if deadwood == 0 {
+                    return Err(IllegalAction::KnockIsGin);
+                }
+                if deadwood > u32::from(self.knock_limit) {
+                    return Err(IllegalAction::DeadwoodTooHigh {
+                        deadwood: deadwood as u8,
+                        limit: self.knock_limit,
+                    });
+                }
+                self.showdown(seat, GoOut::Knock, Some(discard), rest, melds, events);
+                Ok(())
+            }
+            Action::Gin { discard } => {
+                self.check_discard(hand, discard, taken)?;
+                let rest = hand - CardSet::single(discard);
+                let melds = gin_melds(rest)
+                    .ok_or(IllegalAction::NotGin { discard, deadwood: deadwood_of(rest) })?;
+                self.showdown(seat, GoOut::Gin, Some(discard), rest, melds, events);
+                Ok(())
+            }
+            Action::BigGin => {
+                if !self.options.big_gin {
+                    return Err(IllegalAction::BigGinOff);
+                }
+                let melds = gin_melds(hand)
+                    .ok_or(IllegalAction::NotBigGin { deadwood: deadwood_of(hand) })?;
+                self.showdown(seat, GoOut::BigGin, None, hand, melds, events);
+                Ok(())
+            }
+            Action::TakeUpcard | Action::PassUpcard | Action::DrawStock | Action::DrawDiscard => {
+                Err(IllegalAction::AlreadyDrew)
+            }
+        }
+    }
+
+    /// Lays both hands open and scores them (GR-9, GR-12), then goes on to the next hand.
+    fn showdown(
+        &mut self,
+        knocker: Seat,
+        kind: GoOut,
+        discard: Option<Card>,
+        laid: CardSet,
+        melds: Arrangement,
+        events: &mut Vec<Event>,
+    ) {
+        let defender = other(knocker);
+        let targets = if kind == GoOut::Knock { melds } else { Arrangement::EMPTY };
+        let layout = solver::layout(&targets, self.hands[defender.index()]);
+        let deadwood_cards = laid - melds.cards();
+        let k = deadwood_cards.value();
+        let d = u32::from(layout.deadwood);
+        let options = &self.options;
+        let (winner, undercut, base) = match kind {
+            GoOut::Gin => (Some(knocker), false, d + options.gin_bonus),
+            GoOut::BigGin => (Some(knocker), false, d + options.big_gin_bonus),
+            GoOut::Knock if k < d => (Some(knocker), false, d - k),
+            GoOut::Knock if d < k || options.tie_is_undercut => {
+                (Some(defender), true, k - d + options.undercut_bonus)
+            }
+            GoOut::Knock => (None, false, 0),
+        };
+        let points = base.saturating_mul(self.multiplier);
+        if let Some(winner) = winner {
+            let i = winner.index();
+            self.scores[i] = self.scores[i].saturating_add(points);
+            self.hands_won[i] = self.hands_won[i].saturating_add(1);
+        }
+        self.hands[knocker.index()] = laid;
+        events.push(Event::WentOut {
+            seat: knocker,
+            kind,
+            melds,
+            deadwood_cards,
+            deadwood: k as u8,
+        });
+        events.push(Event::LaidOut { seat: defender, layout });
+        let showdown = Showdown {
+            knocker,
+            kind,
+            discard,
+            melds,
+            deadwood_cards,
+            deadwood: k as u8,
+            defender,
+            layout,
+        };
+        self.finish_hand(HandEnd::Showdown(showdown), winner, undercut, points, events);
+    }
+
+    fn end_in_draw(&mut self, end: HandEnd, events: &mut Vec<Event>) {
+        self.finish_hand(end, None, false, 0, events);
+    }
+
+    fn finish_hand(
+        &mut self,
+        end: HandEnd,
+        winner: Option<Seat>,
+        undercut: bool,
+        points: u32,
+        events: &mut Vec<Event>,
+    ) {
+        let result = HandResult {
+            hand_number: self.hand_number,
+            dealer: self.dealer,
+            end,
+            winner,
+            undercut,
+            points,
+            scores: self.scores,
+        };
+        self.results.push(result);
+        events.push(Event::HandEnded { result });
+        if let Some(reached) = (0..2).find(|&i| self.scores[i] >= self.options.target) {
+            let outcome = self.final_outcome(Seat(reached as u8));
+            events.push(Event::MatchOver { outcome: outcome.clone() });
+            self.outcome = Some(outcome);
+            self.phase = Phase::MatchOver;
+            return;
+        }
+        // GR-4: the deal alternates; GR-10: after a draw the same dealer deals again.
+        if matches!(end, HandEnd::Showdown(_)) {
+            self.dealer = other(self.dealer);
+        }
+        self.deal(events);
+    }
+
+    /// Totals with the classic bonuses (GR-13): box bonuses for each seat, the game bonus and
+    /// the shutout doubling for the seat that reached the target.
+    fn final_outcome(&self, reached: Seat) -> Outcome {
+        let mut totals = self.scores;
+        if self.options.box_bonus {
+            for (total, won) in totals.iter_mut().zip(self.hands_won) {
+                *total = total.saturating_add(won.saturating_mul(BOX_BONUS));
+            }
+        }
+        let r = reached.index();
+        if self.options.game_bonus {
+            totals[r] = totals[r].saturating_add(GAME_BONUS);
+        }
+        if self.options.shutout_double && self.scores[other(reached).index()] == 0 {
+            totals[r] = totals[r].saturating_mul(2);
+        }
+        let winner = match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => Some(Seat(0)),
+            std::cmp::Ordering::Less => Some(Seat(1)),
+            std::cmp::Ordering::Equal => None,
+        };
+        let standings = match winner {
+            Some(w) => {
+                vec![Standing { place: 1, seat: w }, Standing { place: 2, seat: other(w) }]
+            }
+            None => {
+                vec![Standing { place: 1, seat: Seat(0) }, Standing { place: 1, seat: Seat(1) }]
+            }
+        };
+        Outcome { totals, points: self.scores, hands_won: self.hands_won, winner, standings }
+    }
+
+    /// What every seat and spectator may see (GR-15).
+    pub fn public_view(&self) -> PublicView {
+        PublicView {
+            options: self.options,
+            hand_number: self.hand_number,
+            dealer: self.dealer,
+            phase: self.phase,
+            to_act: self.to_act(),
+            scores: self.scores,
+            hands_won: self.hands_won,
+            knock_limit: self.knock_limit,
+            multiplier: self.multiplier,
+            stock_size: self.stock.len(),
+            discard_pile: self.pile.clone(),
+            hand_sizes: [self.hands[0].len(), self.hands[1].len()],
+            known_cards: self.known,
+            upcard_draws: self.upcard_draws,
+            results: self.results.clone(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    /// What `seat` may see (GR-15, GR-16): the public view, its own hand, the card it just drew
+    /// from the stock, and its legal actions when it is to act. A seat past 1 sees the public
+    /// view only.
+    pub fn observation(&self, seat: Seat) -> Observation {
+        let to_act = self.to_act() == Some(seat);
+        let drawn = match self.phase {
+            Phase::Discard { seat: s, .. } if s == seat => self.drawn,
+            _ => None,
+        };
+        Observation {
+            seat,
+            hand: self.hand(seat),
+            drawn,
+            legal_actions: if to_act { self.legal_actions() } else { Vec::new() },
+            public: self.public_view(),
+        }
+    }
+}
+
+/// GR-1's value of a rank other than the ace (2–10 face value, J/Q/K 10).
+fn solver_value(rank: Rank) -> u8 {
+    match rank {
+        Rank::Ace => 1,
+        Rank::Ten | Rank::Jack | Rank::Queen | Rank::King => 10,
+        other => other as u8,
+    }
+}
+
+fn deadwood_of(hand: CardSet) -> u8 {
+    solver::deadwood(hand).unwrap_or(u8::MAX)
+}
+
+/// The first arrangement with no deadwood, if the cards all fit in melds.
+fn gin_melds(hand: CardSet) -> Option<Arrangement> {
+    if !solver::all_melded(hand) {
+        return None;
+    }
+    solver::arrangements_within(hand, 0).into_iter().next()
+}
