@@ -194,7 +194,8 @@ impl TryFrom<String> for Rank {
     type Error = String;
 
     fn try_from(text: String) -> Result<Rank, String> {
-        Rank::parse(&text).ok_or_else(|| format!("{text:?} is not a rank (2-9, T or 10, J, Q, K, A)"))
+        Rank::parse(&text)
+            .ok_or_else(|| format!("{text:?} is not a rank (2-9, T or 10, J, Q, K, A)"))
     }
 }
 
@@ -278,7 +279,9 @@ impl fmt::Debug for Card {
 
 /// Why a string is not a card.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{text:?} is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S or ♣ ♦ ♥ ♠), such as AS or 10♥")]
+#[error(
+    "{text:?} is not a card: write a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S or ♣ ♦ ♥ ♠), such as AS or 10♥"
+)]
 pub struct ParseCardError {
     text: String,
 }

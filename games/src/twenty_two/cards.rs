@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::card::{Card, Rank, display_cards};
+use crate::card::{Card, display_cards};
 
 /// The most cards a Twenty-Two hand ever holds: 11 (an ace lost the last deal, TT-6, or
 /// `first_hand` 11).
@@ -153,20 +153,6 @@ impl Cards {
             && self.as_slice().iter().zip(other.as_slice()).all(|(a, b)| a.rank() >= b.rank())
     }
 
-    /// Counts per rank (index 0 = twos).
-    pub(crate) fn rank_counts(&self) -> [u8; 13] {
-        let mut counts = [0u8; 13];
-        for card in self.as_slice() {
-            counts[card.rank().index() as usize] += 1;
-        }
-        counts
-    }
-
-    /// The canonical cards of `n` cards of `rank`: the lowest suits held.
-    pub(crate) fn first_of_rank(&self, rank: Rank, n: usize) -> impl Iterator<Item = Card> + '_ {
-        self.as_slice().iter().copied().filter(move |c| c.rank() == rank).take(n)
-    }
-
     fn push_sorted_unchecked(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
@@ -208,7 +194,11 @@ impl PartialOrd for Cards {
 
 impl fmt::Display for Cards {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() { f.write_str("no cards") } else { f.write_str(&display_cards(self.as_slice())) }
+        if self.is_empty() {
+            f.write_str("no cards")
+        } else {
+            f.write_str(&display_cards(self.as_slice()))
+        }
     }
 }
 

@@ -40,7 +40,9 @@ pub enum IllegalAction {
         exchanging: bool,
     },
     /// More discards than the stock can replace.
-    #[error("TT-9: you may discard at most {stock} cards, as many as the stock holds, not {discards}")]
+    #[error(
+        "TT-9: you may discard at most {stock} cards, as many as the stock holds, not {discards}"
+    )]
     ExchangeTooMany {
         /// Cards discarded.
         discards: usize,
@@ -127,7 +129,9 @@ pub enum SetupError {
         players: usize,
     },
     /// Active hands of different sizes, or an empty one (TT-11: all hands are equal).
-    #[error("TT-11: every active hand must hold the same number (1 to 11) of cards; {seat} holds {got}, {first} holds {expected}")]
+    #[error(
+        "TT-11: every active hand must hold the same number (1 to 11) of cards; {seat} holds {got}, {first} holds {expected}"
+    )]
     UnequalHands {
         /// The first active seat.
         first: Seat,

@@ -47,7 +47,9 @@ impl Default for Options {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
     /// TT-4: 2 to 12 players (16 with four packs).
-    #[error("TT-4: {players} players cannot play; a table has {MIN_PLAYERS} to {max} players with these packs")]
+    #[error(
+        "TT-4: {players} players cannot play; a table has {MIN_PLAYERS} to {max} players with these packs"
+    )]
     Players {
         /// Players asked for.
         players: u8,

@@ -1,11 +1,11 @@
 //! The Twenty-Two state machine: deals, the exchange, tricks and the end of a deal.
 
-use rand_chacha::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::card::{Card, Rank, Suit};
+use crate::card::{Card, Rank};
 use crate::seat::{Seat, Standing};
 
 use super::Action;
@@ -52,7 +52,7 @@ pub struct Setup {
     /// them in reverse order).
     #[serde(default)]
     pub eliminated: Vec<Vec<Seat>>,
-    /// The deal's number, for display.
+    /// The deal's number, for display; at least one more than the `eliminated` lists.
     #[serde(default = "first_deal")]
     pub deal: u32,
     /// Seeds the RNG for the stock (when left out), later deals and random ties.
@@ -149,8 +149,11 @@ impl State {
     /// The position `setup` describes, at the start of its deal's exchange, after checking it.
     pub fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
         let players = setup.hands.len();
-        let players_u8 = u8::try_from(players)
-            .map_err(|_| SetupError::SeatCount { field: "hands", got: players, players: 16 })?;
+        let players_u8 = u8::try_from(players).map_err(|_| SetupError::SeatCount {
+            field: "hands",
+            got: players,
+            players: 16,
+        })?;
         options.validate(players_u8)?;
         let per_seat = |field: &'static str, got: usize| {
             if got == 0 || got == players {
@@ -162,14 +165,19 @@ impl State {
         per_seat("scores", setup.scores.len())?;
         per_seat("penalty_piles", setup.penalty_piles.len())?;
         let check_seat = |seat: Seat| {
-            if seat.index() < players { Ok(()) } else { Err(SetupError::NoSuchSeat { seat, players }) }
+            if seat.index() < players {
+                Ok(())
+            } else {
+                Err(SetupError::NoSuchSeat { seat, players })
+            }
         };
         check_seat(setup.dealer)?;
 
         let mut state = State::empty(options, players_u8, setup.seed);
         state.start = Some(Start::Setup(setup.clone()));
         state.dealer = setup.dealer;
-        state.deal = setup.deal.max(1);
+        // Earlier eliminations get smaller numbers than this deal's (TT-23 orders by them).
+        state.deal = setup.deal.max(setup.eliminated.len() as u32 + 1);
         for (i, group) in setup.eliminated.iter().enumerate() {
             for &seat in group {
                 check_seat(seat)?;
@@ -296,6 +304,25 @@ impl State {
         }
     }
 
+    /// Who acts and how, as in the public view, without building the rest of it.
+    pub fn phase(&self) -> PhaseView {
+        match self.phase {
+            Phase::Exchange { seat } => PhaseView::Exchange { to_act: seat },
+            Phase::Play { leader, seat } => PhaseView::Play { leader, to_act: seat },
+            Phase::Over => PhaseView::Over,
+        }
+    }
+
+    /// True when `seat` has been eliminated (TT-19, TT-28).
+    pub fn is_eliminated(&self, seat: Seat) -> bool {
+        self.seats.get(seat.index()).is_some_and(|s| !s.active())
+    }
+
+    /// How many actions have been applied since the start.
+    pub fn actions_applied(&self) -> usize {
+        self.actions.len()
+    }
+
     /// True once the match is over.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
@@ -329,44 +356,46 @@ impl State {
     /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
     pub fn legal_actions(&self) -> Vec<Action> {
         let mut out = Vec::new();
+        let mut current = Cards::EMPTY;
         match self.phase {
             Phase::Over => {}
             Phase::Exchange { seat } => {
                 let hand = &self.seats[seat.index()].hand;
-                let max = hand.len().min(self.stock.len());
-                let mut current = Cards::EMPTY;
-                enumerate_multisets(hand, &hand.rank_counts(), 0, max, &mut current, &mut |c| {
-                    out.push(Action::Exchange(*c));
-                });
+                out = Runs::new(hand).exchanges(hand.len().min(self.stock.len()));
             }
-            Phase::Play { leader, seat } => {
+            Phase::Play { leader, seat } if leader == seat => {
                 let hand = &self.seats[seat.index()].hand;
-                if seat == leader {
-                    let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
-                    let counts = hand.rank_counts();
-                    for rank in Rank::ALL {
-                        let held = counts[rank.index() as usize] as usize;
-                        for n in 1..=held.min(max) {
-                            let mut cards = Cards::EMPTY;
-                            hand.first_of_rank(rank, n).for_each(|c| cards.push_in_order(c));
-                            out.push(Action::Play(cards));
+                let runs = Runs::new(hand);
+                let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
+                for n in 1..=max {
+                    for run in 0..runs.len {
+                        if runs.count[run] as usize >= n {
+                            out.push(Action::Play(
+                                Cards::new(runs.cards(run, n)).unwrap_or_default(),
+                            ));
                         }
-                    }
-                } else {
-                    let trick = self.current_trick();
-                    let strongest = trick.plays[trick.strongest].cards;
-                    let mut current = Cards::EMPTY;
-                    enumerate_beats(hand, &hand.rank_counts(), &strongest, 0, &mut current, &mut |c| {
-                        out.push(Action::Play(*c));
-                    });
-                    let duck = Action::Play(hand.lowest(strongest.len()));
-                    if !out.contains(&duck) {
-                        out.push(duck);
                     }
                 }
             }
+            Phase::Play { seat, .. } => {
+                let hand = &self.seats[seat.index()].hand;
+                let trick = self.current_trick();
+                let strongest = trick.plays[trick.strongest].cards;
+                let target = strongest.as_slice();
+                // TT-12: from low to high, the card at position `i` must be at least
+                // `target[i]`; `target` is sorted, so checking the last position suffices.
+                let dominates =
+                    |rank: Rank, filled: usize, j: usize| target[filled + j - 1].rank() <= rank;
+                Runs::new(hand).combinations(0, target.len(), &mut current, &dominates, &mut |c| {
+                    out.push(Action::Play(*c));
+                });
+                let duck = Action::Play(hand.lowest(target.len()));
+                if let Err(at) = out.binary_search(&duck) {
+                    out.insert(at, duck);
+                }
+            }
         }
-        out.sort_unstable();
+        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
         out
     }
 
@@ -704,7 +733,8 @@ impl State {
                 }
             }
             let best = round.iter().map(|d| d.card.rank()).max();
-            contenders = round.iter().filter(|d| Some(d.card.rank()) == best).map(|d| d.seat).collect();
+            contenders =
+                round.iter().filter(|d| Some(d.card.rank()) == best).map(|d| d.seat).collect();
             rounds.push(round);
             if contenders.len() == 1 {
                 break;
@@ -785,11 +815,7 @@ impl State {
                     won: s.won.clone(),
                 })
                 .collect(),
-            phase: match self.phase {
-                Phase::Exchange { seat } => PhaseView::Exchange { to_act: seat },
-                Phase::Play { leader, seat } => PhaseView::Play { leader, to_act: seat },
-                Phase::Over => PhaseView::Over,
-            },
+            phase: self.phase(),
             tricks: self.tricks.clone(),
             last_deal: self.last_deal.clone(),
             dealer_draw: self.dealer_draw.clone(),
@@ -889,76 +915,124 @@ impl State {
     }
 }
 
-/// Enumerates every distinct multiset of at most `max` cards of `hand` (by rank), with the
-/// lowest suits of each rank; used for the exchange.
-fn enumerate_multisets(
-    hand: &Cards,
-    counts: &[u8; 13],
-    rank: usize,
-    max: usize,
-    current: &mut Cards,
-    emit: &mut impl FnMut(&Cards),
-) {
-    if rank == 13 {
-        emit(current);
-        return;
-    }
-    let held = counts[rank] as usize;
-    let room = max - current.len();
-    let r = Rank::ALL[rank];
-    let (cards, n) = first_of_rank(hand, r, held.min(room));
-    enumerate_multisets(hand, counts, rank + 1, max, current, emit);
-    for &card in &cards[..n] {
-        current.push_in_order(card);
-        enumerate_multisets(hand, counts, rank + 1, max, current, emit);
-    }
-    for _ in 0..n {
-        current.pop();
-    }
+/// A sorted hand seen as runs of equal ranks: run `i` is `hand[start[i]..start[i] + count[i]]`.
+/// The canonical `j` cards of a run are its first `j` (the lowest suits).
+struct Runs<'a> {
+    hand: &'a [Card],
+    len: usize,
+    start: [u8; MAX_HAND],
+    count: [u8; MAX_HAND],
+    /// `after[i]`: cards in runs `i..`.
+    after: [u8; MAX_HAND + 1],
 }
 
-/// The lowest-suited `n` cards of `rank` in `hand`, without allocating.
-fn first_of_rank(hand: &Cards, rank: Rank, n: usize) -> ([Card; MAX_HAND], usize) {
-    let mut cards = [Card::new(rank, Suit::Clubs); MAX_HAND];
-    let mut got = 0;
-    for card in hand.first_of_rank(rank, n) {
-        cards[got] = card;
-        got += 1;
+impl<'a> Runs<'a> {
+    fn new(hand: &'a Cards) -> Runs<'a> {
+        let cards = hand.as_slice();
+        let mut runs = Runs {
+            hand: cards,
+            len: 0,
+            start: [0; MAX_HAND],
+            count: [0; MAX_HAND],
+            after: [0; MAX_HAND + 1],
+        };
+        for (i, card) in cards.iter().enumerate() {
+            if i == 0 || cards[i - 1].rank() != card.rank() {
+                runs.start[runs.len] = i as u8;
+                runs.len += 1;
+            }
+            runs.count[runs.len - 1] += 1;
+        }
+        for i in (0..runs.len).rev() {
+            runs.after[i] = runs.after[i + 1] + runs.count[i];
+        }
+        runs
     }
-    (cards, got)
-}
 
-/// Enumerates every distinct multiset of `strongest.len()` cards of `hand` (by rank) that
-/// dominates `strongest` (TT-12), with the lowest suits of each rank. Built from low to high:
-/// the card at position `i` must be at least `strongest`'s card at `i`.
-fn enumerate_beats(
-    hand: &Cards,
-    counts: &[u8; 13],
-    strongest: &Cards,
-    rank: usize,
-    current: &mut Cards,
-    emit: &mut impl FnMut(&Cards),
-) {
-    let k = strongest.len();
-    if current.len() == k {
-        emit(current);
-        return;
+    fn cards(&self, run: usize, j: usize) -> &'a [Card] {
+        let start = self.start[run] as usize;
+        &self.hand[start..start + j]
     }
-    if rank == 13 {
-        return;
+
+    fn rank(&self, run: usize) -> Rank {
+        self.hand[self.start[run] as usize].rank()
     }
-    let r = Rank::ALL[rank];
-    // Cards of this rank can fill positions whose target is at most `r`.
-    let fillable = strongest.as_slice()[current.len()..].iter().take_while(|c| c.rank() <= r).count();
-    let n = (counts[rank] as usize).min(fillable);
-    enumerate_beats(hand, counts, strongest, rank + 1, current, emit);
-    let (cards, got) = first_of_rank(hand, r, n);
-    for &card in &cards[..got] {
-        current.push_in_order(card);
-        enumerate_beats(hand, counts, strongest, rank + 1, current, emit);
+
+    /// Every multiset of at most `max` cards (by rank) as exchanges, sorted by size and then
+    /// lexicographically, with no sort: the sizes are counted first, then one walk writes
+    /// each multiset at the next slot of its size (the walk meets each size's multisets in
+    /// lexicographic order, as [`Runs::combinations`] explains).
+    fn exchanges(&self, max: usize) -> Vec<Action> {
+        // Multisets per size: the product of (1 + x + … + x^count) over the runs.
+        let mut per_size = [0usize; MAX_HAND + 1];
+        per_size[0] = 1;
+        for run in 0..self.len {
+            for size in (0..=max).rev() {
+                let count = self.count[run] as usize;
+                per_size[size] = (0..=count.min(size)).map(|j| per_size[size - j]).sum();
+            }
+        }
+        let mut next = [0usize; MAX_HAND + 1];
+        for size in 1..=max {
+            next[size] = next[size - 1] + per_size[size - 1];
+        }
+        let mut out = vec![Action::Exchange(Cards::EMPTY); next[max] + per_size[max]];
+        let mut current = Cards::EMPTY;
+        self.walk(0, max, &mut current, &mut |cards| {
+            out[next[cards.len()]] = Action::Exchange(*cards);
+            next[cards.len()] += 1;
+        });
+        out
     }
-    for _ in 0..got {
-        current.pop();
+
+    fn walk(&self, run: usize, max: usize, current: &mut Cards, emit: &mut impl FnMut(&Cards)) {
+        if run == self.len {
+            return emit(current);
+        }
+        let most = (self.count[run] as usize).min(max - current.len());
+        for j in (0..=most).rev() {
+            for &card in self.cards(run, j) {
+                current.push_in_order(card);
+            }
+            self.walk(run + 1, max, current, emit);
+            for _ in 0..j {
+                current.pop();
+            }
+        }
+    }
+
+    /// Every multiset of `k` cards (by rank) in lexicographic order, passed to `emit`; `accept`
+    /// says whether `j` cards of run `run` may stand at positions `filled..filled + j`.
+    fn combinations(
+        &self,
+        run: usize,
+        k: usize,
+        current: &mut Cards,
+        accept: &impl Fn(Rank, usize, usize) -> bool,
+        emit: &mut impl FnMut(&Cards),
+    ) {
+        let filled = current.len();
+        if filled == k {
+            emit(current);
+            return;
+        }
+        if run == self.len || (self.after[run] as usize) < k - filled {
+            return;
+        }
+        // More copies of the lower rank first: that is lexicographic order.
+        let most = (self.count[run] as usize).min(k - filled);
+        for j in (0..=most).rev() {
+            if j > 0 && !accept(self.rank(run), filled, j) {
+                continue;
+            }
+            for &card in self.cards(run, j) {
+                current.push_in_order(card);
+            }
+            self.combinations(run + 1, k, current, accept, emit);
+            for _ in 0..j {
+                current.pop();
+            }
+        }
     }
 }
 

@@ -248,7 +248,13 @@ impl fmt::Display for Event {
                     write!(f, "last cards: {}; ", shown.join(", "))?;
                 }
                 let losers: Vec<String> = result.losers.iter().map(Seat::to_string).collect();
-                write!(f, "deal {} lost with {} by {}", result.deal, result.rank, losers.join(", "))?;
+                write!(
+                    f,
+                    "deal {} lost with {} by {}",
+                    result.deal,
+                    result.rank,
+                    losers.join(", ")
+                )?;
                 match result.tie_break {
                     TieBreak::None => {}
                     TieBreak::Points => f.write_str(" (more points won)")?,
