@@ -15,11 +15,13 @@
 //! every platform (the only randomness is a seeded ChaCha8).
 
 mod card;
+mod game;
 pub mod gin;
 mod record;
 mod seat;
 pub mod twenty_two;
 
 pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
+pub use game::{Game, RuleError};
 pub use record::Record;
 pub use seat::{Seat, Standing};

@@ -2,16 +2,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::twenty_two;
+use crate::{gin, twenty_two};
 
 /// A match record of any game, tagged by `"game"` in JSON:
-/// `{"game": "twenty_two", "players": 4, "seed": 7, "actions": [...]}`. Each game's record type
-/// documents the rest.
+/// `{"game": "twenty_two", "players": 4, "seed": 7, "actions": [...]}` or
+/// `{"game": "gin", "seed": 7, "actions": [...]}`. Each game's record type documents the rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum Record {
     /// A Twenty-Two match.
     TwentyTwo(twenty_two::Record),
+    /// A Gin Rummy match.
+    Gin(gin::Record),
 }
 
 impl Record {

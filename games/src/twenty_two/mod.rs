@@ -73,3 +73,55 @@ impl fmt::Display for Action {
         }
     }
 }
+
+impl crate::game::RuleError for IllegalAction {
+    fn rule(&self) -> &'static str {
+        IllegalAction::rule(self)
+    }
+}
+
+impl crate::game::Game for State {
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+    type PublicView = PublicView;
+    type Error = IllegalAction;
+
+    const NAME: &'static str = "twenty_two";
+
+    fn players(&self) -> u8 {
+        State::players(self)
+    }
+
+    fn to_act(&self) -> Option<crate::Seat> {
+        State::to_act(self)
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        State::legal_actions(self)
+    }
+
+    fn apply(&mut self, seat: crate::Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        State::apply(self, seat, action)
+    }
+
+    fn observation(&self, seat: crate::Seat) -> Observation {
+        State::observation(self, seat)
+    }
+
+    fn public_view(&self) -> PublicView {
+        State::public_view(self)
+    }
+
+    fn opening_events(&self) -> Vec<Event> {
+        State::opening_events(self).to_vec()
+    }
+
+    fn standings(&self) -> Option<Vec<crate::Standing>> {
+        self.outcome().map(<[_]>::to_vec)
+    }
+
+    fn record(&self) -> Option<crate::Record> {
+        State::record(self).map(crate::Record::TwentyTwo)
+    }
+}

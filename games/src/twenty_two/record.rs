@@ -20,9 +20,9 @@ use super::view::Event;
 ///   "players": 4,
 ///   "seed": 7,
 ///   "actions": [
-///     { "seat": 1, "exchange": ["2C", "9H"] },
-///     { "seat": 2, "exchange": [] },
-///     { "seat": 1, "play": ["7S", "7D"] }
+///     { "seat": 1, "action": { "exchange": ["2C", "9H"] } },
+///     { "seat": 2, "action": { "exchange": [] } },
+///     { "seat": 1, "action": { "play": ["7S", "7D"] } }
 ///   ]
 /// }
 /// ```
@@ -54,13 +54,12 @@ pub enum Start {
     Setup(Setup),
 }
 
-/// One action and the seat that took it.
+/// One action and the seat that took it: `{"seat": 1, "action": {"play": ["7S"]}}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RecordedAction {
     /// Who acted.
     pub seat: Seat,
     /// What they did.
-    #[serde(flatten)]
     pub action: Action,
 }
 

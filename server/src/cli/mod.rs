@@ -1,0 +1,62 @@
+//! The `cardroom` command line: one module per command group.
+
+mod replay;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// cardroom: a game service where bots play cards.
+#[derive(Debug, Parser)]
+#[command(name = "cardroom", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay a match record (JSON): print its transcript, or with --json its final state and
+    /// standings. A bad record names its first illegal action.
+    Replay {
+        /// The record file (`-` for standard input).
+        file: PathBuf,
+        /// Print JSON: every action with its events, the final public view and standings.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The legal actions of the seat to act at the end of a match record.
+    Legal {
+        /// The record file (`-` for standard input).
+        file: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs the command line; errors are printed to stderr with exit code 1.
+pub(crate) fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = std::io::stdout().lock();
+    let result = match cli.command {
+        Command::Replay { file, json } => replay::replay(&file, json, &mut out),
+        Command::Legal { file, json } => replay::legal(&file, json, &mut out),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`| head`) is not an error.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}

@@ -1,0 +1,104 @@
+//! The `cardroom` binary's record tools, run as a user runs them.
+
+use std::process::{Command, Output};
+
+use cardroom_games::twenty_two::{Action, Cards, Options, State};
+use cardroom_games::{Card, Record};
+
+fn cardroom(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().expect("cardroom runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A Twenty-Two match played with the first legal action, `steps` actions long (or to the end).
+fn played(steps: usize) -> State {
+    let mut state = State::new(Options::default(), 4, 21).unwrap();
+    for _ in 0..steps {
+        let Some(seat) = state.to_act() else { break };
+        let action = state.legal_actions()[0];
+        state.apply(seat, action).unwrap();
+    }
+    state
+}
+
+fn write_record(dir: &tempfile::TempDir, name: &str, state: &State) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, Record::TwentyTwo(state.record().unwrap()).to_json()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn replay_prints_the_transcript_and_the_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = played(usize::MAX);
+    let file = write_record(&dir, "match.json", &state);
+    let output = cardroom(&["replay", &file]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("dealer draw:"), "{text}");
+    assert!(text.contains("seat 1 exchanges nothing") || text.contains("exchanges nothing"));
+    assert!(text.contains("final standings:\n  1. "), "{text}");
+
+    let output = cardroom(&["replay", &file, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["game"], "twenty_two");
+    assert_eq!(json["over"], true);
+    assert_eq!(json["standings"], serde_json::to_value(state.outcome().unwrap()).unwrap());
+    assert_eq!(json["final"], serde_json::to_value(state.public_view()).unwrap());
+    assert_eq!(json["actions"], state.record().unwrap().actions.len());
+}
+
+#[test]
+fn legal_lists_the_actions_of_the_seat_to_act() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = played(6);
+    let file = write_record(&dir, "partial.json", &state);
+    let output = cardroom(&["legal", &file, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["to_act"], state.to_act().unwrap().0);
+    assert_eq!(json["legal_actions"], serde_json::to_value(state.legal_actions()).unwrap());
+
+    let text = stdout(&cardroom(&["legal", &file]));
+    let seat = state.to_act().unwrap();
+    assert!(
+        text.starts_with(&format!("{seat} to act, {} legal actions:", state.legal_actions().len()))
+    );
+    assert!(text.contains(&format!("    0  {}", state.legal_actions()[0])), "{text}");
+
+    let over = write_record(&dir, "over.json", &played(usize::MAX));
+    assert!(stdout(&cardroom(&["legal", &over])).contains("the match is over"));
+}
+
+#[test]
+fn a_bad_record_names_the_first_illegal_action_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = played(8);
+    let mut record = state.record().unwrap();
+    // Action 5 is a play during the tricks: make seat play a card it cannot hold twice.
+    let ace: Card = "AS".parse().unwrap();
+    record.actions[5].action = Action::Play(Cards::new(&[ace, ace]).unwrap());
+    let path = dir.path().join("bad.json");
+    std::fs::write(&path, Record::TwentyTwo(record).to_json()).unwrap();
+    for command in ["replay", "legal"] {
+        let output = cardroom(&[command, path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(1));
+        let error = stderr(&output);
+        assert!(error.contains("action 5 ("), "{error}");
+        assert!(error.contains("is illegal: TT-11"), "{error}");
+    }
+
+    std::fs::write(&path, "{\"game\": \"poker\"}").unwrap();
+    let error = stderr(&cardroom(&["replay", path.to_str().unwrap()]));
+    assert!(error.contains("is not a match record"), "{error}");
+    let error = stderr(&cardroom(&["replay", "/no/such/file.json"]));
+    assert!(error.contains("reading the record /no/such/file.json"), "{error}");
+}
