@@ -1,6 +1,8 @@
 //! The meld solver against the rules file's worked hands and against a brute-force reference
 //! (every subset of disjoint melds, every order of layoffs) on random hands.
 
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 
 use cardroom_games::Card;

@@ -159,6 +159,22 @@ impl CardSet {
     pub fn to_vec(self) -> Vec<Card> {
         self.iter().collect()
     }
+
+    /// The cards in [`Card`]'s own order (rank, ace high, then suit), as actions sort.
+    pub fn iter_card_order(self) -> impl Iterator<Item = Card> {
+        let mut by_index = 0u64;
+        for card in self {
+            by_index |= 1 << card.index();
+        }
+        std::iter::from_fn(move || {
+            if by_index == 0 {
+                return None;
+            }
+            let index = by_index.trailing_zeros();
+            by_index &= by_index - 1;
+            Card::from_index(index as u8)
+        })
+    }
 }
 
 /// The deadwood value of a bit pattern, four table look-ups.
@@ -325,6 +341,7 @@ impl<'de> Deserialize<'de> for CardSet {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -81,6 +81,7 @@
 
 mod action;
 mod cardset;
+mod display;
 mod error;
 mod options;
 mod record;
@@ -100,6 +101,7 @@ pub use view::{
 };
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

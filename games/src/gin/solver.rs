@@ -670,7 +670,7 @@ fn assign_layoffs(knocker: &Arrangement, layoffs: u64) -> [CardSet; MAX_MELDS] {
         let bits = meld.bits();
         if bits.count_ones() == 3 && is_set(bits) {
             let rank = u64::from(bits.trailing_zeros() % 13);
-            let fourth = (1u64 << rank) * (1 | 1 << 13 | 1 << 26 | 1 << 39) & !bits & left;
+            let fourth = ((1u64 << rank) * (1 | 1 << 13 | 1 << 26 | 1 << 39)) & !bits & left;
             left &= !fourth;
             *slot = CardSet::from_bits(fourth).unwrap_or_default();
         }
@@ -679,6 +679,7 @@ fn assign_layoffs(knocker: &Arrangement, layoffs: u64) -> [CardSet; MAX_MELDS] {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -269,9 +269,49 @@ impl State {
         self.stock.iter().rev().copied().collect()
     }
 
+    /// The discard pile, bottom first (public, GR-15).
+    pub fn discard_pile(&self) -> &[PileCard] {
+        &self.pile
+    }
+
+    /// Who dealt the current hand.
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// The current hand's number, from 1.
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+
+    /// The current hand's knock limit (GR-7, GR-14).
+    pub fn knock_limit(&self) -> u8 {
+        self.knock_limit
+    }
+
+    /// Times the upcard was taken in the current hand (GR-11).
+    pub fn upcard_draws(&self) -> u32 {
+        self.upcard_draws
+    }
+
+    /// Hands won so far by each seat.
+    pub fn hands_won(&self) -> [u32; 2] {
+        self.hands_won
+    }
+
+    /// Cards in the stock (public, GR-15).
+    pub fn stock_len(&self) -> usize {
+        self.stock.len()
+    }
+
     /// The finished hands' results.
     pub fn results(&self) -> &[HandResult] {
         &self.results
+    }
+
+    /// Every action so far, in order.
+    pub fn actions(&self) -> &[RecordedAction] {
+        &self.actions
     }
 
     /// The match so far as a record that replays it.
@@ -317,11 +357,15 @@ impl State {
                 let allowed = self.allowed_discards(hand, taken);
                 let mut out = Vec::with_capacity(12);
                 if !must_go_out {
-                    out.extend(allowed.iter().map(Action::Discard));
+                    // Already in order: discards sort by card, before every go-out action.
+                    out.extend(allowed.iter_card_order().map(Action::Discard));
                 }
+                let plain = out.len();
                 self.go_out_actions(hand, allowed, &mut out);
-                out.sort_unstable();
-                out.dedup();
+                if out.len() > plain {
+                    out[plain..].sort_unstable();
+                    out.dedup();
+                }
                 out
             }
             Phase::MatchOver => Vec::new(),
