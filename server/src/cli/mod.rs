@@ -1,5 +1,6 @@
 //! The `cardroom` command line: one module per command group.
 
+mod gin;
 mod replay;
 
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Gin Rummy's exact meld solver: deadwood, knock checks, layoffs.
+    #[command(subcommand)]
+    Gin(gin::GinCommand),
 }
 
 /// Runs the command line; errors are printed to stderr with exit code 1.
@@ -43,6 +47,7 @@ pub(crate) fn main() -> ExitCode {
     let result = match cli.command {
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
+        Command::Gin(command) => gin::run(command, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
