@@ -44,7 +44,10 @@ fn choose(
     }
     let out: Vec<Action> = legal.iter().copied().filter(is_go_out).collect();
     if !out.is_empty() {
-        if let Some(gin) = out.iter().find(|a| matches!(a, Action::BigGin | Action::Gin { .. })) {
+        if out.contains(&Action::BigGin) {
+            return Action::BigGin;
+        }
+        if let Some(gin) = out.iter().find(|a| matches!(a, Action::Gin { .. })) {
             return *gin;
         }
         return out[rng.random_range(0..out.len())];
@@ -360,7 +363,9 @@ fn probe(state: &mut State, legal: &[Action], seat: Seat, rng: &mut ChaCha8Rng) 
     assert_eq!(state.actions().len(), recorded);
 }
 
-fn play(options: Options, seed: u64, policy: Policy) -> State {
+/// Plays a match; returns it and how often a seat took the upcard at the wall (GR-10).
+fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
+    let mut wall_takes = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9);
     let mut state = State::new(options, seed).unwrap();
     let mut multiplier = {
@@ -371,15 +376,6 @@ fn play(options: Options, seed: u64, policy: Policy) -> State {
     while let Some(seat) = state.to_act() {
         steps += 1;
         assert!(steps < 200_000, "match does not end");
-        if steps.is_multiple_of(20_000) && std::env::var("GIN_STATS").is_ok() {
-            eprintln!(
-                "{steps} {options:?} {policy:?} hand {} results {} phase {:?} scores {:?}",
-                state.hand_number(),
-                state.results().len(),
-                state.phase(),
-                state.scores()
-            );
-        }
         check_conservation(&state, steps.is_multiple_of(8));
         let legal = state.legal_actions();
         assert!(!legal.is_empty(), "stuck in {:?}", state.phase());
@@ -389,12 +385,15 @@ fn play(options: Options, seed: u64, policy: Policy) -> State {
             probe(&mut state, &legal, seat, &mut rng);
         }
         let action = choose(&state, seat, &legal, policy, &mut rng);
+        if matches!(state.phase(), Phase::Wall { .. }) && action == Action::DrawDiscard {
+            wall_takes += 1;
+        }
         let before = Before::of(&state);
         let events = state.apply(seat, action).unwrap_or_else(|e| panic!("{action:?}: {e}"));
         check_events(&options, &before, &state, seat, &events, &mut multiplier);
     }
     assert!(state.is_over());
-    state
+    (state, wall_takes)
 }
 
 fn options_for(combination: u32, rng: &mut ChaCha8Rng) -> Options {
@@ -437,30 +436,56 @@ fn check_replay(state: &State, json: bool) {
     assert_eq!(replayed.record(), state.record());
 }
 
+/// Prints the failing match's options, seed and policy if a check panics.
+struct OnPanic {
+    options: Options,
+    seed: u64,
+    policy: Policy,
+}
+
+impl Drop for OnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!(
+                "failing match: State::new({:?}, {}) played with {:?}",
+                self.options, self.seed, self.policy
+            );
+        }
+    }
+}
+
 fn run_combination(combination: u32) {
-    let started = std::time::Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(u64::from(combination));
     let mut showdowns = 0;
+    // [knock, gin, big gin, undercut, wall, upcard limit, wall take]
+    let mut seen = [0u32; 7];
     for m in 0..MATCHES_PER_COMBINATION {
         let options = options_for(combination, &mut rng);
         let policy = Policy { noise: [0.1, 0.5, 1.0][(m % 3) as usize] };
         let seed = u64::from(combination) << 32 | m;
-        let state = play(options, seed, policy);
-        showdowns +=
-            state.results().iter().filter(|r| matches!(r.end, HandEnd::Showdown(_))).count();
-        check_replay(&state, m % 64 == 0);
-        if std::env::var("GIN_STATS").is_ok() {
-            eprintln!(
-                "{combination} {m} {options:?} {policy:?} hands {} actions {}",
-                state.results().len(),
-                state.record().actions.len()
-            );
+        let _context = OnPanic { options, seed, policy };
+        let (state, wall_takes) = play(options, seed, policy);
+        seen[6] += wall_takes;
+        for r in state.results() {
+            match r.end {
+                HandEnd::Showdown(sd) => {
+                    showdowns += 1;
+                    seen[sd.kind as usize] += 1;
+                    seen[3] += u32::from(r.undercut);
+                }
+                HandEnd::Wall => seen[4] += 1,
+                HandEnd::UpcardLimit => seen[5] += 1,
+            }
         }
+
+        check_replay(&state, m % 64 == 0);
     }
     assert!(showdowns as u64 > MATCHES_PER_COMBINATION, "only {showdowns} showdowns");
-    if std::env::var("GIN_STATS").is_ok() {
-        eprintln!("combination {combination}: {:?}", started.elapsed());
-    }
+    let [knocks, gins, big_gins, undercuts, walls, upcard_limits, wall_takes] = seen;
+    // Every way a hand can end happens, in every combination.
+    assert!(knocks > 0 && gins > 0 && undercuts > 0 && walls > 0 && upcard_limits > 0, "{seen:?}");
+    assert_eq!(big_gins > 0, combination & 4 != 0, "big gin: {seen:?}");
+    assert_eq!(wall_takes > 0, combination & 8 != 0, "upcard taken at the wall: {seen:?}");
 }
 
 macro_rules! combinations {
