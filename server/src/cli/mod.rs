@@ -2,6 +2,7 @@
 
 mod gin;
 mod replay;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +19,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
+    Serve(serve::ServeArgs),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings. A bad record names its first illegal action.
     Replay {
@@ -45,6 +48,7 @@ pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
+        Command::Serve(args) => serve::serve(args),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
         Command::Gin(command) => gin::run(command, &mut out),

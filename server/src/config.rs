@@ -1,0 +1,50 @@
+//! The server's settings: addresses aside, everything an operator may want to change.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How the server runs. `Config::default()` suits tests and a local server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// When set, `CreateMatch` needs `authorization: Bearer <admin_token>`.
+    pub admin_token: Option<String>,
+    /// The most `Play` streams open at once; more are refused with RESOURCE_EXHAUSTED.
+    pub max_connections: usize,
+    /// The most matches running at once; more are refused with RESOURCE_EXHAUSTED.
+    pub max_matches: usize,
+    /// The largest message a client may send, in bytes; larger ones end the stream with
+    /// RESOURCE_EXHAUSTED.
+    pub max_message_bytes: usize,
+    /// Where finished matches' records are written (`<match id>.json`); none keeps them in
+    /// memory only.
+    pub record_dir: Option<PathBuf>,
+    /// Time for one decision when a match does not set its own.
+    pub move_time: Duration,
+    /// A seat's time bank for a whole match when a match does not set its own.
+    pub bank_time: Duration,
+    /// Strikes (timeouts, disconnections at one's turn) before a seat forfeits.
+    pub max_strikes: u32,
+    /// How long a disconnected seat's turn waits for it to reconnect before the default
+    /// action is played (never longer than its clock).
+    pub reconnect_grace: Duration,
+    /// Messages buffered towards one bot or spectator; one that falls further behind is
+    /// disconnected rather than slowing its match.
+    pub outbound_buffer: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            admin_token: None,
+            max_connections: 10_000,
+            max_matches: 10_000,
+            max_message_bytes: 64 * 1024,
+            record_dir: None,
+            move_time: Duration::from_secs(2),
+            bank_time: Duration::from_secs(30),
+            max_strikes: 3,
+            reconnect_grace: Duration::from_secs(10),
+            outbound_buffer: 256,
+        }
+    }
+}

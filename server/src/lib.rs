@@ -1,0 +1,63 @@
+//! cardroom's game server: the `cardroom.v1.Cardroom` gRPC service (`proto/`), hosting
+//! Twenty-Two and Gin Rummy matches for remote bots, with gRPC health and reflection.
+//!
+//! ```no_run
+//! # async fn example() -> anyhow::Result<()> {
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+//! cardroom_server::run(listener, cardroom_server::Config::default(), shutdown).await?;
+//! # Ok(()) }
+//! ```
+
+mod config;
+mod match_task;
+mod registry;
+mod service;
+mod token;
+mod wire;
+
+use std::future::Future;
+
+use cardroom_proto::pb;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tracing::info;
+
+pub use config::Config;
+
+/// Serves on `listener` until `shutdown` resolves; then ends every running match as aborted
+/// (bots and spectators are told, records are written) and returns.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let address = listener.local_addr()?;
+    let registry = registry::Registry::new(config.clone());
+    let service =
+        pb::cardroom_server::CardroomServer::new(service::Cardroom { registry: registry.clone() })
+            .max_decoding_message_size(config.max_message_bytes);
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<pb::cardroom_server::CardroomServer<service::Cardroom>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    info!(%address, "cardroom serving");
+    let stopping = registry.clone();
+    tonic::transport::Server::builder()
+        .add_service(health)
+        .add_service(reflection)
+        .add_service(service)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async move {
+            shutdown.await;
+            info!("shutting down: ending running matches");
+            health_reporter
+                .set_not_serving::<pb::cardroom_server::CardroomServer<service::Cardroom>>()
+                .await;
+            stopping.shutdown().await;
+        })
+        .await?;
+    info!("cardroom stopped");
+    Ok(())
+}

@@ -1,0 +1,538 @@
+//! One task per match owns its state: the only place where a match changes. Connections and
+//! spectators talk to it through [`Command`]s; clocks are timers inside it, so no lock ever
+//! guards game state.
+
+use std::time::Duration;
+
+use cardroom_games::{RuleError, Seat, Standing};
+use cardroom_proto::pb;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tonic::Status;
+use tracing::{debug, info, warn};
+
+use crate::registry::{Finished, Registry};
+use crate::wire::{WireGame, event_to_pb};
+
+/// Where a match task sends one bot's messages.
+pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
+/// Where a match task sends one spectator's messages.
+pub(crate) type WatchSender = mpsc::Sender<Result<pb::WatchMessage, Status>>;
+
+/// What the rest of the server asks of a match task.
+#[derive(Debug)]
+pub(crate) enum Command {
+    /// A bot joined (or rejoined) `seat` through connection `id`.
+    Connect { seat: Seat, id: u64, bot_name: String, tx: BotSender },
+    /// Connection `id` of `seat` sent an `Act`.
+    Act { seat: Seat, id: u64, act: pb::Act },
+    /// Connection `id` of `seat` closed.
+    Disconnect { seat: Seat, id: u64 },
+    /// A spectator wants the public view and every event from now on.
+    Watch { tx: WatchSender },
+    /// The match's status.
+    Info { reply: oneshot::Sender<pb::MatchInfo> },
+}
+
+/// A match's clock, resolved against the server's defaults.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Clock {
+    pub(crate) move_time: Duration,
+    pub(crate) bank_time: Duration,
+}
+
+impl Clock {
+    pub(crate) fn to_pb(self) -> pb::Clock {
+        pb::Clock {
+            move_ms: self.move_time.as_millis().try_into().unwrap_or(u32::MAX),
+            bank_ms: self.bank_time.as_millis().try_into().unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// Everything a new match task needs.
+pub(crate) struct MatchSetup<G> {
+    pub(crate) id: String,
+    pub(crate) state: G,
+    pub(crate) tokens: Vec<String>,
+    pub(crate) clock: Clock,
+    pub(crate) max_strikes: u32,
+    pub(crate) reconnect_grace: Duration,
+}
+
+struct Connection {
+    id: u64,
+    tx: BotSender,
+}
+
+struct SeatSlot {
+    token: String,
+    bot_name: String,
+    connection: Option<Connection>,
+    /// When the seat's last connection closed, while it has none.
+    disconnected_at: Option<Instant>,
+    bank: Duration,
+    strikes: u32,
+    forfeited: bool,
+}
+
+/// The match task's state. Every field is owned by the task alone.
+pub(crate) struct MatchTask<G: WireGame> {
+    id: String,
+    state: G,
+    seats: Vec<SeatSlot>,
+    clock: Clock,
+    max_strikes: u32,
+    reconnect_grace: Duration,
+    /// False until every seat has joined (or the join grace passed): no turn is sent before.
+    started: bool,
+    /// Grows by one with every decision; bots echo it.
+    turn: u64,
+    /// When the current decision was asked for.
+    turn_started: Instant,
+    /// The legal actions of the current decision, in the order sent.
+    legal: Vec<G::Action>,
+    watchers: Vec<WatchSender>,
+    commands: mpsc::Receiver<Command>,
+    registry: Registry,
+    cancel: CancellationToken,
+}
+
+impl<G: WireGame> MatchTask<G> {
+    pub(crate) fn new(
+        setup: MatchSetup<G>,
+        commands: mpsc::Receiver<Command>,
+        registry: Registry,
+        cancel: CancellationToken,
+    ) -> MatchTask<G> {
+        let seats = setup
+            .tokens
+            .into_iter()
+            .map(|token| SeatSlot {
+                token,
+                bot_name: String::new(),
+                connection: None,
+                disconnected_at: Some(Instant::now()),
+                bank: setup.clock.bank_time,
+                strikes: 0,
+                forfeited: false,
+            })
+            .collect();
+        MatchTask {
+            id: setup.id,
+            state: setup.state,
+            seats,
+            clock: setup.clock,
+            max_strikes: setup.max_strikes,
+            reconnect_grace: setup.reconnect_grace,
+            started: false,
+            turn: 0,
+            turn_started: Instant::now(),
+            legal: Vec::new(),
+            watchers: Vec::new(),
+            commands,
+            registry,
+            cancel,
+        }
+    }
+
+    /// Runs the match to its end (or until the server shuts down), then reports it finished.
+    #[tracing::instrument(name = "match", skip_all, fields(id = %self.id, game = G::NAME))]
+    pub(crate) async fn run(mut self) {
+        let aborted = self.wait_for_seats().await;
+        info!(seats = self.seats.len(), "match started");
+        if !aborted {
+            self.started = true;
+            self.next_decision();
+        }
+        let aborted = aborted
+            || loop {
+                if self.state.to_act().is_none() || self.gin_forfeit() {
+                    break false;
+                }
+                let deadline = self.deadline();
+                tokio::select! {
+                    biased;
+                    () = self.cancel.cancelled() => break true,
+                    command = self.commands.recv() => match command {
+                        Some(command) => self.handle(command),
+                        None => break true,
+                    },
+                    () = tokio::time::sleep_until(deadline) => self.time_out(),
+                }
+            };
+        self.finish(aborted).await;
+    }
+
+    /// The clock starts once every seat has joined, or when the reconnect grace has passed
+    /// since the match was created (missing seats then time out and strike as usual). Returns
+    /// true if the server shut down meanwhile.
+    async fn wait_for_seats(&mut self) -> bool {
+        let deadline = Instant::now() + self.reconnect_grace;
+        while self.seats.iter().any(|s| s.connection.is_none()) {
+            tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => return true,
+                command = self.commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => return true,
+                },
+                () = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        false
+    }
+
+    /// Two-seat games end when a seat forfeits: nobody is left to play against.
+    fn gin_forfeit(&self) -> bool {
+        self.seats.len() == 2 && self.seats.iter().any(|s| s.forfeited)
+    }
+
+    /// When the current decision times out: its clock, or the reconnect grace of a seat that
+    /// has no connection.
+    fn deadline(&self) -> Instant {
+        let Some(seat) = self.state.to_act() else { return self.turn_started };
+        let slot = &self.seats[seat.index()];
+        let clock = self.turn_started + self.clock.move_time + slot.bank;
+        match slot.disconnected_at {
+            Some(at) => clock.min((at + self.reconnect_grace).max(self.turn_started)),
+            None => clock,
+        }
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Connect { seat, id, bot_name, tx } => self.connect(seat, id, bot_name, tx),
+            Command::Act { seat, id, act } => self.act(seat, id, act),
+            Command::Disconnect { seat, id } => {
+                let Some(slot) = self.seats.get_mut(seat.index()) else { return };
+                if slot.connection.as_ref().is_some_and(|c| c.id == id) {
+                    slot.connection = None;
+                    slot.disconnected_at = Some(Instant::now());
+                    info!(%seat, "bot disconnected");
+                }
+            }
+            Command::Watch { tx } => {
+                let first = pb::WatchMessage {
+                    events: Vec::new(),
+                    public_json: self.public_json(),
+                    end: None,
+                };
+                if tx.try_send(Ok(first)).is_ok() {
+                    self.watchers.push(tx);
+                }
+            }
+            Command::Info { reply } => {
+                let _ = reply.send(self.info(None));
+            }
+        }
+    }
+
+    fn connect(&mut self, seat: Seat, id: u64, bot_name: String, tx: BotSender) {
+        let Some(slot) = self.seats.get_mut(seat.index()) else { return };
+        if let Some(old) = slot.connection.take() {
+            let _ = old.tx.try_send(Err(Status::aborted(
+                "another connection joined this seat with its token",
+            )));
+        }
+        slot.bot_name = bot_name;
+        slot.disconnected_at = None;
+        let joined = pb::Joined {
+            match_id: self.id.clone(),
+            seat: u32::from(seat.0),
+            seat_token: slot.token.clone(),
+            game: G::PB as i32,
+            options_json: self.state.options_json(),
+            seats: self.seats.len() as u32,
+            clock: Some(self.clock.to_pb()),
+            observation: Some(G::observation_to_pb(&self.state.observation(seat))),
+        };
+        let message =
+            pb::ServerMessage { message: Some(pb::server_message::Message::Joined(joined)) };
+        if tx.try_send(Ok(message)).is_err() {
+            return;
+        }
+        self.seats[seat.index()].connection = Some(Connection { id, tx });
+        info!(%seat, "bot joined");
+        if self.started && self.state.to_act() == Some(seat) {
+            self.send_turn(seat);
+        }
+    }
+
+    fn act(&mut self, seat: Seat, id: u64, act: pb::Act) {
+        let Some(slot) = self.seats.get(seat.index()) else { return };
+        if !slot.connection.as_ref().is_some_and(|c| c.id == id) {
+            return; // A replaced connection: its messages no longer count.
+        }
+        let turn = act.turn;
+        let refuse = |code: pb::ActErrorCode, rule: &str, message: String| pb::ActError {
+            turn,
+            code: code as i32,
+            rule: rule.to_owned(),
+            message,
+        };
+        if slot.forfeited {
+            let error = refuse(pb::ActErrorCode::Forfeited, "", "your seat has forfeited".into());
+            return self.send_error(seat, error);
+        }
+        if turn != self.turn {
+            let message = format!("turn {turn} is not the current turn ({}); ignored", self.turn);
+            return self.send_error(seat, refuse(pb::ActErrorCode::StaleTurn, "", message));
+        }
+        if self.state.to_act() != Some(seat) {
+            let message = format!("it is not {seat}'s turn");
+            return self.send_error(seat, refuse(pb::ActErrorCode::NotYourTurn, "", message));
+        }
+        let action = match act.choice {
+            Some(pb::act::Choice::Index(index)) => match self.legal.get(index as usize) {
+                Some(action) => *action,
+                None => {
+                    let message = format!(
+                        "index {index} is not a legal action (0 to {})",
+                        self.legal.len().saturating_sub(1)
+                    );
+                    return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
+                }
+            },
+            Some(pb::act::Choice::Action(action)) => match G::action_from_pb(&action) {
+                Ok(action) => action,
+                Err(message) => {
+                    return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
+                }
+            },
+            None => {
+                let message = "an Act needs an index or an action".to_owned();
+                return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
+            }
+        };
+        match self.state.apply(seat, action) {
+            Ok(events) => {
+                let elapsed = self.turn_started.elapsed();
+                let slot = &mut self.seats[seat.index()];
+                slot.bank = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
+                debug!(%seat, %action, ?elapsed, "applied");
+                self.after_apply(events);
+            }
+            Err(error) => {
+                debug!(%seat, %action, cause = %error, "illegal action");
+                let error =
+                    refuse(pb::ActErrorCode::IllegalAction, error.rule(), error.to_string());
+                self.send_error(seat, error);
+            }
+        }
+    }
+
+    /// The current decision's clock ran out: the default action, a strike, maybe a forfeit.
+    fn time_out(&mut self) {
+        let Some(seat) = self.state.to_act() else { return };
+        let slot = &mut self.seats[seat.index()];
+        slot.strikes += 1;
+        slot.bank = Duration::ZERO;
+        let forfeits = slot.strikes >= self.max_strikes;
+        warn!(%seat, strikes = slot.strikes, forfeits, "time out: playing the default action");
+        let message = format!(
+            "your time ran out: the default action was played; strike {} of {}",
+            self.seats[seat.index()].strikes,
+            self.max_strikes
+        );
+        let error = pb::ActError {
+            turn: self.turn,
+            code: pb::ActErrorCode::TimedOut as i32,
+            rule: String::new(),
+            message,
+        };
+        self.send_error(seat, error);
+        if forfeits {
+            self.forfeit(seat);
+            if self.gin_forfeit() {
+                return;
+            }
+        }
+        self.play_default(seat);
+    }
+
+    fn forfeit(&mut self, seat: Seat) {
+        self.seats[seat.index()].forfeited = true;
+        warn!(%seat, "seat forfeits");
+        let error = pb::ActError {
+            turn: self.turn,
+            code: pb::ActErrorCode::Forfeited as i32,
+            rule: String::new(),
+            message: format!("{seat} forfeits after {} strikes: placed last", self.max_strikes),
+        };
+        self.send_error(seat, error);
+    }
+
+    fn play_default(&mut self, seat: Seat) {
+        let Some(action) = self.state.default_action() else { return };
+        match self.state.apply(seat, action) {
+            Ok(events) => self.after_apply(events),
+            // The default is always one of the legal actions; should it not be, end the match
+            // rather than spin.
+            Err(error) => {
+                warn!(%seat, cause = %error, "the default action was refused");
+                self.cancel.cancel();
+            }
+        }
+    }
+
+    fn after_apply(&mut self, events: Vec<G::Event>) {
+        self.turn += 1;
+        self.broadcast(&events);
+        self.next_decision();
+    }
+
+    /// Asks the seat to act for the next decision; plays forfeited seats at once.
+    fn next_decision(&mut self) {
+        while let Some(seat) = self.state.to_act() {
+            if !self.seats[seat.index()].forfeited {
+                self.turn_started = Instant::now();
+                self.legal = self.state.legal_actions();
+                self.send_turn(seat);
+                return;
+            }
+            if self.gin_forfeit() {
+                return;
+            }
+            let Some(action) = self.state.default_action() else { return };
+            match self.state.apply(seat, action) {
+                Ok(events) => {
+                    self.turn += 1;
+                    self.broadcast(&events);
+                }
+                Err(_) => return self.cancel.cancel(),
+            }
+        }
+    }
+
+    fn send_turn(&mut self, seat: Seat) {
+        let slot = &self.seats[seat.index()];
+        let legal_actions = self
+            .legal
+            .iter()
+            .enumerate()
+            .map(|(index, action)| pb::LegalAction {
+                index: index as u32,
+                action: Some(G::action_to_pb(action)),
+            })
+            .collect();
+        let elapsed = self.turn_started.elapsed();
+        let move_left = self.clock.move_time.saturating_sub(elapsed);
+        let bank_left = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
+        let turn = pb::Turn {
+            turn: self.turn,
+            observation: Some(G::observation_to_pb(&self.state.observation(seat))),
+            legal_actions,
+            move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
+            bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
+        };
+        self.send(seat, pb::server_message::Message::Turn(turn));
+    }
+
+    fn send_error(&mut self, seat: Seat, error: pb::ActError) {
+        self.send(seat, pb::server_message::Message::Error(error));
+    }
+
+    /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
+    fn send(&mut self, seat: Seat, message: pb::server_message::Message) {
+        let slot = &mut self.seats[seat.index()];
+        let Some(connection) = &slot.connection else { return };
+        let message = pb::ServerMessage { message: Some(message) };
+        if let Err(error) = connection.tx.try_send(Ok(message)) {
+            warn!(%seat, cause = %error, "bot is not reading: disconnected");
+            slot.connection = None;
+            slot.disconnected_at = Some(Instant::now());
+        }
+    }
+
+    fn broadcast(&mut self, events: &[G::Event]) {
+        if events.is_empty() {
+            return;
+        }
+        let events: Vec<pb::Event> = events.iter().map(event_to_pb::<G>).collect();
+        for seat in 0..self.seats.len() {
+            let message = pb::Events { events: events.clone() };
+            self.send(Seat(seat as u8), pb::server_message::Message::Events(message));
+        }
+        if !self.watchers.is_empty() {
+            let message = pb::WatchMessage { events, public_json: self.public_json(), end: None };
+            self.watchers.retain(|tx| tx.try_send(Ok(message.clone())).is_ok());
+        }
+    }
+
+    fn public_json(&self) -> String {
+        serde_json::to_string(&self.state.public_view()).unwrap_or_default()
+    }
+
+    /// Final standings: the engine's, with forfeited seats moved after everyone else.
+    fn standings(&self) -> Vec<pb::Standing> {
+        let engine: Vec<Standing> = self.state.standings().unwrap_or_else(|| {
+            // Unfinished (aborted, or a two-seat forfeit): everyone shares first place.
+            (0..self.seats.len()).map(|i| Standing { place: 1, seat: Seat(i as u8) }).collect()
+        });
+        let forfeited = |s: &Standing| self.seats[s.seat.index()].forfeited;
+        let mut out: Vec<pb::Standing> = Vec::with_capacity(engine.len());
+        for group in [false, true] {
+            let members: Vec<&Standing> = engine.iter().filter(|s| forfeited(s) == group).collect();
+            let offset = out.len() as u32;
+            for (i, s) in members.iter().enumerate() {
+                let place = match (i, out.last()) {
+                    (0, _) => offset + 1,
+                    (_, Some(prev)) if members[i - 1].place == s.place => prev.place,
+                    _ => offset + i as u32 + 1,
+                };
+                out.push(pb::Standing { seat: u32::from(s.seat.0), place, forfeited: group });
+            }
+        }
+        out
+    }
+
+    fn info(&self, end: Option<pb::MatchEnd>) -> pb::MatchInfo {
+        pb::MatchInfo {
+            match_id: self.id.clone(),
+            game: G::PB as i32,
+            options_json: self.state.options_json(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| pb::SeatInfo {
+                    seat: i as u32,
+                    bot_name: s.bot_name.clone(),
+                    connected: s.connection.is_some(),
+                    strikes: s.strikes,
+                    forfeited: s.forfeited,
+                })
+                .collect(),
+            over: end.is_some(),
+            end,
+        }
+    }
+
+    async fn finish(mut self, aborted: bool) {
+        let reason = if aborted {
+            "the server is shutting down".to_owned()
+        } else if self.seats.iter().any(|s| s.forfeited) && self.state.to_act().is_some() {
+            "a seat forfeited".to_owned()
+        } else {
+            "the match is over".to_owned()
+        };
+        let end = pb::MatchEnd { standings: self.standings(), aborted, reason };
+        info!(aborted, reason = %end.reason, "match ended");
+        for seat in 0..self.seats.len() {
+            self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));
+        }
+        let last = pb::WatchMessage {
+            events: Vec::new(),
+            public_json: self.public_json(),
+            end: Some(end.clone()),
+        };
+        for watcher in &self.watchers {
+            let _ = watcher.try_send(Ok(last.clone()));
+        }
+        let record = self.state.record().map(|r| r.to_json()).unwrap_or_default();
+        let finished = Finished { info: self.info(Some(end)), record };
+        self.registry.finished(&self.id, finished).await;
+    }
+}

@@ -1,0 +1,336 @@
+//! The server's shared state: matches, seat tokens, queues and finished records, behind a
+//! cheap-to-clone handle.
+//!
+//! A std `Mutex` guards it: every critical section is a few map operations and never awaits,
+//! so an async mutex would only add cost. Game state is not here: each match task owns its own.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cardroom_games::{Seat, gin, twenty_two};
+use cardroom_proto::pb;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tonic::Status;
+use tracing::{info, warn};
+
+use crate::config::Config;
+use crate::match_task::{Clock, Command, MatchSetup, MatchTask};
+use crate::token::{random_hex, random_seed};
+use crate::wire::WireGame;
+
+/// Commands queued towards one match task before senders wait.
+const COMMAND_BUFFER: usize = 1024;
+
+/// A running match, as the registry knows it.
+#[derive(Clone)]
+pub(crate) struct MatchHandle {
+    pub(crate) commands: mpsc::Sender<Command>,
+}
+
+/// A match that has ended: its status and record.
+pub(crate) struct Finished {
+    pub(crate) info: pb::MatchInfo,
+    pub(crate) record: String,
+}
+
+/// Where a seat token leads.
+#[derive(Clone)]
+pub(crate) struct SeatRef {
+    pub(crate) match_id: String,
+    pub(crate) seat: Seat,
+}
+
+/// A bot seated through a queue.
+pub(crate) struct Seated {
+    pub(crate) seat: SeatRef,
+    pub(crate) handle: MatchHandle,
+}
+
+struct Waiting {
+    id: u64,
+    reply: oneshot::Sender<Result<Seated, Status>>,
+}
+
+/// A match request: game, options and seats, as in `CreateMatch`.
+pub(crate) struct MatchRequest {
+    pub(crate) game: pb::Game,
+    pub(crate) options_json: String,
+    pub(crate) seats: u32,
+    pub(crate) seed: Option<u64>,
+    pub(crate) clock: Option<pb::Clock>,
+}
+
+#[derive(Default)]
+struct State {
+    running: HashMap<String, MatchHandle>,
+    finished: HashMap<String, Finished>,
+    tokens: HashMap<String, SeatRef>,
+    /// Waiting bots by (game, canonical options, seats).
+    queues: HashMap<(i32, String, u32), Vec<Waiting>>,
+}
+
+struct Shared {
+    config: Config,
+    state: Mutex<State>,
+    connections: Arc<Semaphore>,
+    next_id: AtomicU64,
+    /// Cancelled when the server shuts down: every match ends as aborted.
+    cancel: CancellationToken,
+    /// Every match task, so that shutdown can wait for them to write their records.
+    tasks: TaskTracker,
+}
+
+/// The handle: clone it freely.
+#[derive(Clone)]
+pub(crate) struct Registry {
+    shared: Arc<Shared>,
+}
+
+impl Registry {
+    pub(crate) fn new(config: Config) -> Registry {
+        let connections = Arc::new(Semaphore::new(config.max_connections));
+        Registry {
+            shared: Arc::new(Shared {
+                config,
+                state: Mutex::new(State::default()),
+                connections,
+                next_id: AtomicU64::new(1),
+                cancel: CancellationToken::new(),
+                tasks: TaskTracker::new(),
+            }),
+        }
+    }
+
+    pub(crate) fn config(&self) -> &Config {
+        &self.shared.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave the maps half-updated (each critical
+        // section is a few inserts or removals), so a poisoned lock is still usable.
+        self.shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A unique number for a connection.
+    pub(crate) fn next_id(&self) -> u64 {
+        self.shared.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A permit for one `Play` stream, held for its life.
+    pub(crate) fn connection_permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
+        Arc::clone(&self.shared.connections).try_acquire_owned().map_err(|_| {
+            Status::resource_exhausted(format!(
+                "the server holds its limit of {} connections",
+                self.shared.config.max_connections
+            ))
+        })
+    }
+
+    /// Creates and starts a match; returns its id and seat tokens.
+    pub(crate) fn create_match(
+        &self,
+        request: MatchRequest,
+    ) -> Result<(String, Vec<String>), Status> {
+        match request.game {
+            pb::Game::TwentyTwo => self.create::<twenty_two::State>(request),
+            pb::Game::GinRummy => self.create::<gin::State>(request),
+            pb::Game::Unspecified => Err(Status::invalid_argument("choose a game")),
+        }
+    }
+
+    fn create<G: WireGame>(&self, request: MatchRequest) -> Result<(String, Vec<String>), Status> {
+        let seed = request.seed.unwrap_or_else(random_seed);
+        let state = G::create(&request.options_json, request.seats, seed)
+            .map_err(Status::invalid_argument)?;
+        let config = &self.shared.config;
+        let clock = request.clock.unwrap_or_default();
+        let ms = |value: u32, default| {
+            if value == 0 { default } else { std::time::Duration::from_millis(u64::from(value)) }
+        };
+        let clock = Clock {
+            move_time: ms(clock.move_ms, config.move_time),
+            bank_time: ms(clock.bank_ms, config.bank_time),
+        };
+        let id = random_hex();
+        let tokens: Vec<String> = (0..state.players()).map(|_| random_hex()).collect();
+        let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
+        {
+            let mut registry = self.lock();
+            if registry.running.len() >= config.max_matches {
+                return Err(Status::resource_exhausted(format!(
+                    "the server holds its limit of {} running matches",
+                    config.max_matches
+                )));
+            }
+            registry.running.insert(id.clone(), MatchHandle { commands: tx });
+            for (seat, token) in tokens.iter().enumerate() {
+                let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
+                registry.tokens.insert(token.clone(), seat);
+            }
+        }
+        let setup = MatchSetup {
+            id: id.clone(),
+            state,
+            tokens: tokens.clone(),
+            clock,
+            max_strikes: config.max_strikes,
+            reconnect_grace: config.reconnect_grace,
+        };
+        let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
+        self.shared.tasks.spawn(task.run());
+        Ok((id, tokens))
+    }
+
+    /// The running match a seat token belongs to; `None` when that match has finished.
+    pub(crate) fn seat(&self, token: &str) -> Result<(SeatRef, Option<MatchHandle>), Status> {
+        let registry = self.lock();
+        let seat = registry
+            .tokens
+            .get(token)
+            .cloned()
+            .ok_or_else(|| Status::permission_denied("no seat has this token"))?;
+        let handle = registry.running.get(&seat.match_id).cloned();
+        Ok((seat, handle))
+    }
+
+    /// Waits in a queue until enough bots ask for the same game; `id` names this waiter so
+    /// that [`Registry::leave_queue`] can remove it.
+    pub(crate) fn join_queue(
+        &self,
+        queue: pb::QueueRequest,
+        id: u64,
+    ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
+        let game = pb::Game::try_from(queue.game).unwrap_or(pb::Game::Unspecified);
+        // Validate and canonicalise the options, so that equal requests share a queue.
+        let options = match game {
+            pb::Game::TwentyTwo => canonical::<twenty_two::State>(&queue),
+            pb::Game::GinRummy => canonical::<gin::State>(&queue),
+            pb::Game::Unspecified => Err(Status::invalid_argument("choose a game")),
+        }?;
+        let key = (queue.game, options.clone(), queue.seats);
+        let (reply, receiver) = oneshot::channel();
+        let full = {
+            let mut registry = self.lock();
+            let waiting = registry.queues.entry(key.clone()).or_default();
+            waiting.retain(|w| !w.reply.is_closed());
+            waiting.push(Waiting { id, reply });
+            if waiting.len() >= queue.seats as usize { registry.queues.remove(&key) } else { None }
+        };
+        if let Some(waiting) = full {
+            self.seat_queue(game, options, queue.seats, waiting);
+        }
+        Ok(receiver)
+    }
+
+    fn seat_queue(&self, game: pb::Game, options_json: String, seats: u32, waiting: Vec<Waiting>) {
+        let request = MatchRequest { game, options_json, seats, seed: None, clock: None };
+        let created = self.create_match(request);
+        // Random seats: the order of arrival must not decide who deals or leads.
+        let mut slots: Vec<usize> = (0..waiting.len()).collect();
+        slots.shuffle(&mut ChaCha8Rng::seed_from_u64(random_seed()));
+        for (waiter, slot) in waiting.into_iter().zip(slots) {
+            let seated = match &created {
+                Ok((_, tokens)) => self.seat(&tokens[slot]).and_then(|(seat, handle)| {
+                    let handle =
+                        handle.ok_or_else(|| Status::unavailable("the match ended at once"))?;
+                    Ok(Seated { seat, handle })
+                }),
+                Err(status) => Err(status.clone()),
+            };
+            let _ = waiter.reply.send(seated);
+        }
+    }
+
+    /// Removes a waiter that gave up.
+    pub(crate) fn leave_queue(&self, id: u64) {
+        let mut registry = self.lock();
+        for waiting in registry.queues.values_mut() {
+            waiting.retain(|w| w.id != id);
+        }
+        registry.queues.retain(|_, waiting| !waiting.is_empty());
+    }
+
+    /// A match's status: asked of its task while it runs.
+    pub(crate) async fn info(&self, match_id: &str) -> Result<pb::MatchInfo, Status> {
+        let handle = {
+            let registry = self.lock();
+            if let Some(finished) = registry.finished.get(match_id) {
+                return Ok(finished.info.clone());
+            }
+            registry.running.get(match_id).cloned()
+        };
+        let handle = handle.ok_or_else(|| Status::not_found(format!("no match {match_id}")))?;
+        let (reply, answer) = oneshot::channel();
+        handle
+            .commands
+            .send(Command::Info { reply })
+            .await
+            .map_err(|_| Status::unavailable("the match is ending"))?;
+        answer.await.map_err(|_| Status::unavailable("the match is ending"))
+    }
+
+    /// A running match's handle, or its status if it is over.
+    pub(crate) fn lookup(
+        &self,
+        match_id: &str,
+    ) -> Result<Result<MatchHandle, pb::MatchInfo>, Status> {
+        let registry = self.lock();
+        if let Some(handle) = registry.running.get(match_id) {
+            return Ok(Ok(handle.clone()));
+        }
+        match registry.finished.get(match_id) {
+            Some(finished) => Ok(Err(finished.info.clone())),
+            None => Err(Status::not_found(format!("no match {match_id}"))),
+        }
+    }
+
+    /// A finished match's record.
+    pub(crate) fn record(&self, match_id: &str) -> Result<String, Status> {
+        let registry = self.lock();
+        if let Some(finished) = registry.finished.get(match_id) {
+            return Ok(finished.record.clone());
+        }
+        if registry.running.contains_key(match_id) {
+            return Err(Status::failed_precondition("the match is still running"));
+        }
+        Err(Status::not_found(format!("no match {match_id}")))
+    }
+
+    /// Called by a match task when its match ends: writes the record, then files it.
+    pub(crate) async fn finished(&self, match_id: &str, finished: Finished) {
+        if let Some(dir) = &self.shared.config.record_dir {
+            let path = dir.join(format!("{match_id}.json"));
+            let written = async {
+                tokio::fs::create_dir_all(dir).await?;
+                tokio::fs::write(&path, finished.record.as_bytes()).await
+            };
+            match written.await {
+                Ok(()) => info!(path = %path.display(), "record written"),
+                Err(error) => warn!(path = %path.display(), cause = %error, "record not written"),
+            }
+        }
+        let mut registry = self.lock();
+        registry.running.remove(match_id);
+        registry.finished.insert(match_id.to_owned(), finished);
+    }
+
+    /// Ends every match as aborted and waits until each has told its bots and written its
+    /// record.
+    pub(crate) async fn shutdown(&self) {
+        self.shared.cancel.cancel();
+        self.shared.tasks.close();
+        self.shared.tasks.wait().await;
+    }
+}
+
+fn canonical<G: WireGame>(queue: &pb::QueueRequest) -> Result<String, Status> {
+    G::create(&queue.options_json, queue.seats, 0)
+        .map(|state| state.options_json())
+        .map_err(Status::invalid_argument)
+}

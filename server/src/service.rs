@@ -1,0 +1,334 @@
+//! The `cardroom.v1.Cardroom` service: requests in, registry and match tasks behind.
+
+use std::pin::Pin;
+
+use cardroom_games::{Seat, gin, twenty_two};
+use cardroom_proto::pb;
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status, Streaming};
+use tracing::{debug, info};
+
+use crate::match_task::{BotSender, Command};
+use crate::registry::{MatchHandle, MatchRequest, Registry};
+use crate::token::same_secret;
+use crate::wire::WireGame;
+
+/// The service: a registry handle.
+pub(crate) struct Cardroom {
+    pub(crate) registry: Registry,
+}
+
+type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
+
+impl Cardroom {
+    fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
+        let Some(expected) = &self.registry.config().admin_token else { return Ok(()) };
+        let given = request
+            .metadata()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        match given {
+            Some(token) if same_secret(token, expected) => Ok(()),
+            Some(_) => Err(Status::permission_denied("the admin token is wrong")),
+            None => Err(Status::permission_denied(
+                "this server needs its admin token: send `authorization: Bearer <token>`",
+            )),
+        }
+    }
+}
+
+fn game_info<G: WireGame>(
+    min_seats: u32,
+    max_seats: u32,
+    options: Vec<pb::OptionInfo>,
+) -> pb::GameInfo {
+    pb::GameInfo { game: G::PB as i32, name: G::NAME.to_owned(), min_seats, max_seats, options }
+}
+
+fn option(
+    name: &str,
+    description: &str,
+    default: impl serde::Serialize,
+    choices: &[&str],
+) -> pb::OptionInfo {
+    pb::OptionInfo {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        default_json: serde_json::to_string(&default).unwrap_or_default(),
+        choices_json: choices.iter().map(|c| (*c).to_owned()).collect(),
+    }
+}
+
+/// The games and their options, from the engines' defaults.
+fn catalogue() -> Vec<pb::GameInfo> {
+    let tt = twenty_two::Options::default();
+    let gin = gin::Options::default();
+    vec![
+        game_info::<twenty_two::State>(
+            u32::from(twenty_two::MIN_PLAYERS),
+            12,
+            vec![
+                option(
+                    "packs",
+                    "TT-3: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12) or 1 to 4",
+                    tt.packs,
+                    &["\"auto\"", "1", "2", "3", "4"],
+                ),
+                option(
+                    "first_hand",
+                    "TT-6: cards in the first hand (every hand in the elimination variant), 1 to 11",
+                    tt.first_hand,
+                    &[],
+                ),
+                option("limit", "TT-19: the score that eliminates", tt.limit, &[]),
+                option(
+                    "trick_winner",
+                    "TT-14: who wins a trick",
+                    tt.trick_winner,
+                    &["\"strongest_combination\"", "\"highest_card\""],
+                ),
+                option(
+                    "tied_dealer",
+                    "TT-20: which of several losers deals next",
+                    tt.tied_dealer,
+                    &["\"random\"", "\"nearest_left_of_previous_dealer\""],
+                ),
+                option(
+                    "variant",
+                    "TT-26..28: standard scoring or seed 003's elimination game",
+                    tt.variant,
+                    &["\"standard\"", "\"elimination\""],
+                ),
+            ],
+        ),
+        game_info::<gin::State>(
+            2,
+            2,
+            serde_json::to_value(gin)
+                .ok()
+                .and_then(|v| v.as_object().cloned())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, default)| {
+                    option(&name, "see rules/gin-rummy.md, options table", default, &[])
+                })
+                .collect(),
+        ),
+    ]
+}
+
+#[tonic::async_trait]
+impl pb::cardroom_server::Cardroom for Cardroom {
+    async fn list_games(
+        &self,
+        _request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        Ok(Response::new(pb::ListGamesResponse { games: catalogue() }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_match(
+        &self,
+        request: Request<pb::CreateMatchRequest>,
+    ) -> Result<Response<pb::CreateMatchResponse>, Status> {
+        self.check_admin(&request)?;
+        let request = request.into_inner();
+        let game = pb::Game::try_from(request.game).unwrap_or(pb::Game::Unspecified);
+        let (match_id, tokens) = self.registry.create_match(MatchRequest {
+            game,
+            options_json: request.options_json,
+            seats: request.seats,
+            seed: request.seed,
+            clock: request.clock,
+        })?;
+        info!(%match_id, ?game, "match created");
+        let seats = tokens
+            .into_iter()
+            .enumerate()
+            .map(|(seat, token)| pb::SeatToken { seat: seat as u32, token })
+            .collect();
+        Ok(Response::new(pb::CreateMatchResponse { match_id, seats }))
+    }
+
+    async fn get_match(
+        &self,
+        request: Request<pb::GetMatchRequest>,
+    ) -> Result<Response<pb::MatchInfo>, Status> {
+        Ok(Response::new(self.registry.info(&request.into_inner().match_id).await?))
+    }
+
+    type PlayStream = Boxed<pb::ServerMessage>;
+
+    async fn play(
+        &self,
+        request: Request<Streaming<pb::BotMessage>>,
+    ) -> Result<Response<Self::PlayStream>, Status> {
+        let permit = self.registry.connection_permit()?;
+        let mut inbound = request.into_inner();
+        let join = match inbound.message().await? {
+            Some(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }) => join,
+            _ => {
+                return Err(Status::invalid_argument(
+                    "the first message on a Play stream must be Join",
+                ));
+            }
+        };
+        let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
+        let id = self.registry.next_id();
+        let registry = self.registry.clone();
+        match join.seat {
+            Some(pb::join::Seat::SeatToken(token)) => {
+                let (seat, handle) = registry.seat(&token)?;
+                match handle {
+                    Some(handle) => {
+                        tokio::spawn(async move {
+                            let _permit = permit;
+                            connect(handle, seat.seat, id, join.bot_name, tx, inbound).await;
+                        });
+                    }
+                    None => {
+                        // The match is over: say how it ended.
+                        let info = registry.info(&seat.match_id).await?;
+                        let end = pb::ServerMessage {
+                            message: info.end.map(pb::server_message::Message::End),
+                        };
+                        let _ = tx.try_send(Ok(end));
+                    }
+                }
+            }
+            Some(pb::join::Seat::Queue(queue)) => {
+                let seated = registry.join_queue(queue, id)?;
+                tokio::spawn(async move {
+                    let _permit = permit;
+                    // Wait for the table to fill, unless the bot goes away first.
+                    let seated = tokio::select! {
+                        seated = seated => seated,
+                        _ = wait_for_close(&mut inbound) => {
+                            registry.leave_queue(id);
+                            return;
+                        }
+                    };
+                    match seated {
+                        Ok(Ok(seated)) => {
+                            connect(
+                                seated.handle,
+                                seated.seat.seat,
+                                id,
+                                join.bot_name,
+                                tx,
+                                inbound,
+                            )
+                            .await;
+                        }
+                        Ok(Err(status)) => {
+                            let _ = tx.send(Err(status)).await;
+                        }
+                        Err(_) => {
+                            let _ = tx.send(Err(Status::unavailable("the queue closed"))).await;
+                        }
+                    }
+                });
+            }
+            None => return Err(Status::invalid_argument("Join needs a seat_token or a queue")),
+        }
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    type WatchStream = Boxed<pb::WatchMessage>;
+
+    async fn watch(
+        &self,
+        request: Request<pb::WatchRequest>,
+    ) -> Result<Response<Self::WatchStream>, Status> {
+        let match_id = request.into_inner().match_id;
+        let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
+        match self.registry.lookup(&match_id)? {
+            Ok(handle) => handle
+                .commands
+                .send(Command::Watch { tx })
+                .await
+                .map_err(|_| Status::unavailable("the match is ending"))?,
+            Err(info) => {
+                let last = pb::WatchMessage {
+                    events: Vec::new(),
+                    public_json: String::new(),
+                    end: info.end,
+                };
+                let _ = tx.try_send(Ok(last));
+            }
+        }
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn get_record(
+        &self,
+        request: Request<pb::GetRecordRequest>,
+    ) -> Result<Response<pb::GetRecordResponse>, Status> {
+        let record_json = self.registry.record(&request.into_inner().match_id)?;
+        Ok(Response::new(pb::GetRecordResponse { record_json }))
+    }
+}
+
+/// Hands the connection to its match task, then forwards the bot's `Act`s until the stream
+/// ends; a failed send means the match is over.
+async fn connect(
+    handle: MatchHandle,
+    seat: Seat,
+    id: u64,
+    bot_name: String,
+    tx: BotSender,
+    mut inbound: Streaming<pb::BotMessage>,
+) {
+    // Weak: the stream must end when the match task drops its sender, even while this reader
+    // still waits for the bot.
+    let error_tx = tx.downgrade();
+    if handle.commands.send(Command::Connect { seat, id, bot_name, tx }).await.is_err() {
+        return;
+    }
+    loop {
+        // Stop reading when the match ends, so that a bot that keeps its side open cannot hold
+        // the stream (and a graceful shutdown) open.
+        let message = tokio::select! {
+            message = inbound.message() => message,
+            () = handle.commands.closed() => return,
+        };
+        let command = match message {
+            Ok(Some(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })) => {
+                Command::Act { seat, id, act }
+            }
+            Ok(Some(_)) => {
+                let status = Status::invalid_argument("after Join, a bot sends only Act messages");
+                if let Some(tx) = error_tx.upgrade() {
+                    let _ = tx.send(Err(status)).await;
+                }
+                break;
+            }
+            Ok(None) => break,
+            Err(status) => {
+                // Undecodable or oversized input ends the stream with its status; tonic says
+                // OUT_OF_RANGE for a message over the limit, the contract RESOURCE_EXHAUSTED.
+                debug!(%seat, cause = %status, "bot stream failed");
+                let status = match status.code() {
+                    tonic::Code::OutOfRange => Status::resource_exhausted(status.message()),
+                    _ => status,
+                };
+                if let Some(tx) = error_tx.upgrade() {
+                    let _ = tx.send(Err(status)).await;
+                }
+                break;
+            }
+        };
+        if handle.commands.send(command).await.is_err() {
+            return;
+        }
+    }
+    let _ = handle.commands.send(Command::Disconnect { seat, id }).await;
+}
+
+/// Resolves when the bot's stream ends; messages before the seat exists are refused.
+async fn wait_for_close(inbound: &mut Streaming<pb::BotMessage>) {
+    while let Ok(Some(_)) = inbound.message().await {}
+}

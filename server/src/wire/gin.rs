@@ -1,0 +1,654 @@
+//! Gin Rummy on the wire: [`WireGame`] for the engine's [`State`].
+//!
+//! An action is a `GinAction`: the unit actions carry `Empty`, a discard or gin its card, a
+//! knock its face-down discard and its melds. Melds are read with the engine's checked
+//! [`Arrangement::new`] (GR-2) and so put in canonical form (touching runs of one suit merged);
+//! the melds of a legal action are canonical already, so every legal action round-trips
+//! exactly. Sets of cards (the hand, melds, known cards) go in the engine's set order: by suit,
+//! then by rank with the ace low. An observation fills `GinObservation`; its `json` field holds
+//! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome).
+
+use std::cmp::Reverse;
+
+use cardroom_games::gin::{
+    Action, Arrangement, CardSet, Event, Observation, Options, ParseCardSetError, Phase, State,
+    solver,
+};
+use cardroom_games::{Card, Seat};
+use cardroom_proto::pb;
+
+use super::{WireGame, card_from_pb, card_to_pb, cards_to_pb};
+
+impl WireGame for State {
+    const PB: pb::Game = pb::Game::GinRummy;
+
+    /// A match of exactly two seats (GR-1) from options as a JSON object (empty for the
+    /// defaults; unknown fields are refused).
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
+        let options = parse_options(options_json)?;
+        if seats != 2 {
+            return Err(format!("GR-1: Gin Rummy is played by 2 players, not {seats}"));
+        }
+        State::new(options, seed).map_err(|err| err.to_string())
+    }
+
+    fn options_json(&self) -> String {
+        serde_json::to_string(self.options()).unwrap_or_default()
+    }
+
+    fn action_to_pb(action: &Action) -> pb::Action {
+        use pb::gin_action::{Action as Pb, Empty};
+        let action = match *action {
+            Action::TakeUpcard => Pb::TakeUpcard(Empty {}),
+            Action::PassUpcard => Pb::PassUpcard(Empty {}),
+            Action::DrawStock => Pb::DrawStock(Empty {}),
+            Action::DrawDiscard => Pb::DrawDiscard(Empty {}),
+            Action::Discard(card) => Pb::Discard(card_to_pb(card)),
+            Action::Knock { discard, melds } => Pb::Knock(pb::gin_action::Knock {
+                discard: Some(card_to_pb(discard)),
+                melds: melds.melds().map(|meld| pb::Cards { cards: cards_to_pb(meld) }).collect(),
+            }),
+            Action::Gin { discard } => Pb::Gin(card_to_pb(discard)),
+            Action::BigGin => Pb::BigGin(Empty {}),
+        };
+        pb::Action { game: Some(pb::action::Game::Gin(pb::GinAction { action: Some(action) })) }
+    }
+
+    fn action_from_pb(action: &pb::Action) -> Result<Action, String> {
+        use pb::gin_action::Action as Pb;
+        let action = match &action.game {
+            Some(pb::action::Game::Gin(action)) => action,
+            Some(pb::action::Game::TwentyTwo(_)) => {
+                return Err(
+                    "this match plays Gin Rummy, but the action is a Twenty-Two action".to_owned()
+                );
+            }
+            None => return Err("the action names no game: set `gin`".to_owned()),
+        };
+        match &action.action {
+            Some(Pb::TakeUpcard(_)) => Ok(Action::TakeUpcard),
+            Some(Pb::PassUpcard(_)) => Ok(Action::PassUpcard),
+            Some(Pb::DrawStock(_)) => Ok(Action::DrawStock),
+            Some(Pb::DrawDiscard(_)) => Ok(Action::DrawDiscard),
+            Some(Pb::Discard(card)) => Ok(Action::Discard(read_card(card, "the discard")?)),
+            Some(Pb::Knock(knock)) => {
+                let discard = knock
+                    .discard
+                    .as_ref()
+                    .ok_or_else(|| "the knock names no discard: set `discard`".to_owned())?;
+                let discard = read_card(discard, "the knock's discard")?;
+                let melds = knock
+                    .melds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, meld)| read_meld(meld, i + 1))
+                    .collect::<Result<Vec<CardSet>, String>>()?;
+                let melds = Arrangement::new(&melds).map_err(|err| err.to_string())?;
+                Ok(Action::Knock { discard, melds })
+            }
+            Some(Pb::Gin(card)) => Ok(Action::Gin { discard: read_card(card, "the gin discard")? }),
+            Some(Pb::BigGin(_)) => Ok(Action::BigGin),
+            None => Err("the Gin Rummy action is empty: set one of `take_upcard`, \
+                         `pass_upcard`, `draw_stock`, `draw_discard`, `discard`, `knock`, \
+                         `gin`, `big_gin`"
+                .to_owned()),
+        }
+    }
+
+    fn observation_to_pb(observation: &Observation) -> pb::Observation {
+        let public = &observation.public;
+        pb::Observation {
+            seat: seat_to_pb(observation.seat),
+            game: Some(pb::observation::Game::Gin(pb::GinObservation {
+                hand: cards_to_pb(observation.hand),
+                drawn: observation.drawn.map(card_to_pb),
+                scores: public.scores.to_vec(),
+                dealer: seat_to_pb(public.dealer),
+                hand_number: public.hand_number,
+                phase: phase_name(public.phase).to_owned(),
+                stock_size: u32::try_from(public.stock_size).unwrap_or(u32::MAX),
+                discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
+                known_cards: public
+                    .known_cards
+                    .iter()
+                    .map(|&known| pb::Cards { cards: cards_to_pb(known) })
+                    .collect(),
+                knock_limit: u32::from(public.knock_limit),
+                to_act: public.to_act.map(seat_to_pb),
+            })),
+            json: serde_json::to_string(observation).unwrap_or_default(),
+        }
+    }
+
+    /// Gin Rummy's default action never goes out when it has a choice: it passes the first
+    /// upcard (GR-5) and declines the upcard at the wall (GR-10), draws from the stock (GR-6),
+    /// and discards the card that leaves the least deadwood in the ten cards kept (by the exact
+    /// solver), the highest card among equals (rank with the ace low, then suit: ♣ ♦ ♥ ♠),
+    /// never the card just taken from the discard pile unless `discard_taken_upcard` allows
+    /// it. The one exception: a seat that took the upcard at the wall must go out (GR-10), and
+    /// then goes big gin, else gin, else the knock with the least deadwood (the first such
+    /// knock in the legal order). `None` once the match is over.
+    fn default_action(&self) -> Option<Action> {
+        let seat = self.to_act()?;
+        match self.phase() {
+            Phase::FirstUpcard { .. } | Phase::Wall { .. } => Some(Action::PassUpcard),
+            Phase::Draw { .. } => Some(Action::DrawStock),
+            Phase::Discard { .. } => {
+                let hand = self.hand(seat);
+                let legal = self.legal_actions();
+                least_deadwood_discard(hand, &legal)
+                    .or_else(|| best_go_out(hand, &legal))
+                    .or_else(|| legal.first().copied())
+            }
+            Phase::MatchOver => None,
+        }
+    }
+
+    fn event_kind(event: &Event) -> String {
+        match event {
+            Event::HandDealt { .. } => "hand_dealt",
+            Event::UpcardTaken { .. } => "upcard_taken",
+            Event::UpcardPassed { .. } => "upcard_passed",
+            Event::DrewStock { .. } => "drew_stock",
+            Event::DrewDiscard { .. } => "drew_discard",
+            Event::Discarded { .. } => "discarded",
+            Event::WentOut { .. } => "went_out",
+            Event::LaidOut { .. } => "laid_out",
+            Event::HandEnded { .. } => "hand_ended",
+            Event::MatchOver { .. } => "match_over",
+        }
+        .to_owned()
+    }
+}
+
+/// Options from JSON; an empty text means the defaults.
+fn parse_options(options_json: &str) -> Result<Options, String> {
+    if options_json.trim().is_empty() {
+        return Ok(Options::default());
+    }
+    serde_json::from_str(options_json)
+        .map_err(|err| format!("the Gin Rummy options are not valid: {err}"))
+}
+
+/// One card from the wire; the error says which card of the action it is.
+fn read_card(card: &pb::Card, what: &str) -> Result<Card, String> {
+    card_from_pb(card).map_err(|err| format!("{what}: {err}"))
+}
+
+/// One meld of a knock from the wire, the `number`th (from 1): real cards, each once.
+fn read_meld(meld: &pb::Cards, number: usize) -> Result<CardSet, String> {
+    if meld.cards.is_empty() {
+        return Err(format!("GR-2: meld {number} of the knock holds no cards"));
+    }
+    let mut set = CardSet::EMPTY;
+    for card in &meld.cards {
+        let card = read_card(card, &format!("meld {number} of the knock"))?;
+        if !set.insert(card) {
+            return Err(ParseCardSetError::Duplicate(card).to_string());
+        }
+    }
+    Ok(set)
+}
+
+/// The phase's name, as the engine's JSON tags it.
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::FirstUpcard { .. } => "first_upcard",
+        Phase::Draw { .. } => "draw",
+        Phase::Discard { .. } => "discard",
+        Phase::Wall { .. } => "wall",
+        Phase::MatchOver => "match_over",
+    }
+}
+
+/// A seat number on the wire.
+fn seat_to_pb(seat: Seat) -> u32 {
+    u32::from(seat.0)
+}
+
+/// Among the legal ordinary discards, the one that leaves the least deadwood, the highest card
+/// (ace low, then suit) among equals.
+fn least_deadwood_discard(hand: CardSet, legal: &[Action]) -> Option<Action> {
+    legal
+        .iter()
+        .filter_map(|action| match *action {
+            Action::Discard(card) => Some(card),
+            _ => None,
+        })
+        .min_by_key(|&card| {
+            let left = solver::deadwood(hand - CardSet::single(card)).unwrap_or(u8::MAX);
+            (left, Reverse(card.rank().ace_low_index()), Reverse(card.suit()))
+        })
+        .map(Action::Discard)
+}
+
+/// Among the legal ways to go out, big gin, then gin, then the knock with the least deadwood
+/// (the first in the legal order among equals).
+fn best_go_out(hand: CardSet, legal: &[Action]) -> Option<Action> {
+    legal
+        .iter()
+        .filter_map(|action| match *action {
+            Action::BigGin => Some((0, 0, *action)),
+            Action::Gin { .. } => Some((1, 0, *action)),
+            Action::Knock { discard, melds } => {
+                let deadwood = hand - CardSet::single(discard) - melds.cards();
+                Some((2, deadwood.value(), *action))
+            }
+            _ => None,
+        })
+        .min_by_key(|&(kind, deadwood, _)| (kind, deadwood))
+        .map(|(_, _, action)| action)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::collections::{BTreeSet, HashSet};
+
+    use cardroom_games::Game;
+    use cardroom_games::gin::FirstUpcard;
+
+    use super::*;
+
+    /// SplitMix64: a small seeded generator, so that these tests need no RNG crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn coin(&mut self) -> bool {
+            self.next() & 1 == 1
+        }
+    }
+
+    /// Options over every switch that changes which actions exist, with short matches.
+    fn random_options(rng: &mut Rng) -> Options {
+        let oklahoma = rng.coin();
+        Options {
+            first_upcard: if rng.coin() { FirstUpcard::Seed } else { FirstUpcard::Standard },
+            discard_taken_upcard: rng.coin(),
+            knock_limit: [10, 10, 7, 3, 0][rng.below(5)],
+            oklahoma,
+            oklahoma_spades_double: oklahoma && rng.coin(),
+            big_gin: rng.coin(),
+            wall_knock: rng.coin(),
+            max_upcard_draws: [50, 5][rng.below(2)],
+            target: [100, 50, 25][rng.below(3)],
+            ..Options::default()
+        }
+    }
+
+    /// Plays `matches` random matches to the end and calls `check` on every state on the way
+    /// (the final one included), with the events of the action that led to it. Random play
+    /// goes out whenever it can half of the time, so that hands end by knocks and gin as well
+    /// as at the wall.
+    fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
+        for seed in 0..matches {
+            let mut rng = Rng(seed);
+            let options = random_options(&mut rng);
+            let mut state = State::new(options, seed).unwrap();
+            check(&state, &state.opening_events());
+            while let Some(seat) = state.to_act() {
+                let legal = state.legal_actions();
+                let going_out: Vec<Action> = legal
+                    .iter()
+                    .copied()
+                    .filter(|a| matches!(a, Action::Knock { .. } | Action::Gin { .. }))
+                    .collect();
+                let action = if !going_out.is_empty() && rng.coin() {
+                    going_out[rng.below(going_out.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                let events = state
+                    .apply(seat, action)
+                    .unwrap_or_else(|err| panic!("seed {seed}, {options:?}: {err}"));
+                check(&state, &events);
+            }
+        }
+    }
+
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    fn pb_card(code: &str) -> pb::Card {
+        card_to_pb(card(code))
+    }
+
+    fn pb_meld(codes: &str) -> pb::Cards {
+        pb::Cards { cards: codes.split(' ').map(pb_card).collect() }
+    }
+
+    fn pb_gin(action: pb::gin_action::Action) -> pb::Action {
+        pb::Action { game: Some(pb::action::Game::Gin(pb::GinAction { action: Some(action) })) }
+    }
+
+    fn pb_knock(discard: Option<pb::Card>, melds: Vec<pb::Cards>) -> pb::Action {
+        pb_gin(pb::gin_action::Action::Knock(pb::gin_action::Knock { discard, melds }))
+    }
+
+    #[test]
+    fn every_legal_action_round_trips() {
+        let mut kinds = HashSet::new();
+        for_random_states(120, |state, _| {
+            for action in state.legal_actions() {
+                let wire = State::action_to_pb(&action);
+                assert_eq!(State::action_from_pb(&wire), Ok(action));
+                kinds.insert(std::mem::discriminant(&action));
+            }
+        });
+        // Big gin is too rare in random play to count on; it is checked below.
+        assert!(kinds.len() >= 7, "every other kind of action was met");
+        let big_gin = State::action_to_pb(&Action::BigGin);
+        assert_eq!(big_gin, pb_gin(pb::gin_action::Action::BigGin(pb::gin_action::Empty {})));
+        assert_eq!(State::action_from_pb(&big_gin), Ok(Action::BigGin));
+    }
+
+    #[test]
+    fn knocks_carry_their_melds_in_set_order() {
+        let melds = Arrangement::new(&[
+            "5C 5D 5H".parse().unwrap(),
+            "AS 2S 3S".parse().unwrap(),
+            "7D 8D 9D TD".parse().unwrap(),
+        ])
+        .unwrap();
+        let action = Action::Knock { discard: card("9H"), melds };
+        let wire = State::action_to_pb(&action);
+        let expected = pb_knock(
+            Some(pb_card("9H")),
+            vec![pb_meld("5C 5D 5H"), pb_meld("7D 8D 9D TD"), pb_meld("AS 2S 3S")],
+        );
+        assert_eq!(wire, expected);
+        assert_eq!(State::action_from_pb(&wire), Ok(action));
+        let bad = pb_knock(Some(pb_card("9H")), vec![pb_meld("9D TD"), pb_meld("5H 5D 5C")]);
+        assert!(State::action_from_pb(&bad).is_err(), "9D TD alone is no meld");
+        // Melds in any order, cards in any order, a run laid in two parts: the same knock,
+        // read in canonical form.
+        let long_run =
+            Arrangement::new(&["5C 5D 5H".parse().unwrap(), "AS 2S 3S 4S 5S 6S".parse().unwrap()])
+                .unwrap();
+        let action = Action::Knock { discard: card("9H"), melds: long_run };
+        let split = pb_knock(
+            Some(pb_card("9H")),
+            vec![pb_meld("6S 5S 4S"), pb_meld("5H 5D 5C"), pb_meld("3S AS 2S")],
+        );
+        assert_eq!(State::action_from_pb(&split), Ok(action));
+        assert_eq!(
+            State::action_to_pb(&action),
+            pb_knock(Some(pb_card("9H")), vec![pb_meld("5C 5D 5H"), pb_meld("AS 2S 3S 4S 5S 6S")])
+        );
+        let no_melds = Action::Knock { discard: card("KC"), melds: Arrangement::EMPTY };
+        assert_eq!(State::action_from_pb(&State::action_to_pb(&no_melds)), Ok(no_melds));
+    }
+
+    #[test]
+    fn malformed_actions_are_refused() {
+        use pb::gin_action::Action as Pb;
+        let check = |action: pb::Action, expected: &str| {
+            assert_eq!(State::action_from_pb(&action), Err(expected.to_owned()));
+        };
+        check(pb::Action { game: None }, "the action names no game: set `gin`");
+        check(
+            pb::Action {
+                game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction {
+                    action: Some(pb::twenty_two_action::Action::Play(pb_meld("7S"))),
+                })),
+            },
+            "this match plays Gin Rummy, but the action is a Twenty-Two action",
+        );
+        check(
+            pb::Action { game: Some(pb::action::Game::Gin(pb::GinAction { action: None })) },
+            "the Gin Rummy action is empty: set one of `take_upcard`, `pass_upcard`, \
+             `draw_stock`, `draw_discard`, `discard`, `knock`, `gin`, `big_gin`",
+        );
+        check(
+            pb_gin(Pb::Discard(pb::Card { rank: 1, suit: 2 })),
+            "the discard: 1 is not a rank (2 to 14)",
+        );
+        check(
+            pb_gin(Pb::Gin(pb::Card { rank: 12, suit: 7 })),
+            "the gin discard: 7 is not a suit (1 to 4)",
+        );
+        check(pb_gin(Pb::Discard(pb::Card::default())), "the discard: 0 is not a rank (2 to 14)");
+        check(pb_knock(None, vec![]), "the knock names no discard: set `discard`");
+        check(
+            pb_knock(Some(pb::Card { rank: 15, suit: 1 }), vec![]),
+            "the knock's discard: 15 is not a rank (2 to 14)",
+        );
+        let bad_card = pb::Cards { cards: vec![pb_card("AS"), pb::Card { rank: 3, suit: 0 }] };
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("5C 5D 5H"), bad_card]),
+            "meld 2 of the knock: 0 is not a suit (1 to 4)",
+        );
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("5C 6D 7H")]),
+            "GR-2: 5♣ 6♦ 7♥ is not a meld (3 or 4 cards of one rank, or 3 or more of one suit \
+             in sequence, ace low)",
+        );
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("QS KS AS")]),
+            "GR-2: A♠ Q♠ K♠ is not a meld (3 or 4 cards of one rank, or 3 or more of one suit \
+             in sequence, ace low)",
+        );
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("5C 5D 5H"), pb_meld("5H 6H 7H")]),
+            "GR-2: a card belongs to at most one meld, but 5♥ is in two",
+        );
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("5C 5D 5D 5H")]),
+            "GR-1: 5♦ is named twice; there is one pack",
+        );
+        check(
+            pb_knock(Some(pb_card("KC")), vec![pb_meld("5C 5D 5H"), pb::Cards::default()]),
+            "GR-2: meld 2 of the knock holds no cards",
+        );
+        check(
+            pb_knock(
+                Some(pb_card("KC")),
+                vec![
+                    pb_meld("AC 2C 3C"),
+                    pb_meld("AD 2D 3D"),
+                    pb_meld("AH 2H 3H"),
+                    pb_meld("AS 2S 3S"),
+                ],
+            ),
+            "GR-2: a hand of at most 11 cards holds at most 3 melds, not 4",
+        );
+    }
+
+    #[test]
+    fn observations_match_the_engine() {
+        let mut phases = BTreeSet::new();
+        for_random_states(40, |state, _| {
+            for seat in [Seat(0), Seat(1)] {
+                let observation = state.observation(seat);
+                let wire = State::observation_to_pb(&observation);
+                check_observation(&observation, &wire);
+                phases.insert(phase_name(observation.public.phase));
+            }
+        });
+        assert_eq!(phases.len(), 5, "{phases:?}");
+    }
+
+    fn check_observation(observation: &Observation, wire: &pb::Observation) {
+        let back: Observation = serde_json::from_str(&wire.json).unwrap();
+        assert_eq!(&back, observation);
+        assert_eq!(wire.seat, u32::from(observation.seat.0));
+        let Some(pb::observation::Game::Gin(typed)) = &wire.game else {
+            panic!("not a Gin Rummy observation: {wire:?}");
+        };
+        let public = &observation.public;
+        assert_eq!(typed.hand, cards_to_pb(observation.hand));
+        assert_eq!(typed.hand.len(), observation.hand.len());
+        assert_eq!(typed.drawn, observation.drawn.map(card_to_pb));
+        assert_eq!(typed.scores, public.scores);
+        assert_eq!(typed.dealer, u32::from(public.dealer.0));
+        assert_eq!(typed.hand_number, public.hand_number);
+        assert_eq!(typed.stock_size as usize, public.stock_size);
+        let pile: Vec<pb::Card> = public.discard_pile.iter().map(|p| card_to_pb(p.card)).collect();
+        assert_eq!(typed.discard_pile, pile);
+        assert_eq!(typed.known_cards.len(), 2);
+        for (wire_known, known) in typed.known_cards.iter().zip(public.known_cards) {
+            assert_eq!(wire_known.cards, cards_to_pb(known));
+        }
+        assert_eq!(typed.knock_limit, u32::from(public.knock_limit));
+        // The phase is the engine's serde tag.
+        let json = serde_json::to_value(public.phase).unwrap();
+        assert_eq!(json["phase"], typed.phase.as_str());
+        assert_eq!(public.to_act, public.phase.to_act());
+    }
+
+    #[test]
+    fn create_reads_options_and_checks_seats() {
+        let state = State::create("", 2, 7).unwrap();
+        assert_eq!(state.options(), &Options::default());
+        let state = State::create(r#"{"knock_limit": 7, "first_upcard": "seed"}"#, 2, 7).unwrap();
+        assert_eq!(state.options().knock_limit, 7);
+        assert_eq!(state.options().first_upcard, FirstUpcard::Seed);
+        let json = state.options_json();
+        assert_eq!(serde_json::from_str::<Options>(&json).unwrap(), *state.options());
+        assert!(json.contains("\"shutout_double\":false"), "{json}");
+        let again = State::create(&json, 2, 7).unwrap();
+        assert_eq!(again.observation(Seat(0)), state.observation(Seat(0)));
+    }
+
+    #[test]
+    fn create_refuses_bad_options_and_seat_counts() {
+        let error = |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err();
+        let bad_json = error("[1,", 2);
+        assert!(bad_json.starts_with("the Gin Rummy options are not valid: "), "{bad_json}");
+        let unknown = error(r#"{"knock_limt": 7}"#, 2);
+        assert!(
+            unknown.starts_with("the Gin Rummy options are not valid: unknown field `knock_limt`"),
+            "{unknown}"
+        );
+        assert_eq!(error(r#"{"knock_limit": 11}"#, 2), "GR-7: knock_limit must be 0 to 10, not 11");
+        assert_eq!(
+            error(r#"{"oklahoma_spades_double": true}"#, 2),
+            "GR-14: oklahoma_spades_double needs oklahoma"
+        );
+        for seats in [0, 1, 3, 4, u32::MAX] {
+            assert_eq!(
+                error("", seats),
+                format!("GR-1: Gin Rummy is played by 2 players, not {seats}")
+            );
+        }
+    }
+
+    #[test]
+    fn default_action_is_legal_and_never_goes_out_by_choice() {
+        let mut seen = BTreeSet::new();
+        for_random_states(150, |state, _| {
+            let Some(seat) = state.to_act() else {
+                assert_eq!(state.default_action(), None);
+                return;
+            };
+            let legal = state.legal_actions();
+            let action = state.default_action().unwrap();
+            assert!(legal.contains(&action), "{action:?} not in {legal:?}");
+            assert!(state.clone().apply(seat, action).is_ok());
+            let hand = state.hand(seat);
+            match state.phase() {
+                Phase::FirstUpcard { .. } => {
+                    assert_eq!(action, Action::PassUpcard);
+                    seen.insert("first upcard");
+                }
+                Phase::Wall { .. } => {
+                    assert_eq!(action, Action::PassUpcard);
+                    seen.insert("wall");
+                }
+                Phase::Draw { .. } => {
+                    assert_eq!(action, Action::DrawStock);
+                    seen.insert("draw");
+                }
+                Phase::Discard { must_go_out: false, taken, .. } => {
+                    let Action::Discard(card) = action else {
+                        panic!("{action:?} is not a discard");
+                    };
+                    let left = |c: Card| solver::deadwood(hand - CardSet::single(c)).unwrap();
+                    let best = legal
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Discard(c) => Some(left(*c)),
+                            _ => None,
+                        })
+                        .min()
+                        .unwrap();
+                    assert_eq!(left(card), best);
+                    // Among equals, the highest card (ace low, then suit).
+                    for other in &legal {
+                        if let Action::Discard(other) = *other
+                            && left(other) == best
+                        {
+                            let key = |c: Card| (c.rank().ace_low_index(), c.suit());
+                            assert!(key(other) <= key(card), "{other} beats {card}");
+                        }
+                    }
+                    if taken.is_some() && !state.options().discard_taken_upcard {
+                        assert_ne!(Some(card), taken);
+                    }
+                    seen.insert("discard");
+                }
+                Phase::Discard { must_go_out: true, .. } => {
+                    assert!(
+                        matches!(
+                            action,
+                            Action::Knock { .. } | Action::Gin { .. } | Action::BigGin
+                        ),
+                        "{action:?}"
+                    );
+                    if legal.iter().any(|a| matches!(a, Action::Gin { .. } | Action::BigGin)) {
+                        assert!(!matches!(action, Action::Knock { .. }));
+                    }
+                    seen.insert("must go out");
+                }
+                Phase::MatchOver => unreachable!("a seat is to act"),
+            }
+        });
+        assert_eq!(seen.len(), 6, "{seen:?}");
+    }
+
+    #[test]
+    fn default_discard_keeps_melds_and_breaks_ties_high() {
+        // Melds 2♣ 3♣ 4♣ and 7♦ 7♥ 7♠; deadwood candidates K♣ K♦ Q♠ 9♥ 5♠.
+        let hand: CardSet = "2C 3C 4C 7D 7H 7S KC KD QS 9H 5S".parse().unwrap();
+        let legal: Vec<Action> = hand.iter_card_order().map(Action::Discard).collect();
+        // K♣, K♦ and Q♠ each leave 10 + 10 + 9 + 5 = 34: the highest of them is K♦.
+        assert_eq!(least_deadwood_discard(hand, &legal), Some(Action::Discard(card("KD"))));
+        // With the discard of the card just taken forbidden, K♣ is next.
+        let legal: Vec<Action> =
+            legal.into_iter().filter(|a| *a != Action::Discard(card("KD"))).collect();
+        assert_eq!(least_deadwood_discard(hand, &legal), Some(Action::Discard(card("KC"))));
+    }
+
+    #[test]
+    fn event_kinds_are_the_serde_tags() {
+        let mut kinds = BTreeSet::new();
+        for_random_states(40, |_, events| {
+            for event in events {
+                let json = serde_json::to_value(event).unwrap();
+                let kind = State::event_kind(event);
+                assert_eq!(json["event"], kind.as_str());
+                kinds.insert(kind);
+            }
+        });
+        assert_eq!(kinds.len(), 10, "{kinds:?}");
+    }
+
+    #[test]
+    fn the_wire_game_is_gin_rummy() {
+        assert_eq!(State::PB, pb::Game::GinRummy);
+        assert_eq!(<State as Game>::NAME, "gin");
+    }
+}

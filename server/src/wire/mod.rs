@@ -1,0 +1,101 @@
+//! The boundary between the rules engines and the wire: every engine type <-> protobuf
+//! conversion lives here (the engines never see protobuf).
+
+mod gin;
+mod twenty_two;
+
+use cardroom_games::{Card, Game, Rank, Suit};
+use cardroom_proto::pb;
+
+/// A game the server can host: an engine plus its conversions to and from `cardroom.v1`.
+pub(crate) trait WireGame: Game {
+    /// The game's enum value on the wire.
+    const PB: pb::Game;
+
+    /// A new match from options as JSON (empty for the defaults), a seat count and a seed.
+    /// The error says what is wrong, for an INVALID_ARGUMENT status.
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, String>;
+
+    /// The match's options as JSON, every field included.
+    fn options_json(&self) -> String;
+
+    /// An action on the wire.
+    fn action_to_pb(action: &Self::Action) -> pb::Action;
+
+    /// An action from the wire; the error says why it cannot be read (wrong game, a card that
+    /// does not exist, missing fields).
+    fn action_from_pb(action: &pb::Action) -> Result<Self::Action, String>;
+
+    /// A seat's observation on the wire (its `json` field holds the engine's JSON form).
+    fn observation_to_pb(observation: &Self::Observation) -> pb::Observation;
+
+    /// The action the server plays for a seat whose time ran out or that forfeited: documented
+    /// per game in docs/protocol.md. Only called when the seat is to act.
+    fn default_action(&self) -> Option<Self::Action>;
+
+    /// An event's kind (its JSON tag), for `pb::Event.kind`.
+    fn event_kind(event: &Self::Event) -> String;
+}
+
+/// A card on the wire.
+pub(crate) fn card_to_pb(card: Card) -> pb::Card {
+    let suit = match card.suit() {
+        Suit::Clubs => pb::Suit::Clubs,
+        Suit::Diamonds => pb::Suit::Diamonds,
+        Suit::Hearts => pb::Suit::Hearts,
+        Suit::Spades => pb::Suit::Spades,
+    };
+    pb::Card { rank: card.rank() as i32, suit: suit as i32 }
+}
+
+/// A card from the wire.
+pub(crate) fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
+    let rank = u8::try_from(card.rank)
+        .ok()
+        .and_then(|r| r.checked_sub(2))
+        .and_then(Rank::from_index)
+        .ok_or_else(|| format!("{} is not a rank (2 to 14)", card.rank))?;
+    let suit = match pb::Suit::try_from(card.suit) {
+        Ok(pb::Suit::Clubs) => Suit::Clubs,
+        Ok(pb::Suit::Diamonds) => Suit::Diamonds,
+        Ok(pb::Suit::Hearts) => Suit::Hearts,
+        Ok(pb::Suit::Spades) => Suit::Spades,
+        _ => return Err(format!("{} is not a suit (1 to 4)", card.suit)),
+    };
+    Ok(Card::new(rank, suit))
+}
+
+/// Cards on the wire.
+pub(crate) fn cards_to_pb(cards: impl IntoIterator<Item = Card>) -> Vec<pb::Card> {
+    cards.into_iter().map(card_to_pb).collect()
+}
+
+/// Cards from the wire.
+pub(crate) fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
+    cards.iter().map(card_from_pb).collect()
+}
+
+/// An event on the wire: its kind, a sentence and the engine's JSON form.
+pub(crate) fn event_to_pb<G: WireGame>(event: &G::Event) -> pb::Event {
+    pb::Event {
+        kind: G::event_kind(event),
+        text: event.to_string(),
+        json: serde_json::to_string(event).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_round_trips() {
+        for card in Card::pack() {
+            assert_eq!(card_from_pb(&card_to_pb(card)), Ok(card));
+        }
+        assert!(card_from_pb(&pb::Card { rank: 15, suit: 1 }).is_err());
+        assert!(card_from_pb(&pb::Card { rank: 1, suit: 1 }).is_err());
+        assert!(card_from_pb(&pb::Card { rank: 5, suit: 0 }).is_err());
+        assert!(card_from_pb(&pb::Card { rank: -3, suit: 9 }).is_err());
+    }
+}

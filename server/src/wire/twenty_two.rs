@@ -1,0 +1,541 @@
+//! Twenty-Two on the wire: [`WireGame`] for the engine's [`State`].
+//!
+//! An action is `TwentyTwoAction` with `exchange` or `play` and its cards; the cards are a
+//! multiset (several packs may hold equal cards) in any order, sorted when read. An observation
+//! fills `TwentyTwoObservation` with the seat's hand and exchange discards and the public view;
+//! its `json` field holds the engine's [`Observation`] with every detail (legal actions, cards
+//! won in the elimination variant, the last deal's result, the dealer draw).
+
+use cardroom_games::Seat;
+use cardroom_games::twenty_two::{
+    Action, Cards, Event, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, PublicSeat,
+    State, TooManyCards, Trick,
+};
+use cardroom_proto::pb;
+
+use super::{WireGame, cards_from_pb, cards_to_pb};
+
+impl WireGame for State {
+    const PB: pb::Game = pb::Game::TwentyTwo;
+
+    /// A match of `seats` players (TT-4: 2 to 12, up to 16 with four packs) from options as a
+    /// JSON object (empty for the defaults; unknown fields are refused).
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
+        let options = parse_options(options_json)?;
+        let players = u8::try_from(seats).map_err(|_| {
+            format!("TT-4: {seats} players cannot play; a table has at most {MAX_PLAYERS} players")
+        })?;
+        State::new(options, players, seed).map_err(|err| err.to_string())
+    }
+
+    fn options_json(&self) -> String {
+        serde_json::to_string(self.options()).unwrap_or_default()
+    }
+
+    fn action_to_pb(action: &Action) -> pb::Action {
+        let action = match action {
+            Action::Exchange(cards) => pb::twenty_two_action::Action::Exchange(to_pb(cards)),
+            Action::Play(cards) => pb::twenty_two_action::Action::Play(to_pb(cards)),
+        };
+        pb::Action {
+            game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction { action: Some(action) })),
+        }
+    }
+
+    fn action_from_pb(action: &pb::Action) -> Result<Action, String> {
+        match &action.game {
+            Some(pb::action::Game::TwentyTwo(action)) => match &action.action {
+                Some(pb::twenty_two_action::Action::Exchange(cards)) => {
+                    Ok(Action::Exchange(from_pb(cards, "exchange")?))
+                }
+                Some(pb::twenty_two_action::Action::Play(cards)) => {
+                    Ok(Action::Play(from_pb(cards, "play")?))
+                }
+                None => Err("the Twenty-Two action is empty: set `exchange` or `play`".to_owned()),
+            },
+            Some(pb::action::Game::Gin(_)) => {
+                Err("this match plays Twenty-Two, but the action is a Gin Rummy action".to_owned())
+            }
+            None => Err("the action names no game: set `twenty_two`".to_owned()),
+        }
+    }
+
+    fn observation_to_pb(observation: &Observation) -> pb::Observation {
+        let public = &observation.public;
+        let (phase, to_act, leader) = match public.phase {
+            PhaseView::Exchange { to_act } => ("exchange", Some(to_act), None),
+            PhaseView::Play { leader, to_act } => ("play", Some(to_act), Some(leader)),
+            PhaseView::Over => ("over", None, None),
+        };
+        let public_pb = pb::TwentyTwoPublic {
+            deal: public.deal,
+            dealer: seat_to_pb(public.dealer),
+            hand_size: u32::from(public.hand_size),
+            stock_len: count(public.stock_len),
+            packs: u32::from(public.packs),
+            seats: public.seats.iter().map(public_seat_to_pb).collect(),
+            phase: phase.to_owned(),
+            to_act: to_act.map(seat_to_pb),
+            leader: leader.map(seat_to_pb),
+            tricks: public.tricks.iter().map(trick_to_pb).collect(),
+        };
+        pb::Observation {
+            seat: seat_to_pb(observation.seat),
+            game: Some(pb::observation::Game::TwentyTwo(pb::TwentyTwoObservation {
+                hand: cards_to_pb(observation.hand.as_slice().iter().copied()),
+                discards: cards_to_pb(observation.discards.iter().copied()),
+                public: Some(public_pb),
+            })),
+            json: serde_json::to_string(observation).unwrap_or_default(),
+        }
+    }
+
+    /// Twenty-Two's default action is the first of the sorted legal actions, which is always
+    /// the cautious one: in the exchange, exchange nothing (TT-9); to lead, the lowest single
+    /// card (TT-11); to follow, the duck, the seat's lowest cards in the number led (TT-12),
+    /// which are the smallest of the legal follows. `None` once the match is over.
+    fn default_action(&self) -> Option<Action> {
+        self.legal_actions().first().copied()
+    }
+
+    fn event_kind(event: &Event) -> String {
+        match event {
+            Event::DealerDrawn { .. } => "dealer_drawn",
+            Event::DealStarted { .. } => "deal_started",
+            Event::Exchanged { .. } => "exchanged",
+            Event::Played { .. } => "played",
+            Event::TrickWon { .. } => "trick_won",
+            Event::DealLost(_) => "deal_lost",
+            Event::Penalty { .. } => "penalty",
+            Event::MatchOver { .. } => "match_over",
+        }
+        .to_owned()
+    }
+}
+
+/// Options from JSON; an empty text means the defaults.
+fn parse_options(options_json: &str) -> Result<Options, String> {
+    if options_json.trim().is_empty() {
+        return Ok(Options::default());
+    }
+    serde_json::from_str(options_json)
+        .map_err(|err| format!("the Twenty-Two options are not valid: {err}"))
+}
+
+/// The cards of an action on the wire.
+fn to_pb(cards: &Cards) -> pb::Cards {
+    pb::Cards { cards: cards_to_pb(cards.as_slice().iter().copied()) }
+}
+
+/// The cards of an action from the wire: at most [`MAX_HAND`], each a real card.
+fn from_pb(cards: &pb::Cards, verb: &str) -> Result<Cards, String> {
+    if cards.cards.len() > MAX_HAND {
+        return Err(TooManyCards { count: cards.cards.len() }.to_string());
+    }
+    let cards = cards_from_pb(&cards.cards).map_err(|err| format!("the cards to {verb}: {err}"))?;
+    Cards::new(&cards).map_err(|err| err.to_string())
+}
+
+/// A seat number on the wire.
+fn seat_to_pb(seat: Seat) -> u32 {
+    u32::from(seat.0)
+}
+
+/// A count on the wire (counts here are far below `u32::MAX`).
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn public_seat_to_pb(seat: &PublicSeat) -> pb::TwentyTwoSeat {
+    pb::TwentyTwoSeat {
+        seat: seat_to_pb(seat.seat),
+        score: seat.score,
+        penalty_pile: cards_to_pb(seat.penalty_pile.iter().copied()),
+        eliminated: seat.eliminated,
+        hand_len: count(seat.hand_len),
+        exchanged: seat.exchanged.map(u32::from),
+    }
+}
+
+fn trick_to_pb(trick: &Trick) -> pb::TwentyTwoTrick {
+    pb::TwentyTwoTrick {
+        plays: trick
+            .plays
+            .iter()
+            .map(|play| pb::TwentyTwoPlay {
+                seat: seat_to_pb(play.seat),
+                cards: cards_to_pb(play.cards.as_slice().iter().copied()),
+            })
+            .collect(),
+        strongest: count(trick.strongest),
+        winner: trick.winner.map(seat_to_pb),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use cardroom_games::twenty_two::{Packs, TiedDealer, TrickWinner, Variant};
+    use cardroom_games::{Card, Game, parse_cards};
+
+    use super::*;
+    use crate::wire::card_to_pb;
+
+    /// SplitMix64: a small seeded generator, so that these tests need no RNG crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn coin(&mut self) -> bool {
+            self.next() & 1 == 1
+        }
+    }
+
+    /// Random options that fit a random table size.
+    fn random_options(rng: &mut Rng) -> (Options, u8) {
+        let players = 2 + rng.below(11) as u8;
+        let options = Options {
+            packs: if rng.below(4) == 0 { Packs::Fixed(4) } else { Packs::Auto },
+            first_hand: 1 + rng.below(11) as u8,
+            limit: [5, 12, 22][rng.below(3)],
+            trick_winner: if rng.coin() {
+                TrickWinner::StrongestCombination
+            } else {
+                TrickWinner::HighestCard
+            },
+            tied_dealer: if rng.coin() {
+                TiedDealer::Random
+            } else {
+                TiedDealer::NearestLeftOfPreviousDealer
+            },
+            variant: if rng.below(4) == 0 { Variant::Elimination } else { Variant::Standard },
+        };
+        (options, players)
+    }
+
+    /// Plays `matches` random matches to the end and calls `check` on every state on the way
+    /// (the final one included), with the events of the action that led to it.
+    fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
+        for seed in 0..matches {
+            let mut rng = Rng(seed);
+            let (options, players) = random_options(&mut rng);
+            let mut state = State::new(options, players, seed).unwrap();
+            check(&state, state.opening_events());
+            while let Some(seat) = state.to_act() {
+                let legal = state.legal_actions();
+                let action = legal[rng.below(legal.len())];
+                let events = state
+                    .apply(seat, action)
+                    .unwrap_or_else(|err| panic!("seed {seed}, {options:?}: {err}"));
+                check(&state, &events);
+            }
+        }
+    }
+
+    fn cards(text: &str) -> Cards {
+        Cards::new(&parse_cards(text).unwrap()).unwrap()
+    }
+
+    fn pb_twenty_two(action: pb::twenty_two_action::Action) -> pb::Action {
+        pb::Action {
+            game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction { action: Some(action) })),
+        }
+    }
+
+    fn pb_cards(text: &str) -> pb::Cards {
+        pb::Cards { cards: parse_cards(text).unwrap().into_iter().map(card_to_pb).collect() }
+    }
+
+    #[test]
+    fn every_legal_action_round_trips() {
+        let mut actions = 0;
+        for_random_states(60, |state, _| {
+            for action in state.legal_actions() {
+                let wire = State::action_to_pb(&action);
+                assert_eq!(State::action_from_pb(&wire), Ok(action));
+                actions += 1;
+            }
+        });
+        assert!(actions > 10_000, "{actions}");
+    }
+
+    #[test]
+    fn actions_keep_their_suits_and_are_sorted_when_read() {
+        for action in [
+            Action::Exchange(Cards::EMPTY),
+            Action::Exchange(cards("2C 2C 2C 2C 7S 7S 7S 7S AH AH AH")),
+            Action::Play(cards("7S 7D")),
+            Action::Play(cards("AS")),
+        ] {
+            assert_eq!(State::action_from_pb(&State::action_to_pb(&action)), Ok(action));
+        }
+        let unsorted = pb_twenty_two(pb::twenty_two_action::Action::Play(pb_cards("KH 3S 3C")));
+        assert_eq!(State::action_from_pb(&unsorted), Ok(Action::Play(cards("3C 3S KH"))));
+        let wire = State::action_to_pb(&Action::Play(cards("9D 9C")));
+        assert_eq!(
+            wire,
+            pb_twenty_two(pb::twenty_two_action::Action::Play(pb_cards("9C 9D"))),
+            "cards go low to high"
+        );
+    }
+
+    #[test]
+    fn malformed_actions_are_refused() {
+        let check = |action: pb::Action, expected: &str| {
+            assert_eq!(State::action_from_pb(&action), Err(expected.to_owned()));
+        };
+        check(pb::Action { game: None }, "the action names no game: set `twenty_two`");
+        check(
+            pb::Action {
+                game: Some(pb::action::Game::Gin(pb::GinAction {
+                    action: Some(pb::gin_action::Action::DrawStock(pb::gin_action::Empty {})),
+                })),
+            },
+            "this match plays Twenty-Two, but the action is a Gin Rummy action",
+        );
+        check(
+            pb::Action {
+                game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction { action: None })),
+            },
+            "the Twenty-Two action is empty: set `exchange` or `play`",
+        );
+        let bad_rank = pb::Cards { cards: vec![pb::Card { rank: 15, suit: 1 }] };
+        check(
+            pb_twenty_two(pb::twenty_two_action::Action::Play(bad_rank)),
+            "the cards to play: 15 is not a rank (2 to 14)",
+        );
+        let bad_suit = pb::Cards {
+            cards: vec![card_to_pb(Card::pack().next().unwrap()), pb::Card { rank: 7, suit: 0 }],
+        };
+        check(
+            pb_twenty_two(pb::twenty_two_action::Action::Exchange(bad_suit)),
+            "the cards to exchange: 0 is not a suit (1 to 4)",
+        );
+        let twelve = pb::Cards { cards: vec![pb::Card { rank: 2, suit: 1 }; 12] };
+        check(
+            pb_twenty_two(pb::twenty_two_action::Action::Exchange(twelve)),
+            "12 cards given, but a Twenty-Two hand or play holds at most 11",
+        );
+        let many = pb::Cards { cards: vec![pb::Card { rank: 99, suit: 9 }; 100_000] };
+        check(
+            pb_twenty_two(pb::twenty_two_action::Action::Play(many)),
+            "100000 cards given, but a Twenty-Two hand or play holds at most 11",
+        );
+    }
+
+    #[test]
+    fn observations_match_the_engine() {
+        let mut observations = 0;
+        for_random_states(25, |state, _| {
+            for seat in (0..state.players()).map(Seat) {
+                let observation = state.observation(seat);
+                let wire = State::observation_to_pb(&observation);
+                check_observation(&observation, &wire);
+                observations += 1;
+            }
+        });
+        assert!(observations > 1_000, "{observations}");
+    }
+
+    fn check_observation(observation: &Observation, wire: &pb::Observation) {
+        let back: Observation = serde_json::from_str(&wire.json).unwrap();
+        assert_eq!(&back, observation);
+        assert_eq!(wire.seat, u32::from(observation.seat.0));
+        let Some(pb::observation::Game::TwentyTwo(typed)) = &wire.game else {
+            panic!("not a Twenty-Two observation: {wire:?}");
+        };
+        let cards = |cards: &[Card]| cards_to_pb(cards.iter().copied());
+        assert_eq!(typed.hand, cards(observation.hand.as_slice()));
+        assert_eq!(typed.discards, cards(&observation.discards));
+        let public = &observation.public;
+        let wire_public = typed.public.as_ref().unwrap();
+        assert_eq!(wire_public.deal, public.deal);
+        assert_eq!(wire_public.dealer, u32::from(public.dealer.0));
+        assert_eq!(wire_public.hand_size, u32::from(public.hand_size));
+        assert_eq!(wire_public.stock_len as usize, public.stock_len);
+        assert_eq!(wire_public.packs, u32::from(public.packs));
+        assert_eq!(wire_public.seats.len(), public.seats.len());
+        for (wire_seat, seat) in wire_public.seats.iter().zip(&public.seats) {
+            assert_eq!(wire_seat.seat, u32::from(seat.seat.0));
+            assert_eq!(wire_seat.score, seat.score);
+            assert_eq!(wire_seat.penalty_pile, cards(&seat.penalty_pile));
+            assert_eq!(wire_seat.eliminated, seat.eliminated);
+            assert_eq!(wire_seat.hand_len as usize, seat.hand_len);
+            assert_eq!(wire_seat.exchanged, seat.exchanged.map(u32::from));
+        }
+        let (phase, to_act, leader) = match public.phase {
+            PhaseView::Exchange { to_act } => ("exchange", Some(to_act.0), None),
+            PhaseView::Play { leader, to_act } => ("play", Some(to_act.0), Some(leader.0)),
+            PhaseView::Over => ("over", None, None),
+        };
+        assert_eq!(wire_public.phase, phase);
+        assert_eq!(wire_public.to_act, to_act.map(u32::from));
+        assert_eq!(wire_public.leader, leader.map(u32::from));
+        // The phase strings are the engine's own serde tags.
+        let json = serde_json::to_value(public.phase).unwrap();
+        assert_eq!(json["phase"], phase);
+        assert_eq!(wire_public.tricks.len(), public.tricks.len());
+        for (wire_trick, trick) in wire_public.tricks.iter().zip(&public.tricks) {
+            assert_eq!(wire_trick.strongest as usize, trick.strongest);
+            assert_eq!(wire_trick.winner, trick.winner.map(|seat| u32::from(seat.0)));
+            assert_eq!(wire_trick.plays.len(), trick.plays.len());
+            for (wire_play, play) in wire_trick.plays.iter().zip(&trick.plays) {
+                assert_eq!(wire_play.seat, u32::from(play.seat.0));
+                assert_eq!(wire_play.cards, cards(play.cards.as_slice()));
+            }
+        }
+    }
+
+    #[test]
+    fn create_reads_options_and_checks_seats() {
+        let state = State::create("", 4, 7).unwrap();
+        assert_eq!(state.options(), &Options::default());
+        assert_eq!(state.players(), 4);
+        let state = State::create("  ", 2, 7).unwrap();
+        assert_eq!(state.options(), &Options::default());
+
+        let state = State::create(r#"{"limit": 30, "packs": 2}"#, 3, 7).unwrap();
+        assert_eq!(state.options().limit, 30);
+        assert_eq!(state.options().packs, Packs::Fixed(2));
+        let json = state.options_json();
+        assert_eq!(serde_json::from_str::<Options>(&json).unwrap(), *state.options());
+        for field in ["packs", "first_hand", "limit", "trick_winner", "tied_dealer", "variant"] {
+            assert!(json.contains(&format!("\"{field}\":")), "{field} missing from {json}");
+        }
+        // Same options, seats and seed: the same match.
+        let again = State::create(&json, 3, 7).unwrap();
+        assert_eq!(again.observation(Seat(0)), state.observation(Seat(0)));
+    }
+
+    #[test]
+    fn create_refuses_bad_options_and_seat_counts() {
+        let error = |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err();
+        let bad_json = error("{", 4);
+        assert!(bad_json.starts_with("the Twenty-Two options are not valid: EOF"), "{bad_json}");
+        let unknown = error(r#"{"limit": 22, "jokers": true}"#, 4);
+        assert!(
+            unknown.starts_with("the Twenty-Two options are not valid: unknown field `jokers`"),
+            "{unknown}"
+        );
+        let wrong_type = error(r#"{"limit": "many"}"#, 4);
+        assert!(wrong_type.contains("invalid type: string \"many\""), "{wrong_type}");
+        assert_eq!(error(r#"{"limit": 0}"#, 4), "TT-19: limit must be at least 1");
+        assert_eq!(error(r#"{"packs": 5}"#, 4), "TT-3: packs must be auto or 1 to 4, not 5");
+        assert_eq!(
+            error("", 1),
+            "TT-4: 1 players cannot play; a table has 2 to 12 players with these packs"
+        );
+        assert_eq!(
+            error("", 13),
+            "TT-4: 13 players cannot play; a table has 2 to 12 players with these packs"
+        );
+        assert_eq!(
+            error("", 0),
+            "TT-4: 0 players cannot play; a table has 2 to 12 players with these packs"
+        );
+        assert_eq!(error("", 300), "TT-4: 300 players cannot play; a table has at most 16 players");
+        assert!(State::create(r#"{"packs": 4}"#, 16, 1).is_ok());
+    }
+
+    #[test]
+    fn default_action_is_the_cautious_lowest_legal_action() {
+        let mut seen = BTreeSet::new();
+        let mut matches_over = 0;
+        for_random_states(150, |state, _| {
+            let Some(seat) = state.to_act() else {
+                assert_eq!(state.default_action(), None);
+                matches_over += 1;
+                return;
+            };
+            let legal = state.legal_actions();
+            let action = state.default_action().unwrap();
+            assert_eq!(action, legal[0]);
+            assert!(state.is_legal(seat, &action));
+            assert!(legal.iter().all(|other| action <= *other));
+            let hand = state.hand(seat).unwrap();
+            match state.phase() {
+                PhaseView::Exchange { .. } => {
+                    assert_eq!(action, Action::Exchange(Cards::EMPTY));
+                    seen.insert("exchange");
+                }
+                PhaseView::Play { leader, to_act } if leader == to_act => {
+                    assert_eq!(action, Action::Play(hand.lowest(1)));
+                    seen.insert("lead");
+                }
+                PhaseView::Play { .. } => {
+                    let view = state.public_view();
+                    let led = view.tricks.last().unwrap().plays[0].cards.len();
+                    let duck = hand.lowest(led);
+                    assert_eq!(action, Action::Play(duck));
+                    // The duck is the lexicographically smallest multiset of `led` cards.
+                    for other in &legal {
+                        assert_eq!(other.cards().len(), led);
+                        assert!(duck.as_slice() <= other.cards().as_slice());
+                    }
+                    seen.insert(if legal.len() == 1 { "follow, duck only" } else { "follow" });
+                }
+                PhaseView::Over => unreachable!("a seat is to act"),
+            }
+        });
+        assert_eq!(matches_over, 150);
+        assert_eq!(seen.len(), 4, "{seen:?}");
+    }
+
+    #[test]
+    fn matches_of_default_actions_end() {
+        for seed in 0..50 {
+            let mut rng = Rng(seed);
+            let (options, players) = random_options(&mut rng);
+            let mut state = State::new(options, players, seed).unwrap();
+            while let Some(seat) = state.to_act() {
+                let action = state.default_action().unwrap();
+                state.apply(seat, action).unwrap();
+            }
+            assert!(state.outcome().is_some());
+            assert_eq!(state.default_action(), None);
+        }
+    }
+
+    #[test]
+    fn event_kinds_are_the_serde_tags() {
+        let mut kinds = BTreeSet::new();
+        for_random_states(40, |_, events| {
+            for event in events {
+                let json = serde_json::to_value(event).unwrap();
+                let kind = State::event_kind(event);
+                assert_eq!(json["event"], kind.as_str());
+                kinds.insert(kind);
+            }
+        });
+        let expected = [
+            "deal_lost",
+            "deal_started",
+            "dealer_drawn",
+            "exchanged",
+            "match_over",
+            "penalty",
+            "played",
+            "trick_won",
+        ];
+        assert_eq!(kinds.iter().map(String::as_str).collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn the_wire_game_is_twenty_two() {
+        assert_eq!(State::PB, pb::Game::TwentyTwo);
+        assert_eq!(<State as Game>::NAME, "twenty_two");
+    }
+}

@@ -1,0 +1,504 @@
+//! The server end to end: a real server on 127.0.0.1:0, real gRPC clients.
+
+mod support;
+
+use std::time::Duration;
+
+use cardroom_games::Record;
+use cardroom_proto::pb;
+use cardroom_server::Config;
+use support::{Bot, PATIENCE, TestServer, create};
+use tonic::Code;
+
+use pb::server_message::Message;
+
+fn config() -> Config {
+    Config {
+        move_time: Duration::from_secs(10),
+        bank_time: Duration::from_secs(10),
+        ..Config::default()
+    }
+}
+
+fn places(end: &pb::MatchEnd) -> Vec<(u32, u32)> {
+    end.standings.iter().map(|s| (s.seat, s.place)).collect()
+}
+
+/// The Joined message that starts every stream.
+async fn joined_message(bot: &mut Bot) -> pb::Joined {
+    match bot.next().await.unwrap() {
+        Some(Message::Joined(joined)) => joined,
+        other => panic!("expected Joined, got {other:?}"),
+    }
+}
+
+/// The seat to act in a Joined observation.
+fn first_to_act(joined: &pb::Joined) -> Option<u32> {
+    match joined.observation.as_ref()?.game.as_ref()? {
+        pb::observation::Game::TwentyTwo(view) => view.public.as_ref()?.to_act,
+        pb::observation::Game::Gin(view) => view.to_act,
+    }
+}
+
+/// A Turn, skipping events.
+async fn turn(bot: &mut Bot) -> pb::Turn {
+    match bot.next_non_event().await {
+        Some(Message::Turn(turn)) => turn,
+        other => panic!("expected a turn, got {other:?}"),
+    }
+}
+
+async fn error(bot: &mut Bot) -> pb::ActError {
+    match bot.next_non_event().await {
+        Some(Message::Error(error)) => error,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn discovery_lists_both_games_with_options_and_seats() {
+    let server = TestServer::start(config()).await;
+    let games =
+        server.client().await.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
+    let tt = games.iter().find(|g| g.name == "twenty_two").expect("twenty_two is listed");
+    assert_eq!((tt.game, tt.min_seats, tt.max_seats), (pb::Game::TwentyTwo as i32, 2, 12));
+    let limit = tt.options.iter().find(|o| o.name == "limit").expect("limit is an option");
+    assert_eq!(limit.default_json, "22");
+    let variant = tt.options.iter().find(|o| o.name == "variant").unwrap();
+    assert_eq!(variant.choices_json, vec!["\"standard\"", "\"elimination\""]);
+    let gin = games.iter().find(|g| g.name == "gin").expect("gin is listed");
+    assert_eq!((gin.min_seats, gin.max_seats), (2, 2));
+    let target = gin.options.iter().find(|o| o.name == "target").expect("target is an option");
+    assert_eq!(target.default_json, "100");
+}
+
+#[tokio::test]
+async fn create_match_needs_the_admin_token_when_the_server_has_one() {
+    let server = TestServer::start(Config { admin_token: Some("s3cret".into()), ..config() }).await;
+    let mut client = server.client().await;
+    let request = || pb::CreateMatchRequest {
+        game: pb::Game::GinRummy as i32,
+        seats: 2,
+        ..Default::default()
+    };
+    let status = client.create_match(request()).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let mut wrong = tonic::Request::new(request());
+    wrong.metadata_mut().insert("authorization", "Bearer nope".parse().unwrap());
+    assert_eq!(client.create_match(wrong).await.unwrap_err().code(), Code::PermissionDenied);
+    let mut right = tonic::Request::new(request());
+    right.metadata_mut().insert("authorization", "Bearer s3cret".parse().unwrap());
+    let created = client.create_match(right).await.unwrap().into_inner();
+    assert_eq!(created.seats.len(), 2);
+    for seat in &created.seats {
+        assert_eq!(seat.token.len(), 32, "128 bits in hex");
+    }
+    assert_ne!(created.seats[0].token, created.seats[1].token);
+    // Bad requests are INVALID_ARGUMENT with a reason.
+    let open = TestServer::start(config()).await;
+    let mut client = open.client().await;
+    let bad = pb::CreateMatchRequest {
+        game: pb::Game::TwentyTwo as i32,
+        seats: 13,
+        ..Default::default()
+    };
+    let status = client.create_match(bad).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("TT-4"), "{}", status.message());
+    let bad = pb::CreateMatchRequest {
+        game: pb::Game::TwentyTwo as i32,
+        seats: 4,
+        options_json: r#"{"colour": "red"}"#.into(),
+        ..Default::default()
+    };
+    assert_eq!(client.create_match(bad).await.unwrap_err().code(), Code::InvalidArgument);
+}
+
+#[tokio::test]
+async fn a_twenty_two_match_is_played_to_the_end_watched_and_its_record_replays() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (match_id, tokens) = create(&mut client, pb::Game::TwentyTwo, 4, "", 77, None).await;
+
+    let mut watch =
+        client.watch(pb::WatchRequest { match_id: match_id.clone() }).await.unwrap().into_inner();
+    let first = tokio::time::timeout(PATIENCE, watch.message()).await.unwrap().unwrap().unwrap();
+    assert!(first.events.is_empty() && !first.public_json.is_empty());
+
+    let mut bots = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        match bot.next().await.unwrap() {
+            Some(Message::Joined(joined)) => {
+                assert_eq!((joined.seat, joined.seats), (seat as u32, 4));
+                assert_eq!(joined.match_id, match_id);
+                let observation = joined.observation.unwrap();
+                let Some(pb::observation::Game::TwentyTwo(view)) = observation.game else {
+                    panic!("a Twenty-Two observation")
+                };
+                assert_eq!(view.hand.len(), 7);
+            }
+            other => panic!("expected Joined, got {other:?}"),
+        }
+        bots.push(tokio::spawn(bot.play_randomly(seat as u64)));
+    }
+    let mut ends = Vec::new();
+    for bot in bots {
+        ends.push(bot.await.unwrap());
+    }
+    assert!(ends.windows(2).all(|w| w[0] == w[1]), "every bot hears the same end");
+    let end = &ends[0];
+    assert!(!end.aborted);
+    assert_eq!(end.standings.len(), 4);
+    assert_eq!(end.standings[0].place, 1);
+
+    // The spectator saw the match through, with no hand in any view.
+    let mut watched_events = 0;
+    let mut last = None;
+    while let Some(message) =
+        tokio::time::timeout(PATIENCE, watch.message()).await.unwrap().unwrap()
+    {
+        watched_events += message.events.len();
+        let view: serde_json::Value = serde_json::from_str(&message.public_json).unwrap();
+        assert!(view.get("hand").is_none() && view["seats"][0].get("hand").is_none());
+        last = message.end.or(last);
+    }
+    assert!(watched_events > 20, "{watched_events}");
+    assert_eq!(last.as_ref(), Some(end));
+
+    // The record replays to the same standings.
+    let record =
+        client.get_record(pb::GetRecordRequest { match_id: match_id.clone() }).await.unwrap();
+    let Record::TwentyTwo(record) = Record::from_json(&record.into_inner().record_json).unwrap()
+    else {
+        panic!("a Twenty-Two record")
+    };
+    let replayed = record.replay().unwrap();
+    let standings: Vec<(u32, u32)> = replayed
+        .outcome()
+        .unwrap()
+        .iter()
+        .map(|s| (u32::from(s.seat.0), u32::from(s.place)))
+        .collect();
+    assert_eq!(standings, places(end));
+    let info = client.get_match(pb::GetMatchRequest { match_id }).await.unwrap().into_inner();
+    assert!(info.over);
+    assert_eq!(info.end.as_ref(), Some(end));
+}
+
+#[tokio::test]
+async fn gin_bots_are_seated_through_the_queue_and_play_to_the_end() {
+    let server = TestServer::start(config()).await;
+    let queue = || pb::Join {
+        seat: Some(pb::join::Seat::Queue(pb::QueueRequest {
+            game: pb::Game::GinRummy as i32,
+            options_json: r#"{"target": 30}"#.into(),
+            seats: 2,
+        })),
+        bot_name: "queued".into(),
+    };
+    let mut first = Bot::open(server.channel().await, queue()).await.unwrap();
+    let mut second = Bot::open(server.channel().await, queue()).await.unwrap();
+    let mut seats = Vec::new();
+    let mut match_ids = Vec::new();
+    for bot in [&mut first, &mut second] {
+        match bot.next().await.unwrap() {
+            Some(Message::Joined(joined)) => {
+                assert_eq!(joined.game, pb::Game::GinRummy as i32);
+                assert!(joined.options_json.contains("\"target\":30"), "{}", joined.options_json);
+                assert_eq!(joined.seat_token.len(), 32);
+                seats.push(joined.seat);
+                match_ids.push(joined.match_id);
+            }
+            other => panic!("expected Joined, got {other:?}"),
+        }
+    }
+    seats.sort();
+    assert_eq!(seats, vec![0, 1]);
+    assert_eq!(match_ids[0], match_ids[1]);
+    let (a, b) = tokio::join!(first.play_randomly(1), second.play_randomly(2));
+    assert_eq!(a, b);
+    assert!(!a.aborted);
+    assert_eq!(a.standings.len(), 2);
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::TwentyTwo, 2, "", 5, None).await;
+    let mut bots = Vec::new();
+    let mut to_act = None;
+    for token in &tokens {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        let joined = joined_message(&mut bot).await;
+        to_act = to_act.or(first_to_act(&joined));
+        bots.push(bot);
+    }
+    let first = to_act.expect("someone acts first") as usize;
+    let mut other = bots.remove(1 - first);
+    let mut mover = bots.remove(0);
+    let turn = self::turn(&mut mover).await;
+    let mover = &mut mover;
+
+    // A play during the exchange: illegal, with the rule; nothing changes.
+    let play = pb::Action {
+        game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction {
+            action: Some(pb::twenty_two_action::Action::Play(pb::Cards {
+                cards: vec![pb::Card { rank: pb::Rank::Ace as i32, suit: pb::Suit::Spades as i32 }],
+            })),
+        })),
+    };
+    mover.act(turn.turn, pb::act::Choice::Action(play)).await;
+    let refused = error(mover).await;
+    assert_eq!(refused.code, pb::ActErrorCode::IllegalAction as i32);
+    assert_eq!(refused.rule, "TT-9");
+    assert!(refused.message.starts_with("TT-9"), "{}", refused.message);
+
+    // An index out of range, an empty Act, a Gin action: malformed.
+    mover.act(turn.turn, pb::act::Choice::Index(100_000)).await;
+    assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
+    let gin = pb::Action {
+        game: Some(pb::action::Game::Gin(pb::GinAction {
+            action: Some(pb::gin_action::Action::DrawStock(pb::gin_action::Empty {})),
+        })),
+    };
+    mover.act(turn.turn, pb::act::Choice::Action(gin)).await;
+    assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
+    let empty = pb::Act { turn: turn.turn, choice: None };
+    mover
+        .tx
+        .send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(empty)) })
+        .await
+        .unwrap();
+    assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
+
+    // Out of turn, and a stale turn number.
+    other.act(turn.turn, pb::act::Choice::Index(0)).await;
+    assert_eq!(error(&mut other).await.code, pb::ActErrorCode::NotYourTurn as i32);
+    mover.act(turn.turn + 7, pb::act::Choice::Index(0)).await;
+    assert_eq!(error(mover).await.code, pb::ActErrorCode::StaleTurn as i32);
+
+    // The retry is applied once; repeating it is stale, not applied twice.
+    mover.act(turn.turn, pb::act::Choice::Index(0)).await;
+    mover.act(turn.turn, pb::act::Choice::Index(0)).await;
+    let stale = error(mover).await;
+    assert_eq!((stale.code, stale.turn), (pb::ActErrorCode::StaleTurn as i32, turn.turn));
+    let next = self::turn(&mut other).await;
+    assert_eq!(next.turn, turn.turn + 1);
+
+    // A token of no seat, and a first message that is not Join.
+    let status = Bot::with_token(server.channel().await, "00000000000000000000000000000000")
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let mut raw = pb::cardroom_client::CardroomClient::new(server.channel().await);
+    let act = pb::BotMessage {
+        message: Some(pb::bot_message::Message::Act(pb::Act { turn: 0, choice: None })),
+    };
+    let status = raw.play(tokio_stream::iter(vec![act])).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+}
+
+#[tokio::test]
+async fn an_oversized_message_ends_that_stream_only() {
+    let server = TestServer::start(Config { max_message_bytes: 1024, ..config() }).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 9, None).await;
+    let mut bot = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    assert!(matches!(bot.next().await.unwrap(), Some(Message::Joined(_))));
+    let huge = pb::Action {
+        game: Some(pb::action::Game::TwentyTwo(pb::TwentyTwoAction {
+            action: Some(pb::twenty_two_action::Action::Exchange(pb::Cards {
+                cards: vec![pb::Card { rank: 2, suit: 1 }; 2_000],
+            })),
+        })),
+    };
+    bot.act(0, pb::act::Choice::Action(huge)).await;
+    let status = loop {
+        match bot.next().await {
+            Err(status) => break status,
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended without a status"),
+        }
+    };
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    // The seat can rejoin with its token and play on.
+    let mut again = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    assert!(matches!(again.next().await.unwrap(), Some(Message::Joined(_))));
+}
+
+#[tokio::test]
+async fn timeouts_play_the_default_count_strikes_and_forfeit() {
+    let server = TestServer::start(Config { max_strikes: 2, ..config() }).await;
+    let mut client = server.client().await;
+    // The clock starts when all three have joined; the players answer at once.
+    let clock = pb::Clock { move_ms: 300, bank_ms: 1 };
+    let (match_id, tokens) = create(&mut client, pb::Game::TwentyTwo, 3, "", 3, Some(clock)).await;
+    // Seats 1 and 2 play; seat 0 joins but never answers.
+    let mut silent = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    let mut handles = Vec::new();
+    for (i, token) in tokens[1..].iter().enumerate() {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        assert!(matches!(bot.next().await.unwrap(), Some(Message::Joined(_))));
+        handles.push(tokio::spawn(bot.play_randomly(i as u64)));
+    }
+    let mut codes = Vec::new();
+    let end = loop {
+        match silent.next().await.unwrap() {
+            Some(Message::Error(error)) => codes.push(error.code),
+            Some(Message::End(end)) => break end,
+            Some(_) => {}
+            None => panic!("the stream ended before the match"),
+        }
+    };
+    let timed_out = pb::ActErrorCode::TimedOut as i32;
+    assert_eq!(codes.iter().filter(|&&c| c == timed_out).count(), 2, "{codes:?}");
+    assert!(codes.contains(&(pb::ActErrorCode::Forfeited as i32)));
+    let last = end.standings.last().unwrap();
+    assert_eq!((last.seat, last.place, last.forfeited), (0, 3, true));
+    for handle in handles {
+        assert_eq!(handle.await.unwrap(), end);
+    }
+    let info = client.get_match(pb::GetMatchRequest { match_id }).await.unwrap().into_inner();
+    assert_eq!((info.seats[0].strikes, info.seats[0].forfeited), (2, true));
+}
+
+#[tokio::test]
+async fn a_gin_seat_that_forfeits_loses_the_match_at_once() {
+    let grace = Duration::from_millis(50);
+    let server =
+        TestServer::start(Config { max_strikes: 1, reconnect_grace: grace, ..config() }).await;
+    let mut client = server.client().await;
+    let clock = pb::Clock { move_ms: 20, bank_ms: 1 };
+    let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 4, Some(clock)).await;
+    // One bot joins and never answers; the other seat stays empty. The match starts after the
+    // grace, and the first seat to act times out and forfeits.
+    let mut watcher = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    let end = loop {
+        match watcher.next().await.unwrap() {
+            Some(Message::End(end)) => break end,
+            Some(_) => {}
+            None => panic!("no end"),
+        }
+    };
+    assert_eq!(end.standings.len(), 2);
+    let loser = end.standings.iter().find(|s| s.forfeited).expect("one seat forfeited");
+    assert_eq!(loser.place, 2);
+    assert_eq!(end.standings.iter().find(|s| !s.forfeited).unwrap().place, 1);
+}
+
+#[tokio::test]
+async fn a_bot_that_reconnects_gets_its_observation_and_turn_back() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (_, tokens) =
+        create(&mut client, pb::Game::GinRummy, 2, r#"{"target": 25}"#, 11, None).await;
+    let mut bots = Vec::new();
+    let mut to_act = None;
+    for token in &tokens {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        let joined = joined_message(&mut bot).await;
+        to_act = to_act.or(first_to_act(&joined));
+        bots.push(bot);
+    }
+    // Whoever must act: drop its stream, then come back.
+    let seat = to_act.expect("someone acts first") as usize;
+    let turn = self::turn(&mut bots[seat]).await;
+    drop(bots.remove(seat));
+    let mut back = Bot::with_token(server.channel().await, &tokens[seat]).await.unwrap();
+    match back.next().await.unwrap() {
+        Some(Message::Joined(joined)) => {
+            assert_eq!(joined.seat, seat as u32);
+            assert!(joined.observation.is_some());
+        }
+        other => panic!("expected Joined, got {other:?}"),
+    }
+    let again = self::turn(&mut back).await;
+    assert_eq!(again.turn, turn.turn, "the same decision, the same turn number");
+    assert_eq!(again.legal_actions, turn.legal_actions);
+    back.act(again.turn, pb::act::Choice::Index(0)).await;
+    let other = bots.pop().unwrap();
+    let (a, b) = tokio::join!(back.play_randomly(3), other.play_randomly(4));
+    assert_eq!(a, b);
+    assert!(!a.aborted);
+}
+
+#[tokio::test]
+async fn shutdown_aborts_running_matches_tells_the_bots_and_writes_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        TestServer::start(Config { record_dir: Some(dir.path().to_owned()), ..config() }).await;
+    let mut client = server.client().await;
+    let (match_id, tokens) = create(&mut client, pb::Game::TwentyTwo, 2, "", 8, None).await;
+    let mut bot = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    assert!(matches!(bot.next().await.unwrap(), Some(Message::Joined(_))));
+    let stopping = tokio::spawn(server.stop());
+    let end = loop {
+        match bot.next().await.unwrap() {
+            Some(Message::End(end)) => break end,
+            Some(_) => {}
+            None => panic!("no end before the stream closed"),
+        }
+    };
+    assert!(end.aborted);
+    assert!(end.reason.contains("shutting down"), "{}", end.reason);
+    assert_eq!(bot.next().await.unwrap(), None, "the stream closes after the end");
+    stopping.await.unwrap().unwrap();
+    let record = std::fs::read_to_string(dir.path().join(format!("{match_id}.json"))).unwrap();
+    let Record::TwentyTwo(record) = Record::from_json(&record).unwrap() else { panic!("22") };
+    assert!(record.replay().is_ok());
+}
+
+#[tokio::test]
+async fn limits_on_matches_and_connections_are_resource_exhausted() {
+    let server = TestServer::start(Config { max_matches: 1, max_connections: 1, ..config() }).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 1, None).await;
+    let request =
+        pb::CreateMatchRequest { game: pb::Game::GinRummy as i32, seats: 2, ..Default::default() };
+    assert_eq!(client.create_match(request).await.unwrap_err().code(), Code::ResourceExhausted);
+    let mut first = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
+    assert!(matches!(first.next().await.unwrap(), Some(Message::Joined(_))));
+    let status = Bot::with_token(server.channel().await, &tokens[1]).await.err().unwrap();
+    assert_eq!(status.code(), Code::ResourceExhausted);
+}
+
+#[tokio::test]
+async fn health_and_reflection_answer() {
+    use tonic_health::pb::health_client::HealthClient;
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+    let server = TestServer::start(config()).await;
+    let mut health = HealthClient::new(server.channel().await);
+    let status = health
+        .check(tonic_health::pb::HealthCheckRequest { service: "cardroom.v1.Cardroom".into() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        status.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+
+    let mut reflection = ServerReflectionClient::new(server.channel().await);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut responses = reflection
+        .server_reflection_info(tokio_stream::iter(vec![request]))
+        .await
+        .unwrap()
+        .into_inner();
+    let response = responses.message().await.unwrap().unwrap();
+    let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
+        panic!("a list of services")
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    assert!(names.contains(&"cardroom.v1.Cardroom".to_owned()), "{names:?}");
+}
