@@ -2,6 +2,8 @@
 //! `legal_actions` on the largest hands. Throughput is in decisions (one `legal_actions` plus
 //! one `apply`). Run: `cargo bench -p cardroom-games --bench twenty_two`.
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
 use std::hint::black_box;
 
 use cardroom_games::twenty_two::{Action, Cards, Options, Setup, State};

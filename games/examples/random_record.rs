@@ -5,6 +5,8 @@
 //! `cargo run -p cardroom-games --example random_record -- gin 2 7 > gin.json`
 //! (game, players, seed; an optional fourth argument stops after that many actions.)
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
 use cardroom_games::{Game, gin, twenty_two};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,7 +38,8 @@ fn main() -> Result<(), String> {
             play(state, seed, limit)
         }
         "gin" => {
-            let state = gin::State::new(gin::Options::default(), seed).map_err(|e| e.to_string())?;
+            let state =
+                gin::State::new(gin::Options::default(), seed).map_err(|e| e.to_string())?;
             play(state, seed, limit)
         }
         _ => return Err(usage.into()),

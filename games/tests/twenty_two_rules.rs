@@ -1,6 +1,8 @@
 //! Twenty-Two, rule by rule: one or more tests per rule id of `shared/rules/twenty-two.md`
 //! (named `tt_NN_…`) and per option (`option_…`), and every worked example of TT-16.
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
 use cardroom_games::twenty_two::{
     Action, Cards, DealResult, Event, IllegalAction, Options, OptionsError, Packs, PhaseView,
     Setup, SetupError, State, TieBreak, TiedDealer, TrickWinner, Variant, penalty_value,

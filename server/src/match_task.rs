@@ -262,7 +262,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn act(&mut self, seat: Seat, id: u64, act: pb::Act) {
         let Some(slot) = self.seats.get(seat.index()) else { return };
-        if !slot.connection.as_ref().is_some_and(|c| c.id == id) {
+        if slot.connection.as_ref().is_none_or(|c| c.id != id) {
             return; // A replaced connection: its messages no longer count.
         }
         let turn = act.turn;

@@ -1,5 +1,7 @@
 //! The `cardroom` binary's record tools, run as a user runs them.
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
 use std::process::{Command, Output};
 
 use cardroom_games::twenty_two::{Action, Cards, Options, State};

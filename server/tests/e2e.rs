@@ -1,5 +1,7 @@
 //! The server end to end: a real server on 127.0.0.1:0, real gRPC clients.
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
 mod support;
 
 use std::time::Duration;

@@ -31,10 +31,16 @@ struct Step<A, E> {
     events: Vec<E>,
 }
 
+/// Every step of a replayed match of game `G`.
+type Steps<G> = Vec<Step<<G as Game>::Action, <G as Game>::Event>>;
+
+/// Receives one step: who did what (nothing for the opening), and the events it caused.
+type OnStep<'a, G> = &'a mut dyn FnMut(Option<(Seat, <G as Game>::Action)>, &[<G as Game>::Event]);
+
 /// Replays every action of a game's record through its `replay_with`, collecting the steps.
 fn replayed<G: Game, E: Display>(
-    replay_with: impl FnOnce(&mut dyn FnMut(Option<(Seat, G::Action)>, &[G::Event])) -> Result<G, E>,
-) -> anyhow::Result<(G, Vec<Step<G::Action, G::Event>>)> {
+    replay_with: impl FnOnce(OnStep<'_, G>) -> Result<G, E>,
+) -> anyhow::Result<(G, Steps<G>)> {
     let mut steps = Vec::new();
     let state = replay_with(&mut |acted, events| {
         steps.push(Step {
@@ -49,13 +55,11 @@ fn replayed<G: Game, E: Display>(
 
 fn twenty_two_steps(
     record: &twenty_two::Record,
-) -> anyhow::Result<(twenty_two::State, Vec<Step<twenty_two::Action, twenty_two::Event>>)> {
+) -> anyhow::Result<(twenty_two::State, Steps<twenty_two::State>)> {
     replayed(|on| record.replay_with(|acted, events| on(acted.map(|a| (a.seat, a.action)), events)))
 }
 
-fn gin_steps(
-    record: &gin::Record,
-) -> anyhow::Result<(gin::State, Vec<Step<gin::Action, gin::Event>>)> {
+fn gin_steps(record: &gin::Record) -> anyhow::Result<(gin::State, Steps<gin::State>)> {
     let initial = record.initial_state().map_err(|e| anyhow::anyhow!("{e}"))?;
     let opening = Game::opening_events(&initial);
     replayed(|on| {
@@ -83,7 +87,7 @@ pub(crate) fn replay(path: &Path, json: bool, out: &mut impl Write) -> anyhow::R
 
 fn print_replay<G: Game>(
     state: &G,
-    steps: &[Step<G::Action, G::Event>],
+    steps: &Steps<G>,
     json: bool,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {

@@ -1,5 +1,6 @@
 //! A real server on 127.0.0.1:0 and bots that talk to it over gRPC, for end-to-end tests.
 
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 #![allow(dead_code, unreachable_pub)]
 
 use std::net::SocketAddr;
