@@ -221,7 +221,9 @@ pub(crate) fn knock_within(hand: CardSet, allowed: CardSet, limit: u32) -> Optio
 
 /// Whether all of `hand` fits into melds.
 pub(crate) fn all_melded(hand: CardSet) -> bool {
-    hand.len() <= MAX_HAND && deadwood_bits(hand.bits()) == 0
+    let bits = hand.bits();
+    // Every card must at least be in some meld before the search is worth running.
+    hand.len() <= MAX_HAND && meldable(bits) == bits && deadwood_bits(bits) == 0
 }
 
 /// The deadwood of a hand of at most 11 cards after its best arrangement (GR-2). This is the
