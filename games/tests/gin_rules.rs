@@ -792,3 +792,42 @@ fn records_replay_exactly_and_name_the_first_illegal_action() {
     let minimal: Record = serde_json::from_str(r#"{"seed": 3}"#).unwrap();
     assert_eq!(minimal, seeded);
 }
+
+#[test]
+fn option_undercut_bonus() {
+    for (bonus, points) in [(25, 26), (10, 11), (0, 1)] {
+        let options = Options { undercut_bonus: bonus, ..Options::default() };
+        let mut s = state(options, setup(0, [UNDER, KNOCKER], "2D", ""));
+        s.apply(S1, Action::TakeUpcard).unwrap();
+        let (result, _) = showdown_of(&s.apply(S1, knock_two()).unwrap());
+        assert_eq!((result.winner, result.undercut, result.points), (Some(S0), true, points));
+    }
+}
+
+#[test]
+fn actions_have_a_readable_json_form() {
+    let cases = [
+        (Action::TakeUpcard, r#""take_upcard""#),
+        (Action::PassUpcard, r#""pass_upcard""#),
+        (Action::DrawStock, r#""draw_stock""#),
+        (Action::DrawDiscard, r#""draw_discard""#),
+        (Action::Discard(card("7C")), r#"{"discard":"7C"}"#),
+        (Action::Gin { discard: card("KD") }, r#"{"gin":{"discard":"KD"}}"#),
+        (Action::BigGin, r#""big_gin""#),
+        (
+            knock_two(),
+            // Canonical order: melds by their first card, clubs first, ace low.
+            r#"{"knock":{"discard":"KD","melds":[["5C","5D","5H"],["9C","9D","9H"],["AS","2S","3S"]]}}"#,
+        ),
+    ];
+    for (action, json) in cases {
+        assert_eq!(serde_json::to_string(&action).unwrap(), json);
+        assert_eq!(serde_json::from_str::<Action>(json).unwrap(), action);
+    }
+    // Melds are put in canonical form when read: a run written in two pieces is one run.
+    let split = r#"{"knock":{"discard":"KD","melds":[["6S","7S","8S"],["3S","4S","5S"]]}}"#;
+    let Action::Knock { melds: read, .. } = serde_json::from_str::<Action>(split).unwrap() else {
+        panic!()
+    };
+    assert_eq!(read, melds(&["3S 4S 5S 6S 7S 8S"]));
+}
