@@ -504,3 +504,50 @@ async fn health_and_reflection_answer() {
     let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
     assert!(names.contains(&"cardroom.v1.Cardroom".to_owned()), "{names:?}");
 }
+
+#[tokio::test]
+async fn records_are_refused_while_the_match_runs_and_unknown_matches_are_not_found() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (match_id, _) = create(&mut client, pb::Game::GinRummy, 2, "", 2, None).await;
+    let status =
+        client.get_record(pb::GetRecordRequest { match_id: match_id.clone() }).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let status =
+        client.get_record(pb::GetRecordRequest { match_id: "nope".into() }).await.unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    let status =
+        client.get_match(pb::GetMatchRequest { match_id: "nope".into() }).await.unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    let info = client.get_match(pb::GetMatchRequest { match_id }).await.unwrap().into_inner();
+    assert!(!info.over);
+    assert_eq!(info.seats.len(), 2);
+    assert!(info.seats.iter().all(|s| !s.connected && s.strikes == 0));
+}
+
+#[tokio::test]
+async fn a_seat_gone_at_its_turn_gets_the_default_action_after_the_grace_and_a_strike() {
+    let grace = Duration::from_millis(100);
+    let server = TestServer::start(Config { reconnect_grace: grace, ..config() }).await;
+    let mut client = server.client().await;
+    let (match_id, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 11, None).await;
+    let mut bots = Vec::new();
+    let mut to_act = None;
+    for token in &tokens {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        let joined = joined_message(&mut bot).await;
+        to_act = to_act.or(first_to_act(&joined));
+        bots.push(bot);
+    }
+    let seat = to_act.expect("someone acts first") as usize;
+    let first = turn(&mut bots[seat]).await;
+    // The seat to act goes away and stays away: its 10-second clock does not matter, the
+    // grace does.
+    drop(bots.remove(seat));
+    let mut other = bots.pop().unwrap();
+    let next = turn(&mut other).await;
+    assert_eq!(next.turn, first.turn + 1, "the default action was played for the absent seat");
+    let info = client.get_match(pb::GetMatchRequest { match_id }).await.unwrap().into_inner();
+    assert_eq!(info.seats[seat].strikes, 1);
+    assert!(!info.seats[seat].connected);
+}
