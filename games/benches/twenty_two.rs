@@ -65,24 +65,18 @@ fn random_play(c: &mut Criterion) {
     }
 }
 
+/// Two hands at the start of the exchange, seat 0 first.
+fn two_hands(first: &str, second: &str) -> Setup {
+    let hands = vec![parse_cards(first).unwrap(), parse_cards(second).unwrap()];
+    Setup { seed: 1, ..Setup::with_hands(Seat(1), hands) }
+}
+
 fn legal_actions_on_large_hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("twenty_two/legal_actions");
     // An 11-card hand of 11 ranks in the exchange: 2,048 distinct exchanges.
     let exchange = State::from_setup(
         Options::default(),
-        Setup {
-            dealer: Seat(1),
-            hands: vec![
-                parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC").unwrap(),
-                parse_cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD").unwrap(),
-            ],
-            stock: None,
-            scores: Vec::new(),
-            penalty_piles: Vec::new(),
-            eliminated: Vec::new(),
-            deal: 1,
-            seed: 1,
-        },
+        two_hands("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD"),
     )
     .unwrap();
     assert_eq!(exchange.legal_actions().len(), 2048);
@@ -103,19 +97,7 @@ fn legal_actions_on_large_hands(c: &mut Criterion) {
         Options { packs: cardroom_games::twenty_two::Packs::Fixed(4), ..Options::default() };
     let mut sets = State::from_setup(
         four_packs,
-        Setup {
-            dealer: Seat(1),
-            hands: vec![
-                parse_cards("5C 5C 5D 5D 5H 5H 2S 2S 3S 3S 4S").unwrap(),
-                parse_cards("6C 6C 7D 7D 8H 8H 9S 9S TS TS JS").unwrap(),
-            ],
-            stock: None,
-            scores: Vec::new(),
-            penalty_piles: Vec::new(),
-            eliminated: Vec::new(),
-            deal: 1,
-            seed: 1,
-        },
+        two_hands("5C 5C 5D 5D 5H 5H 2S 2S 3S 3S 4S", "6C 6C 7D 7D 8H 8H 9S 9S TS TS JS"),
     )
     .unwrap();
     sets.apply(Seat(0), Action::Exchange(Cards::EMPTY)).unwrap();

@@ -14,16 +14,7 @@ fn cards(text: &str) -> Cards {
 }
 
 fn setup(dealer: u8, hands: &[&str]) -> Setup {
-    Setup {
-        dealer: Seat(dealer),
-        hands: hands.iter().map(|h| parse_cards(h).unwrap()).collect(),
-        stock: None,
-        scores: Vec::new(),
-        penalty_piles: Vec::new(),
-        eliminated: Vec::new(),
-        deal: 1,
-        seed: 0,
-    }
+    Setup::with_hands(Seat(dealer), hands.iter().map(|h| parse_cards(h).unwrap()).collect())
 }
 
 /// A table at the start of its exchange; the stock is the rest of the pack.

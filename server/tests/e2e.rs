@@ -34,6 +34,19 @@ async fn joined_message(bot: &mut Bot) -> pb::Joined {
     }
 }
 
+/// Joins every seat; returns the bots and the seat to act first.
+async fn join_all(server: &TestServer, tokens: &[String]) -> (Vec<Bot>, Option<u32>) {
+    let mut bots = Vec::new();
+    let mut to_act = None;
+    for token in tokens {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        let joined = joined_message(&mut bot).await;
+        to_act = to_act.or(first_to_act(&joined));
+        bots.push(bot);
+    }
+    (bots, to_act)
+}
+
 /// The seat to act in a Joined observation.
 fn first_to_act(joined: &pb::Joined) -> Option<u32> {
     match joined.observation.as_ref()?.game.as_ref()? {
@@ -229,14 +242,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
     let server = TestServer::start(config()).await;
     let mut client = server.client().await;
     let (_, tokens) = create(&mut client, pb::Game::TwentyTwo, 2, "", 5, None).await;
-    let mut bots = Vec::new();
-    let mut to_act = None;
-    for token in &tokens {
-        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
-        let joined = joined_message(&mut bot).await;
-        to_act = to_act.or(first_to_act(&joined));
-        bots.push(bot);
-    }
+    let (mut bots, to_act) = join_all(&server, &tokens).await;
     let first = to_act.expect("someone acts first") as usize;
     let mut other = bots.remove(1 - first);
     let mut mover = bots.remove(0);
@@ -397,14 +403,7 @@ async fn a_bot_that_reconnects_gets_its_observation_and_turn_back() {
     let mut client = server.client().await;
     let (_, tokens) =
         create(&mut client, pb::Game::GinRummy, 2, r#"{"target": 25}"#, 11, None).await;
-    let mut bots = Vec::new();
-    let mut to_act = None;
-    for token in &tokens {
-        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
-        let joined = joined_message(&mut bot).await;
-        to_act = to_act.or(first_to_act(&joined));
-        bots.push(bot);
-    }
+    let (mut bots, to_act) = join_all(&server, &tokens).await;
     // Whoever must act: drop its stream, then come back.
     let seat = to_act.expect("someone acts first") as usize;
     let turn = self::turn(&mut bots[seat]).await;
@@ -531,14 +530,7 @@ async fn a_seat_gone_at_its_turn_gets_the_default_action_after_the_grace_and_a_s
     let server = TestServer::start(Config { reconnect_grace: grace, ..config() }).await;
     let mut client = server.client().await;
     let (match_id, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 11, None).await;
-    let mut bots = Vec::new();
-    let mut to_act = None;
-    for token in &tokens {
-        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
-        let joined = joined_message(&mut bot).await;
-        to_act = to_act.or(first_to_act(&joined));
-        bots.push(bot);
-    }
+    let (mut bots, to_act) = join_all(&server, &tokens).await;
     let seat = to_act.expect("someone acts first") as usize;
     let first = turn(&mut bots[seat]).await;
     // The seat to act goes away and stays away: its 10-second clock does not matter, the

@@ -64,23 +64,40 @@ fn first_deal() -> u32 {
     1
 }
 
+impl Setup {
+    /// A first deal with these hands: nobody has scored or been eliminated, and the stock is
+    /// the rest of the pack, shuffled with seed 0. Change any field afterwards.
+    pub fn with_hands(dealer: Seat, hands: Vec<Vec<Card>>) -> Setup {
+        Setup {
+            dealer,
+            hands,
+            stock: None,
+            scores: Vec::new(),
+            penalty_piles: Vec::new(),
+            eliminated: Vec::new(),
+            deal: 1,
+            seed: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
-struct SeatState {
-    hand: Cards,
-    score: u32,
-    penalty: Vec<Card>,
+pub(super) struct SeatState {
+    pub(super) hand: Cards,
+    pub(super) score: u32,
+    pub(super) penalty: Vec<Card>,
     /// The deal that eliminated this seat.
-    eliminated_in: Option<u32>,
+    pub(super) eliminated_in: Option<u32>,
     /// Cards exchanged this deal, once done.
-    exchanged: Option<u8>,
+    pub(super) exchanged: Option<u8>,
     /// This deal's exchange discards (private to the seat, TT-25).
-    discards: Vec<Card>,
+    pub(super) discards: Vec<Card>,
     /// Elimination variant: cards of the tricks won this deal.
-    won: Vec<Card>,
+    pub(super) won: Vec<Card>,
 }
 
 impl SeatState {
-    fn new() -> SeatState {
+    pub(super) fn new() -> SeatState {
         SeatState {
             hand: Cards::EMPTY,
             score: 0,
@@ -98,7 +115,7 @@ impl SeatState {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Phase {
+pub(super) enum Phase {
     Exchange { seat: Seat },
     Play { leader: Seat, seat: Seat },
     Over,
@@ -108,27 +125,27 @@ enum Phase {
 /// [`State::new`] (a seeded match), [`State::from_setup`] or [`Record::replay`].
 #[derive(Clone, Debug)]
 pub struct State {
-    options: Options,
-    packs: u8,
-    seats: Vec<SeatState>,
-    dealer: Seat,
-    deal: u32,
-    hand_size: u8,
+    pub(super) options: Options,
+    pub(super) packs: u8,
+    pub(super) seats: Vec<SeatState>,
+    pub(super) dealer: Seat,
+    pub(super) deal: u32,
+    pub(super) hand_size: u8,
     /// Top card last.
-    stock: Vec<Card>,
-    phase: Phase,
+    pub(super) stock: Vec<Card>,
+    pub(super) phase: Phase,
     /// This deal's tricks; the last one is under way while the phase is `Play`.
-    tricks: Vec<Trick>,
-    last_deal: Option<DealResult>,
-    dealer_draw: Vec<Vec<SeatCard>>,
-    standings: Option<Vec<Standing>>,
-    rng: ChaCha8Rng,
+    pub(super) tricks: Vec<Trick>,
+    pub(super) last_deal: Option<DealResult>,
+    pub(super) dealer_draw: Vec<Vec<SeatCard>>,
+    pub(super) standings: Option<Vec<Standing>>,
+    pub(super) rng: ChaCha8Rng,
     /// How the match began, and every action since: the record. `None` for a sampled state
     /// ([`State::determinize`]), whose hidden cards are invented.
-    start: Option<Start>,
-    actions: Vec<RecordedAction>,
+    pub(super) start: Option<Start>,
+    pub(super) actions: Vec<RecordedAction>,
     /// The events of the match's start (the dealer draw and first deal).
-    opening: Vec<Event>,
+    pub(super) opening: Vec<Event>,
 }
 
 impl State {
@@ -1037,7 +1054,7 @@ impl<'a> Runs<'a> {
 }
 
 /// The cards of a per-byte count, in byte order.
-fn cards_of(counts: &[u8; 52]) -> Vec<Card> {
+pub(super) fn cards_of(counts: &[u8; 52]) -> Vec<Card> {
     let mut cards = Vec::with_capacity(counts.iter().map(|&n| n as usize).sum());
     for card in Card::pack() {
         for _ in 0..counts[card.index() as usize] {
