@@ -4,6 +4,7 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
+use rand::Rng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -38,6 +39,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     type PublicView: Clone + Debug + PartialEq + Serialize + Send + Sync;
     /// Why an action is refused.
     type Error: RuleError;
+    /// Why an observation cannot be sampled from ([`Game::sample`]): it is not one the engine
+    /// could have produced.
+    type SampleError: std::error::Error + Send + Sync + 'static;
 
     /// The game's name in records and on the wire: `twenty_two`, `gin`.
     const NAME: &'static str;
@@ -60,6 +64,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn standings(&self) -> Option<Vec<Standing>>;
     /// The match's record so far, `None` for a sampled state.
     fn record(&self) -> Option<Record>;
+
+    /// A full state that the observing seat cannot tell from the one it observed
+    /// (`sample(o)?.observation(o.seat) == o`): the public state and the seat's own cards are
+    /// copied, and every card the seat cannot see is dealt uniformly at random into the
+    /// places it cannot see (the other hands, their hidden discards, the stock), in the
+    /// numbers the observation shows; later deals use a fresh RNG drawn from `rng`. Nothing is
+    /// inferred from the other seats' play. Search bots sample these (determinization); each
+    /// game's `sample_from_observation` documents the details.
+    fn sample<R: Rng + ?Sized>(
+        observation: &Self::Observation,
+        rng: &mut R,
+    ) -> Result<Self, Self::SampleError>;
 }
 
 impl RuleError for crate::gin::IllegalAction {
@@ -74,6 +90,7 @@ impl Game for crate::gin::State {
     type Observation = crate::gin::Observation;
     type PublicView = crate::gin::PublicView;
     type Error = crate::gin::IllegalAction;
+    type SampleError = crate::gin::SetupError;
 
     const NAME: &'static str = "gin";
 
@@ -123,5 +140,12 @@ impl Game for crate::gin::State {
 
     fn record(&self) -> Option<Record> {
         Some(Record::Gin(crate::gin::State::record(self)))
+    }
+
+    fn sample<R: Rng + ?Sized>(
+        observation: &Self::Observation,
+        rng: &mut R,
+    ) -> Result<Self, Self::SampleError> {
+        crate::gin::State::sample_from_observation(observation, rng)
     }
 }

@@ -88,6 +88,7 @@ mod display;
 mod error;
 mod options;
 mod record;
+mod sample;
 pub mod solver;
 mod state;
 mod view;

@@ -56,27 +56,27 @@ fn first_hand() -> u32 {
 /// for search (a few small vectors).
 #[derive(Clone, Debug)]
 pub struct State {
-    options: Options,
-    start: Start,
-    actions: Vec<RecordedAction>,
-    rng: ChaCha8Rng,
-    scores: [u32; 2],
-    hands_won: [u32; 2],
-    hand_number: u32,
-    dealer: Seat,
-    hands: [CardSet; 2],
+    pub(super) options: Options,
+    pub(super) start: Start,
+    pub(super) actions: Vec<RecordedAction>,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) scores: [u32; 2],
+    pub(super) hands_won: [u32; 2],
+    pub(super) hand_number: u32,
+    pub(super) dealer: Seat,
+    pub(super) hands: [CardSet; 2],
     /// Top card last.
-    stock: Vec<Card>,
+    pub(super) stock: Vec<Card>,
     /// Bottom card first.
-    pile: Vec<PileCard>,
-    known: [CardSet; 2],
-    drawn: Option<Card>,
-    upcard_draws: u32,
-    knock_limit: u8,
-    multiplier: u32,
-    phase: Phase,
-    results: Vec<HandResult>,
-    outcome: Option<Outcome>,
+    pub(super) pile: Vec<PileCard>,
+    pub(super) known: [CardSet; 2],
+    pub(super) drawn: Option<Card>,
+    pub(super) upcard_draws: u32,
+    pub(super) knock_limit: u8,
+    pub(super) multiplier: u32,
+    pub(super) phase: Phase,
+    pub(super) results: Vec<HandResult>,
+    pub(super) outcome: Option<Outcome>,
 }
 
 const fn other(seat: Seat) -> Seat {

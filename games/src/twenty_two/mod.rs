@@ -25,6 +25,7 @@ mod cards;
 mod error;
 mod options;
 mod record;
+mod sample;
 mod state;
 mod view;
 
@@ -86,6 +87,7 @@ impl crate::game::Game for State {
     type Observation = Observation;
     type PublicView = PublicView;
     type Error = IllegalAction;
+    type SampleError = SetupError;
 
     const NAME: &'static str = "twenty_two";
 
@@ -123,5 +125,12 @@ impl crate::game::Game for State {
 
     fn record(&self) -> Option<crate::Record> {
         State::record(self).map(crate::Record::TwentyTwo)
+    }
+
+    fn sample<R: rand::Rng + ?Sized>(
+        observation: &Observation,
+        rng: &mut R,
+    ) -> Result<State, SetupError> {
+        State::sample_from_observation(observation, rng)
     }
 }
