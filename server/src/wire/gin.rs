@@ -288,17 +288,23 @@ mod tests {
         }
     }
 
-    /// Plays `matches` random matches to the end and calls `check` on every state on the way
-    /// (the final one included), with the events of the action that led to it. Random play
-    /// goes out whenever it can half of the time, so that hands end by knocks and gin as well
-    /// as at the wall.
+    /// Most actions played in one random match: random play seldom goes gin, so with
+    /// `knock_limit` 0 most hands end at the wall and a match can take thousands of hands
+    /// (and observations, which list every hand's result, grow with them).
+    const MAX_ACTIONS: usize = 600;
+
+    /// Plays `matches` random matches (to the end, or [`MAX_ACTIONS`] actions) and calls
+    /// `check` on every state on the way (the final one included), with the events of the
+    /// action that led to it. Random play goes out whenever it can half of the time, so that
+    /// hands end by knocks and gin as well as at the wall.
     fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
         for seed in 0..matches {
             let mut rng = Rng(seed);
             let options = random_options(&mut rng);
             let mut state = State::new(options, seed).unwrap();
             check(&state, &state.opening_events());
-            while let Some(seat) = state.to_act() {
+            for _ in 0..MAX_ACTIONS {
+                let Some(seat) = state.to_act() else { break };
                 let legal = state.legal_actions();
                 let going_out: Vec<Action> = legal
                     .iter()
@@ -507,6 +513,7 @@ mod tests {
         let json = serde_json::to_value(public.phase).unwrap();
         assert_eq!(json["phase"], typed.phase.as_str());
         assert_eq!(public.to_act, public.phase.to_act());
+        assert_eq!(typed.to_act, public.to_act.map(|seat| u32::from(seat.0)));
     }
 
     #[test]
@@ -549,7 +556,7 @@ mod tests {
     #[test]
     fn default_action_is_legal_and_never_goes_out_by_choice() {
         let mut seen = BTreeSet::new();
-        for_random_states(150, |state, _| {
+        for_random_states(400, |state, _| {
             let Some(seat) = state.to_act() else {
                 assert_eq!(state.default_action(), None);
                 return;
@@ -601,22 +608,74 @@ mod tests {
                     seen.insert("discard");
                 }
                 Phase::Discard { must_go_out: true, .. } => {
-                    assert!(
-                        matches!(
-                            action,
-                            Action::Knock { .. } | Action::Gin { .. } | Action::BigGin
-                        ),
-                        "{action:?}"
-                    );
-                    if legal.iter().any(|a| matches!(a, Action::Gin { .. } | Action::BigGin)) {
-                        assert!(!matches!(action, Action::Knock { .. }));
-                    }
+                    check_forced_go_out(state, action);
                     seen.insert("must go out");
                 }
                 Phase::MatchOver => unreachable!("a seat is to act"),
             }
         });
-        assert_eq!(seen.len(), 6, "{seen:?}");
+        // Taking the upcard at the wall is rare in random play; the next test seeks it.
+        for kind in ["discard", "draw", "first upcard", "wall"] {
+            assert!(seen.contains(kind), "{kind} not met: {seen:?}");
+        }
+    }
+
+    /// The default action of a seat that took the upcard at the wall (GR-10): big gin, else
+    /// gin, else the knock with the least deadwood.
+    fn check_forced_go_out(state: &State, action: Action) {
+        let seat = state.to_act().unwrap();
+        let legal = state.legal_actions();
+        assert!(legal.contains(&action), "{action:?} not in {legal:?}");
+        let deadwood = |action: Action| match action {
+            Action::BigGin | Action::Gin { .. } => 0,
+            Action::Knock { discard, melds } => {
+                (state.hand(seat) - CardSet::single(discard) - melds.cards()).value()
+            }
+            other => panic!("{other:?} does not go out"),
+        };
+        let least = legal.iter().map(|&a| deadwood(a)).min().unwrap();
+        assert_eq!(deadwood(action), least);
+        if legal.contains(&Action::BigGin) {
+            assert_eq!(action, Action::BigGin);
+        }
+    }
+
+    #[test]
+    fn default_action_goes_out_only_when_the_wall_demands_it() {
+        // Seats play the default actions, which reach the wall every hand, but take the
+        // upcard at the wall whenever they may (`wall_knock`); then they must go out.
+        let mut forced = 0;
+        for seed in 0..40 {
+            let options = Options { wall_knock: true, target: 50, ..Options::default() };
+            let mut state = State::new(options, seed).unwrap();
+            for _ in 0..MAX_ACTIONS {
+                let Some(seat) = state.to_act() else { break };
+                let legal = state.legal_actions();
+                let default = state.default_action().unwrap();
+                let action = match state.phase() {
+                    Phase::Wall { .. } if legal.contains(&Action::DrawDiscard) => {
+                        Action::DrawDiscard
+                    }
+                    Phase::Discard { must_go_out: true, .. } => {
+                        check_forced_go_out(&state, default);
+                        forced += 1;
+                        default
+                    }
+                    _ => {
+                        assert!(
+                            !matches!(
+                                default,
+                                Action::Knock { .. } | Action::Gin { .. } | Action::BigGin
+                            ),
+                            "{default:?}"
+                        );
+                        default
+                    }
+                };
+                state.apply(seat, action).unwrap();
+            }
+        }
+        assert!(forced >= 10, "{forced}");
     }
 
     #[test]

@@ -338,16 +338,19 @@ mod tests {
 
     #[test]
     fn observations_match_the_engine() {
+        // The seat to act (whose observation lists its legal actions) and one other seat in
+        // turn: every seat of every state would be slow in a debug build.
         let mut observations = 0;
-        for_random_states(25, |state, _| {
-            for seat in (0..state.players()).map(Seat) {
+        for_random_states(20, |state, _| {
+            let other = Seat((observations % usize::from(state.players())) as u8);
+            for seat in state.to_act().into_iter().chain([other]) {
                 let observation = state.observation(seat);
                 let wire = State::observation_to_pb(&observation);
                 check_observation(&observation, &wire);
                 observations += 1;
             }
         });
-        assert!(observations > 1_000, "{observations}");
+        assert!(observations > 5_000, "{observations}");
     }
 
     fn check_observation(observation: &Observation, wire: &pb::Observation) {
