@@ -1,0 +1,44 @@
+"""The :class:`Bot` base class: subclass it and write :meth:`Bot.choose`."""
+
+from __future__ import annotations
+
+import abc
+
+from cardroom.actions import Action
+from cardroom.model import ActError, Event, MatchInfo, MatchResult, Turn
+
+
+class Bot(abc.ABC):
+    """A bot: the runner (:func:`cardroom.run`) calls :meth:`choose` for every turn.
+
+    Only :meth:`choose` is required; the ``on_…`` hooks do nothing unless overridden. Every
+    method is called from the runner's threads one at a time, never concurrently, except that
+    a :meth:`choose` that overruns its time is abandoned (its answer is discarded) while the
+    match goes on.
+    """
+
+    #: The name sent when joining, shown in standings and logs (``--name`` overrides it).
+    name: str = "python-bot"
+
+    @abc.abstractmethod
+    def choose(self, turn: Turn) -> int | Action:
+        """Chooses an action for ``turn``.
+
+        Return the index of one of ``turn.legal_actions`` (simplest), or an action by value
+        (such as ``Play(Hand.parse("7S 7D"))``). If the server refuses it as illegal, the
+        runner plays the first legal action instead. Answer within ``turn.move_ms``: after
+        ``move_ms + bank_ms`` (less a safety margin) the runner answers with the first legal
+        action itself.
+        """
+
+    def on_match_start(self, match: MatchInfo) -> None:
+        """Called once the seat is joined, before the first turn (not again on reconnection)."""
+
+    def on_events(self, events: list[Event]) -> None:
+        """Called with public events as they happen (plays, tricks won, discards…)."""
+
+    def on_error(self, error: ActError) -> None:
+        """Called when the server refuses an answer (or reports a timeout or a forfeit)."""
+
+    def on_match_end(self, result: MatchResult) -> None:
+        """Called once with the result, just before :func:`cardroom.run` returns it."""

@@ -1,0 +1,356 @@
+"""The runner: connects a :class:`~cardroom.Bot` to a server and plays one match.
+
+It does what every bot must: join (by seat token, or through a queue), answer every ``Turn``
+with its turn number within the time, recover from refused answers, and reconnect with the
+seat token after a dropped connection, backing off between attempts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import grpc
+
+from cardroom.actions import action_to_pb
+from cardroom.bot import Bot
+from cardroom.model import ActError, ErrorCode, Event, Game, MatchInfo, MatchResult, Turn
+from cardroom.v1 import cardroom_pb2 as pb
+from cardroom.v1 import cardroom_pb2_grpc as pb_grpc
+
+log = logging.getLogger("cardroom")
+
+#: The server when neither ``--server`` nor ``CARDROOM_SERVER`` says otherwise.
+DEFAULT_SERVER = "127.0.0.1:50051"
+
+#: Status codes after which the runner gives up instead of reconnecting: the server will not
+#: accept this join however often it is tried (an unknown token, a bad queue request), or
+#: another connection took the seat over (ABORTED).
+FATAL_CODES = frozenset(
+    {
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.ABORTED,
+        grpc.StatusCode.UNIMPLEMENTED,
+    }
+)
+
+
+class CardroomError(Exception):
+    """The runner cannot play the match: the server refused the join, or it stayed
+    unreachable for longer than :attr:`RunConfig.reconnect_timeout`."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """How :func:`run` connects and joins. :meth:`from_env` and :meth:`from_args` build one."""
+
+    #: ``host:port`` (an ``http://`` prefix is accepted).
+    server: str = DEFAULT_SERVER
+    #: A seat token from ``CreateMatch``; when absent the bot joins the queue for ``game``.
+    token: str | None = None
+    #: The game to queue for (without a token).
+    game: Game | None = None
+    #: Queue: the options as a JSON object; empty for the defaults.
+    options_json: str = ""
+    #: Queue: seats at the table.
+    seats: int = 2
+    #: The name to join with; the bot's :attr:`Bot.name` when absent.
+    bot_name: str | None = None
+    #: Stop reconnecting after this many seconds without a connection.
+    reconnect_timeout: float = 30.0
+    #: The first wait before reconnecting, doubled on every failure up to :attr:`max_backoff`.
+    initial_backoff: float = 0.05
+    #: The longest wait between reconnection attempts.
+    max_backoff: float = 2.0
+    #: Seconds kept in hand when the runner must answer for a slow :meth:`Bot.choose`.
+    safety_margin: float = 0.15
+
+    @classmethod
+    def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
+        """Reads ``CARDROOM_SERVER``, ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
+        ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS`` and ``CARDROOM_BOT_NAME``."""
+        env = os.environ if environ is None else environ
+        game = env.get("CARDROOM_QUEUE_GAME")
+        return cls(
+            server=env.get("CARDROOM_SERVER") or DEFAULT_SERVER,
+            token=env.get("CARDROOM_TOKEN") or None,
+            game=Game.parse(game) if game else None,
+            options_json=env.get("CARDROOM_QUEUE_OPTIONS", ""),
+            seats=int(env.get("CARDROOM_QUEUE_SEATS") or 2),
+            bot_name=env.get("CARDROOM_BOT_NAME") or None,
+        )
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        """Adds ``--server``, ``--token``, ``--queue-game``, ``--queue-options``,
+        ``--queue-seats`` and ``--name`` to ``parser`` (the Rust SDK's flags), each defaulting to
+        its environment variable."""
+        env = cls.from_env()
+        parser.add_argument("--server", default=env.server, help="host:port (CARDROOM_SERVER)")
+        parser.add_argument("--token", default=env.token, help="seat token (CARDROOM_TOKEN)")
+        parser.add_argument(
+            "--queue-game",
+            type=Game.parse,
+            default=env.game,
+            help="without a token, queue for this game: twenty_two or gin (CARDROOM_QUEUE_GAME)",
+        )
+        parser.add_argument(
+            "--queue-options",
+            default=env.options_json,
+            help="queue: options as a JSON object (CARDROOM_QUEUE_OPTIONS)",
+        )
+        parser.add_argument(
+            "--queue-seats",
+            type=int,
+            default=env.seats,
+            help="queue: seats at the table (CARDROOM_QUEUE_SEATS)",
+        )
+        parser.add_argument("--name", default=env.bot_name, help="bot name (CARDROOM_BOT_NAME)")
+
+    @classmethod
+    def from_args(cls, argv: Sequence[str] | None = None, description: str = "") -> RunConfig:
+        """Parses command-line arguments (see :meth:`add_arguments`)."""
+        parser = argparse.ArgumentParser(description=description)
+        cls.add_arguments(parser)
+        return cls.from_namespace(parser.parse_args(argv))
+
+    @classmethod
+    def from_namespace(cls, args: argparse.Namespace) -> RunConfig:
+        """Builds a config from arguments added by :meth:`add_arguments`."""
+        return cls(
+            server=args.server,
+            token=args.token,
+            game=args.queue_game,
+            options_json=args.queue_options,
+            seats=args.queue_seats,
+            bot_name=args.name,
+        )
+
+    @property
+    def target(self) -> str:
+        """The gRPC target: :attr:`server` without a scheme."""
+        for scheme in ("http://", "grpc://"):
+            if self.server.startswith(scheme):
+                return self.server[len(scheme) :].rstrip("/")
+        return self.server
+
+    def join(self, bot_name: str, token: str | None) -> pb.Join:
+        """The ``Join`` message: by ``token`` when there is one, else through the queue."""
+        if token:
+            return pb.Join(seat_token=token, bot_name=bot_name)
+        if self.game is None:
+            raise CardroomError("give a seat token (--token) or a game to queue for (--queue-game)")
+        queue_request = pb.QueueRequest(
+            game=self.game.value,  # type: ignore[arg-type]
+            options_json=self.options_json,
+            seats=self.seats,
+        )
+        return pb.Join(queue=queue_request, bot_name=bot_name)
+
+
+class _StreamEnded(Exception):
+    """The server closed the stream before ``MatchEnd``."""
+
+
+class _Session:
+    """One match's state across connections: the token, the match, the last answer."""
+
+    def __init__(self, bot: Bot, config: RunConfig) -> None:
+        self.bot = bot
+        self.config = config
+        self.name = config.bot_name or bot.name
+        self.token = config.token
+        self.match: MatchInfo | None = None
+        #: The turn being answered and the answer sent, to answer a repeated turn the same way.
+        self.current: Turn | None = None
+        self.answer: pb.Act | None = None
+        self.fell_back = False
+        #: True once the current connection has reached ``Joined``.
+        self.joined_here = False
+
+    def play(self, channel: grpc.Channel) -> MatchResult:
+        """Plays over one connection until ``MatchEnd``; raises ``grpc.RpcError`` or
+        :class:`_StreamEnded` when the connection ends first."""
+        outbox: queue.SimpleQueue[pb.BotMessage | None] = queue.SimpleQueue()
+
+        def requests() -> Iterator[pb.BotMessage]:
+            while (message := outbox.get()) is not None:
+                yield message
+
+        outbox.put(pb.BotMessage(join=self.config.join(self.name, self.token)))
+        stub = pb_grpc.CardroomStub(channel)  # type: ignore[no-untyped-call]
+        responses = stub.Play(requests())
+        send: Callable[[pb.Act], None] = lambda act: outbox.put(pb.BotMessage(act=act))
+        try:
+            for message in responses:
+                result = self.handle(message, send)
+                if result is not None:
+                    return result
+        finally:
+            outbox.put(None)
+            responses.cancel()
+        raise _StreamEnded("the server closed the stream before the match ended")
+
+    def handle(
+        self, message: pb.ServerMessage, send: Callable[[pb.Act], None]
+    ) -> MatchResult | None:
+        """Handles one server message; returns the result at the end."""
+        kind = message.WhichOneof("message")
+        if kind == "joined":
+            first = self.match is None
+            self.match = MatchInfo.from_pb(message.joined)
+            self.token = message.joined.seat_token
+            self.joined_here = True
+            log.info(
+                "%s joined match %s as seat %d%s",
+                self.name,
+                self.match.match_id,
+                self.match.seat,
+                "" if first else " (reconnected)",
+            )
+            if first:
+                self.bot.on_match_start(self.match)
+        elif kind == "turn":
+            if self.match is None:
+                raise CardroomError("the server sent a turn before Joined")
+            raw = message.turn
+            if (
+                self.current is not None
+                and self.answer is not None
+                and raw.turn == self.current.number
+            ):
+                send(self.answer)  # The same turn again after a reconnection: the same answer.
+                return None
+            turn = Turn.from_pb(raw, self.match)
+            self.current, self.fell_back = turn, False
+            self.answer = self.decide(turn)
+            send(self.answer)
+        elif kind == "events":
+            self.bot.on_events([Event.from_pb(event) for event in message.events.events])
+        elif kind == "error":
+            error = ActError.from_pb(message.error)
+            log.warning("%s: answer refused: %s", self.name, error)
+            self.bot.on_error(error)
+            current = self.current
+            refused = error.code in (ErrorCode.ILLEGAL_ACTION, ErrorCode.MALFORMED)
+            if (
+                refused
+                and current is not None
+                and error.turn == current.number
+                and not self.fell_back
+            ):
+                # The bot's choice was refused: play the first legal action instead.
+                self.fell_back = True
+                self.answer = pb.Act(turn=current.number, index=0)
+                send(self.answer)
+        elif kind == "end":
+            if self.match is None:
+                raise CardroomError("the server ended the match before Joined")
+            result = MatchResult.from_pb(message.end, self.match)
+            log.info("%s: match %s over: place %s", self.name, self.match.match_id, result.place)
+            self.bot.on_match_end(result)
+            return result
+        return None
+
+    def decide(self, turn: Turn) -> pb.Act:
+        """Asks the bot, within the turn's time; the first legal action when it fails or is
+        late."""
+        budget = (turn.move_ms + turn.bank_ms) / 1000 - self.config.safety_margin
+        box: list[int | object] = []
+        done = threading.Event()
+
+        def think() -> None:
+            try:
+                box.append(self.bot.choose(turn))
+            except Exception:  # A bug in the bot must not lose the match.
+                log.exception("%s: choose failed on turn %d", self.name, turn.number)
+            done.set()
+
+        threading.Thread(target=think, name=f"choose-{turn.number}", daemon=True).start()
+        if not done.wait(max(budget, 0.0)):
+            log.warning("%s: choose overran its time on turn %d", self.name, turn.number)
+            return pb.Act(turn=turn.number, index=0)
+        if not box:
+            return pb.Act(turn=turn.number, index=0)
+        choice = box[0]
+        if isinstance(choice, bool) or not isinstance(choice, int):
+            try:
+                return pb.Act(turn=turn.number, action=action_to_pb(choice))  # type: ignore[arg-type]
+            except TypeError:
+                log.error("%s: choose returned %r, not an index or an action", self.name, choice)
+                return pb.Act(turn=turn.number, index=0)
+        return pb.Act(turn=turn.number, index=choice)
+
+
+def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> MatchResult:
+    """Plays one match with ``bot`` and returns its result.
+
+    ``config`` defaults to :meth:`RunConfig.from_env`; keyword arguments override its fields
+    (``run(bot, server="127.0.0.1:50051", token="…")``). Joins by seat token when there is one,
+    else through the queue; reconnects with the seat token after a dropped connection, backing
+    off from :attr:`RunConfig.initial_backoff` up to :attr:`RunConfig.max_backoff`.
+
+    Raises :class:`CardroomError` when the server refuses the join or stays unreachable for
+    :attr:`RunConfig.reconnect_timeout` seconds.
+    """
+    config = replace(config or RunConfig.from_env(), **overrides)  # type: ignore[arg-type]
+    session = _Session(bot, config)
+    backoff = config.initial_backoff
+    unreachable_since: float | None = None
+    while True:
+        channel = grpc.insecure_channel(config.target)
+        session.joined_here = False
+        try:
+            return session.play(channel)
+        except grpc.RpcError as error:
+            code = error.code()
+            details = error.details()
+            if code in FATAL_CODES:
+                raise CardroomError(
+                    f"the server refused {session.name}: {code.name}: {details}"
+                ) from error
+            log.warning("%s: connection lost (%s: %s)", session.name, code.name, details)
+        except _StreamEnded as error:
+            log.warning("%s: %s", session.name, error)
+        finally:
+            channel.close()
+        now = time.monotonic()
+        if session.joined_here or unreachable_since is None:
+            # This connection worked (or is the first to fail): start backing off afresh.
+            unreachable_since, backoff = now, config.initial_backoff
+        if now - unreachable_since > config.reconnect_timeout:
+            raise CardroomError(
+                f"{session.name}: no connection to {config.server} "
+                f"for {config.reconnect_timeout:g} s"
+            )
+        time.sleep(backoff)
+        backoff = min(backoff * 2, config.max_backoff)
+
+
+def main(bot: Bot, argv: Sequence[str] | None = None, description: str = "") -> int:
+    """A bot script's entry point: reads the configuration from ``argv`` and the environment,
+    plays one match, prints the standings; returns the exit code (0, or 1 on error)."""
+    config = RunConfig.from_args(argv, description or (type(bot).__doc__ or ""))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        result = run(bot, config)
+    except CardroomError as error:
+        print(f"error: {error}")
+        return 1
+    print(
+        f"match {result.match.match_id} over{' (aborted)' if result.aborted else ''}: {result.reason}"
+    )
+    for standing in result.standings:
+        mark = " (you)" if standing.seat == result.match.seat else ""
+        forfeit = " forfeited" if standing.forfeited else ""
+        print(f"  place {standing.place}: seat {standing.seat}{forfeit}{mark}")
+    return 0

@@ -1,0 +1,524 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Game(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_UNSPECIFIED: _ClassVar[Game]
+    GAME_TWENTY_TWO: _ClassVar[Game]
+    GAME_GIN_RUMMY: _ClassVar[Game]
+
+class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SUIT_UNSPECIFIED: _ClassVar[Suit]
+    SUIT_CLUBS: _ClassVar[Suit]
+    SUIT_DIAMONDS: _ClassVar[Suit]
+    SUIT_HEARTS: _ClassVar[Suit]
+    SUIT_SPADES: _ClassVar[Suit]
+
+class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RANK_UNSPECIFIED: _ClassVar[Rank]
+    RANK_TWO: _ClassVar[Rank]
+    RANK_THREE: _ClassVar[Rank]
+    RANK_FOUR: _ClassVar[Rank]
+    RANK_FIVE: _ClassVar[Rank]
+    RANK_SIX: _ClassVar[Rank]
+    RANK_SEVEN: _ClassVar[Rank]
+    RANK_EIGHT: _ClassVar[Rank]
+    RANK_NINE: _ClassVar[Rank]
+    RANK_TEN: _ClassVar[Rank]
+    RANK_JACK: _ClassVar[Rank]
+    RANK_QUEEN: _ClassVar[Rank]
+    RANK_KING: _ClassVar[Rank]
+    RANK_ACE: _ClassVar[Rank]
+
+class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACT_ERROR_CODE_UNSPECIFIED: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_ILLEGAL_ACTION: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_NOT_YOUR_TURN: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_STALE_TURN: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_MALFORMED: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_TIMED_OUT: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_FORFEITED: _ClassVar[ActErrorCode]
+GAME_UNSPECIFIED: Game
+GAME_TWENTY_TWO: Game
+GAME_GIN_RUMMY: Game
+SUIT_UNSPECIFIED: Suit
+SUIT_CLUBS: Suit
+SUIT_DIAMONDS: Suit
+SUIT_HEARTS: Suit
+SUIT_SPADES: Suit
+RANK_UNSPECIFIED: Rank
+RANK_TWO: Rank
+RANK_THREE: Rank
+RANK_FOUR: Rank
+RANK_FIVE: Rank
+RANK_SIX: Rank
+RANK_SEVEN: Rank
+RANK_EIGHT: Rank
+RANK_NINE: Rank
+RANK_TEN: Rank
+RANK_JACK: Rank
+RANK_QUEEN: Rank
+RANK_KING: Rank
+RANK_ACE: Rank
+ACT_ERROR_CODE_UNSPECIFIED: ActErrorCode
+ACT_ERROR_CODE_ILLEGAL_ACTION: ActErrorCode
+ACT_ERROR_CODE_NOT_YOUR_TURN: ActErrorCode
+ACT_ERROR_CODE_STALE_TURN: ActErrorCode
+ACT_ERROR_CODE_MALFORMED: ActErrorCode
+ACT_ERROR_CODE_TIMED_OUT: ActErrorCode
+ACT_ERROR_CODE_FORFEITED: ActErrorCode
+
+class Card(_message.Message):
+    __slots__ = ("rank", "suit")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    SUIT_FIELD_NUMBER: _ClassVar[int]
+    rank: Rank
+    suit: Suit
+    def __init__(self, rank: _Optional[_Union[Rank, str]] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
+
+class Cards(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameInfo]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameInfo, _Mapping]]] = ...) -> None: ...
+
+class GameInfo(_message.Message):
+    __slots__ = ("game", "name", "min_seats", "max_seats", "options")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    name: str
+    min_seats: int
+    max_seats: int
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., name: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ...) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("name", "description", "default_json", "choices_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    default_json: str
+    choices_json: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_json: _Optional[str] = ..., choices_json: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Clock(_message.Message):
+    __slots__ = ("move_ms", "bank_ms")
+    MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    move_ms: int
+    bank_ms: int
+    def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("game", "options_json", "seats", "seed", "clock")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    options_json: str
+    seats: int
+    seed: int
+    clock: Clock
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+
+class CreateMatchResponse(_message.Message):
+    __slots__ = ("match_id", "seats")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
+
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class MatchInfo(_message.Message):
+    __slots__ = ("match_id", "game", "options_json", "seats", "over", "end")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: Game
+    options_json: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    over: bool
+    end: MatchEnd
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., over: _Optional[bool] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "bot_name", "connected", "strikes", "forfeited")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    STRIKES_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot_name: str
+    connected: bool
+    strikes: int
+    forfeited: bool
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+
+class BotMessage(_message.Message):
+    __slots__ = ("join", "act")
+    JOIN_FIELD_NUMBER: _ClassVar[int]
+    ACT_FIELD_NUMBER: _ClassVar[int]
+    join: Join
+    act: Act
+    def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
+
+class Join(_message.Message):
+    __slots__ = ("seat_token", "queue", "bot_name")
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    seat_token: str
+    queue: QueueRequest
+    bot_name: str
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., bot_name: _Optional[str] = ...) -> None: ...
+
+class QueueRequest(_message.Message):
+    __slots__ = ("game", "options_json", "seats")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    options_json: str
+    seats: int
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
+
+class Act(_message.Message):
+    __slots__ = ("turn", "index", "action")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    index: int
+    action: Action
+    def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class Action(_message.Message):
+    __slots__ = ("twenty_two", "gin")
+    TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
+    GIN_FIELD_NUMBER: _ClassVar[int]
+    twenty_two: TwentyTwoAction
+    gin: GinAction
+    def __init__(self, twenty_two: _Optional[_Union[TwentyTwoAction, _Mapping]] = ..., gin: _Optional[_Union[GinAction, _Mapping]] = ...) -> None: ...
+
+class TwentyTwoAction(_message.Message):
+    __slots__ = ("exchange", "play")
+    EXCHANGE_FIELD_NUMBER: _ClassVar[int]
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    exchange: Cards
+    play: Cards
+    def __init__(self, exchange: _Optional[_Union[Cards, _Mapping]] = ..., play: _Optional[_Union[Cards, _Mapping]] = ...) -> None: ...
+
+class GinAction(_message.Message):
+    __slots__ = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin")
+    class Empty(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Knock(_message.Message):
+        __slots__ = ("discard", "melds")
+        DISCARD_FIELD_NUMBER: _ClassVar[int]
+        MELDS_FIELD_NUMBER: _ClassVar[int]
+        discard: Card
+        melds: _containers.RepeatedCompositeFieldContainer[Cards]
+        def __init__(self, discard: _Optional[_Union[Card, _Mapping]] = ..., melds: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ...) -> None: ...
+    TAKE_UPCARD_FIELD_NUMBER: _ClassVar[int]
+    PASS_UPCARD_FIELD_NUMBER: _ClassVar[int]
+    DRAW_STOCK_FIELD_NUMBER: _ClassVar[int]
+    DRAW_DISCARD_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    KNOCK_FIELD_NUMBER: _ClassVar[int]
+    GIN_FIELD_NUMBER: _ClassVar[int]
+    BIG_GIN_FIELD_NUMBER: _ClassVar[int]
+    take_upcard: GinAction.Empty
+    pass_upcard: GinAction.Empty
+    draw_stock: GinAction.Empty
+    draw_discard: GinAction.Empty
+    discard: Card
+    knock: GinAction.Knock
+    gin: Card
+    big_gin: GinAction.Empty
+    def __init__(self, take_upcard: _Optional[_Union[GinAction.Empty, _Mapping]] = ..., pass_upcard: _Optional[_Union[GinAction.Empty, _Mapping]] = ..., draw_stock: _Optional[_Union[GinAction.Empty, _Mapping]] = ..., draw_discard: _Optional[_Union[GinAction.Empty, _Mapping]] = ..., discard: _Optional[_Union[Card, _Mapping]] = ..., knock: _Optional[_Union[GinAction.Knock, _Mapping]] = ..., gin: _Optional[_Union[Card, _Mapping]] = ..., big_gin: _Optional[_Union[GinAction.Empty, _Mapping]] = ...) -> None: ...
+
+class ServerMessage(_message.Message):
+    __slots__ = ("joined", "turn", "events", "error", "end")
+    JOINED_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    joined: Joined
+    turn: Turn
+    events: Events
+    error: ActError
+    end: MatchEnd
+    def __init__(self, joined: _Optional[_Union[Joined, _Mapping]] = ..., turn: _Optional[_Union[Turn, _Mapping]] = ..., events: _Optional[_Union[Events, _Mapping]] = ..., error: _Optional[_Union[ActError, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class Joined(_message.Message):
+    __slots__ = ("match_id", "seat", "seat_token", "game", "options_json", "seats", "clock", "observation")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    seat_token: str
+    game: Game
+    options_json: str
+    seats: int
+    clock: Clock
+    observation: Observation
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ...) -> None: ...
+
+class Turn(_message.Message):
+    __slots__ = ("turn", "observation", "legal_actions", "move_ms", "bank_ms")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    observation: Observation
+    legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
+    move_ms: int
+    bank_ms: int
+    def __init__(self, turn: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+
+class LegalAction(_message.Message):
+    __slots__ = ("index", "action")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    action: Action
+    def __init__(self, index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+
+class Observation(_message.Message):
+    __slots__ = ("seat", "twenty_two", "gin", "json")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
+    GIN_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    twenty_two: TwentyTwoObservation
+    gin: GinObservation
+    json: str
+    def __init__(self, seat: _Optional[int] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., gin: _Optional[_Union[GinObservation, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
+
+class TwentyTwoObservation(_message.Message):
+    __slots__ = ("hand", "discards", "public")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    discards: _containers.RepeatedCompositeFieldContainer[Card]
+    public: TwentyTwoPublic
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., public: _Optional[_Union[TwentyTwoPublic, _Mapping]] = ...) -> None: ...
+
+class TwentyTwoPublic(_message.Message):
+    __slots__ = ("deal", "dealer", "hand_size", "stock_len", "packs", "seats", "phase", "to_act", "leader", "tricks")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STOCK_LEN_FIELD_NUMBER: _ClassVar[int]
+    PACKS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    dealer: int
+    hand_size: int
+    stock_len: int
+    packs: int
+    seats: _containers.RepeatedCompositeFieldContainer[TwentyTwoSeat]
+    phase: str
+    to_act: int
+    leader: int
+    tricks: _containers.RepeatedCompositeFieldContainer[TwentyTwoTrick]
+    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., hand_size: _Optional[int] = ..., stock_len: _Optional[int] = ..., packs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TwentyTwoSeat, _Mapping]]] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ...) -> None: ...
+
+class TwentyTwoSeat(_message.Message):
+    __slots__ = ("seat", "score", "penalty_pile", "eliminated", "hand_len", "exchanged")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PENALTY_PILE_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    HAND_LEN_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    score: int
+    penalty_pile: _containers.RepeatedCompositeFieldContainer[Card]
+    eliminated: bool
+    hand_len: int
+    exchanged: int
+    def __init__(self, seat: _Optional[int] = ..., score: _Optional[int] = ..., penalty_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., eliminated: _Optional[bool] = ..., hand_len: _Optional[int] = ..., exchanged: _Optional[int] = ...) -> None: ...
+
+class TwentyTwoTrick(_message.Message):
+    __slots__ = ("plays", "strongest", "winner")
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    STRONGEST_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    plays: _containers.RepeatedCompositeFieldContainer[TwentyTwoPlay]
+    strongest: int
+    winner: int
+    def __init__(self, plays: _Optional[_Iterable[_Union[TwentyTwoPlay, _Mapping]]] = ..., strongest: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
+
+class TwentyTwoPlay(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class GinObservation(_message.Message):
+    __slots__ = ("hand", "drawn", "scores", "dealer", "hand_number", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    DRAWN_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_CARDS_FIELD_NUMBER: _ClassVar[int]
+    KNOCK_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    hand: _containers.RepeatedCompositeFieldContainer[Card]
+    drawn: Card
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    dealer: int
+    hand_number: int
+    phase: str
+    stock_size: int
+    discard_pile: _containers.RepeatedCompositeFieldContainer[Card]
+    known_cards: _containers.RepeatedCompositeFieldContainer[Cards]
+    knock_limit: int
+    to_act: int
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., hand_number: _Optional[int] = ..., phase: _Optional[str] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ...) -> None: ...
+
+class Events(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("kind", "text", "json")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    text: str
+    json: str
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., json: _Optional[str] = ...) -> None: ...
+
+class ActError(_message.Message):
+    __slots__ = ("turn", "code", "rule", "message")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    code: ActErrorCode
+    rule: str
+    message: str
+    def __init__(self, turn: _Optional[int] = ..., code: _Optional[_Union[ActErrorCode, str]] = ..., rule: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class MatchEnd(_message.Message):
+    __slots__ = ("standings", "aborted", "reason")
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    ABORTED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    aborted: bool
+    reason: str
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., aborted: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class Standing(_message.Message):
+    __slots__ = ("seat", "place", "forfeited")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    place: int
+    forfeited: bool
+    def __init__(self, seat: _Optional[int] = ..., place: _Optional[int] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class WatchMessage(_message.Message):
+    __slots__ = ("events", "public_json", "end")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_JSON_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    public_json: str
+    end: MatchEnd
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., public_json: _Optional[str] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class GetRecordRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class GetRecordResponse(_message.Message):
+    __slots__ = ("record_json",)
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    record_json: str
+    def __init__(self, record_json: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,164 @@
+"""Python bots against a real ``cardroom serve`` over gRPC: whole matches, the queue,
+reconnection and refused actions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PATIENCE, Server, play_all, server_binary
+from helpers import EXAMPLES, Dropper, DroppingProxy, IllegalLeader, Recorder, load_example
+
+import cardroom
+from cardroom import ErrorCode, Game
+
+
+def check_standings(results: list[cardroom.MatchResult], seats: int) -> None:
+    """Every bot saw the same finished match, with one standing per seat and a winner."""
+    assert len({r.match.match_id for r in results}) == 1
+    assert sorted(r.match.seat for r in results) == list(range(seats))
+    for result in results:
+        assert not result.aborted, result.reason
+        assert result.standings == results[0].standings
+        assert sorted(s.seat for s in result.standings) == list(range(seats))
+        assert result.standings[0].place == 1
+        assert not any(s.forfeited for s in result.standings)
+
+
+def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_path: Path) -> None:
+    tt_bot = load_example("tt_bot")
+    created = server.create(Game.TWENTY_TWO, seats=4, seed=22)
+    bots: list[cardroom.Bot] = [
+        tt_bot.TwentyTwoBot(),
+        tt_bot.TwentyTwoBot(),
+        Recorder(),
+        Recorder(),
+    ]
+    results = play_all(
+        [
+            lambda bot=bot, seat=seat: cardroom.run(bot, server=server.address, token=seat.token)  # type: ignore[misc]
+            for bot, seat in zip(bots, created.seats)
+        ]
+    )
+    check_standings(results, 4)
+    recorder = bots[2]
+    assert isinstance(recorder, Recorder)
+    assert recorder.errors == [], "every answer was accepted"
+    assert len(recorder.starts) == 1 and recorder.results == [results[2]]
+    assert recorder.events, "public events arrived"
+    first = recorder.turns[0]
+    assert first.observation.json["seat"] == first.seat, "the engine's JSON is parsed"
+    assert first.match.game is Game.TWENTY_TWO and first.legal_actions[0].index == 0
+    # The record the server wrote replays.
+    record = tmp_path / f"{created.match_id}.json"
+    replay = subprocess.run(
+        [str(server_binary()), "replay", str(record)],
+        check=False,
+        capture_output=True,
+        timeout=PATIENCE,
+    )
+    assert replay.returncode == 0, replay.stderr
+
+
+def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
+    gin_bot = load_example("gin_bot")
+    bots: list[cardroom.Bot] = [gin_bot.GinBot(), Recorder()]
+    config = cardroom.RunConfig(server=server.address, game=Game.GIN_RUMMY, seats=2)
+    results = play_all([lambda bot=bot: cardroom.run(bot, config) for bot in bots])  # type: ignore[misc]
+    check_standings(results, 2)
+    assert results[0].match.game is Game.GIN_RUMMY
+    info = server.match_info(results[0].match.match_id)
+    assert info.over and [s.bot_name for s in info.seats].count("gin-heuristic") == 1
+
+
+def test_a_bot_reconnects_with_its_seat_token_after_its_connection_drops(server: Server) -> None:
+    proxy = DroppingProxy(server.address)
+    try:
+        created = server.create(Game.TWENTY_TWO, seats=2, seed=5)
+        dropper = Dropper(proxy, at=3)
+        other = Recorder()
+        results = play_all(
+            [
+                lambda: cardroom.run(dropper, server=proxy.address, token=created.seats[0].token),
+                lambda: cardroom.run(other, server=server.address, token=created.seats[1].token),
+            ]
+        )
+    finally:
+        proxy.close()
+    check_standings(results, 2)
+    assert dropper.dropped and proxy.accepted >= 2, "the bot connected again"
+    assert len(dropper.starts) == 1, "on_match_start is called once, not on reconnection"
+    assert dropper.errors == [] and other.errors == []
+    info = server.match_info(created.match_id)
+    assert info.seats[0].strikes == 0, "back within the grace: no strike"
+
+
+def test_an_illegal_action_is_refused_and_the_match_goes_on(server: Server) -> None:
+    created = server.create(Game.TWENTY_TWO, seats=2, seed=9)
+    cheat, honest = IllegalLeader(), Recorder()
+    results = play_all(
+        [
+            lambda: cardroom.run(cheat, server=server.address, token=created.seats[0].token),
+            lambda: cardroom.run(honest, server=server.address, token=created.seats[1].token),
+        ]
+    )
+    check_standings(results, 2)
+    assert cheat.illegal is not None, "the bot led at least once"
+    assert len(cheat.errors) == 1, cheat.errors
+    error = cheat.errors[0]
+    assert error.code is ErrorCode.ILLEGAL_ACTION
+    assert error.rule == "TT-11" and "TT-11" in error.message
+    # The runner answered the same turn with the first legal action, and the match went on.
+    turn = next(t for t in cheat.turns if t.number == error.turn)
+    record = server.record(created.match_id)
+    actions = record["actions"]
+    assert isinstance(actions, list) and len(actions) > turn.number + 1
+    assert cheat.turns[-1].number > error.turn
+    assert server.match_info(created.match_id).seats[0].strikes == 0
+
+
+def test_an_unknown_seat_token_is_refused(server: Server) -> None:
+    with pytest.raises(cardroom.CardroomError, match="PERMISSION_DENIED"):
+        cardroom.run(Recorder(), server=server.address, token="00" * 16)
+
+
+def test_the_example_bot_runs_with_one_command(server: Server) -> None:
+    created = server.create(Game.TWENTY_TWO, seats=2, seed=3)
+    script = subprocess.Popen(
+        [
+            sys.executable,
+            str(EXAMPLES / "tt_bot.py"),
+            "--server",
+            server.address,
+            "--token",
+            created.seats[0].token,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    result = cardroom.run(Recorder(), server=server.address, token=created.seats[1].token)
+    stdout, stderr = script.communicate(timeout=PATIENCE)
+    assert script.returncode == 0, stderr
+    assert f"match {created.match_id} over" in stdout
+    assert "(you)" in stdout and not result.aborted
+
+
+def test_configuration_comes_from_the_environment_and_arguments() -> None:
+    env = {
+        "CARDROOM_SERVER": "http://example:1",
+        "CARDROOM_QUEUE_GAME": "gin",
+        "CARDROOM_QUEUE_SEATS": "2",
+    }
+    config = cardroom.RunConfig.from_env(env)
+    assert config.target == "example:1" and config.game is Game.GIN_RUMMY and config.token is None
+    args = cardroom.RunConfig.from_args(
+        ["--token", "abc", "--server", "h:2", "--name", "n", "--queue-seats", "3"]
+    )
+    assert (args.token, args.server, args.bot_name, args.seats) == ("abc", "h:2", "n", 3)
+    join = args.join("n", args.token)
+    assert join.WhichOneof("seat") == "seat_token" and join.seat_token == "abc"
+    queued = config.join("n", None)
+    assert queued.WhichOneof("seat") == "queue" and queued.queue.seats == 2
