@@ -1,0 +1,37 @@
+//! The arena: bot-vs-bot ladders for cardroom, and the ranking of their bots.
+//!
+//! Card games are noisy, so the arena's job is a trustworthy ranking in as few matches as
+//! possible. Its pieces, each usable alone:
+//!
+//! - [`schedule`]: who plays whom (round robin, gauntlet, Swiss, the continuous ladder that
+//!   pairs the bots whose order is least certain).
+//! - [`duplicate`]: each table plays one deal several times with the bots rotated through the
+//!   seats, so that the luck of the cards cancels.
+//! - [`rating`]: Weng-Lin for Twenty-Two's multi-player standings, Glicko-2 for Gin Rummy,
+//!   updated once per duplicate set from its paired result.
+//! - [`sprt`]: a head-to-head test that stops itself once decided.
+//! - [`stats`]: win rates, average place, head-to-head, health.
+//!
+//! ```
+//! use cardroom_arena::{PairedResult, RatingSystem, Ratings, duplicate, schedule};
+//!
+//! // Three bots, two seats: three tables, each played in both seatings.
+//! let tables = schedule::round_robin(3, 2);
+//! assert_eq!(tables.len(), 3);
+//! assert_eq!(duplicate::rotations(2, None), vec![vec![0, 1], vec![1, 0]]);
+//!
+//! // Bot 0 won both seatings against bot 1.
+//! let mut ratings = Ratings::new(RatingSystem::Glicko2, 3);
+//! ratings.update(&PairedResult { places: vec![(0, 1.0), (1, 2.0)] }).unwrap();
+//! assert!(ratings.all()[0].mean > ratings.all()[1].mean);
+//! ```
+
+pub mod duplicate;
+pub mod rating;
+pub mod schedule;
+pub mod sprt;
+pub mod stats;
+
+pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
+pub use sprt::{Sprt, SprtConfig, SprtDecision};
+pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
