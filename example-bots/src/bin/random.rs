@@ -1,0 +1,28 @@
+//! A bot that plays a uniformly random legal action, in whichever game its seat plays.
+//!
+//! `cargo run --release -p cardroom-example-bots --bin random -- --server http://127.0.0.1:50051 --token T`
+
+use std::process::ExitCode;
+
+use cardroom_example_bots::cli::{BotArgs, init_tracing, report};
+use cardroom_example_bots::random::RandomBot;
+use cardroom_sdk::{AnyBot, GameKind, play_any};
+use clap::Parser;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    init_tracing();
+    let args = BotArgs::parse();
+    let seed = args.seed();
+    report(
+        async {
+            let config = args.config("random")?;
+            Ok(play_any(&config, |game| match game {
+                GameKind::TwentyTwo => AnyBot::TwentyTwo(Box::new(RandomBot::new(seed))),
+                GameKind::Gin => AnyBot::Gin(Box::new(RandomBot::new(seed))),
+            })
+            .await)
+        }
+        .await,
+    )
+}

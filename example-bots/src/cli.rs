@@ -1,0 +1,64 @@
+//! What every bot binary shares: the flags, logging, and how a finished match is reported.
+
+use std::process::ExitCode;
+
+use cardroom_sdk::{ConnectArgs, ConnectConfig, Played, RunError};
+
+/// The flags of every example bot: the SDK's connection flags and a seed.
+#[derive(Debug, clap::Parser)]
+pub struct BotArgs {
+    /// Where and how to join.
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    /// Seeds the bot's random choices (default: from the clock).
+    #[arg(long, env = "CARDROOM_SEED")]
+    pub seed: Option<u64>,
+}
+
+impl BotArgs {
+    /// The seed given, or one from the clock.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |elapsed| elapsed.as_nanos() as u64)
+        })
+    }
+
+    /// The connection configuration, with `name` as the bot's default name.
+    pub fn config(&self, name: &str) -> anyhow::Result<ConnectConfig> {
+        Ok(self.connect.config(name)?)
+    }
+}
+
+/// Logs to standard error, at `info` unless `RUST_LOG` says otherwise.
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Prints the result of a match (or `error: …`) and returns the process's exit code.
+pub fn report(result: anyhow::Result<Result<Played, RunError>>) -> ExitCode {
+    match result.and_then(|played| Ok(played?)) {
+        Ok(played) => {
+            let place = played.end.place().map_or_else(|| "?".to_owned(), |p| p.to_string());
+            println!(
+                "match {}: seat {} finished in place {place} of {}{}; {} decisions, {} refused, {} reconnections",
+                played.start.match_id,
+                played.start.seat.0,
+                played.start.seats,
+                if played.end.aborted { " (aborted)" } else { "" },
+                played.decisions,
+                played.errors.len(),
+                played.reconnects,
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! [`GinHeuristic`]: a rule-based Gin Rummy player built on the engine's exact meld solver
+//! ([`cardroom_games::gin::solver`]).
+//!
+//! - **Drawing** (GR-5, GR-6, GR-10): it takes the upcard when the card ends up in a meld of
+//!   the best arrangement of the ten cards it would keep and lowers its deadwood, or when it
+//!   cuts the deadwood by at least `take_margin` points on its own; otherwise it draws blind
+//!   from the stock, which tells the opponent nothing. At the wall it takes the upcard whenever
+//!   the rules let it (only to go out).
+//! - **Going out** (GR-7, GR-8): big gin, then gin, whenever possible. It knocks as soon as it
+//!   may (an early knock is rarely undercut: the opponent's hand has had few draws to improve),
+//!   laying the arrangement with the least deadwood and, among those, the fewest cards the
+//!   defender could lay off (the fourth card of a set, the cards at either end of a run, unless
+//!   they are in its own hand or dead in the discard pile).
+//! - **Discarding** (GR-6): the card that leaves the least deadwood in the ten cards kept (exact,
+//!   by the solver), plus a danger cost for cards the opponent is known to want: a card of the
+//!   same rank as one the opponent took from the discard pile (GR-15, `known_cards`), or of the
+//!   same suit within two ranks of one; and a small bonus for the rank of a card the opponent
+//!   discarded itself (it is not collecting it). Among equal costs, the higher card goes.
+
+use cardroom_games::gin::{Action, CardSet, Observation, Phase, State, solver};
+use cardroom_games::{Card, Seat};
+use cardroom_sdk::Bot;
+
+/// The Gin Rummy heuristic described in the [module documentation](self).
+#[derive(Clone, Debug)]
+pub struct GinHeuristic {
+    /// Deadwood points an upcard must save, when it completes no meld, to be worth taking
+    /// (revealing it to the opponent, GR-15) instead of a blind draw.
+    pub take_margin: u8,
+    /// The danger cost, in deadwood points, of discarding a card of the same rank as one the
+    /// opponent is known to hold.
+    pub same_rank_danger: u8,
+    /// The danger cost of discarding a card of the same suit next to one the opponent is known
+    /// to hold (half as much two ranks away).
+    pub run_danger: u8,
+}
+
+impl Default for GinHeuristic {
+    fn default() -> GinHeuristic {
+        GinHeuristic { take_margin: 4, same_rank_danger: 6, run_danger: 4 }
+    }
+}
+
+impl GinHeuristic {
+    /// The heuristic with its default weights.
+    pub fn new() -> GinHeuristic {
+        GinHeuristic::default()
+    }
+
+    /// Whether taking `card` into `hand` (ten cards) is worth it.
+    fn wants(&self, hand: CardSet, card: Card, may_discard_it: bool) -> bool {
+        let Ok(now) = solver::deadwood(hand) else { return false };
+        let mut with = hand;
+        with.insert(card);
+        let mut best: Option<(u8, CardSet)> = None;
+        for discard in with.iter() {
+            if discard == card && !may_discard_it {
+                continue;
+            }
+            let mut kept = with;
+            kept.remove(discard);
+            if let Ok(deadwood) = solver::deadwood(kept)
+                && best.is_none_or(|(b, _)| deadwood < b)
+            {
+                best = Some((deadwood, kept));
+            }
+        }
+        let Some((after, kept)) = best else { return false };
+        if after >= now {
+            return false;
+        }
+        let melded = solver::min_deadwood(kept).is_ok_and(|(_, arrangements)| {
+            arrangements.iter().any(|arrangement| arrangement.cards().contains(card))
+        });
+        melded || now - after >= self.take_margin
+    }
+
+    /// The discard with the least deadwood left plus danger.
+    fn discard(&self, observation: &Observation, me: Seat) -> Option<Action> {
+        let opponent = Seat(1 - me.0.min(1));
+        let known =
+            observation.public.known_cards.get(opponent.index()).copied().unwrap_or_default();
+        let their_discards: Vec<Card> = observation
+            .public
+            .discard_pile
+            .iter()
+            .filter(|pile| pile.by == Some(opponent))
+            .map(|pile| pile.card)
+            .collect();
+        let hand = observation.hand;
+        observation
+            .legal_actions
+            .iter()
+            .filter_map(|action| match *action {
+                Action::Discard(card) => {
+                    let mut kept = hand;
+                    kept.remove(card);
+                    let deadwood = i32::from(solver::deadwood(kept).ok()?);
+                    let danger = self.danger(card, known, &their_discards);
+                    let value = i32::from(card.rank().ace_low_index()) + 1;
+                    Some((deadwood + danger, -value, *action))
+                }
+                _ => None,
+            })
+            .min_by_key(|&(cost, value, _)| (cost, value))
+            .map(|(_, _, action)| action)
+    }
+
+    /// How much the opponent may want `card`, in deadwood points.
+    fn danger(&self, card: Card, known: CardSet, their_discards: &[Card]) -> i32 {
+        let rank = i32::from(card.rank().ace_low_index());
+        let mut danger = 0;
+        for held in known.iter() {
+            let held_rank = i32::from(held.rank().ace_low_index());
+            if held.rank() == card.rank() {
+                danger += i32::from(self.same_rank_danger);
+            } else if held.suit() == card.suit() {
+                match (held_rank - rank).abs() {
+                    1 => danger += i32::from(self.run_danger),
+                    2 => danger += i32::from(self.run_danger) / 2,
+                    _ => {}
+                }
+            }
+        }
+        if their_discards.iter().any(|discarded| discarded.rank() == card.rank()) {
+            danger -= 1;
+        }
+        danger
+    }
+
+    /// The best way out: big gin, gin, else the knock with the least deadwood and the fewest
+    /// layoff spots.
+    fn go_out(observation: &Observation) -> Option<Action> {
+        let legal = &observation.legal_actions;
+        if let Some(action) = legal.iter().find(|action| matches!(action, Action::BigGin)) {
+            return Some(*action);
+        }
+        if let Some(action) = legal.iter().find(|action| matches!(action, Action::Gin { .. })) {
+            return Some(*action);
+        }
+        let dead: CardSet = observation.public.discard_pile.iter().map(|pile| pile.card).collect();
+        let visible = dead | observation.hand;
+        legal
+            .iter()
+            .filter_map(|action| match *action {
+                Action::Knock { discard, melds } => {
+                    let mut kept = observation.hand;
+                    kept.remove(discard);
+                    let deadwood = (kept - melds.cards()).value();
+                    Some(((deadwood, layoff_spots(melds.melds(), visible)), *action))
+                }
+                _ => None,
+            })
+            .min_by_key(|&(key, _)| key)
+            .map(|(_, action)| action)
+    }
+}
+
+/// Cards the defender could lay off on these melds (GR-9), not counting visible ones.
+fn layoff_spots(melds: impl Iterator<Item = CardSet>, visible: CardSet) -> usize {
+    let mut spots = CardSet::EMPTY;
+    for meld in melds {
+        let cards = meld.to_vec();
+        let (Some(first), Some(last)) = (cards.first(), cards.last()) else { continue };
+        if first.rank() == last.rank() {
+            // A set: the missing suits.
+            for card in Card::pack().filter(|card| card.rank() == first.rank()) {
+                if !meld.contains(card) {
+                    spots.insert(card);
+                }
+            }
+        } else {
+            // A run: one card below and one above, in the suit (ace low).
+            for neighbour in
+                [first.rank().ace_low_index().checked_sub(1), Some(last.rank().ace_low_index() + 1)]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|index| {
+                        Card::pack()
+                            .find(|c| c.suit() == first.suit() && c.rank().ace_low_index() == index)
+                    })
+            {
+                spots.insert(neighbour);
+            }
+        }
+    }
+    (spots - visible).len()
+}
+
+impl Bot<State> for GinHeuristic {
+    fn choose(&mut self, observation: &Observation) -> Action {
+        let legal = &observation.legal_actions;
+        let fallback = legal.first().copied().unwrap_or(Action::DrawStock);
+        if legal.len() <= 1 {
+            return fallback;
+        }
+        let me = observation.seat;
+        let upcard = observation.public.discard_pile.last().map(|pile| pile.card);
+        let may_discard_it = observation.public.options.discard_taken_upcard;
+        let take = |action: Action| legal.contains(&action).then_some(action);
+        let choice = match observation.public.phase {
+            Phase::FirstUpcard { .. } => {
+                match upcard.filter(|&card| self.wants(observation.hand, card, may_discard_it)) {
+                    Some(_) => take(Action::TakeUpcard),
+                    None => take(Action::PassUpcard),
+                }
+            }
+            Phase::Wall { .. } => take(Action::DrawDiscard).or_else(|| take(Action::TakeUpcard)),
+            Phase::Draw { .. } => {
+                match upcard.filter(|&card| self.wants(observation.hand, card, may_discard_it)) {
+                    Some(_) => take(Action::DrawDiscard).or_else(|| take(Action::DrawStock)),
+                    None => take(Action::DrawStock),
+                }
+            }
+            Phase::Discard { .. } => {
+                GinHeuristic::go_out(observation).or_else(|| self.discard(observation, me))
+            }
+            Phase::MatchOver => None,
+        };
+        choice.unwrap_or(fallback)
+    }
+}

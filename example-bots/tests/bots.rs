@@ -1,0 +1,127 @@
+//! The example bots in process: only legal actions over many seeded matches with every table
+//! size and several rule variants, and the heuristics far ahead of random play.
+#![allow(clippy::unwrap_used)]
+
+use cardroom_example_bots::gin_heuristic::GinHeuristic;
+use cardroom_example_bots::measure::{Maker, gin_match, measure, twenty_two_match};
+use cardroom_example_bots::random::RandomBot;
+use cardroom_example_bots::tt_heuristic::TtHeuristic;
+use cardroom_sdk::games::{gin, twenty_two};
+use cardroom_sdk::{Bot, MAX_LOCAL_DECISIONS, play_local_report};
+
+fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+    Box::new(RandomBot::new(seed))
+}
+
+fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+    Box::new(TtHeuristic::new())
+}
+
+fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
+    Box::new(RandomBot::new(seed))
+}
+
+fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
+    Box::new(GinHeuristic::new())
+}
+
+#[test]
+fn twenty_two_bots_play_only_legal_actions_at_every_table_size() {
+    let variants = [
+        r#"{}"#,
+        r#"{"variant": "elimination"}"#,
+        r#"{"first_hand": 11, "limit": 11}"#,
+        r#"{"trick_winner": "highest_card", "packs": 2}"#,
+    ];
+    for (v, options) in variants.iter().enumerate() {
+        let options: twenty_two::Options = serde_json::from_str(options).unwrap();
+        for players in 2..=12u8 {
+            for seed in 0..6u64 {
+                let seed = seed + 100 * u64::from(players) + 10_000 * v as u64;
+                let state = twenty_two::State::new(options, players, seed).unwrap();
+                // Heuristics and random bots at one table, alternating.
+                let mut bots: Vec<Box<dyn Bot<twenty_two::State>>> = (0..players)
+                    .map(|seat| {
+                        if (u64::from(seat) + seed).is_multiple_of(2) {
+                            heuristic_tt(seed)
+                        } else {
+                            random_tt(seed + u64::from(seat))
+                        }
+                    })
+                    .collect();
+                let report = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS).unwrap();
+                assert!(
+                    report.illegal.iter().all(|&n| n == 0),
+                    "options {options:?}, {players} players, seed {seed}: illegal choices {:?}",
+                    report.illegal
+                );
+                assert_eq!(report.standings.len(), usize::from(players));
+            }
+        }
+    }
+}
+
+#[test]
+fn gin_bots_play_only_legal_actions_under_several_rule_sets() {
+    let variants = [
+        r#"{}"#,
+        r#"{"discard_taken_upcard": true, "wall_knock": true, "big_gin": true}"#,
+        r#"{"oklahoma": true, "oklahoma_spades_double": true, "first_upcard": "seed"}"#,
+        r#"{"knock_limit": 0, "target": 50}"#,
+    ];
+    let pairs: [(Maker<gin::State>, Maker<gin::State>); 3] =
+        [(heuristic_gin, random_gin), (random_gin, heuristic_gin), (heuristic_gin, heuristic_gin)];
+    for (v, options) in variants.iter().enumerate() {
+        let options: gin::Options = serde_json::from_str(options).unwrap();
+        for seed in 0..8u64 {
+            for (p, (first, second)) in pairs.iter().enumerate() {
+                let seed = seed + 100 * p as u64 + 10_000 * v as u64;
+                let state = gin::State::new(options, seed).unwrap();
+                let mut bots = vec![first(seed), second(seed + 1)];
+                let report = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS).unwrap();
+                assert!(
+                    report.illegal.iter().all(|&n| n == 0),
+                    "options {options:?}, seed {seed}: illegal choices {:?}",
+                    report.illegal
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_gin_bots_finish_their_matches() {
+    for seed in 0..5 {
+        let mut bots = vec![random_gin(seed), random_gin(seed + 1)];
+        let report = play_local_report(gin_match(2, seed), &mut bots, MAX_LOCAL_DECISIONS).unwrap();
+        assert!(report.illegal.iter().all(|&n| n == 0));
+    }
+}
+
+// The margins below are far outside noise: random play wins 1/players of its matches, and the
+// asserted floors are Wilson 95% lower bounds, well under the measured rates (README).
+
+#[test]
+fn tt_heuristic_beats_random_players_by_a_wide_margin() {
+    for (players, floor) in [(2u8, 0.85), (4, 0.75), (8, 0.7)] {
+        let tally = measure(twenty_two_match, heuristic_tt, random_tt, players, 200, 1).unwrap();
+        let (low, _) = tally.wilson95();
+        assert!(
+            low > floor,
+            "{players} players: won {} of {} (lower bound {low:.3}, needed {floor})",
+            tally.wins,
+            tally.matches
+        );
+        // Random against random, for contrast, stays near its even share.
+        let control = measure(twenty_two_match, random_tt, random_tt, players, 200, 1).unwrap();
+        assert!(control.win_rate() < floor, "{players} players: random won {}", control.wins);
+        assert!(tally.average_place() < control.average_place());
+    }
+}
+
+#[test]
+fn gin_heuristic_beats_random_by_a_wide_margin() {
+    let tally = measure(gin_match, heuristic_gin, random_gin, 2, 100, 1).unwrap();
+    let (low, _) = tally.wilson95();
+    assert!(low > 0.9, "won {} of {} (lower bound {low:.3})", tally.wins, tally.matches);
+}

@@ -1,0 +1,240 @@
+//! How a networked bot finds its match: [`ConnectConfig`], and [`ConnectArgs`], the command-line
+//! flags (with environment variables) that every bot binary flattens into its own `clap` parser.
+
+use std::time::Duration;
+
+use crate::bot::GameKind;
+
+/// The server a bot connects to when none is given.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
+
+/// How a bot takes its seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JoinBy {
+    /// A seat token from `CreateMatch` (or from an earlier `Joined`).
+    Token(String),
+    /// Wait in the server's queue for a table of `seats` playing `game` with these options.
+    Queue {
+        /// The game.
+        game: GameKind,
+        /// Options as a JSON object; empty for the defaults.
+        options_json: String,
+        /// Seats at the table.
+        seats: u32,
+    },
+}
+
+/// Reconnection back-off: after a failed attempt wait `initial`, then twice as long each time,
+/// never more than `max`; give up after `attempts` failures in a row.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Backoff {
+    /// The first wait.
+    pub initial: Duration,
+    /// The longest wait.
+    pub max: Duration,
+    /// Failed attempts in a row before the runner gives up.
+    pub attempts: u32,
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff { initial: Duration::from_millis(100), max: Duration::from_secs(5), attempts: 20 }
+    }
+}
+
+impl Backoff {
+    /// The wait after `failures` failed attempts in a row (1 for the first failure).
+    pub fn delay(&self, failures: u32) -> Duration {
+        let doublings = failures.saturating_sub(1).min(30);
+        self.initial.saturating_mul(1u32 << doublings).min(self.max)
+    }
+}
+
+/// Everything the networked runner needs to play one match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectConfig {
+    /// The server's address, such as `http://127.0.0.1:50051`.
+    pub server: String,
+    /// How to take a seat.
+    pub join: JoinBy,
+    /// The bot's name, shown in standings and logs.
+    pub name: String,
+    /// Reconnection back-off.
+    pub backoff: Backoff,
+    /// HTTP/2 keep-alive ping interval, so that a dead connection is noticed even while the
+    /// bot waits for its turn.
+    pub keep_alive: Duration,
+}
+
+impl ConnectConfig {
+    /// Joins the seat of `token` on `server`.
+    pub fn with_token(server: impl Into<String>, token: impl Into<String>) -> ConnectConfig {
+        ConnectConfig::new(server.into(), JoinBy::Token(token.into()))
+    }
+
+    /// Waits in `server`'s queue for a table of `seats` playing `game` with `options_json`.
+    pub fn queue(
+        server: impl Into<String>,
+        game: GameKind,
+        options_json: impl Into<String>,
+        seats: u32,
+    ) -> ConnectConfig {
+        let options_json = options_json.into();
+        ConnectConfig::new(server.into(), JoinBy::Queue { game, options_json, seats })
+    }
+
+    fn new(server: String, join: JoinBy) -> ConnectConfig {
+        ConnectConfig {
+            server,
+            join,
+            name: "rust-bot".to_owned(),
+            backoff: Backoff::default(),
+            keep_alive: Duration::from_secs(10),
+        }
+    }
+
+    /// The same configuration with this bot name.
+    pub fn named(mut self, name: impl Into<String>) -> ConnectConfig {
+        self.name = name.into();
+        self
+    }
+}
+
+/// The flags every bot binary takes (flatten them with `#[command(flatten)]`).
+///
+/// ```text
+/// --server URL          [env CARDROOM_SERVER]   default http://127.0.0.1:50051
+/// --token TOKEN         [env CARDROOM_TOKEN]    a seat token; or join a queue:
+/// --queue-game GAME     [env CARDROOM_QUEUE_GAME]     twenty_two (22) | gin
+/// --queue-options JSON  [env CARDROOM_QUEUE_OPTIONS]  default {} (every option at its default)
+/// --queue-seats N       [env CARDROOM_QUEUE_SEATS]    default 2
+/// --name NAME           [env CARDROOM_BOT_NAME]
+/// --reconnect-initial-ms, --reconnect-max-ms, --reconnect-attempts
+/// ```
+#[derive(Clone, Debug, clap::Args)]
+pub struct ConnectArgs {
+    /// The server's address.
+    #[arg(long, env = "CARDROOM_SERVER", default_value = DEFAULT_SERVER)]
+    pub server: String,
+    /// A seat token (from CreateMatch); without it, --queue-game joins a queue.
+    #[arg(long, env = "CARDROOM_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Join the queue for this game instead of a seat token.
+    #[arg(long, env = "CARDROOM_QUEUE_GAME", value_enum)]
+    pub queue_game: Option<GameKind>,
+    /// The queue's options as a JSON object (empty: every option at its default).
+    #[arg(long, env = "CARDROOM_QUEUE_OPTIONS", default_value = "")]
+    pub queue_options: String,
+    /// The queue's table size.
+    #[arg(long, env = "CARDROOM_QUEUE_SEATS", default_value_t = 2)]
+    pub queue_seats: u32,
+    /// The bot's name in standings and logs (default: the binary's name).
+    #[arg(long, env = "CARDROOM_BOT_NAME")]
+    pub name: Option<String>,
+    /// The first wait before reconnecting, in milliseconds.
+    #[arg(long, default_value_t = 100)]
+    pub reconnect_initial_ms: u64,
+    /// The longest wait between reconnection attempts, in milliseconds.
+    #[arg(long, default_value_t = 5_000)]
+    pub reconnect_max_ms: u64,
+    /// Failed connection attempts in a row before giving up.
+    #[arg(long, default_value_t = 20)]
+    pub reconnect_attempts: u32,
+}
+
+/// The flags do not say how to join.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// Neither a token nor a queue.
+    #[error("give a seat token (--token or CARDROOM_TOKEN) or a queue (--queue-game)")]
+    NoSeat,
+    /// Both a token and a queue.
+    #[error("give a seat token or a queue (--queue-game), not both")]
+    TokenAndQueue,
+}
+
+impl ConnectArgs {
+    /// The configuration these flags describe; `default_name` names the bot unless `--name`
+    /// does.
+    pub fn config(&self, default_name: &str) -> Result<ConnectConfig, ConfigError> {
+        let join = match (&self.token, self.queue_game) {
+            (Some(token), None) => JoinBy::Token(token.clone()),
+            (None, Some(game)) => JoinBy::Queue {
+                game,
+                options_json: self.queue_options.clone(),
+                seats: self.queue_seats,
+            },
+            (None, None) => return Err(ConfigError::NoSeat),
+            (Some(_), Some(_)) => return Err(ConfigError::TokenAndQueue),
+        };
+        let mut config = ConnectConfig::new(self.server.clone(), join);
+        config.name = self.name.clone().unwrap_or_else(|| default_name.to_owned());
+        config.backoff = Backoff {
+            initial: Duration::from_millis(self.reconnect_initial_ms),
+            max: Duration::from_millis(self.reconnect_max_ms),
+            attempts: self.reconnect_attempts,
+        };
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        connect: ConnectArgs,
+    }
+
+    #[test]
+    fn back_off_doubles_up_to_its_cap() {
+        let backoff = Backoff {
+            initial: Duration::from_millis(100),
+            max: Duration::from_millis(1_000),
+            attempts: 5,
+        };
+        let waits: Vec<u128> = (1..=6).map(|n| backoff.delay(n).as_millis()).collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1_000, 1_000]);
+        assert_eq!(backoff.delay(u32::MAX), Duration::from_millis(1_000));
+    }
+
+    #[test]
+    fn flags_choose_a_token_or_a_queue() {
+        let cli = Cli::try_parse_from(["bot", "--server", "http://h:1", "--token", "T"]).unwrap();
+        let config = cli.connect.config("random").unwrap();
+        assert_eq!(config.join, JoinBy::Token("T".into()));
+        assert_eq!(config.name, "random");
+        assert_eq!(config.server, "http://h:1");
+
+        let cli = Cli::try_parse_from([
+            "bot",
+            "--queue-game",
+            "22",
+            "--queue-seats",
+            "4",
+            "--queue-options",
+            r#"{"limit": 11}"#,
+            "--name",
+            "me",
+        ])
+        .unwrap();
+        let config = cli.connect.config("random").unwrap();
+        assert_eq!(
+            config.join,
+            JoinBy::Queue {
+                game: GameKind::TwentyTwo,
+                options_json: r#"{"limit": 11}"#.into(),
+                seats: 4
+            }
+        );
+        assert_eq!(config.name, "me");
+
+        let both = Cli::try_parse_from(["bot", "--token", "T", "--queue-game", "gin"]).unwrap();
+        assert_eq!(both.connect.config("x").unwrap_err(), ConfigError::TokenAndQueue);
+    }
+}

@@ -1,0 +1,499 @@
+//! The networked runner: one `Play` stream to a cardroom server, every `Turn` answered by the
+//! bot, reconnection with back-off when the connection drops.
+
+use std::time::Duration;
+
+use cardroom_games::{Seat, Standing, gin, twenty_two};
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Status, Streaming};
+use tracing::{debug, info, warn};
+
+use crate::bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
+use crate::config::{ConnectConfig, JoinBy};
+use crate::game::PlayableGame;
+
+/// Messages buffered towards the server; a bot sends at most a couple per turn.
+const OUTBOUND_BUFFER: usize = 16;
+
+/// How long one connection attempt may take before it counts as failed.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why the networked runner stopped before the match's end.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The server address cannot be used.
+    #[error("the server address {address:?} is not valid: {source}")]
+    Address {
+        /// The address given.
+        address: String,
+        /// Why it is not valid.
+        source: tonic::transport::Error,
+    },
+    /// The server refused the bot for good (an unknown seat token, bad queue options, the seat
+    /// taken over by another connection).
+    #[error("the server refused: {0}")]
+    Rejected(Box<Status>),
+    /// Connecting failed `attempts` times in a row.
+    #[error("gave up after {attempts} failed connection attempts; the last: {last}")]
+    GaveUp {
+        /// Failed attempts in a row.
+        attempts: u32,
+        /// The last failure.
+        last: Box<Status>,
+    },
+    /// The seat's match plays another game than the bot.
+    #[error("this bot plays {expected}, but the seat's match plays {found}")]
+    WrongGame {
+        /// The bot's game.
+        expected: GameKind,
+        /// The match's game, as the server named it.
+        found: String,
+    },
+    /// The seat token belongs to a match that was over before the bot joined.
+    #[error("the seat's match was already over")]
+    AlreadyOver,
+    /// The server sent something this SDK cannot read.
+    #[error("protocol: {0}")]
+    Protocol(String),
+}
+
+/// A finished networked match, as one bot saw it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The match as it started.
+    pub start: MatchStart,
+    /// How it ended.
+    pub end: MatchEnd,
+    /// Every refusal the server sent (illegal actions, timeouts, forfeits).
+    pub errors: Vec<ActError>,
+    /// Times the runner reconnected after losing its connection.
+    pub reconnects: u32,
+    /// Decisions the bot made (a turn seen again after a reconnection counts again).
+    pub decisions: u64,
+}
+
+/// A bot for whichever game its seat turns out to play: what [`play_any`] asks for once the
+/// server has said which game the seat plays.
+pub enum AnyBot {
+    /// A Twenty-Two bot.
+    TwentyTwo(Box<dyn Bot<twenty_two::State>>),
+    /// A Gin Rummy bot.
+    Gin(Box<dyn Bot<gin::State>>),
+}
+
+/// Plays one match of `G` with `bot` and returns how it ended.
+///
+/// Joins as `config` says (seat token or queue), answers every `Turn` with its turn number,
+/// logs every `ActError` and goes on (after an illegal or unreadable action it plays the first
+/// legal action rather than let the clock run out), and after a dropped connection reconnects
+/// with the seat token from `Joined`, waiting [`crate::Backoff::delay`] between attempts.
+pub async fn play<G: PlayableGame>(
+    config: &ConnectConfig,
+    bot: &mut dyn Bot<G>,
+) -> Result<Played, RunError> {
+    let (client, link, joined) = join(config).await?;
+    drive(config, client, link, joined, bot).await
+}
+
+/// Like [`play`], for a bot that plays either game: `make` is called with the seat's game
+/// (known once the server has seated the bot) and returns the bot to play it.
+pub async fn play_any(
+    config: &ConnectConfig,
+    make: impl FnOnce(GameKind) -> AnyBot,
+) -> Result<Played, RunError> {
+    let (client, link, joined) = join(config).await?;
+    let game = GameKind::from_pb(joined.game)
+        .ok_or_else(|| RunError::Protocol(format!("unknown game {}", joined.game)))?;
+    match make(game) {
+        AnyBot::TwentyTwo(mut bot) => drive(config, client, link, joined, &mut *bot).await,
+        AnyBot::Gin(mut bot) => drive(config, client, link, joined, &mut *bot).await,
+    }
+}
+
+/// One open `Play` stream.
+struct Link {
+    /// Towards the server.
+    tx: mpsc::Sender<pb::BotMessage>,
+    /// From the server.
+    rx: Streaming<pb::ServerMessage>,
+}
+
+/// What the first message of a `Play` stream said.
+enum Opened {
+    /// The seat is ours.
+    Joined(Box<pb::Joined>),
+    /// The match is over (a token of a finished match).
+    Ended(pb::MatchEnd),
+}
+
+/// Connects and takes the seat `config` names; returns the client, the stream and `Joined`.
+async fn join(
+    config: &ConnectConfig,
+) -> Result<(CardroomClient<Channel>, Link, Box<pb::Joined>), RunError> {
+    let mut client = client(config)?;
+    let join = match &config.join {
+        JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
+        JoinBy::Queue { game, options_json, seats } => pb::join::Seat::Queue(pb::QueueRequest {
+            game: game.to_pb() as i32,
+            options_json: options_json.clone(),
+            seats: *seats,
+        }),
+    };
+    let join = pb::Join { seat: Some(join), bot_name: config.name.clone() };
+    match open_with_backoff(&mut client, &join, config).await? {
+        (link, Opened::Joined(joined)) => {
+            info!(match_id = %joined.match_id, seat = joined.seat, "joined");
+            Ok((client, link, joined))
+        }
+        (_, Opened::Ended(_)) => Err(RunError::AlreadyOver),
+    }
+}
+
+/// A client over a lazily connected channel: connection failures surface in calls, where the
+/// back-off handles them.
+fn client(config: &ConnectConfig) -> Result<CardroomClient<Channel>, RunError> {
+    let address = if config.server.contains("://") {
+        config.server.clone()
+    } else {
+        format!("http://{}", config.server)
+    };
+    let endpoint = Endpoint::from_shared(address.clone())
+        .map_err(|source| RunError::Address { address, source })?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .http2_keep_alive_interval(config.keep_alive)
+        .keep_alive_timeout(config.keep_alive)
+        .keep_alive_while_idle(true);
+    Ok(CardroomClient::new(endpoint.connect_lazy()))
+}
+
+/// Whether a failed call is worth retrying: the connection failed, not the request.
+fn retryable(status: &Status) -> bool {
+    !matches!(
+        status.code(),
+        Code::InvalidArgument
+            | Code::PermissionDenied
+            | Code::Unauthenticated
+            | Code::Aborted
+            | Code::FailedPrecondition
+            | Code::NotFound
+            | Code::Unimplemented
+            | Code::AlreadyExists
+    )
+}
+
+/// Opens a `Play` stream with `join` until it works, waiting the back-off between failures.
+async fn open_with_backoff(
+    client: &mut CardroomClient<Channel>,
+    join: &pb::Join,
+    config: &ConnectConfig,
+) -> Result<(Link, Opened), RunError> {
+    let mut failures = 0u32;
+    loop {
+        match open(client, join.clone()).await {
+            Ok(opened) => return Ok(opened),
+            Err(status) if retryable(&status) => {
+                failures += 1;
+                if failures >= config.backoff.attempts {
+                    return Err(RunError::GaveUp { attempts: failures, last: Box::new(status) });
+                }
+                let wait = config.backoff.delay(failures);
+                warn!(cause = %status, failures, wait_ms = wait.as_millis() as u64, "connection failed; retrying");
+                tokio::time::sleep(wait).await;
+            }
+            Err(status) => return Err(RunError::Rejected(Box::new(status))),
+        }
+    }
+}
+
+/// Opens one `Play` stream, sends `join` and reads the first answer.
+async fn open(
+    client: &mut CardroomClient<Channel>,
+    join: pb::Join,
+) -> Result<(Link, Opened), Status> {
+    let (tx, rx) = mpsc::channel(OUTBOUND_BUFFER);
+    let first = pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) };
+    tx.send(first).await.map_err(|_| Status::internal("the request stream closed"))?;
+    let mut stream = client.play(ReceiverStream::new(rx)).await?.into_inner();
+    loop {
+        let message = stream.message().await?;
+        let opened = match message.and_then(|m| m.message) {
+            Some(pb::server_message::Message::Joined(joined)) => Opened::Joined(Box::new(joined)),
+            Some(pb::server_message::Message::End(end)) => Opened::Ended(end),
+            Some(other) => {
+                debug!(?other, "message before Joined ignored");
+                continue;
+            }
+            None => return Err(Status::unavailable("the stream ended before Joined")),
+        };
+        return Ok((Link { tx, rx: stream }, opened));
+    }
+}
+
+/// The turn being answered, for the fallback after a refusal.
+struct Pending {
+    /// Its number.
+    turn: u64,
+    /// Index of its first legal action.
+    first: Option<u32>,
+    /// Whether the fallback was sent already.
+    fell_back: bool,
+}
+
+/// Plays the match on `link` to its end, reconnecting when needed.
+async fn drive<G: PlayableGame>(
+    config: &ConnectConfig,
+    mut client: CardroomClient<Channel>,
+    mut link: Link,
+    joined: Box<pb::Joined>,
+    bot: &mut dyn Bot<G>,
+) -> Result<Played, RunError> {
+    let found = GameKind::from_pb(joined.game);
+    if found != Some(G::KIND) {
+        let found = found.map_or_else(|| joined.game.to_string(), |game| game.to_string());
+        return Err(RunError::WrongGame { expected: G::KIND, found });
+    }
+    let start = match_start(&joined, G::KIND)?;
+    let rejoin = pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
+        bot_name: config.name.clone(),
+    };
+    bot.match_start(&start);
+    let mut errors = Vec::new();
+    let mut reconnects = 0;
+    let mut decisions = 0;
+    let mut pending: Option<Pending> = None;
+    loop {
+        let lost = match link.rx.message().await {
+            Ok(Some(pb::ServerMessage { message: Some(message) })) => match message {
+                pb::server_message::Message::Turn(turn) => {
+                    decisions += 1;
+                    let (act, now) = answer::<G>(bot, &turn);
+                    pending = Some(now);
+                    match send(&link, act).await {
+                        Ok(()) => continue,
+                        Err(status) => status,
+                    }
+                }
+                pb::server_message::Message::Error(error) => {
+                    let error = ActError {
+                        turn: error.turn,
+                        code: ActErrorCode::from_pb(error.code),
+                        rule: error.rule,
+                        message: error.message,
+                    };
+                    warn!(turn = error.turn, code = ?error.code, rule = %error.rule, message = %error.message, "action refused");
+                    bot.rejected(&error);
+                    let fallback = fallback(&mut pending, &error);
+                    errors.push(error);
+                    match fallback {
+                        Some(act) => match send(&link, act).await {
+                            Ok(()) => continue,
+                            Err(status) => status,
+                        },
+                        None => continue,
+                    }
+                }
+                pb::server_message::Message::End(end) => {
+                    let end = match_end(&end, start.seat)?;
+                    info!(match_id = %start.match_id, place = ?end.place(), "match over");
+                    bot.match_end(&end);
+                    return Ok(Played { start, end, errors, reconnects, decisions });
+                }
+                pb::server_message::Message::Joined(_) | pb::server_message::Message::Events(_) => {
+                    continue;
+                }
+            },
+            Ok(Some(_)) => continue,
+            Ok(None) => Status::unavailable("the stream ended before the match did"),
+            Err(status) => status,
+        };
+        if !retryable(&lost) {
+            return Err(RunError::Rejected(Box::new(lost)));
+        }
+        warn!(cause = %lost, match_id = %start.match_id, "connection lost; reconnecting");
+        reconnects += 1;
+        pending = None;
+        match open_with_backoff(&mut client, &rejoin, config).await? {
+            (new_link, Opened::Joined(_)) => {
+                info!(match_id = %start.match_id, reconnects, "reconnected");
+                link = new_link;
+            }
+            (_, Opened::Ended(end)) => {
+                let end = match_end(&end, start.seat)?;
+                bot.match_end(&end);
+                return Ok(Played { start, end, errors, reconnects, decisions });
+            }
+        }
+    }
+}
+
+/// Sends one message; a closed request stream means the connection is gone.
+async fn send(link: &Link, message: pb::BotMessage) -> Result<(), Status> {
+    link.tx.send(message).await.map_err(|_| Status::unavailable("the request stream closed"))
+}
+
+/// An `Act` for `turn`.
+fn act(turn: u64, choice: pb::act::Choice) -> pb::BotMessage {
+    pb::BotMessage {
+        message: Some(pb::bot_message::Message::Act(pb::Act { turn, choice: Some(choice) })),
+    }
+}
+
+/// After an illegal or unreadable action for the pending turn, the first legal action, once.
+fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMessage> {
+    if !matches!(error.code, ActErrorCode::IllegalAction | ActErrorCode::Malformed) {
+        return None;
+    }
+    let pending = pending.as_mut().filter(|p| p.turn == error.turn && !p.fell_back)?;
+    pending.fell_back = true;
+    let first = pending.first?;
+    info!(turn = error.turn, "playing the first legal action instead");
+    Some(act(error.turn, pb::act::Choice::Index(first)))
+}
+
+/// Asks the bot about `turn` and builds the answer.
+fn answer<G: PlayableGame>(bot: &mut dyn Bot<G>, turn: &pb::Turn) -> (pb::BotMessage, Pending) {
+    let first = turn.legal_actions.first().map(|legal| legal.index);
+    let json = turn.observation.as_ref().map_or("", |observation| observation.json.as_str());
+    let observation = match G::parse_observation(json) {
+        Ok(observation) => observation,
+        Err(err) => {
+            warn!(turn = turn.turn, cause = %err, "unreadable observation; playing the first legal action");
+            let pending = Pending { turn: turn.turn, first, fell_back: true };
+            return (act(turn.turn, pb::act::Choice::Index(first.unwrap_or(0))), pending);
+        }
+    };
+    let action = think(bot, &observation);
+    debug!(turn = turn.turn, %action, "chosen");
+    let choice = choice_for::<G>(&observation, &turn.legal_actions, &action);
+    if matches!(choice, pb::act::Choice::Action(_)) {
+        debug!(turn = turn.turn, %action, "not among the legal actions: sent by value");
+    }
+    (act(turn.turn, choice), Pending { turn: turn.turn, first, fell_back: false })
+}
+
+/// Runs the bot's `choose`; on a multi-threaded runtime through `block_in_place`, so that a
+/// slow bot does not hold up the connection.
+fn think<G: PlayableGame>(bot: &mut dyn Bot<G>, observation: &G::Observation) -> G::Action {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(|| bot.choose(observation))
+        }
+        _ => bot.choose(observation),
+    }
+}
+
+/// The turn's index of `action` (the turn lists the engine's sorted legal actions, as the
+/// observation does); an action not among them goes by value.
+fn choice_for<G: PlayableGame>(
+    observation: &G::Observation,
+    legal: &[pb::LegalAction],
+    action: &G::Action,
+) -> pb::act::Choice {
+    let ours = G::legal_actions_of(observation);
+    if ours.len() == legal.len()
+        && let Some(position) = ours.iter().position(|candidate| candidate == action)
+    {
+        return pb::act::Choice::Index(legal[position].index);
+    }
+    let wire = G::action_to_pb(action);
+    match legal.iter().find(|candidate| candidate.action.as_ref() == Some(&wire)) {
+        Some(candidate) => pb::act::Choice::Index(candidate.index),
+        None => pb::act::Choice::Action(wire),
+    }
+}
+
+/// A seat number from the wire.
+fn seat(value: u32) -> Result<Seat, RunError> {
+    u8::try_from(value).map(Seat).map_err(|_| RunError::Protocol(format!("seat {value}")))
+}
+
+/// What the bot learns from `Joined`.
+fn match_start(joined: &pb::Joined, game: GameKind) -> Result<MatchStart, RunError> {
+    Ok(MatchStart {
+        match_id: joined.match_id.clone(),
+        game,
+        seat: seat(joined.seat)?,
+        seats: u8::try_from(joined.seats)
+            .map_err(|_| RunError::Protocol(format!("{} seats", joined.seats)))?,
+        options_json: joined.options_json.clone(),
+        clock: joined.clock.map(|clock| Clock { move_ms: clock.move_ms, bank_ms: clock.bank_ms }),
+    })
+}
+
+/// The end from the wire.
+fn match_end(end: &pb::MatchEnd, me: Seat) -> Result<MatchEnd, RunError> {
+    let mut standings = Vec::with_capacity(end.standings.len());
+    let mut forfeited = Vec::new();
+    for standing in &end.standings {
+        let who = seat(standing.seat)?;
+        let place = u8::try_from(standing.place)
+            .map_err(|_| RunError::Protocol(format!("place {}", standing.place)))?;
+        standings.push(Standing { place, seat: who });
+        if standing.forfeited {
+            forfeited.push(who);
+        }
+    }
+    Ok(MatchEnd {
+        seat: me,
+        standings,
+        forfeited,
+        aborted: end.aborted,
+        reason: end.reason.clone(),
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_map_to_the_turns_index_or_go_by_value() {
+        let state = gin::State::new(gin::Options::default(), 11).unwrap();
+        let seat = state.to_act().unwrap();
+        let observation = state.observation(seat);
+        let legal: Vec<pb::LegalAction> = observation
+            .legal_actions
+            .iter()
+            .enumerate()
+            .map(|(i, action)| pb::LegalAction {
+                index: i as u32,
+                action: Some(gin::State::action_to_pb(action)),
+            })
+            .collect();
+        let last = *observation.legal_actions.last().unwrap();
+        let expected = pb::act::Choice::Index(legal.len() as u32 - 1);
+        assert_eq!(choice_for::<gin::State>(&observation, &legal, &last), expected);
+        // Not legal now: by value.
+        let other = gin::Action::BigGin;
+        assert_eq!(
+            choice_for::<gin::State>(&observation, &legal, &other),
+            pb::act::Choice::Action(gin::State::action_to_pb(&other))
+        );
+    }
+
+    #[test]
+    fn only_connection_failures_are_retried() {
+        assert!(retryable(&Status::unavailable("down")));
+        assert!(retryable(&Status::unknown("h2 error")));
+        assert!(!retryable(&Status::permission_denied("no seat has this token")));
+        assert!(!retryable(&Status::aborted("replaced by a new stream")));
+    }
+
+    #[test]
+    fn the_fallback_is_sent_once_for_the_pending_turn() {
+        let error =
+            |turn, code| ActError { turn, code, rule: String::new(), message: String::new() };
+        let mut pending = Some(Pending { turn: 4, first: Some(0), fell_back: false });
+        assert!(fallback(&mut pending, &error(4, ActErrorCode::StaleTurn)).is_none());
+        assert!(fallback(&mut pending, &error(3, ActErrorCode::IllegalAction)).is_none());
+        assert!(fallback(&mut pending, &error(4, ActErrorCode::IllegalAction)).is_some());
+        assert!(fallback(&mut pending, &error(4, ActErrorCode::IllegalAction)).is_none());
+    }
+}
