@@ -27,11 +27,17 @@
 //! ```
 
 pub mod duplicate;
+pub mod ladder;
 pub mod rating;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod store;
 
+pub use ladder::{
+    ArenaError, BotMaker, Format, Ladder, MatchMaker, Progress, Settings, Summary, run,
+};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
+pub use store::{PendingMatch, PlannedMatch, Store, StoreError, StoredSet};

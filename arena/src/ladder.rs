@@ -1,0 +1,433 @@
+//! Running a ladder in process: plan rounds by the format, store them, play the pending
+//! matches on worker threads with the SDK's [`play_local_report`], and rate each duplicate set
+//! when its last match is in. Every step goes through the [`Store`], so a killed run started
+//! again carries on where it stopped.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::time::Instant;
+
+use cardroom_sdk::{Bot, LocalError, MAX_LOCAL_DECISIONS, PlayableGame, play_local_report};
+use serde::{Deserialize, Serialize};
+use tracing::{debug, info};
+
+use crate::duplicate::{derive_seed, rotations};
+use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
+use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
+use crate::sprt::{Sprt, SprtConfig, SprtDecision};
+use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
+use crate::store::{PendingMatch, PlannedMatch, Store, StoreError};
+
+/// A ladder's format.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Format {
+    /// Every table of the field, `rounds` times.
+    RoundRobin {
+        /// How many times.
+        #[serde(default = "one")]
+        rounds: u32,
+    },
+    /// The challenger against every table of the others, `rounds` times.
+    Gauntlet {
+        /// The challenger's name.
+        challenger: String,
+        /// How many times.
+        #[serde(default = "one")]
+        rounds: u32,
+    },
+    /// Swiss pairing by points (two-player games).
+    Swiss {
+        /// Rounds.
+        rounds: u32,
+    },
+    /// Keeps playing the table whose order is least certain.
+    Continuous {
+        /// Duplicate sets in all.
+        sets: u32,
+    },
+    /// Bot `a` against bot `b` until the SPRT decides (or `max_sets`).
+    Sprt {
+        /// The first bot's name (the one tested for being stronger).
+        a: String,
+        /// The second bot's name.
+        b: String,
+        /// The test.
+        #[serde(default)]
+        sprt: SprtConfig,
+        /// Give up undecided after this many sets.
+        #[serde(default = "many")]
+        max_sets: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn many() -> u32 {
+    10_000
+}
+
+/// How a ladder is played, apart from its bots.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Seats per match.
+    pub table: u8,
+    /// Seeds every deal.
+    pub seed: u64,
+    /// Duplicate deals: every seating of a set plays the same deal. Off: each its own deal.
+    pub duplicate: bool,
+    /// At most this many seatings per set (`None`: every rotation).
+    pub max_rotations: Option<usize>,
+    /// The format.
+    pub format: Format,
+    /// The rating system.
+    pub rating: RatingSystem,
+}
+
+/// Makes a bot from a seed (derived from the match's seed and the seat).
+pub type BotMaker<G> = Arc<dyn Fn(u64) -> Box<dyn Bot<G>> + Send + Sync>;
+
+/// Makes a match from a deal seed.
+pub type MatchMaker<G> = Arc<dyn Fn(u64) -> Result<G, String> + Send + Sync>;
+
+/// An in-process ladder: its settings, its bots and how to deal a match.
+pub struct Ladder<G> {
+    /// The settings.
+    pub settings: Settings,
+    /// The bots, by name.
+    pub bots: Vec<(String, BotMaker<G>)>,
+    /// Deals a match of `settings.table` seats from a seed.
+    pub new_match: MatchMaker<G>,
+    /// Worker threads.
+    pub parallel: usize,
+}
+
+/// Why a ladder could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A result could not be rated.
+    #[error(transparent)]
+    Rating(#[from] RatingError),
+    /// The settings do not fit the bots.
+    #[error("bad ladder: {0}")]
+    Config(String),
+    /// A match could not be dealt or played.
+    #[error("match with seed {seed}: {message}")]
+    Match {
+        /// Its seed.
+        seed: u64,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// What the observer of [`run`] sees after each match.
+#[derive(Clone, Debug)]
+pub struct Progress<'a> {
+    /// Matches finished.
+    pub done: u64,
+    /// Matches planned so far (more may come with later rounds).
+    pub planned: u64,
+    /// Current ratings, by bot index.
+    pub ratings: &'a [Rating],
+    /// The SPRT's state, for the SPRT format.
+    pub sprt: Option<(SprtDecision, f64)>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Matches played by this run (not counting those found finished).
+    pub played: u64,
+    /// Ratings at the end.
+    pub ratings: Vec<Rating>,
+    /// The SPRT's decision, for the SPRT format.
+    pub sprt: Option<SprtDecision>,
+}
+
+impl<G: PlayableGame> Ladder<G> {
+    fn names(&self) -> Vec<String> {
+        self.bots.iter().map(|(name, _)| name.clone()).collect()
+    }
+
+    fn index(&self, name: &str) -> Result<usize, ArenaError> {
+        self.bots
+            .iter()
+            .position(|(n, _)| n == name)
+            .ok_or_else(|| ArenaError::Config(format!("no bot named {name:?}")))
+    }
+
+    fn check(&self) -> Result<(), ArenaError> {
+        let s = &self.settings;
+        let table = usize::from(s.table);
+        if table < 2 || self.bots.len() < table {
+            return Err(ArenaError::Config(format!(
+                "{} bots cannot fill tables of {table}",
+                self.bots.len()
+            )));
+        }
+        if s.rating == RatingSystem::Glicko2 && table != 2 {
+            return Err(ArenaError::Config("Glicko-2 needs tables of two".into()));
+        }
+        if matches!(s.format, Format::Swiss { .. }) && table != 2 {
+            return Err(ArenaError::Config("Swiss needs tables of two".into()));
+        }
+        let names = self.names();
+        if names.iter().enumerate().any(|(i, n)| names[..i].contains(n)) {
+            return Err(ArenaError::Config("bot names must differ".into()));
+        }
+        Ok(())
+    }
+
+    /// The SPRT rebuilt from the rated sets.
+    fn sprt(&self, store: &Store) -> Result<Option<Sprt>, ArenaError> {
+        let Format::Sprt { a, b, sprt, .. } = &self.settings.format else { return Ok(None) };
+        let (a, b) = (self.index(a)?, self.index(b)?);
+        let mut test = Sprt::new(*sprt);
+        for set in store.sets()? {
+            if let Some(score) = set.paired.and_then(|p| p.score(a, b)) {
+                test.add(score);
+            }
+        }
+        Ok(Some(test))
+    }
+
+    /// The tables of round `round`, or `None` when the format is over. Byes are stored here.
+    fn plan(&self, round: u32, store: &mut Store) -> Result<Option<Vec<Vec<usize>>>, ArenaError> {
+        let n = self.bots.len();
+        let table = usize::from(self.settings.table);
+        Ok(match &self.settings.format {
+            Format::RoundRobin { rounds } => (round < *rounds).then(|| round_robin(n, table)),
+            Format::Gauntlet { challenger, rounds } => {
+                let c = self.index(challenger)?;
+                (round < *rounds).then(|| gauntlet(c, n, table))
+            }
+            Format::Swiss { rounds } => {
+                if round >= *rounds {
+                    return Ok(None);
+                }
+                let mut state = SwissState::new(n);
+                for set in store.sets()? {
+                    match (&set.bots[..], set.paired) {
+                        (&[bot], _) => state.record_bye(bot),
+                        (&[a, b], Some(paired)) => {
+                            state.record(a, b, paired.score(a, b).unwrap_or(0.5))
+                        }
+                        _ => {}
+                    }
+                }
+                let pairing = state.pair();
+                if let Some(bot) = pairing.bye {
+                    store.add_bye(round, bot)?;
+                }
+                Some(pairing.pairs.iter().map(|p| p.to_vec()).collect())
+            }
+            Format::Continuous { sets } => {
+                if store.sets()?.len() >= *sets as usize {
+                    return Ok(None);
+                }
+                let beliefs: Vec<Belief> = store
+                    .ratings()?
+                    .iter()
+                    .map(|r| Belief { mean: r.mean, sigma: r.sigma })
+                    .collect();
+                least_certain(&beliefs, table).map(|t| vec![t])
+            }
+            Format::Sprt { a, b, max_sets, .. } => {
+                let test = self.sprt(store)?;
+                if test.is_some_and(|t| t.decision() != SprtDecision::Continue)
+                    || store.sets()?.len() >= *max_sets as usize
+                {
+                    return Ok(None);
+                }
+                let (a, b) = (self.index(a)?, self.index(b)?);
+                let mut t = vec![a, b];
+                t.extend((0..n).filter(|&i| i != a && i != b).take(table - 2));
+                Some(vec![t])
+            }
+        })
+    }
+
+    /// Stores the sets of `tables` for round `round`.
+    fn store_round(
+        &self,
+        round: u32,
+        tables: &[Vec<usize>],
+        store: &mut Store,
+    ) -> Result<(), ArenaError> {
+        let table = usize::from(self.settings.table);
+        let seatings = rotations(table, self.settings.max_rotations);
+        let first = store.sets()?.len() as u64;
+        for (counter, bots) in (first..).zip(tables) {
+            let deal = derive_seed(self.settings.seed, counter);
+            let matches: Vec<PlannedMatch> = seatings
+                .iter()
+                .enumerate()
+                .map(|(j, seating)| PlannedMatch {
+                    seed: if self.settings.duplicate {
+                        deal
+                    } else {
+                        derive_seed(deal, j as u64 + 1)
+                    },
+                    seats: seating.iter().map(|&pos| bots[pos]).collect(),
+                })
+                .collect();
+            store.add_set(round, bots, &matches)?;
+        }
+        Ok(())
+    }
+
+    /// Plays one match in this thread.
+    pub fn play(
+        &self,
+        planned: &PlannedMatch,
+    ) -> Result<(MatchOutcome, Option<String>), ArenaError> {
+        let err = |message: String| ArenaError::Match { seed: planned.seed, message };
+        let state = (self.new_match)(planned.seed).map_err(err)?;
+        let thinks: Vec<Arc<Mutex<ThinkTimes>>> =
+            planned.seats.iter().map(|_| Arc::default()).collect();
+        let mut bots: Vec<Box<dyn Bot<G>>> = Vec::with_capacity(planned.seats.len());
+        for (seat, &bot) in planned.seats.iter().enumerate() {
+            let (_, make) = self.bots.get(bot).ok_or_else(|| err(format!("no bot {bot}")))?;
+            let inner = make(derive_seed(planned.seed, 1000 + seat as u64));
+            bots.push(Box::new(Timed { inner, think: Arc::clone(&thinks[seat]) }));
+        }
+        let report = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS)
+            .map_err(|e: LocalError| err(e.to_string()))?;
+        let mut places: Vec<(usize, u8)> = planned.seats.iter().map(|&b| (b, 0)).collect();
+        for standing in &report.standings {
+            if let Some(p) = places.get_mut(standing.seat.index()) {
+                p.1 = standing.place;
+            }
+        }
+        let health = thinks
+            .iter()
+            .zip(&report.illegal)
+            .map(|(think, &illegal)| SeatHealth {
+                illegal,
+                timeouts: 0,
+                crashed: false,
+                think: think.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+            })
+            .collect();
+        let record = report.state.record().map(|r| serde_json::to_string(&r)).transpose();
+        let record = record.map_err(|e| err(e.to_string()))?;
+        Ok((MatchOutcome { places, health, decisions: report.decisions }, record))
+    }
+}
+
+/// A bot whose think times are measured.
+struct Timed<G: PlayableGame> {
+    inner: Box<dyn Bot<G>>,
+    think: Arc<Mutex<ThinkTimes>>,
+}
+
+impl<G: PlayableGame> Bot<G> for Timed<G> {
+    fn choose(&mut self, observation: &G::Observation) -> G::Action {
+        let start = Instant::now();
+        let action = self.inner.choose(observation);
+        let micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.think.lock().unwrap_or_else(PoisonError::into_inner).add(micros);
+        action
+    }
+
+    fn match_start(&mut self, start: &cardroom_sdk::MatchStart) {
+        self.inner.match_start(start);
+    }
+
+    fn match_end(&mut self, end: &cardroom_sdk::MatchEnd) {
+        self.inner.match_end(end);
+    }
+}
+
+/// Rates every finished, unrated set.
+fn rate_finished(store: &mut Store, ratings: &mut Ratings) -> Result<(), ArenaError> {
+    for (set_id, outcomes) in store.unrated_sets()? {
+        let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
+        let changes = ratings.update(&paired)?;
+        store.rate_set(set_id, &paired, &changes)?;
+        debug!(set_id, "set rated");
+    }
+    Ok(())
+}
+
+/// Runs (or resumes) the ladder stored in `store` to its end, calling `observe` after every
+/// match.
+pub fn run<G: PlayableGame>(
+    ladder: &Ladder<G>,
+    store: &mut Store,
+    observe: &mut dyn FnMut(&Progress<'_>),
+) -> Result<Summary, ArenaError> {
+    ladder.check()?;
+    let config =
+        serde_json::to_string(&ladder.settings).map_err(|e| ArenaError::Config(e.to_string()))?;
+    let fresh = store.begin(&config, &ladder.names(), Rating::initial(ladder.settings.rating))?;
+    info!(fresh, "ladder opened");
+    let mut ratings = Ratings::from_ratings(ladder.settings.rating, store.ratings()?);
+    rate_finished(store, &mut ratings)?;
+    let mut played = 0u64;
+    loop {
+        let mut pending: VecDeque<PendingMatch> = store.pending_matches()?.into();
+        if pending.is_empty() {
+            let round = store.rounds()?;
+            match ladder.plan(round, store)? {
+                Some(tables) if !tables.is_empty() => {
+                    ladder.store_round(round, &tables, store)?;
+                    pending = store.pending_matches()?.into();
+                }
+                _ => break,
+            }
+        }
+        for m in &pending {
+            store.start_match(m.id)?;
+        }
+        let queue = Mutex::new(pending);
+        let workers = ladder.parallel.max(1);
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|scope| -> Result<(), ArenaError> {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let queue = &queue;
+                scope.spawn(move || {
+                    loop {
+                        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).pop_front();
+                        let Some(m) = next else { break };
+                        let result = ladder.play(&m.planned);
+                        let failed = result.is_err();
+                        if tx.send((m, result)).is_err() || failed {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for (m, result) in rx {
+                let (outcome, record) = match result {
+                    Ok(done) => done,
+                    Err(e) => {
+                        // Stop the other workers from taking more, then report.
+                        queue.lock().unwrap_or_else(PoisonError::into_inner).clear();
+                        return Err(e);
+                    }
+                };
+                let set_done = store.finish_match(m.id, &outcome, record.as_deref())?;
+                played += 1;
+                if set_done {
+                    rate_finished(store, &mut ratings)?;
+                }
+                let (done, planned) = store.progress()?;
+                let sprt = ladder.sprt(store)?.map(|t| (t.decision(), t.llr()));
+                observe(&Progress { done, planned, ratings: ratings.all(), sprt });
+            }
+            Ok(())
+        })?;
+    }
+    let sprt = ladder.sprt(store)?.map(|t| t.decision());
+    Ok(Summary { played, ratings: ratings.all().to_vec(), sprt })
+}

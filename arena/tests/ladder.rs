@@ -1,0 +1,201 @@
+//! Ladders of the example bots, in process: every format runs to its end, the example bots
+//! come out in the expected order, and a ladder killed with SIGKILL resumes without losing a
+//! finished match.
+#![allow(clippy::unwrap_used)]
+
+use std::io::BufRead;
+use std::process::Command;
+use std::sync::Arc;
+
+use cardroom_arena::{
+    Format, Ladder, RatingSystem, Settings, SprtConfig, SprtDecision, Stats, Store, run,
+};
+use cardroom_example_bots::gin_heuristic::GinHeuristic;
+use cardroom_example_bots::random::RandomBot;
+use cardroom_example_bots::tt_heuristic::TtHeuristic;
+use cardroom_sdk::games::{gin, twenty_two};
+
+fn tt_ladder(bots: &[&str], table: u8, format: Format, seed: u64) -> Ladder<twenty_two::State> {
+    Ladder {
+        settings: Settings {
+            table,
+            seed,
+            duplicate: true,
+            max_rotations: None,
+            format,
+            rating: RatingSystem::WengLin,
+        },
+        bots: bots
+            .iter()
+            .map(|&name| {
+                let make: cardroom_arena::BotMaker<twenty_two::State> = if name.starts_with("tt") {
+                    Arc::new(|_| Box::new(TtHeuristic::new()))
+                } else {
+                    Arc::new(|seed| Box::new(RandomBot::new(seed)))
+                };
+                (name.to_owned(), make)
+            })
+            .collect(),
+        new_match: Arc::new(move |seed| {
+            twenty_two::State::new(twenty_two::Options::default(), table, seed)
+                .map_err(|e| e.to_string())
+        }),
+        parallel: 2,
+    }
+}
+
+fn gin_ladder(bots: &[&str], format: Format) -> Ladder<gin::State> {
+    Ladder {
+        settings: Settings {
+            table: 2,
+            seed: 3,
+            duplicate: true,
+            max_rotations: None,
+            format,
+            rating: RatingSystem::Glicko2,
+        },
+        bots: bots
+            .iter()
+            .map(|&name| {
+                let make: cardroom_arena::BotMaker<gin::State> = if name.starts_with("gin") {
+                    Arc::new(|_| Box::new(GinHeuristic::new()))
+                } else {
+                    Arc::new(|seed| Box::new(RandomBot::new(seed)))
+                };
+                (name.to_owned(), make)
+            })
+            .collect(),
+        new_match: Arc::new(|seed| {
+            gin::State::new(gin::Options::default(), seed).map_err(|e| e.to_string())
+        }),
+        parallel: 2,
+    }
+}
+
+fn order(ratings: &[cardroom_arena::Rating]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..ratings.len()).collect();
+    idx.sort_by(|&a, &b| ratings[b].mean.total_cmp(&ratings[a].mean));
+    idx
+}
+
+#[test]
+fn twenty_two_round_robin_ranks_the_heuristic_first() {
+    let ladder =
+        tt_ladder(&["random-1", "tt", "random-2"], 3, Format::RoundRobin { rounds: 40 }, 1);
+    let mut store = Store::in_memory().unwrap();
+    let mut seen = 0;
+    let summary = run(&ladder, &mut store, &mut |p| seen = p.done).unwrap();
+    // 40 rounds of one table, each in 3 rotations.
+    assert_eq!(summary.played, 120);
+    assert_eq!(seen, 120);
+    assert_eq!(order(&summary.ratings)[0], 1, "{:?}", summary.ratings);
+    assert_eq!(store.rating_change_count().unwrap(), 120);
+    let mut stats = Stats::new(3);
+    for outcome in store.outcomes().unwrap() {
+        stats.add(&outcome);
+    }
+    assert_eq!(stats.bots[1].matches, 120);
+    assert!(stats.bots[1].average_place() < stats.bots[0].average_place());
+    assert!(stats.bots[1].think.count() > 0);
+    // Running again finds nothing left to do.
+    let again = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(again.played, 0);
+    assert_eq!(again.ratings, summary.ratings);
+}
+
+#[test]
+fn gin_swiss_and_gauntlet_rank_the_heuristic_first() {
+    let bots = ["random-1", "random-2", "gin", "random-3", "random-4"];
+    let ladder = gin_ladder(&bots, Format::Swiss { rounds: 3 });
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    // 5 bots: 2 pairs and a bye per round, 2 matches per pair.
+    assert_eq!(summary.played, 3 * 2 * 2);
+    let sets = store.sets().unwrap();
+    assert_eq!(sets.iter().filter(|s| s.bots.len() == 1).count(), 3, "one bye a round");
+    assert_eq!(order(&summary.ratings)[0], 2, "{:?}", summary.ratings);
+
+    let ladder = gin_ladder(&bots[..3], Format::Gauntlet { challenger: "gin".into(), rounds: 2 });
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(summary.played, 2 * 2 * 2);
+    assert!(store.sets().unwrap().iter().all(|s| s.bots.contains(&2)));
+    assert_eq!(order(&summary.ratings)[0], 2);
+}
+
+#[test]
+fn continuous_ladder_spends_its_sets_on_close_pairs() {
+    let ladder = tt_ladder(&["tt", "random-1", "random-2"], 2, Format::Continuous { sets: 30 }, 5);
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(summary.played, 60);
+    let sets = store.sets().unwrap();
+    let between_randoms = sets.iter().filter(|s| s.bots == [1, 2]).count();
+    // The first pairing is arbitrary among equals; later the two randoms are hardest to order.
+    assert!(between_randoms >= 10, "{between_randoms} of 30 sets between the randoms");
+}
+
+#[test]
+fn sprt_head_to_head_stops_when_decided() {
+    let format = Format::Sprt {
+        a: "gin".into(),
+        b: "random".into(),
+        sprt: SprtConfig { elo1: 100.0, ..SprtConfig::default() },
+        max_sets: 200,
+    };
+    let ladder = gin_ladder(&["random", "gin"], format);
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(summary.sprt, Some(SprtDecision::AcceptH1));
+    assert!(summary.played < 400, "{} matches", summary.played);
+}
+
+/// The child of [`a_killed_ladder_resumes`]: runs a long ladder into the file it is given.
+#[test]
+fn child_ladder() {
+    let Ok(path) = std::env::var("CARDROOM_ARENA_CHILD_DB") else { return };
+    let ladder = tt_ladder(&["a", "b", "c"], 3, Format::RoundRobin { rounds: 300 }, 9);
+    let mut store = Store::open(std::path::Path::new(&path)).unwrap();
+    run(&ladder, &mut store, &mut |p| println!("done {}", p.done)).unwrap();
+}
+
+#[test]
+fn a_killed_ladder_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ladder.sqlite");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_ladder", "--nocapture"])
+        .env("CARDROOM_ARENA_CHILD_DB", &path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the child's progress until some matches are stored, then SIGKILL it mid-ladder.
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let done_before = loop {
+        let line = lines.next().expect("the child ended early").unwrap();
+        if let Some(done) = line.strip_prefix("done ").and_then(|n| n.parse::<u64>().ok())
+            && done >= 30
+        {
+            break done;
+        }
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let mut store = Store::open(&path).unwrap();
+    let (done, total) = store.progress().unwrap();
+    assert!(done >= done_before && done < 900, "killed mid-ladder: {done} of {total}");
+    let finished: Vec<_> = store.outcomes().unwrap();
+
+    let ladder = tt_ladder(&["a", "b", "c"], 3, Format::RoundRobin { rounds: 300 }, 9);
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(store.progress().unwrap(), (900, 900));
+    assert_eq!(summary.played, 900 - done);
+    // No finished match was lost or replayed.
+    assert_eq!(store.outcomes().unwrap()[..finished.len()], finished[..]);
+    assert_eq!(store.rating_change_count().unwrap(), 900);
+    // The same ladder run without a kill ends with the same ratings.
+    let mut fresh = Store::in_memory().unwrap();
+    let uninterrupted = run(&ladder, &mut fresh, &mut |_| {}).unwrap();
+    assert_eq!(uninterrupted.ratings, summary.ratings);
+}
