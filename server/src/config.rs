@@ -27,6 +27,9 @@ pub struct Config {
     /// How long a disconnected seat's turn waits for it to reconnect before the default
     /// action is played (never longer than its clock).
     pub reconnect_grace: Duration,
+    /// After a shutdown has ended every match, how long clients get to close their
+    /// connections before the server stops anyway.
+    pub shutdown_grace: Duration,
     /// Messages buffered towards one bot or spectator; one that falls further behind is
     /// disconnected rather than slowing its match.
     pub outbound_buffer: usize,
@@ -44,6 +47,7 @@ impl Default for Config {
             bank_time: Duration::from_secs(30),
             max_strikes: 3,
             reconnect_grace: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(5),
             outbound_buffer: 256,
         }
     }

@@ -104,3 +104,49 @@ fn a_bad_record_names_the_first_illegal_action_and_fails() {
     let error = stderr(&cardroom(&["replay", "/no/such/file.json"]));
     assert!(error.contains("reading the record /no/such/file.json"), "{error}");
 }
+
+/// `cardroom serve` ends running matches as aborted on SIGTERM, writes their records and exits
+/// cleanly.
+#[test]
+fn serve_shuts_down_gracefully_on_sigterm() {
+    use cardroom_proto::pb;
+
+    let dir = tempfile::tempdir().unwrap();
+    // A free port: the server must be reachable at an address the test knows.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["serve", "--addr", &addr, "--record-dir", dir.path().to_str().unwrap()])
+        .args(["--shutdown-grace-ms", "200"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let match_id = runtime.block_on(async {
+        // Ready when it accepts a connection (polling, bounded).
+        let mut client = None;
+        for _ in 0..200 {
+            match pb::cardroom_client::CardroomClient::connect(format!("http://{addr}")).await {
+                Ok(c) => {
+                    client = Some(c);
+                    break;
+                }
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(25)).await,
+            }
+        }
+        let mut client = client.expect("the server accepts connections");
+        let request = pb::CreateMatchRequest {
+            game: pb::Game::TwentyTwo as i32,
+            seats: 3,
+            seed: Some(1),
+            ..Default::default()
+        };
+        client.create_match(request).await.unwrap().into_inner().match_id
+    });
+    let status = Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = server.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+    let record = std::fs::read_to_string(dir.path().join(format!("{match_id}.json"))).unwrap();
+    assert!(matches!(Record::from_json(&record).unwrap(), Record::TwentyTwo(_)));
+}

@@ -40,6 +40,10 @@ pub(crate) struct ServeArgs {
     /// How long a disconnected bot's turn waits for it to come back, in milliseconds.
     #[arg(long, env = "CARDROOM_RECONNECT_GRACE_MS", default_value_t = 10_000)]
     reconnect_grace_ms: u64,
+    /// On shutdown, once every match has ended, how long clients get to close their
+    /// connections, in milliseconds.
+    #[arg(long, env = "CARDROOM_SHUTDOWN_GRACE_MS", default_value_t = 5_000)]
+    shutdown_grace_ms: u64,
 }
 
 impl ServeArgs {
@@ -54,6 +58,7 @@ impl ServeArgs {
             bank_time: Duration::from_millis(self.bank_ms),
             max_strikes: self.max_strikes,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
+            shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             ..Config::default()
         }
     }
