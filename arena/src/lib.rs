@@ -28,6 +28,7 @@
 
 pub mod duplicate;
 pub mod ladder;
+pub mod leaderboard;
 pub mod rating;
 pub mod schedule;
 pub mod sprt;
@@ -37,6 +38,7 @@ pub mod store;
 pub use ladder::{
     ArenaError, BotMaker, Format, Ladder, MatchMaker, Progress, Settings, Summary, run,
 };
+pub use leaderboard::{Leaderboard, Row};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
