@@ -62,6 +62,8 @@ fn option(
     }
 }
 
+const BOOL: &[&str] = &["false", "true"];
+
 /// The games and their options, from the engines' defaults.
 fn catalogue() -> Vec<pb::GameInfo> {
     let tt = twenty_two::Options::default();
@@ -107,15 +109,79 @@ fn catalogue() -> Vec<pb::GameInfo> {
         game_info::<gin::State>(
             2,
             2,
-            serde_json::to_value(gin)
-                .ok()
-                .and_then(|v| v.as_object().cloned())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(name, default)| {
-                    option(&name, "see rules/gin-rummy.md, options table", default, &[])
-                })
-                .collect(),
+            vec![
+                option(
+                    "first_upcard",
+                    "GR-5: after both pass the first upcard, the non-dealer draws (standard) or the dealer takes a normal turn (seed)",
+                    gin.first_upcard,
+                    &["\"standard\"", "\"seed\""],
+                ),
+                option(
+                    "discard_taken_upcard",
+                    "GR-6: may a card just taken from the discard pile be discarded in the same turn",
+                    gin.discard_taken_upcard,
+                    BOOL,
+                ),
+                option(
+                    "knock_limit",
+                    "GR-7: the most deadwood a knocker may hold, 0 to 10",
+                    gin.knock_limit,
+                    &[],
+                ),
+                option(
+                    "oklahoma",
+                    "GR-14: the first upcard's value sets the hand's knock limit (an ace: gin only)",
+                    gin.oklahoma,
+                    BOOL,
+                ),
+                option(
+                    "oklahoma_spades_double",
+                    "GR-14: with oklahoma, a spade upcard doubles the hand's score",
+                    gin.oklahoma_spades_double,
+                    BOOL,
+                ),
+                option("gin_bonus", "GR-12: the bonus for gin", gin.gin_bonus, &[]),
+                option(
+                    "undercut_bonus",
+                    "GR-12: the bonus for an undercut",
+                    gin.undercut_bonus,
+                    &[],
+                ),
+                option(
+                    "big_gin",
+                    "GR-8: may a player go out with all eleven cards melded",
+                    gin.big_gin,
+                    BOOL,
+                ),
+                option("big_gin_bonus", "GR-12: the bonus for big gin", gin.big_gin_bonus, &[]),
+                option(
+                    "tie_is_undercut",
+                    "GR-12: does equal deadwood count as an undercut",
+                    gin.tie_is_undercut,
+                    BOOL,
+                ),
+                option(
+                    "wall_knock",
+                    "GR-10: at the wall, may the next player take the upcard to knock",
+                    gin.wall_knock,
+                    BOOL,
+                ),
+                option(
+                    "max_upcard_draws",
+                    "GR-11: upcard draws after which a hand is a draw",
+                    gin.max_upcard_draws,
+                    &[],
+                ),
+                option("target", "GR-13: the total that ends the match", gin.target, &[]),
+                option("game_bonus", "GR-13: 100 points to the match winner", gin.game_bonus, BOOL),
+                option("box_bonus", "GR-13: 25 points per hand won", gin.box_bonus, BOOL),
+                option(
+                    "shutout_double",
+                    "GR-13: double the winner's total if the loser scored nothing",
+                    gin.shutout_double,
+                    BOOL,
+                ),
+            ],
         ),
     ]
 }

@@ -543,3 +543,29 @@ async fn a_seat_gone_at_its_turn_gets_the_default_action_after_the_grace_and_a_s
     assert_eq!(info.seats[seat].strikes, 1);
     assert!(!info.seats[seat].connected);
 }
+
+#[tokio::test]
+async fn discovery_lists_every_option_of_both_rule_sets_with_its_default() {
+    let server = TestServer::start(config()).await;
+    let games =
+        server.client().await.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
+    for game in &games {
+        let defaults: serde_json::Map<String, serde_json::Value> = game
+            .options
+            .iter()
+            .map(|o| (o.name.clone(), serde_json::from_str(&o.default_json).unwrap()))
+            .collect();
+        // The listed defaults are exactly the engine's default options.
+        let engine = match game.name.as_str() {
+            "twenty_two" => serde_json::to_value(cardroom_games::twenty_two::Options::default()),
+            "gin" => serde_json::to_value(cardroom_games::gin::Options::default()),
+            other => panic!("unknown game {other}"),
+        };
+        assert_eq!(serde_json::Value::Object(defaults), engine.unwrap(), "{}", game.name);
+        assert!(game.options.iter().all(|o| o.description.starts_with(if game.name == "gin" {
+            "GR-"
+        } else {
+            "TT-"
+        })));
+    }
+}
