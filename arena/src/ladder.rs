@@ -151,25 +151,49 @@ pub struct Summary {
     pub sprt: Option<SprtDecision>,
 }
 
-impl<G: PlayableGame> Ladder<G> {
+/// Plays one planned match: in process ([`Ladder`]) or over the network (`crate::net`).
+pub trait MatchPlayer: Sync {
+    /// Plays `planned` to its end; returns its outcome and its record (JSON), if any.
+    fn play_match(
+        &self,
+        planned: &PlannedMatch,
+    ) -> Result<(MatchOutcome, Option<String>), ArenaError>;
+}
+
+impl<G: PlayableGame> MatchPlayer for Ladder<G> {
+    fn play_match(
+        &self,
+        planned: &PlannedMatch,
+    ) -> Result<(MatchOutcome, Option<String>), ArenaError> {
+        self.play(planned)
+    }
+}
+
+/// What plans a ladder's rounds: its settings and its bots' names.
+struct Planner<'a> {
+    settings: &'a Settings,
+    names: &'a [String],
+}
+
+impl Planner<'_> {
     fn names(&self) -> Vec<String> {
-        self.bots.iter().map(|(name, _)| name.clone()).collect()
+        self.names.to_vec()
     }
 
     fn index(&self, name: &str) -> Result<usize, ArenaError> {
-        self.bots
+        self.names
             .iter()
-            .position(|(n, _)| n == name)
+            .position(|n| n == name)
             .ok_or_else(|| ArenaError::Config(format!("no bot named {name:?}")))
     }
 
     fn check(&self) -> Result<(), ArenaError> {
-        let s = &self.settings;
+        let s = self.settings;
         let table = usize::from(s.table);
-        if table < 2 || self.bots.len() < table {
+        if table < 2 || self.names.len() < table {
             return Err(ArenaError::Config(format!(
                 "{} bots cannot fill tables of {table}",
-                self.bots.len()
+                self.names.len()
             )));
         }
         if s.rating == RatingSystem::Glicko2 && table != 2 {
@@ -200,7 +224,7 @@ impl<G: PlayableGame> Ladder<G> {
 
     /// The tables of round `round`, or `None` when the format is over. Byes are stored here.
     fn plan(&self, round: u32, store: &mut Store) -> Result<Option<Vec<Vec<usize>>>, ArenaError> {
-        let n = self.bots.len();
+        let n = self.names.len();
         let table = usize::from(self.settings.table);
         Ok(match &self.settings.format {
             Format::RoundRobin { rounds } => (round < *rounds).then(|| round_robin(n, table)),
@@ -282,7 +306,9 @@ impl<G: PlayableGame> Ladder<G> {
         }
         Ok(())
     }
+}
 
+impl<G: PlayableGame> Ladder<G> {
     /// Plays one match in this thread.
     pub fn play(
         &self,
@@ -323,9 +349,11 @@ impl<G: PlayableGame> Ladder<G> {
 }
 
 /// A bot whose think times are measured.
-struct Timed<G: PlayableGame> {
-    inner: Box<dyn Bot<G>>,
-    think: Arc<Mutex<ThinkTimes>>,
+pub(crate) struct Timed<G: PlayableGame> {
+    /// The bot.
+    pub(crate) inner: Box<dyn Bot<G>>,
+    /// Where its think times go.
+    pub(crate) think: Arc<Mutex<ThinkTimes>>,
 }
 
 impl<G: PlayableGame> Bot<G> for Timed<G> {
@@ -364,9 +392,24 @@ pub fn run<G: PlayableGame>(
     store: &mut Store,
     observe: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<Summary, ArenaError> {
+    let names: Vec<String> = ladder.bots.iter().map(|(name, _)| name.clone()).collect();
+    run_with(&ladder.settings, &names, ladder.parallel, ladder, store, observe)
+}
+
+/// Runs (or resumes) a ladder of the bots `names` whose matches `player` plays, on `parallel`
+/// worker threads, calling `observe` after every match.
+pub fn run_with(
+    settings: &Settings,
+    names: &[String],
+    parallel: usize,
+    player: &dyn MatchPlayer,
+    store: &mut Store,
+    observe: &mut dyn FnMut(&Progress<'_>),
+) -> Result<Summary, ArenaError> {
+    let ladder = Planner { settings, names };
     ladder.check()?;
     let config =
-        serde_json::to_string(&ladder.settings).map_err(|e| ArenaError::Config(e.to_string()))?;
+        serde_json::to_string(ladder.settings).map_err(|e| ArenaError::Config(e.to_string()))?;
     let fresh = store.begin(&config, &ladder.names(), Rating::initial(ladder.settings.rating))?;
     info!(fresh, "ladder opened");
     let mut ratings = Ratings::from_ratings(ladder.settings.rating, store.ratings()?);
@@ -388,7 +431,7 @@ pub fn run<G: PlayableGame>(
             store.start_match(m.id)?;
         }
         let queue = Mutex::new(pending);
-        let workers = ladder.parallel.max(1);
+        let workers = parallel.max(1);
         let (tx, rx) = mpsc::channel();
         std::thread::scope(|scope| -> Result<(), ArenaError> {
             for _ in 0..workers {
@@ -398,7 +441,7 @@ pub fn run<G: PlayableGame>(
                     loop {
                         let next = queue.lock().unwrap_or_else(PoisonError::into_inner).pop_front();
                         let Some(m) = next else { break };
-                        let result = ladder.play(&m.planned);
+                        let result = player.play_match(&m.planned);
                         let failed = result.is_err();
                         if tx.send((m, result)).is_err() || failed {
                             break;

@@ -83,7 +83,7 @@ impl Leaderboard {
     pub fn to_table(&self) -> String {
         let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(3).max(3);
         let mut out = format!(
-            "{:>4}  {:<width$}  {:>9}  {:>7}  {:>7}  {:>5}  {:>6}  {:>7}  {:>8}  {:>8}\n",
+            "{:>4}  {:<width$}  {:>9}  {:>7}  {:>7}  {:>5}  {:>6}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}\n",
             "rank",
             "bot",
             "rating",
@@ -92,6 +92,8 @@ impl Leaderboard {
             "win%",
             "place",
             "illegal",
+            "timeouts",
+            "crashes",
             "p50 ms",
             "p99 ms"
         );
@@ -99,7 +101,7 @@ impl Leaderboard {
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>9.2}  {:>7.2}  {:>7}  {:>5.1}  {:>6.2}  {:>7}  {:>8}  {:>8}",
+                "{:>4}  {:<width$}  {:>9.2}  {:>7.2}  {:>7}  {:>5.1}  {:>6.2}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}",
                 r.rank,
                 r.name,
                 r.rating,
@@ -108,6 +110,8 @@ impl Leaderboard {
                 100.0 * r.win_rate,
                 r.average_place,
                 r.illegal,
+                r.timeouts,
+                r.crashes,
                 ms(r.think_p50_ms),
                 ms(r.think_p99_ms),
             );

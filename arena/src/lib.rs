@@ -11,6 +11,8 @@
 //!   updated once per duplicate set from its paired result.
 //! - [`sprt`]: a head-to-head test that stops itself once decided.
 //! - [`stats`]: win rates, average place, head-to-head, health.
+//! - [`ladder`] runs a ladder in process; [`net`] plays its matches on a cardroom server, with
+//!   in-process bots over gRPC and external bot programs.
 //!
 //! ```
 //! use cardroom_arena::{PairedResult, RatingSystem, Ratings, duplicate, schedule};
@@ -29,6 +31,7 @@
 pub mod duplicate;
 pub mod ladder;
 pub mod leaderboard;
+pub mod net;
 pub mod rating;
 pub mod schedule;
 pub mod sprt;
@@ -36,9 +39,11 @@ pub mod stats;
 pub mod store;
 
 pub use ladder::{
-    ArenaError, BotMaker, Format, Ladder, MatchMaker, Progress, Settings, Summary, run,
+    ArenaError, BotMaker, Format, Ladder, MatchMaker, MatchPlayer, Progress, Settings, Summary,
+    run, run_with,
 };
 pub use leaderboard::{Leaderboard, Row};
+pub use net::{AnyBotMaker, ExternalBot, NetBot, NetPlayer};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};

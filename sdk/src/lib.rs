@@ -84,12 +84,14 @@ mod bot;
 mod config;
 mod game;
 mod local;
+mod organizer;
 mod runner;
 
 pub use bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
 pub use config::{Backoff, ConfigError, ConnectArgs, ConnectConfig, DEFAULT_SERVER, JoinBy};
 pub use game::PlayableGame;
 pub use local::{LocalError, LocalReport, MAX_LOCAL_DECISIONS, play_local, play_local_report};
+pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus};
 pub use runner::{AnyBot, Played, RunError, play, play_any};
 
 /// The engines, re-exported so that a bot needs only this crate.

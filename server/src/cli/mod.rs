@@ -1,5 +1,6 @@
 //! The `cardroom` command line: one module per command group.
 
+mod arena;
 mod gin;
 mod replay;
 mod serve;
@@ -19,6 +20,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// A short ladder of the example bots over real gRPC, on a server started in this process;
+    /// prints the leaderboard.
+    Demo(arena::DemoArgs),
+    /// Bot-vs-bot ladders: run one from a TOML file, print a leaderboard.
+    #[command(subcommand)]
+    Arena(arena::ArenaCommand),
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
     Serve(serve::ServeArgs),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
@@ -48,6 +55,8 @@ pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
+        Command::Demo(args) => arena::demo(args, &mut out),
+        Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(args),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),

@@ -1,0 +1,301 @@
+//! Ladders over the network: [`NetPlayer`] plays each planned match on a cardroom server.
+//!
+//! A match is created with `CreateMatch` and the planned seed (so duplicate deals hold on the
+//! server too); each seat is then played by either
+//!
+//! - an in-process bot ([`NetBot::InProcess`]) through the SDK's networked runner
+//!   ([`play_any`]), over real gRPC, with its think times measured and the server's refusals
+//!   (`ActError`s) counted in its health; or
+//! - an external program ([`NetBot::External`]) that the arena starts for the seat, passing the
+//!   server's address and the seat token as `--server`/`--token` flags and as the
+//!   `CARDROOM_SERVER`/`CARDROOM_TOKEN` environment variables. Its standard output and error
+//!   are appended to its log file. If it dies before the match is over it is started again
+//!   (it reconnects with the same token), up to `max_restarts` times; the crash is counted in
+//!   its health either way, and its timeouts are the strikes the server counted.
+//!
+//! When every seat is done the outcome is read from the server (`GetMatch`) and the record
+//! with `GetRecord`.
+
+use std::fs::OpenOptions;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use cardroom_sdk::{
+    ActErrorCode, AnyBot, ConnectConfig, MatchSpec, Organizer, Played, RunError, play_any,
+};
+use tokio::process::{Child, Command};
+use tokio::sync::watch;
+use tracing::{info, warn};
+
+use crate::duplicate::derive_seed;
+use crate::ladder::{ArenaError, MatchPlayer, Timed};
+use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
+use crate::store::PlannedMatch;
+
+/// Makes an in-process bot from a seed (derived from the match's seed and the seat).
+pub type AnyBotMaker = Arc<dyn Fn(u64) -> AnyBot + Send + Sync>;
+
+/// How one bot of a networked ladder plays its seats.
+#[derive(Clone)]
+pub enum NetBot {
+    /// In this process, through the SDK's networked runner.
+    InProcess(AnyBotMaker),
+    /// A program started for every seat it plays.
+    External(ExternalBot),
+}
+
+/// An external bot: a command line the arena runs once per seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalBot {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments, before the `--server`/`--token` flags.
+    pub args: Vec<String>,
+    /// Extra environment variables.
+    pub env: Vec<(String, String)>,
+    /// Whether to append `--server ADDR --token TOKEN` (the environment variables are always
+    /// set).
+    pub flags: bool,
+    /// Where its standard output and error are appended.
+    pub log: PathBuf,
+}
+
+/// Plays planned matches on a cardroom server (see the module's documentation).
+pub struct NetPlayer {
+    /// The runtime the network work runs on; [`MatchPlayer::play_match`] blocks on it, so it
+    /// must be called from outside the runtime (the ladder's worker threads are).
+    pub runtime: tokio::runtime::Handle,
+    /// The server's address, `host:port`.
+    pub server: String,
+    /// The matches to create; the seed is each planned match's.
+    pub spec: MatchSpec,
+    /// The bots, by ladder index, with their names.
+    pub bots: Vec<(String, NetBot)>,
+    /// How often an external bot that dies mid-match is started again.
+    pub max_restarts: u32,
+    /// How long an external bot may keep running after its match is over before it is killed.
+    pub exit_grace: Duration,
+}
+
+impl MatchPlayer for NetPlayer {
+    fn play_match(
+        &self,
+        planned: &PlannedMatch,
+    ) -> Result<(MatchOutcome, Option<String>), ArenaError> {
+        self.runtime.block_on(self.play(planned))
+    }
+}
+
+impl NetPlayer {
+    /// Plays one match on the server.
+    pub async fn play(
+        &self,
+        planned: &PlannedMatch,
+    ) -> Result<(MatchOutcome, Option<String>), ArenaError> {
+        let err = |message: String| ArenaError::Match { seed: planned.seed, message };
+        let net = |e: RunError| err(e.to_string());
+        let mut organizer = Organizer::new(&self.server).map_err(net)?;
+        let spec = MatchSpec { seed: Some(planned.seed), ..self.spec.clone() };
+        let created = organizer.create_match(&spec).await.map_err(net)?;
+        if created.tokens.len() != planned.seats.len() {
+            return Err(err(format!("{} seat tokens", created.tokens.len())));
+        }
+        let match_id = created.match_id.clone();
+        let (over_tx, over_rx) = watch::channel(false);
+        let watcher = {
+            let mut organizer = organizer.clone();
+            let match_id = match_id.clone();
+            tokio::spawn(async move {
+                let result = organizer.wait_end(&match_id).await;
+                let _ = over_tx.send(true);
+                result
+            })
+        };
+        let mut seats = Vec::with_capacity(planned.seats.len());
+        for (seat, (&bot, token)) in planned.seats.iter().zip(&created.tokens).enumerate() {
+            let (name, kind) = self.bots.get(bot).ok_or_else(|| err(format!("no bot {bot}")))?;
+            let config =
+                ConnectConfig::with_token(self.server.clone(), token.clone()).named(name.clone());
+            let task = match kind {
+                NetBot::InProcess(make) => {
+                    let think = Arc::new(Mutex::new(ThinkTimes::default()));
+                    let bot = timed(make(derive_seed(planned.seed, 1000 + seat as u64)), &think);
+                    tokio::spawn(async move {
+                        let played = play_any(&config, move |_| bot).await;
+                        in_process_health(played, &think)
+                    })
+                }
+                NetBot::External(external) => {
+                    let seat = ExternalSeat {
+                        bot: external.clone(),
+                        name: name.clone(),
+                        server: self.server.clone(),
+                        token: token.clone(),
+                        organizer: organizer.clone(),
+                        match_id: match_id.clone(),
+                        max_restarts: self.max_restarts,
+                        exit_grace: self.exit_grace,
+                    };
+                    tokio::spawn(seat.run(over_rx.clone()))
+                }
+            };
+            seats.push(task);
+        }
+        let mut health = Vec::with_capacity(seats.len());
+        for task in seats {
+            health.push(task.await.map_err(|e| err(e.to_string()))?);
+        }
+        // Every seat is done; a seat whose bot gave up is played out by the server's clock.
+        match watcher.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => warn!(cause = %e, %match_id, "watching the match failed"),
+            Err(e) => warn!(cause = %e, %match_id, "the match watcher failed"),
+        }
+        let status = organizer.status(&match_id).await.map_err(net)?;
+        if !status.over || status.aborted {
+            return Err(err(format!("match {match_id} did not finish")));
+        }
+        let mut places: Vec<(usize, u8)> = planned.seats.iter().map(|&b| (b, 0)).collect();
+        for standing in &status.standings {
+            if let Some(p) = places.get_mut(standing.seat.index()) {
+                p.1 = standing.place;
+            }
+        }
+        for (seat, h) in health.iter_mut().enumerate() {
+            let strikes = status.seats.get(seat).map_or(0, |s| s.strikes);
+            h.timeouts = h.timeouts.max(strikes);
+        }
+        let record = match organizer.record(&match_id).await {
+            Ok(record) => Some(record),
+            Err(e) => {
+                warn!(cause = %e, %match_id, "no record");
+                None
+            }
+        };
+        let decisions = record.as_deref().map_or(0, count_actions);
+        Ok((MatchOutcome { places, health, decisions }, record))
+    }
+}
+
+/// The bot with its think times measured into `think`.
+fn timed(bot: AnyBot, think: &Arc<Mutex<ThinkTimes>>) -> AnyBot {
+    let think = Arc::clone(think);
+    match bot {
+        AnyBot::TwentyTwo(inner) => AnyBot::TwentyTwo(Box::new(Timed { inner, think })),
+        AnyBot::Gin(inner) => AnyBot::Gin(Box::new(Timed { inner, think })),
+    }
+}
+
+/// An in-process seat's health from what the runner saw.
+fn in_process_health(played: Result<Played, RunError>, think: &Mutex<ThinkTimes>) -> SeatHealth {
+    let think = think.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    match played {
+        Ok(played) => {
+            let count = |codes: &[ActErrorCode]| {
+                played.errors.iter().filter(|e| codes.contains(&e.code)).count() as u32
+            };
+            SeatHealth {
+                illegal: count(&[ActErrorCode::IllegalAction, ActErrorCode::Malformed]),
+                timeouts: count(&[ActErrorCode::TimedOut]),
+                crashed: false,
+                think,
+            }
+        }
+        Err(e) => {
+            warn!(cause = %e, "in-process bot failed");
+            SeatHealth { crashed: true, think, ..SeatHealth::default() }
+        }
+    }
+}
+
+/// Actions in a record's JSON (`actions` array), 0 if it has none.
+fn count_actions(record: &str) -> u64 {
+    serde_json::from_str::<serde_json::Value>(record)
+        .ok()
+        .and_then(|v| v.get("actions").and_then(|a| a.as_array()).map(|a| a.len() as u64))
+        .unwrap_or(0)
+}
+
+/// One seat played by an external program.
+struct ExternalSeat {
+    bot: ExternalBot,
+    name: String,
+    server: String,
+    token: String,
+    organizer: Organizer,
+    match_id: String,
+    max_restarts: u32,
+    exit_grace: Duration,
+}
+
+impl ExternalSeat {
+    /// Starts the program, restarts it if it dies mid-match, and returns the seat's health.
+    async fn run(mut self, mut over: watch::Receiver<bool>) -> SeatHealth {
+        let mut crashes = 0u32;
+        loop {
+            let mut child = match self.spawn() {
+                Ok(child) => child,
+                Err(e) => {
+                    warn!(bot = %self.name, program = %self.bot.program.display(), cause = %e, "cannot start the bot");
+                    crashes += 1;
+                    break;
+                }
+            };
+            let ended = async {
+                if over.wait_for(|&o| o).await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            let status = tokio::select! {
+                status = child.wait() => status,
+                () = ended => match tokio::time::timeout(self.exit_grace, child.wait()).await {
+                    Ok(status) => status,
+                    Err(_) => {
+                        warn!(bot = %self.name, "still running after its match: killed");
+                        let _ = child.kill().await;
+                        break;
+                    }
+                },
+            };
+            if status.as_ref().is_ok_and(|s| s.success()) {
+                break;
+            }
+            let finished = self.organizer.status(&self.match_id).await.is_ok_and(|s| s.over);
+            if finished {
+                break;
+            }
+            crashes += 1;
+            let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
+            warn!(bot = %self.name, %status, crashes, log = %self.bot.log.display(), "external bot died mid-match");
+            if crashes > self.max_restarts {
+                break;
+            }
+            info!(bot = %self.name, "restarting it");
+        }
+        SeatHealth { crashed: crashes > 0, ..SeatHealth::default() }
+    }
+
+    fn spawn(&self) -> std::io::Result<Child> {
+        if let Some(dir) = self.bot.log.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let log = OpenOptions::new().create(true).append(true).open(&self.bot.log)?;
+        let mut command = Command::new(&self.bot.program);
+        command.args(&self.bot.args);
+        if self.bot.flags {
+            command.arg("--server").arg(&self.server).arg("--token").arg(&self.token);
+        }
+        command
+            .env("CARDROOM_SERVER", &self.server)
+            .env("CARDROOM_TOKEN", &self.token)
+            .env("CARDROOM_BOT_NAME", &self.name)
+            .envs(self.bot.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log.try_clone()?))
+            .stderr(Stdio::from(log))
+            .kill_on_drop(true);
+        command.spawn()
+    }
+}

@@ -1,0 +1,149 @@
+//! [`Organizer`]: the other side of a match, for arenas and tournament tools: create a match
+//! (with an explicit seed, for duplicate deals), wait for its end, read its seats' strikes and
+//! its record. Bots never need it; they get their seat token from whoever organized the match.
+
+use cardroom_games::{Seat, Standing};
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::bot::{Clock, GameKind};
+use crate::runner::RunError;
+
+/// A match to create.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchSpec {
+    /// The game.
+    pub game: GameKind,
+    /// Rule-set options as a JSON object; empty for the defaults.
+    pub options_json: String,
+    /// Seats at the table.
+    pub seats: u32,
+    /// The deal's seed (the same seed deals the same cards to the same seats); random when
+    /// `None`.
+    pub seed: Option<u64>,
+    /// The clock; the server's defaults when `None`.
+    pub clock: Option<Clock>,
+}
+
+/// A created match: its id and one seat token per seat, in seat order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreatedMatch {
+    /// The match's id.
+    pub match_id: String,
+    /// `tokens[seat]` is that seat's token.
+    pub tokens: Vec<String>,
+}
+
+/// One seat's state on the server.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatStatus {
+    /// Strikes counted (timeouts, disconnections at its turn).
+    pub strikes: u32,
+    /// Whether the seat forfeited.
+    pub forfeited: bool,
+}
+
+/// A match's state on the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchStatus {
+    /// True once the match has ended (finished or aborted).
+    pub over: bool,
+    /// True when it was aborted (the server shut down).
+    pub aborted: bool,
+    /// The final standings once over, first place first.
+    pub standings: Vec<Standing>,
+    /// Per seat, in seat order.
+    pub seats: Vec<SeatStatus>,
+}
+
+/// A client for organizing matches on one server. Cheap to clone (the channel is shared).
+#[derive(Clone, Debug)]
+pub struct Organizer {
+    client: CardroomClient<Channel>,
+}
+
+impl Organizer {
+    /// A client for `server` (`host:port` or a URL); it connects on first use.
+    pub fn new(server: &str) -> Result<Organizer, RunError> {
+        let address =
+            if server.contains("://") { server.to_owned() } else { format!("http://{server}") };
+        let endpoint = Endpoint::from_shared(address.clone())
+            .map_err(|source| RunError::Address { address, source })?;
+        Ok(Organizer { client: CardroomClient::new(endpoint.connect_lazy()) })
+    }
+
+    /// Creates a match (`CreateMatch`).
+    pub async fn create_match(&mut self, spec: &MatchSpec) -> Result<CreatedMatch, RunError> {
+        let request = pb::CreateMatchRequest {
+            game: spec.game.to_pb() as i32,
+            options_json: spec.options_json.clone(),
+            seats: spec.seats,
+            seed: spec.seed,
+            clock: spec.clock.map(|c| pb::Clock { move_ms: c.move_ms, bank_ms: c.bank_ms }),
+        };
+        let response = self.client.create_match(request).await.map_err(rejected)?.into_inner();
+        let mut seats = response.seats;
+        seats.sort_by_key(|s| s.seat);
+        if seats.iter().enumerate().any(|(i, s)| s.seat as usize != i) {
+            return Err(RunError::Protocol("CreateMatch skipped a seat".into()));
+        }
+        Ok(CreatedMatch {
+            match_id: response.match_id,
+            tokens: seats.into_iter().map(|s| s.token).collect(),
+        })
+    }
+
+    /// Watches the match (`Watch`) until it ends; returns when the server says it is over or
+    /// the stream closes.
+    pub async fn wait_end(&mut self, match_id: &str) -> Result<(), RunError> {
+        let request = pb::WatchRequest { match_id: match_id.to_owned() };
+        let mut stream = self.client.watch(request).await.map_err(rejected)?.into_inner();
+        while let Some(message) = stream.message().await.map_err(rejected)? {
+            if message.end.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The match's state (`GetMatch`).
+    pub async fn status(&mut self, match_id: &str) -> Result<MatchStatus, RunError> {
+        let request = pb::GetMatchRequest { match_id: match_id.to_owned() };
+        let info = self.client.get_match(request).await.map_err(rejected)?.into_inner();
+        let mut standings = Vec::new();
+        let mut aborted = false;
+        if let Some(end) = &info.end {
+            aborted = end.aborted;
+            for s in &end.standings {
+                let seat = u8::try_from(s.seat)
+                    .map_err(|_| RunError::Protocol(format!("seat {}", s.seat)))?;
+                let place = u8::try_from(s.place)
+                    .map_err(|_| RunError::Protocol(format!("place {}", s.place)))?;
+                standings.push(Standing { place, seat: Seat(seat) });
+            }
+        }
+        let mut seats = info.seats;
+        seats.sort_by_key(|s| s.seat);
+        Ok(MatchStatus {
+            over: info.over,
+            aborted,
+            standings,
+            seats: seats
+                .iter()
+                .map(|s| SeatStatus { strikes: s.strikes, forfeited: s.forfeited })
+                .collect(),
+        })
+    }
+
+    /// The finished match's record (`GetRecord`): the JSON that `cardroom replay` reads.
+    pub async fn record(&mut self, match_id: &str) -> Result<String, RunError> {
+        let request = pb::GetRecordRequest { match_id: match_id.to_owned() };
+        let response = self.client.get_record(request).await.map_err(rejected)?.into_inner();
+        Ok(response.record_json)
+    }
+}
+
+fn rejected(status: tonic::Status) -> RunError {
+    RunError::Rejected(Box::new(status))
+}
