@@ -27,4 +27,5 @@ pub mod cli;
 pub mod gin_heuristic;
 pub mod measure;
 pub mod random;
+pub mod search;
 pub mod tt_heuristic;

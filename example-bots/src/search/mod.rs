@@ -1,0 +1,319 @@
+//! A search bot for both games: determinized Monte Carlo with common random numbers, guarded
+//! by its playout policy.
+//!
+//! For each decision, until its [`Budget`] runs out, [`SearchBot`] repeats one *iteration*:
+//!
+//! 1. **Sample** a full state from its seat's observation with [`Game::sample`]: the public
+//!    state and its own cards as they are, every card it cannot see dealt uniformly at random
+//!    (no inference from the other seats' play).
+//! 2. **Play out** every root candidate from that sample, each with the same playout seed
+//!    (common random numbers, so that differences come from the action rather than the luck),
+//!    with a fast [`Policy`] for every seat (by default the example heuristics,
+//!    [`TtHeuristic`](crate::tt_heuristic::TtHeuristic) and
+//!    [`GinHeuristic`](crate::gin_heuristic::GinHeuristic), asked with each seat's own
+//!    observation) until the end of the deal (Twenty-Two) or the hand (Gin Rummy).
+//! 3. **Score** each playout for the bot's seat with [`Searchable::value`]: in Twenty-Two minus
+//!    the penalty points taken, less the limit again if they eliminate it; in Gin Rummy the
+//!    hand's points margin.
+//!
+//! The bot then plays the candidate with the best average, but only if it beats the policy's
+//! own choice by [`SearchConfig::confidence`] standard errors of their paired difference;
+//! otherwise it plays the policy's choice. (Without that guard, Gin Rummy's noisy hand margins
+//! make the bot worse than its policy at small budgets.) Candidates are every legal action, or,
+//! when there are more than [`SearchConfig::max_candidates`], a subset
+//! ([`Searchable::candidates`]).
+//!
+//! The search is written once, over [`Searchable`], which each game implements: what ends a
+//! playout, what a result is worth, and which candidates to try. Budgets are wall-clock time per
+//! move ([`Budget::Time`], by default 100 ms) or a fixed number of samples
+//! ([`Budget::Iterations`]), which with a fixed seed makes the bot deterministic for tests and
+//! measurements. An iteration costs one playout per candidate.
+
+mod objective;
+mod rollout;
+
+use std::time::{Duration, Instant};
+
+use cardroom_games::{Game, Seat};
+use cardroom_sdk::Bot;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub use objective::Searchable;
+pub use rollout::{BotPolicy, GinGreedy, Policy, Uniform};
+
+/// How long the bot thinks about one decision.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Iterations until this much wall-clock time has passed (at least one per decision). The
+    /// clock is read between iterations, so a decision may overrun by one iteration (about
+    /// 30 ms at worst with 48 Twenty-Two candidates).
+    Time(Duration),
+    /// Exactly this many iterations: deterministic for a fixed seed.
+    Iterations(u32),
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::Time(Duration::from_millis(100))
+    }
+}
+
+/// The search's knobs.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Thinking per decision.
+    pub budget: Budget,
+    /// At most this many root candidates; larger legal lists are cut down by
+    /// [`Searchable::candidates`].
+    pub max_candidates: usize,
+    /// How many standard errors better than the playout policy's own choice (in the same
+    /// playouts) another action must look before the bot plays it instead: 0 plays the best
+    /// average, higher values trust the policy more.
+    pub confidence: f64,
+    /// Seeds the bot's ChaCha8 RNG (samples, playouts, tie-breaks).
+    pub seed: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig { budget: Budget::default(), max_candidates: 48, confidence: 2.0, seed: 0 }
+    }
+}
+
+/// What one decision's search found, for logs and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision<A> {
+    /// The action chosen.
+    pub action: A,
+    /// Iterations run.
+    pub iterations: u32,
+    /// Each candidate searched and its average value, best first.
+    pub values: Vec<(A, f64)>,
+    /// The chosen action's average value.
+    pub value: f64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// Running statistics of one root candidate: its values, and its gains over the default
+/// action in the same playouts.
+#[derive(Copy, Clone, Debug, Default)]
+struct Arm {
+    visits: u32,
+    total: f64,
+    gain: f64,
+    gain_squares: f64,
+}
+
+impl Arm {
+    fn add(&mut self, value: f64, gain: f64) {
+        self.visits += 1;
+        self.total += value;
+        self.gain += gain;
+        self.gain_squares += gain * gain;
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 { f64::NEG_INFINITY } else { self.total / f64::from(self.visits) }
+    }
+
+    /// The mean gain over the default less `z` standard errors (negative when unknown).
+    fn gain_lower_bound(&self, z: f64) -> f64 {
+        if self.visits < 2 {
+            return f64::NEG_INFINITY;
+        }
+        let n = f64::from(self.visits);
+        let mean = self.gain / n;
+        let variance = ((self.gain_squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        mean - z * (variance / n).sqrt()
+    }
+}
+
+/// A playout longer than this many decisions is cut off and scored where it stands (no deal or
+/// hand comes near it; a rollout policy that never ends a Gin Rummy hand is stopped by the
+/// wall anyway).
+const MAX_PLAYOUT: usize = 10_000;
+
+/// The determinized Monte Carlo search bot (see the [module docs](self)), for either game.
+pub struct SearchBot<G: Game> {
+    config: SearchConfig,
+    policy: Box<dyn Policy<G>>,
+    rng: ChaCha8Rng,
+    last: Option<Decision<G::Action>>,
+}
+
+impl<G: Searchable> SearchBot<G> {
+    /// A search bot with `config` and the game's default playout policy
+    /// ([`Searchable::default_policy`]).
+    pub fn new(config: SearchConfig) -> SearchBot<G> {
+        SearchBot::with_policy(config, G::default_policy())
+    }
+
+    /// A search bot that plays out with `policy`.
+    pub fn with_policy(config: SearchConfig, policy: Box<dyn Policy<G>>) -> SearchBot<G> {
+        SearchBot { config, policy, rng: ChaCha8Rng::seed_from_u64(config.seed), last: None }
+    }
+
+    /// The search's configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// What the last decision's search found.
+    pub fn last_decision(&self) -> Option<&Decision<G::Action>> {
+        self.last.as_ref()
+    }
+
+    /// Searches one decision: the observing seat must be to act.
+    pub fn search(&mut self, observation: &G::Observation) -> Decision<G::Action> {
+        let started = Instant::now();
+        let legal = G::legal_actions_of(observation);
+        let Some(&first) = legal.first() else {
+            // Not our turn: nothing to choose. The runners never ask then.
+            return Decision {
+                action: G::fallback(observation),
+                iterations: 0,
+                values: Vec::new(),
+                value: 0.0,
+                elapsed: started.elapsed(),
+            };
+        };
+        if legal.len() == 1 {
+            return Decision {
+                action: first,
+                iterations: 0,
+                values: vec![(first, 0.0)],
+                value: 0.0,
+                elapsed: started.elapsed(),
+            };
+        }
+        let seat = G::observer(observation);
+        let mut candidates = if legal.len() > self.config.max_candidates {
+            G::candidates(observation, self.config.max_candidates, &mut *self.policy, &mut self.rng)
+        } else {
+            legal.to_vec()
+        };
+        if candidates.is_empty() {
+            candidates.push(first);
+        }
+        // The policy's own choice is the default: another candidate replaces it only when it is
+        // better by a margin the playouts make significant.
+        let default = match G::sample(observation, &mut self.rng) {
+            Ok(state) => self.policy.act(&state, seat, &mut self.rng),
+            Err(error) => {
+                tracing::warn!(cause = %error, "cannot sample the observation; playing the first legal action");
+                None
+            }
+        };
+        let Some(default) = default.filter(|action| legal.contains(action)) else {
+            return Decision {
+                action: first,
+                iterations: 0,
+                values: vec![(first, 0.0)],
+                value: 0.0,
+                elapsed: started.elapsed(),
+            };
+        };
+        let default_index = match candidates.iter().position(|&a| a == default) {
+            Some(i) => i,
+            None => {
+                candidates.push(default);
+                candidates.len() - 1
+            }
+        };
+        let mut arms = vec![Arm::default(); candidates.len()];
+        let mut values = vec![0.0; candidates.len()];
+        let mut iterations = 0u32;
+        loop {
+            let done = match self.config.budget {
+                Budget::Iterations(n) => iterations >= n,
+                Budget::Time(limit) => iterations > 0 && started.elapsed() >= limit,
+            };
+            if done {
+                break;
+            }
+            let Ok(state) = G::sample(observation, &mut self.rng) else { break };
+            iterations += 1;
+            // Common random numbers: every candidate is played out from the same sample with
+            // the same playout seed, so their difference measures the action more than the luck.
+            let playout_seed = self.rng.random::<u64>();
+            for (value, &action) in values.iter_mut().zip(&candidates) {
+                let mut playout_rng = ChaCha8Rng::seed_from_u64(playout_seed);
+                *value = self.play_out(state.clone(), seat, action, &mut playout_rng);
+            }
+            let base = values[default_index];
+            for (arm, &value) in arms.iter_mut().zip(&values) {
+                arm.add(value, value - base);
+            }
+        }
+        let best = (0..arms.len())
+            .max_by(|&a, &b| arms[a].mean().total_cmp(&arms[b].mean()))
+            .unwrap_or(default_index);
+        let significant = arms[best].gain_lower_bound(self.config.confidence) > 0.0;
+        let chosen = if significant { best } else { default_index };
+        let mut ranked: Vec<(G::Action, f64)> =
+            candidates.iter().copied().zip(arms.iter().map(Arm::mean)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Decision {
+            action: candidates[chosen],
+            iterations,
+            values: ranked,
+            value: if iterations == 0 { 0.0 } else { arms[chosen].mean() },
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// Applies `action` for `seat` to a sampled `state`, plays on with the policy to the
+    /// horizon and returns the value for `seat`.
+    fn play_out(
+        &mut self,
+        mut state: G,
+        seat: Seat,
+        action: G::Action,
+        rng: &mut ChaCha8Rng,
+    ) -> f64 {
+        let before = state.clone();
+        let mut ended = match state.apply(seat, action) {
+            Ok(events) => events.iter().any(G::ends_playout),
+            // A candidate is legal in every sample (they all show the seat the same legal
+            // actions); should one not be, it scores as badly as anything seen.
+            Err(_) => return f64::MIN / 4.0,
+        };
+        let mut steps = 0;
+        while !ended && steps < MAX_PLAYOUT {
+            let Some(to_act) = state.to_act() else { break };
+            let Some(choice) = self.policy.act(&state, to_act, rng) else { break };
+            let events = match state.apply(to_act, choice) {
+                Ok(events) => events,
+                Err(_) => {
+                    let Some(&first) = state.legal_actions().first() else { break };
+                    match state.apply(to_act, first) {
+                        Ok(events) => events,
+                        Err(_) => break,
+                    }
+                }
+            };
+            ended = events.iter().any(G::ends_playout);
+            steps += 1;
+        }
+        G::value(&before, &state, seat)
+    }
+}
+
+impl<G: Searchable> Bot<G> for SearchBot<G> {
+    fn choose(&mut self, observation: &G::Observation) -> G::Action {
+        let decision = self.search(observation);
+        tracing::debug!(
+            action = %decision.action,
+            iterations = decision.iterations,
+            candidates = decision.values.len(),
+            value = decision.value,
+            elapsed_us = decision.elapsed.as_micros() as u64,
+            "searched"
+        );
+        let action = decision.action;
+        self.last = Some(decision);
+        action
+    }
+}
