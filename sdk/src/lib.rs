@@ -14,6 +14,9 @@
 //! - [`play_local`] plays a whole match in process with no server, for arenas, tests and
 //!   measurements: thousands of matches a second.
 //!
+//! Arenas and tournament tools organize matches with [`Organizer`]: `CreateMatch` (with an
+//! explicit seed for duplicate deals), waiting for the end, seat strikes and the record.
+//!
 //! # An in-process match
 //!
 //! ```

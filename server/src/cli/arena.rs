@@ -12,7 +12,8 @@
 //! seed = 1                     # seeds every deal
 //! duplicate = true             # every seating of a set plays the same deal
 //! # max_rotations = 2          # at most this many seatings per duplicate set
-//! # rating = "weng_lin"        # or "glicko2" (two seats only); default: glicko2 for gin
+//! # rating = "weng_lin"        # or "glicko2" (two seats only); default: glicko2 at
+//! #                            # tables of two, weng_lin at larger ones
 //! db = "arena.sqlite"          # the ladder's SQLite file: running again resumes it
 //! log_dir = "arena-logs"       # external bots' output, one file per bot
 //! parallel = 2                 # matches played at once
@@ -640,4 +641,26 @@ fn file_name(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_and_example_ladder_files_parse() {
+        let readme = include_str!("../../../arena/README.md");
+        let start = readme.find("```toml\n").map(|i| i + 8).unwrap_or(0);
+        let end = readme[start..].find("```").map_or(readme.len(), |i| start + i);
+        let examples = [
+            &readme[start..end],
+            include_str!("../../../examples/arena/twenty-two.toml"),
+            include_str!("../../../examples/arena/gin-sprt.toml"),
+        ];
+        for text in examples {
+            let config: ArenaConfig =
+                toml::from_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert!(config.bots.len() >= 2);
+        }
+    }
 }
