@@ -36,7 +36,7 @@
 //!
 //! [[bots]]
 //! name = "random"
-//! builtin = "random"           # in process: random, tt-heuristic, gin-heuristic
+//! builtin = "random"           # random, tt-heuristic, gin-heuristic, search
 //!
 //! [[bots]]
 //! name = "python-tt"
@@ -63,6 +63,7 @@ use cardroom_arena::{
 };
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::random::RandomBot;
+use cardroom_example_bots::search::{SearchBot, SearchConfig, Searchable};
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::{gin, twenty_two};
 use cardroom_sdk::{AnyBot, Clock, GameKind, MatchSpec};
@@ -378,11 +379,17 @@ fn find_python_bot(explicit: Option<&Path>) -> Result<(PathBuf, PathBuf), String
     Err("no python3 with the `cardroom` package (make .venv with `bash .ci/run`, or set CARDROOM_PYTHON)".into())
 }
 
+/// The search bot with its default budget (100 ms a decision).
+fn search_bot<G: Searchable>(seed: u64) -> SearchBot<G> {
+    SearchBot::new(SearchConfig { seed, ..SearchConfig::default() })
+}
+
 /// A built-in Twenty-Two bot.
 fn tt_bot(name: &str) -> Option<BotMaker<twenty_two::State>> {
     match name {
         "random" => Some(Arc::new(|seed| Box::new(RandomBot::new(seed)))),
         "tt-heuristic" => Some(Arc::new(|_| Box::new(TtHeuristic::new()))),
+        "search" => Some(Arc::new(|seed| Box::new(search_bot::<twenty_two::State>(seed)))),
         _ => None,
     }
 }
@@ -392,14 +399,15 @@ fn gin_bot(name: &str) -> Option<BotMaker<gin::State>> {
     match name {
         "random" => Some(Arc::new(|seed| Box::new(RandomBot::new(seed)))),
         "gin-heuristic" => Some(Arc::new(|_| Box::new(GinHeuristic::new()))),
+        "search" => Some(Arc::new(|seed| Box::new(search_bot::<gin::State>(seed)))),
         _ => None,
     }
 }
 
 fn unknown_builtin(name: &str, game: GameName) -> anyhow::Error {
     let known = match game {
-        GameName::TwentyTwo => "random, tt-heuristic",
-        GameName::Gin => "random, gin-heuristic",
+        GameName::TwentyTwo => "random, tt-heuristic, search",
+        GameName::Gin => "random, gin-heuristic, search",
     };
     anyhow::anyhow!("no built-in bot {name:?} for {game:?} (built in: {known})")
 }
