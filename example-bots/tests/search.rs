@@ -17,7 +17,7 @@ fn config(seed: u64, iterations: u32) -> SearchConfig {
 }
 
 fn search_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(SearchBot::<twenty_two::State>::new(config(seed, 12)))
+    Box::new(SearchBot::<twenty_two::State>::new(config(seed, 24)))
 }
 
 fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
@@ -25,7 +25,7 @@ fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
 }
 
 fn search_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(SearchBot::<gin::State>::new(config(seed, 32)))
+    Box::new(SearchBot::<gin::State>::new(config(seed, 16)))
 }
 
 fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
@@ -34,16 +34,16 @@ fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
 
 #[test]
 fn search_beats_the_twenty_two_heuristic_at_a_table_of_three() {
-    let tally = measure(twenty_two_match, search_tt, heuristic_tt, 3, 24, 1).unwrap();
+    let tally = measure(twenty_two_match, search_tt, heuristic_tt, 3, 48, 1).unwrap();
     println!("{tally:?}");
-    // An equal bot wins a third and averages place 2.
-    assert!(tally.win_rate() > 0.45, "{tally:?}");
+    // An equal bot wins a third and averages place 2: the whole 95% interval must be above.
+    assert!(tally.wilson95().0 > 1.0 / 3.0, "{tally:?}");
     assert!(tally.average_place() < 1.8, "{tally:?}");
 }
 
 #[test]
 fn search_holds_its_own_against_the_gin_heuristic() {
-    let tally = measure(gin_match, search_gin, heuristic_gin, 2, 16, 1).unwrap();
+    let tally = measure(gin_match, search_gin, heuristic_gin, 2, 24, 1).unwrap();
     println!("{tally:?}");
     // An equal bot wins half; a search that trusted noisy playouts would lose far more often.
     assert!(tally.win_rate() >= 0.4, "{tally:?}");
