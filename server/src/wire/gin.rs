@@ -250,26 +250,7 @@ mod tests {
 
     use super::*;
 
-    /// SplitMix64: a small seeded generator, so that these tests need no RNG crate.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn coin(&mut self) -> bool {
-            self.next() & 1 == 1
-        }
-    }
+    use crate::wire::TestRng as Rng;
 
     /// Options over every switch that changes which actions exist, with short matches.
     fn random_options(rng: &mut Rng) -> Options {
@@ -299,7 +280,7 @@ mod tests {
     /// hands end by knocks and gin as well as at the wall.
     fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
         for seed in 0..matches {
-            let mut rng = Rng(seed);
+            let mut rng = Rng::new(seed);
             let options = random_options(&mut rng);
             let mut state = State::new(options, seed).unwrap();
             check(&state, &state.opening_events());

@@ -84,6 +84,27 @@ pub(crate) fn event_to_pb<G: WireGame>(event: &G::Event) -> pb::Event {
     }
 }
 
+/// A seeded RNG for the conversion tests: ChaCha8 with the two draws they need.
+#[cfg(test)]
+pub(crate) struct TestRng(rand_chacha::ChaCha8Rng);
+
+#[cfg(test)]
+impl TestRng {
+    pub(crate) fn new(seed: u64) -> TestRng {
+        TestRng(rand::SeedableRng::seed_from_u64(seed))
+    }
+
+    /// A number in `0..n`.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        rand::RngExt::random_range(&mut self.0, 0..n)
+    }
+
+    /// Heads or tails.
+    pub(crate) fn coin(&mut self) -> bool {
+        rand::RngExt::random_bool(&mut self.0, 0.5)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

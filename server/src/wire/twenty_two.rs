@@ -183,26 +183,7 @@ mod tests {
     use super::*;
     use crate::wire::card_to_pb;
 
-    /// SplitMix64: a small seeded generator, so that these tests need no RNG crate.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn coin(&mut self) -> bool {
-            self.next() & 1 == 1
-        }
-    }
+    use crate::wire::TestRng as Rng;
 
     /// Random options that fit a random table size.
     fn random_options(rng: &mut Rng) -> (Options, u8) {
@@ -230,7 +211,7 @@ mod tests {
     /// (the final one included), with the events of the action that led to it.
     fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
         for seed in 0..matches {
-            let mut rng = Rng(seed);
+            let mut rng = Rng::new(seed);
             let (options, players) = random_options(&mut rng);
             let mut state = State::new(options, players, seed).unwrap();
             check(&state, state.opening_events());
@@ -500,7 +481,7 @@ mod tests {
     #[test]
     fn matches_of_default_actions_end() {
         for seed in 0..50 {
-            let mut rng = Rng(seed);
+            let mut rng = Rng::new(seed);
             let (options, players) = random_options(&mut rng);
             let mut state = State::new(options, players, seed).unwrap();
             while let Some(seat) = state.to_act() {
