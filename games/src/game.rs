@@ -139,7 +139,7 @@ impl Game for crate::gin::State {
     }
 
     fn record(&self) -> Option<Record> {
-        Some(Record::Gin(crate::gin::State::record(self)))
+        (!self.is_sampled()).then(|| Record::Gin(crate::gin::State::record(self)))
     }
 
     fn sample<R: Rng + ?Sized>(

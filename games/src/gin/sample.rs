@@ -34,7 +34,8 @@ impl State {
     /// What the observation cannot give is filled in by convention:
     /// - the match's record: a sampled state starts its own action list and its record's start
     ///   is a placeholder (`seed 0`), so [`State::record`] of a sample does not replay to it;
-    ///   it is for search, not for storing;
+    ///   it is for search, not for storing, and [`State::is_sampled`] says so (the `Game`
+    ///   trait's `record` gives none);
     /// - when the opponent has just drawn from the stock, its drawn card (seen only in its own
     ///   observation) is one of its unseen cards at random;
     /// - once the match is over, the knocker's face-down discard cannot be told from the stock,
@@ -102,6 +103,7 @@ impl State {
         Ok(State {
             options: public.options,
             start: Start::Seed(0),
+            sampled: true,
             actions: Vec::new(),
             rng: ChaCha8Rng::from_rng(rng),
             scores: public.scores,

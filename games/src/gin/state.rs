@@ -58,6 +58,9 @@ fn first_hand() -> u32 {
 pub struct State {
     pub(super) options: Options,
     pub(super) start: Start,
+    /// True for a state sampled from an observation, whose hidden cards are invented: its
+    /// record does not replay ([`crate::Game::record`] gives none).
+    pub(super) sampled: bool,
     pub(super) actions: Vec<RecordedAction>,
     pub(super) rng: ChaCha8Rng,
     pub(super) scores: [u32; 2],
@@ -150,6 +153,7 @@ impl State {
         State {
             options,
             start,
+            sampled: false,
             actions: Vec::new(),
             rng,
             scores: [0; 2],
@@ -314,7 +318,13 @@ impl State {
         &self.actions
     }
 
-    /// The match so far as a record that replays it.
+    /// True for a state sampled from an observation ([`State::sample_from_observation`]).
+    pub fn is_sampled(&self) -> bool {
+        self.sampled
+    }
+
+    /// The record of this match so far; it replays exactly unless the state was sampled from
+    /// an observation ([`State::is_sampled`]).
     pub fn record(&self) -> Record {
         Record { options: self.options, start: self.start.clone(), actions: self.actions.clone() }
     }
