@@ -11,13 +11,12 @@
 use std::cmp::Reverse;
 
 use cardroom_games::gin::{
-    Action, Arrangement, CardSet, Event, Observation, Options, ParseCardSetError, Phase, State,
-    solver,
+    Action, Arrangement, CardSet, Observation, Options, ParseCardSetError, Phase, State, solver,
 };
 use cardroom_games::{Card, Seat};
 use cardroom_proto::pb;
 
-use super::{WireGame, card_from_pb, card_to_pb, cards_to_pb};
+use super::{WireGame, card_from_pb, card_to_pb, cards_to_pb, parse_options};
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::GinRummy;
@@ -25,7 +24,7 @@ impl WireGame for State {
     /// A match of exactly two seats (GR-1) from options as a JSON object (empty for the
     /// defaults; unknown fields are refused).
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
-        let options = parse_options(options_json)?;
+        let options: Options = parse_options(options_json, "Gin Rummy")?;
         if seats != 2 {
             return Err(format!("GR-1: Gin Rummy is played by 2 players, not {seats}"));
         }
@@ -143,31 +142,6 @@ impl WireGame for State {
             Phase::MatchOver => None,
         }
     }
-
-    fn event_kind(event: &Event) -> String {
-        match event {
-            Event::HandDealt { .. } => "hand_dealt",
-            Event::UpcardTaken { .. } => "upcard_taken",
-            Event::UpcardPassed { .. } => "upcard_passed",
-            Event::DrewStock { .. } => "drew_stock",
-            Event::DrewDiscard { .. } => "drew_discard",
-            Event::Discarded { .. } => "discarded",
-            Event::WentOut { .. } => "went_out",
-            Event::LaidOut { .. } => "laid_out",
-            Event::HandEnded { .. } => "hand_ended",
-            Event::MatchOver { .. } => "match_over",
-        }
-        .to_owned()
-    }
-}
-
-/// Options from JSON; an empty text means the defaults.
-fn parse_options(options_json: &str) -> Result<Options, String> {
-    if options_json.trim().is_empty() {
-        return Ok(Options::default());
-    }
-    serde_json::from_str(options_json)
-        .map_err(|err| format!("the Gin Rummy options are not valid: {err}"))
 }
 
 /// One card from the wire; the error says which card of the action it is.
@@ -278,7 +252,10 @@ mod tests {
     /// `check` on every state on the way (the final one included), with the events of the
     /// action that led to it. Random play goes out whenever it can half of the time, so that
     /// hands end by knocks and gin as well as at the wall.
-    fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
+    fn for_random_states(
+        matches: u64,
+        mut check: impl FnMut(&State, &[cardroom_games::gin::Event]),
+    ) {
         for seed in 0..matches {
             let mut rng = Rng::new(seed);
             let options = random_options(&mut rng);
@@ -678,7 +655,7 @@ mod tests {
         for_random_states(40, |_, events| {
             for event in events {
                 let json = serde_json::to_value(event).unwrap();
-                let kind = State::event_kind(event);
+                let kind = crate::wire::event_to_pb::<State>(event).kind;
                 assert_eq!(json["event"], kind.as_str());
                 kinds.insert(kind);
             }

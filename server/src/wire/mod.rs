@@ -32,9 +32,6 @@ pub(crate) trait WireGame: Game {
     /// The action the server plays for a seat whose time ran out or that forfeited: documented
     /// per game in docs/protocol.md. Only called when the seat is to act.
     fn default_action(&self) -> Option<Self::Action>;
-
-    /// An event's kind (its JSON tag), for `pb::Event.kind`.
-    fn event_kind(event: &Self::Event) -> String;
 }
 
 /// A card on the wire.
@@ -76,12 +73,23 @@ pub(crate) fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
 }
 
 /// An event on the wire: its kind, a sentence and the engine's JSON form.
+/// The kind is the event's serde tag (`"event"`), so it can never drift from the JSON.
 pub(crate) fn event_to_pb<G: WireGame>(event: &G::Event) -> pb::Event {
-    pb::Event {
-        kind: G::event_kind(event),
-        text: event.to_string(),
-        json: serde_json::to_string(event).unwrap_or_default(),
+    let json = serde_json::to_value(event).unwrap_or_default();
+    let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
+    pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
+}
+
+/// Options of `game` from JSON; an empty text means the defaults.
+pub(crate) fn parse_options<O: serde::de::DeserializeOwned + Default>(
+    options_json: &str,
+    game: &str,
+) -> Result<O, String> {
+    if options_json.trim().is_empty() {
+        return Ok(O::default());
     }
+    serde_json::from_str(options_json)
+        .map_err(|err| format!("the {game} options are not valid: {err}"))
 }
 
 /// A seeded RNG for the conversion tests: ChaCha8 with the two draws they need.

@@ -8,12 +8,12 @@
 
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{
-    Action, Cards, Event, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, PublicSeat,
-    State, TooManyCards, Trick,
+    Action, Cards, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, PublicSeat, State,
+    TooManyCards, Trick,
 };
 use cardroom_proto::pb;
 
-use super::{WireGame, cards_from_pb, cards_to_pb};
+use super::{WireGame, cards_from_pb, cards_to_pb, parse_options};
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::TwentyTwo;
@@ -21,7 +21,7 @@ impl WireGame for State {
     /// A match of `seats` players (TT-4: 2 to 12, up to 16 with four packs) from options as a
     /// JSON object (empty for the defaults; unknown fields are refused).
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
-        let options = parse_options(options_json)?;
+        let options: Options = parse_options(options_json, "Twenty-Two")?;
         let players = u8::try_from(seats).map_err(|_| {
             format!("TT-4: {seats} players cannot play; a table has at most {MAX_PLAYERS} players")
         })?;
@@ -97,29 +97,6 @@ impl WireGame for State {
     fn default_action(&self) -> Option<Action> {
         self.legal_actions().first().copied()
     }
-
-    fn event_kind(event: &Event) -> String {
-        match event {
-            Event::DealerDrawn { .. } => "dealer_drawn",
-            Event::DealStarted { .. } => "deal_started",
-            Event::Exchanged { .. } => "exchanged",
-            Event::Played { .. } => "played",
-            Event::TrickWon { .. } => "trick_won",
-            Event::DealLost(_) => "deal_lost",
-            Event::Penalty { .. } => "penalty",
-            Event::MatchOver { .. } => "match_over",
-        }
-        .to_owned()
-    }
-}
-
-/// Options from JSON; an empty text means the defaults.
-fn parse_options(options_json: &str) -> Result<Options, String> {
-    if options_json.trim().is_empty() {
-        return Ok(Options::default());
-    }
-    serde_json::from_str(options_json)
-        .map_err(|err| format!("the Twenty-Two options are not valid: {err}"))
 }
 
 /// The cards of an action on the wire.
@@ -209,7 +186,10 @@ mod tests {
 
     /// Plays `matches` random matches to the end and calls `check` on every state on the way
     /// (the final one included), with the events of the action that led to it.
-    fn for_random_states(matches: u64, mut check: impl FnMut(&State, &[Event])) {
+    fn for_random_states(
+        matches: u64,
+        mut check: impl FnMut(&State, &[cardroom_games::twenty_two::Event]),
+    ) {
         for seed in 0..matches {
             let mut rng = Rng::new(seed);
             let (options, players) = random_options(&mut rng);
@@ -499,7 +479,7 @@ mod tests {
         for_random_states(40, |_, events| {
             for event in events {
                 let json = serde_json::to_value(event).unwrap();
-                let kind = State::event_kind(event);
+                let kind = crate::wire::event_to_pb::<State>(event).kind;
                 assert_eq!(json["event"], kind.as_str());
                 kinds.insert(kind);
             }
