@@ -388,7 +388,6 @@ impl<G: WireGame> MatchTask<G> {
         while let Some(seat) = self.state.to_act() {
             if !self.seats[seat.index()].forfeited {
                 self.turn_started = Instant::now();
-                self.legal = self.state.legal_actions();
                 self.send_turn(seat);
                 return;
             }
@@ -406,7 +405,11 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
+    /// Sends the current decision to `seat` (if connected), and keeps its legal actions, taken
+    /// from the observation so the engine lists them once per turn.
     fn send_turn(&mut self, seat: Seat) {
+        let observation = self.state.observation(seat);
+        self.legal = G::legal_actions_of(&observation).to_vec();
         let slot = &self.seats[seat.index()];
         let legal_actions = self
             .legal
@@ -422,7 +425,7 @@ impl<G: WireGame> MatchTask<G> {
         let bank_left = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
         let turn = pb::Turn {
             turn: self.turn,
-            observation: Some(G::observation_to_pb(&self.state.observation(seat))),
+            observation: Some(G::observation_to_pb(&observation)),
             legal_actions,
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),

@@ -94,6 +94,10 @@ impl WireGame for State {
         }
     }
 
+    fn legal_actions_of(observation: &Observation) -> &[Action] {
+        &observation.legal_actions
+    }
+
     fn observation_to_pb(observation: &Observation) -> pb::Observation {
         let public = &observation.public;
         pb::Observation {

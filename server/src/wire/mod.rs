@@ -26,6 +26,9 @@ pub(crate) trait WireGame: Game {
     /// does not exist, missing fields).
     fn action_from_pb(action: &pb::Action) -> Result<Self::Action, String>;
 
+    /// The legal actions an observation holds (empty unless its seat is to act).
+    fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
+
     /// A seat's observation on the wire (its `json` field holds the engine's JSON form).
     fn observation_to_pb(observation: &Self::Observation) -> pb::Observation;
 

@@ -60,6 +60,10 @@ impl WireGame for State {
         }
     }
 
+    fn legal_actions_of(observation: &Observation) -> &[Action] {
+        &observation.legal_actions
+    }
+
     fn observation_to_pb(observation: &Observation) -> pb::Observation {
         let public = &observation.public;
         let (phase, to_act, leader) = match public.phase {
