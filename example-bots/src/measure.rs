@@ -97,6 +97,26 @@ pub fn gin_match(_players: u8, seed: u64) -> gin::State {
         .unwrap_or_else(|err| panic!("gin with the default options: {err}"))
 }
 
+/// A seeded random Twenty-Two bot, for [`measure`]'s bot factories.
+pub fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+    Box::new(crate::random::RandomBot::new(seed))
+}
+
+/// The Twenty-Two heuristic (it needs no seed).
+pub fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+    Box::new(crate::tt_heuristic::TtHeuristic::new())
+}
+
+/// A seeded random Gin Rummy bot.
+pub fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
+    Box::new(crate::random::RandomBot::new(seed))
+}
+
+/// The Gin Rummy heuristic (it needs no seed).
+pub fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
+    Box::new(crate::gin_heuristic::GinHeuristic::new())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,28 +2,11 @@
 //! size and several rule variants, and the heuristics far ahead of random play.
 #![allow(clippy::unwrap_used)]
 
-use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::measure::{Maker, gin_match, measure, twenty_two_match};
-use cardroom_example_bots::random::RandomBot;
-use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_sdk::{Bot, MAX_LOCAL_DECISIONS, play_local_report};
 
-fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(RandomBot::new(seed))
-}
-
-fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(TtHeuristic::new())
-}
-
-fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(RandomBot::new(seed))
-}
-
-fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(GinHeuristic::new())
-}
+use cardroom_example_bots::measure::{heuristic_gin, heuristic_tt, random_gin, random_tt};
 
 #[test]
 fn twenty_two_bots_play_only_legal_actions_at_every_table_size() {

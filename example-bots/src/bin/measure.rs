@@ -3,11 +3,7 @@
 //!
 //! `cargo run --release -p cardroom-example-bots --bin measure -- --matches 2000 --seed 1`
 
-use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::measure::{Maker, Tally, gin_match, measure, twenty_two_match};
-use cardroom_example_bots::random::RandomBot;
-use cardroom_example_bots::tt_heuristic::TtHeuristic;
-use cardroom_sdk::Bot;
 use cardroom_sdk::games::{gin, twenty_two};
 use clap::Parser;
 
@@ -22,21 +18,7 @@ struct Args {
     seed: u64,
 }
 
-fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(RandomBot::new(seed))
-}
-
-fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(TtHeuristic::new())
-}
-
-fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(RandomBot::new(seed))
-}
-
-fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(GinHeuristic::new())
-}
+use cardroom_example_bots::measure::{heuristic_gin, heuristic_tt, random_gin, random_tt};
 
 fn row(game: &str, players: u8, hero: &str, villain: &str, tally: Tally) {
     let (lo, hi) = tally.wilson95();
