@@ -8,8 +8,10 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
+mod common;
+
 use cardroom_games::gin::{self, CardSet, FirstUpcard};
-use cardroom_games::twenty_two::{self, Packs, TiedDealer, TrickWinner, Variant};
+use cardroom_games::twenty_two;
 use cardroom_games::{Card, Game, Seat};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -17,29 +19,6 @@ use rand_chacha::ChaCha8Rng;
 
 /// No match comes near this many decisions; reaching it means a stuck state.
 const MAX_DECISIONS: usize = 100_000;
-
-fn twenty_two_options(rng: &mut ChaCha8Rng) -> (twenty_two::Options, u8) {
-    let players = rng.random_range(2..=12u8);
-    let packs =
-        if rng.random_bool(0.7) { Packs::Auto } else { Packs::Fixed(rng.random_range(1..=4u8)) };
-    let options = twenty_two::Options {
-        packs,
-        first_hand: rng.random_range(1..=11),
-        limit: *[5u32, 12, 22, 22, 40].choose(rng).unwrap(),
-        trick_winner: if rng.random_bool(0.5) {
-            TrickWinner::StrongestCombination
-        } else {
-            TrickWinner::HighestCard
-        },
-        tied_dealer: if rng.random_bool(0.5) {
-            TiedDealer::Random
-        } else {
-            TiedDealer::NearestLeftOfPreviousDealer
-        },
-        variant: if rng.random_bool(0.25) { Variant::Elimination } else { Variant::Standard },
-    };
-    (options, players)
-}
 
 fn gin_options(rng: &mut ChaCha8Rng) -> gin::Options {
     let oklahoma = rng.random_bool(0.3);
@@ -107,7 +86,7 @@ fn twenty_two_samples_match_every_observation_of_500_random_matches() {
     let mut samples = 0usize;
     for seed in 0..500u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (options, players) = twenty_two_options(&mut rng);
+        let (options, players) = common::random_twenty_two_options(&mut rng);
         let label = format!("seed {seed}, {players} players, {options:?}");
         let mut state = twenty_two::State::new(options, players, seed).unwrap();
         let mut decisions = 0usize;
@@ -227,7 +206,7 @@ fn gin_samples_play_on_to_the_end_of_the_match() {
 fn samples_differ_across_rng_seeds_in_the_hidden_cards() {
     for seed in 0..50u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (options, players) = twenty_two_options(&mut rng);
+        let (options, players) = common::random_twenty_two_options(&mut rng);
         let state = twenty_two::State::new(options, players, seed).unwrap();
         for seat in (0..players).map(Seat) {
             let observation = state.observation(seat);

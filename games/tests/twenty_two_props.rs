@@ -3,9 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-use cardroom_games::twenty_two::{
-    Action, Cards, Options, Packs, PhaseView, State, TiedDealer, TrickWinner, Variant,
-};
+mod common;
+
+use cardroom_games::twenty_two::{Action, Cards, Options, PhaseView, State};
 use cardroom_games::{Card, Record, Seat};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -14,29 +14,6 @@ use rand_chacha::ChaCha8Rng;
 const MATCHES: u64 = 10_000;
 /// No match of Twenty-Two comes near this many decisions; reaching it means a stuck state.
 const MAX_DECISIONS: usize = 100_000;
-
-fn random_options(rng: &mut ChaCha8Rng) -> (Options, u8) {
-    let players = rng.random_range(2..=12u8);
-    let packs =
-        if rng.random_bool(0.7) { Packs::Auto } else { Packs::Fixed(rng.random_range(1..=4u8)) };
-    let options = Options {
-        packs,
-        first_hand: rng.random_range(1..=11),
-        limit: *[5u32, 12, 22, 22, 40].choose(rng).unwrap_or(&22),
-        trick_winner: if rng.random_bool(0.5) {
-            TrickWinner::StrongestCombination
-        } else {
-            TrickWinner::HighestCard
-        },
-        tied_dealer: if rng.random_bool(0.5) {
-            TiedDealer::Random
-        } else {
-            TiedDealer::NearestLeftOfPreviousDealer
-        },
-        variant: if rng.random_bool(0.25) { Variant::Elimination } else { Variant::Standard },
-    };
-    (options, players)
-}
 
 /// A random action, legal or not: random cards from the hand and a few from outside it.
 fn random_action(rng: &mut ChaCha8Rng, hand: &Cards) -> Action {
@@ -137,7 +114,7 @@ fn random_matches(seeds: std::ops::Range<u64>) {
     let mut illegal_refused = 0usize;
     for seed in seeds {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (options, players) = random_options(&mut rng);
+        let (options, players) = common::random_twenty_two_options(&mut rng);
         let label = format!("seed {seed}, {players} players, {options:?}");
         let mut state =
             State::new(options, players, seed).unwrap_or_else(|e| panic!("{label}: {e}"));
@@ -245,7 +222,7 @@ fn shuffle_suits(state: &State, seat: Seat, action: Action, rng: &mut ChaCha8Rng
 fn the_same_seed_and_actions_give_the_same_match() {
     for seed in 0..200 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xfeed);
-        let (options, players) = random_options(&mut rng);
+        let (options, players) = common::random_twenty_two_options(&mut rng);
         let play = |mut rng: ChaCha8Rng| {
             let mut state = State::new(options, players, seed).unwrap();
             let mut log = Vec::new();

@@ -1,0 +1,33 @@
+//! Helpers shared by the games crate's integration tests.
+
+#![allow(dead_code, unreachable_pub)]
+
+use cardroom_games::twenty_two::{Options, Packs, TiedDealer, TrickWinner, Variant};
+use rand::RngExt;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// A random table size (2 to 12) and random Twenty-Two options: every option of the rules'
+/// table takes each of its values now and then.
+pub fn random_twenty_two_options(rng: &mut ChaCha8Rng) -> (Options, u8) {
+    let players = rng.random_range(2..=12u8);
+    let packs =
+        if rng.random_bool(0.7) { Packs::Auto } else { Packs::Fixed(rng.random_range(1..=4u8)) };
+    let options = Options {
+        packs,
+        first_hand: rng.random_range(1..=11),
+        limit: *[5u32, 12, 22, 22, 40].choose(rng).unwrap_or(&22),
+        trick_winner: if rng.random_bool(0.5) {
+            TrickWinner::StrongestCombination
+        } else {
+            TrickWinner::HighestCard
+        },
+        tied_dealer: if rng.random_bool(0.5) {
+            TiedDealer::Random
+        } else {
+            TiedDealer::NearestLeftOfPreviousDealer
+        },
+        variant: if rng.random_bool(0.25) { Variant::Elimination } else { Variant::Standard },
+    };
+    (options, players)
+}
