@@ -91,6 +91,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     turn: u64,
     /// When the current decision was asked for.
     turn_started: Instant,
+    /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
+    turn_sent: Option<Instant>,
     /// The legal actions of the current decision, in the order sent.
     legal: Vec<G::Action>,
     watchers: Vec<WatchSender>,
@@ -129,6 +131,7 @@ impl<G: WireGame> MatchTask<G> {
             started: false,
             turn: 0,
             turn_started: Instant::now(),
+            turn_sent: None,
             legal: Vec::new(),
             watchers: Vec::new(),
             commands,
@@ -312,6 +315,8 @@ impl<G: WireGame> MatchTask<G> {
                 let slot = &mut self.seats[seat.index()];
                 slot.bank = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
                 debug!(%seat, %action, ?elapsed, "applied");
+                let round_trip = self.turn_sent.map(|sent| sent.elapsed());
+                self.registry.stats().decision(round_trip);
                 self.after_apply(events);
             }
             Err(error) => {
@@ -367,7 +372,10 @@ impl<G: WireGame> MatchTask<G> {
     fn play_default(&mut self, seat: Seat) {
         let Some(action) = self.state.default_action() else { return };
         match self.state.apply(seat, action) {
-            Ok(events) => self.after_apply(events),
+            Ok(events) => {
+                self.registry.stats().decision(None);
+                self.after_apply(events);
+            }
             // The default is always one of the legal actions; should it not be, end the match
             // rather than spin.
             Err(error) => {
@@ -388,6 +396,7 @@ impl<G: WireGame> MatchTask<G> {
         while let Some(seat) = self.state.to_act() {
             if !self.seats[seat.index()].forfeited {
                 self.turn_started = Instant::now();
+                self.turn_sent = None;
                 self.send_turn(seat);
                 return;
             }
@@ -397,6 +406,7 @@ impl<G: WireGame> MatchTask<G> {
             let Some(action) = self.state.default_action() else { return };
             match self.state.apply(seat, action) {
                 Ok(events) => {
+                    self.registry.stats().decision(None);
                     self.turn += 1;
                     self.broadcast(&events);
                 }
@@ -430,7 +440,9 @@ impl<G: WireGame> MatchTask<G> {
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
         };
-        self.send(seat, pb::server_message::Message::Turn(turn));
+        if self.send(seat, pb::server_message::Message::Turn(turn)) {
+            self.turn_sent = Some(Instant::now());
+        }
     }
 
     fn send_error(&mut self, seat: Seat, error: pb::ActError) {
@@ -438,14 +450,19 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
-    fn send(&mut self, seat: Seat, message: pb::server_message::Message) {
+    /// Returns whether the message was handed to a connection.
+    fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
         let slot = &mut self.seats[seat.index()];
-        let Some(connection) = &slot.connection else { return };
+        let Some(connection) = &slot.connection else { return false };
         let message = pb::ServerMessage { message: Some(message) };
-        if let Err(error) = connection.tx.try_send(Ok(message)) {
-            warn!(%seat, cause = %error, "bot is not reading: disconnected");
-            slot.connection = None;
-            slot.disconnected_at = Some(Instant::now());
+        match connection.tx.try_send(Ok(message)) {
+            Ok(()) => true,
+            Err(error) => {
+                warn!(%seat, cause = %error, "bot is not reading: disconnected");
+                slot.connection = None;
+                slot.disconnected_at = Some(Instant::now());
+                false
+            }
         }
     }
 
@@ -535,7 +552,8 @@ impl<G: WireGame> MatchTask<G> {
             let _ = watcher.try_send(Ok(last.clone()));
         }
         let record = self.state.record().map(|r| r.to_json()).unwrap_or_default();
-        let finished = Finished { info: self.info(Some(end)), record };
+        let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
+        let finished = Finished { info: self.info(Some(end)), record, tokens };
         self.registry.finished(&self.id, finished).await;
     }
 }

@@ -4,7 +4,7 @@
 //! A std `Mutex` guards it: every critical section is a few map operations and never awaits,
 //! so an async mutex would only add cost. Game state is not here: each match task owns its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -21,6 +21,7 @@ use tracing::{info, warn};
 
 use crate::config::Config;
 use crate::match_task::{Clock, Command, MatchSetup, MatchTask};
+use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
 use crate::wire::WireGame;
 
@@ -37,6 +38,8 @@ pub(crate) struct MatchHandle {
 pub(crate) struct Finished {
     pub(crate) info: pb::MatchInfo,
     pub(crate) record: String,
+    /// Its seat tokens, forgotten with it.
+    pub(crate) tokens: Vec<String>,
 }
 
 /// Where a seat token leads.
@@ -70,6 +73,8 @@ pub(crate) struct MatchRequest {
 struct State {
     running: HashMap<String, MatchHandle>,
     finished: HashMap<String, Finished>,
+    /// Finished match ids, oldest first: beyond `keep_finished` the oldest are forgotten.
+    finished_order: VecDeque<String>,
     tokens: HashMap<String, SeatRef>,
     /// Waiting bots by (game, canonical options, seats).
     queues: HashMap<(i32, String, u32), Vec<Waiting>>,
@@ -84,6 +89,7 @@ struct Shared {
     cancel: CancellationToken,
     /// Every match task, so that shutdown can wait for them to write their records.
     tasks: TaskTracker,
+    stats: Stats,
 }
 
 /// The handle: clone it freely.
@@ -103,12 +109,25 @@ impl Registry {
                 next_id: AtomicU64::new(1),
                 cancel: CancellationToken::new(),
                 tasks: TaskTracker::new(),
+                stats: Stats::new(),
             }),
         }
     }
 
     pub(crate) fn config(&self) -> &Config {
         &self.shared.config
+    }
+
+    pub(crate) fn stats(&self) -> &Stats {
+        &self.shared.stats
+    }
+
+    /// The server's counters for `GetStats`.
+    pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
+        let running = self.lock().running.len() as u64;
+        let open = self.shared.config.max_connections
+            - self.shared.connections.available_permits().min(self.shared.config.max_connections);
+        self.shared.stats.snapshot(running, open as u64, reset)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -290,14 +309,25 @@ impl Registry {
         }
     }
 
-    /// A finished match's record.
-    pub(crate) fn record(&self, match_id: &str) -> Result<String, Status> {
-        let registry = self.lock();
-        if let Some(finished) = registry.finished.get(match_id) {
-            return Ok(finished.record.clone());
+    /// A finished match's record: kept in memory for the last `keep_finished` matches, read
+    /// back from the record directory for older ones.
+    pub(crate) async fn record(&self, match_id: &str) -> Result<String, Status> {
+        {
+            let registry = self.lock();
+            if let Some(finished) = registry.finished.get(match_id) {
+                return Ok(finished.record.clone());
+            }
+            if registry.running.contains_key(match_id) {
+                return Err(Status::failed_precondition("the match is still running"));
+            }
         }
-        if registry.running.contains_key(match_id) {
-            return Err(Status::failed_precondition("the match is still running"));
+        // Match ids are hex: anything else cannot name a file of ours.
+        let is_id = !match_id.is_empty() && match_id.bytes().all(|b| b.is_ascii_hexdigit());
+        if let (Some(dir), true) = (&self.shared.config.record_dir, is_id)
+            && let Ok(record) =
+                tokio::fs::read_to_string(dir.join(format!("{match_id}.json"))).await
+        {
+            return Ok(record);
         }
         Err(Status::not_found(format!("no match {match_id}")))
     }
@@ -315,9 +345,20 @@ impl Registry {
                 Err(error) => warn!(path = %path.display(), cause = %error, "record not written"),
             }
         }
+        self.shared.stats.match_finished();
         let mut registry = self.lock();
         registry.running.remove(match_id);
         registry.finished.insert(match_id.to_owned(), finished);
+        registry.finished_order.push_back(match_id.to_owned());
+        // A long-running server forgets its oldest matches (their records stay on disk).
+        while registry.finished_order.len() > self.shared.config.keep_finished {
+            let Some(oldest) = registry.finished_order.pop_front() else { break };
+            if let Some(forgotten) = registry.finished.remove(&oldest) {
+                for token in &forgotten.tokens {
+                    registry.tokens.remove(token);
+                }
+            }
+        }
     }
 
     /// Ends every match as aborted and waits until each has told its bots and written its

@@ -333,8 +333,16 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::GetRecordRequest>,
     ) -> Result<Response<pb::GetRecordResponse>, Status> {
-        let record_json = self.registry.record(&request.into_inner().match_id)?;
+        let record_json = self.registry.record(&request.into_inner().match_id).await?;
         Ok(Response::new(pb::GetRecordResponse { record_json }))
+    }
+
+    async fn get_stats(
+        &self,
+        request: Request<pb::GetStatsRequest>,
+    ) -> Result<Response<pb::ServerStats>, Status> {
+        self.check_admin(&request)?;
+        Ok(Response::new(self.registry.server_stats(request.into_inner().reset)))
     }
 }
 

@@ -522,3 +522,51 @@ class GetRecordResponse(_message.Message):
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     record_json: str
     def __init__(self, record_json: _Optional[str] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ("reset",)
+    RESET_FIELD_NUMBER: _ClassVar[int]
+    reset: bool
+    def __init__(self, reset: _Optional[bool] = ...) -> None: ...
+
+class ServerStats(_message.Message):
+    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds")
+    UPTIME_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    CONNECTIONS_OPEN_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_ROUND_TRIP_FIELD_NUMBER: _ClassVar[int]
+    TASKS_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    PEAK_RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    CPU_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    uptime_ms: int
+    matches_running: int
+    matches_finished: int
+    connections_open: int
+    decisions: int
+    decision_round_trip: Latency
+    tasks_alive: int
+    rss_bytes: int
+    peak_rss_bytes: int
+    cpu_seconds: float
+    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ...) -> None: ...
+
+class Latency(_message.Message):
+    __slots__ = ("count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    P50_US_FIELD_NUMBER: _ClassVar[int]
+    P90_US_FIELD_NUMBER: _ClassVar[int]
+    P99_US_FIELD_NUMBER: _ClassVar[int]
+    P999_US_FIELD_NUMBER: _ClassVar[int]
+    MAX_US_FIELD_NUMBER: _ClassVar[int]
+    MEAN_US_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    p50_us: int
+    p90_us: int
+    p99_us: int
+    p999_us: int
+    max_us: int
+    mean_us: float
+    def __init__(self, count: _Optional[int] = ..., p50_us: _Optional[int] = ..., p90_us: _Optional[int] = ..., p99_us: _Optional[int] = ..., p999_us: _Optional[int] = ..., max_us: _Optional[int] = ..., mean_us: _Optional[float] = ...) -> None: ...
