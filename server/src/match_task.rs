@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use cardroom_games::{RuleError, Seat, Standing};
 use cardroom_proto::pb;
+use prost::Message as _;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -264,6 +265,7 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     fn act(&mut self, seat: Seat, id: u64, act: pb::Act) {
+        self.registry.stats().act_received(act.encoded_len());
         let Some(slot) = self.seats.get(seat.index()) else { return };
         if slot.connection.as_ref().is_none_or(|c| c.id != id) {
             return; // A replaced connection: its messages no longer count.
@@ -440,8 +442,10 @@ impl<G: WireGame> MatchTask<G> {
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
         };
+        let bytes = turn.encoded_len();
         if self.send(seat, pb::server_message::Message::Turn(turn)) {
             self.turn_sent = Some(Instant::now());
+            self.registry.stats().turn_sent(bytes);
         }
     }
 

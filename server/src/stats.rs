@@ -20,6 +20,10 @@ pub(crate) struct Stats {
     started: Instant,
     decisions: AtomicU64,
     finished: AtomicU64,
+    turns: AtomicU64,
+    turn_bytes: AtomicU64,
+    acts: AtomicU64,
+    act_bytes: AtomicU64,
     /// Microseconds; a std `Mutex` because recording is a few nanoseconds and never awaits.
     round_trip: Mutex<Histogram<u64>>,
 }
@@ -30,6 +34,10 @@ impl Stats {
             started: Instant::now(),
             decisions: AtomicU64::new(0),
             finished: AtomicU64::new(0),
+            turns: AtomicU64::new(0),
+            turn_bytes: AtomicU64::new(0),
+            acts: AtomicU64::new(0),
+            act_bytes: AtomicU64::new(0),
             round_trip: Mutex::new(empty_histogram()),
         }
     }
@@ -46,6 +54,18 @@ impl Stats {
             let micros = u64::try_from(round_trip.as_micros()).unwrap_or(u64::MAX);
             self.histogram().saturating_record(micros.max(1));
         }
+    }
+
+    /// A `Turn` of `bytes` was handed to a bot's stream.
+    pub(crate) fn turn_sent(&self, bytes: usize) {
+        self.turns.fetch_add(1, Ordering::Relaxed);
+        self.turn_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// An `Act` of `bytes` reached a match.
+    pub(crate) fn act_received(&self, bytes: usize) {
+        self.acts.fetch_add(1, Ordering::Relaxed);
+        self.act_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// A match ended.
@@ -81,6 +101,10 @@ impl Stats {
             rss_bytes: process.rss_bytes,
             peak_rss_bytes: process.peak_rss_bytes,
             cpu_seconds: process.cpu_seconds,
+            turns_sent: self.turns.load(Ordering::Relaxed),
+            turn_bytes: self.turn_bytes.load(Ordering::Relaxed),
+            acts_received: self.acts.load(Ordering::Relaxed),
+            act_bytes: self.act_bytes.load(Ordering::Relaxed),
         }
     }
 }

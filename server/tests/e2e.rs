@@ -616,6 +616,9 @@ async fn get_stats_counts_decisions_and_times_their_round_trips() {
     assert!(round_trip.p50_us > 0 && round_trip.p50_us <= round_trip.p99_us);
     assert!(round_trip.p99_us <= round_trip.p999_us && round_trip.p999_us <= round_trip.max_us);
     assert!(stats.tasks_alive > 0);
+    assert_eq!((stats.turns_sent, stats.acts_received), (decisions, decisions));
+    assert!(stats.turn_bytes > 100 * decisions, "a turn carries an observation");
+    assert!(stats.act_bytes >= 2 * decisions && stats.act_bytes < 16 * decisions, "acts by index");
     if cfg!(target_os = "linux") {
         assert!(stats.rss_bytes > 0 && stats.peak_rss_bytes >= stats.rss_bytes);
         assert!(stats.cpu_seconds > 0.0);

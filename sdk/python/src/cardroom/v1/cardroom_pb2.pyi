@@ -530,7 +530,7 @@ class GetStatsRequest(_message.Message):
     def __init__(self, reset: _Optional[bool] = ...) -> None: ...
 
 class ServerStats(_message.Message):
-    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds")
+    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds", "turns_sent", "turn_bytes", "acts_received", "act_bytes")
     UPTIME_MS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FINISHED_FIELD_NUMBER: _ClassVar[int]
@@ -541,6 +541,10 @@ class ServerStats(_message.Message):
     RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
     PEAK_RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
     CPU_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TURNS_SENT_FIELD_NUMBER: _ClassVar[int]
+    TURN_BYTES_FIELD_NUMBER: _ClassVar[int]
+    ACTS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    ACT_BYTES_FIELD_NUMBER: _ClassVar[int]
     uptime_ms: int
     matches_running: int
     matches_finished: int
@@ -551,7 +555,11 @@ class ServerStats(_message.Message):
     rss_bytes: int
     peak_rss_bytes: int
     cpu_seconds: float
-    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ...) -> None: ...
+    turns_sent: int
+    turn_bytes: int
+    acts_received: int
+    act_bytes: int
+    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ..., turns_sent: _Optional[int] = ..., turn_bytes: _Optional[int] = ..., acts_received: _Optional[int] = ..., act_bytes: _Optional[int] = ...) -> None: ...
 
 class Latency(_message.Message):
     __slots__ = ("count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us")
