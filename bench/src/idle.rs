@@ -48,6 +48,7 @@ pub(crate) async fn idle(url: &str, bots: usize) -> anyhow::Result<IdleRun> {
                 seats: 2,
                 seed: None,
                 clock: None,
+                lobby_bots: Vec::new(),
             };
             let mut seated = Vec::with_capacity(count);
             for _ in 0..count {

@@ -198,6 +198,7 @@ pub(crate) async fn cardroom(
         seats: load.seats,
         seed: None,
         clock: None,
+        lobby_bots: Vec::new(),
     };
     let stop = Arc::new(AtomicBool::new(false));
     let mut slots = JoinSet::new();

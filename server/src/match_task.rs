@@ -76,6 +76,10 @@ struct SeatSlot {
     bank: Duration,
     strikes: u32,
     forfeited: bool,
+    /// Its actions refused as illegal or malformed.
+    refused: u32,
+    /// Its bot's time for each decision, in microseconds (`SeatInfo.think_us`).
+    think_us: Vec<u32>,
 }
 
 /// The match task's state. Every field is owned by the task alone.
@@ -120,6 +124,8 @@ impl<G: WireGame> MatchTask<G> {
                 bank: setup.clock.bank_time,
                 strikes: 0,
                 forfeited: false,
+                refused: 0,
+                think_us: Vec::new(),
             })
             .collect();
         MatchTask {
@@ -319,6 +325,10 @@ impl<G: WireGame> MatchTask<G> {
                 debug!(%seat, %action, ?elapsed, "applied");
                 let round_trip = self.turn_sent.map(|sent| sent.elapsed());
                 self.registry.stats().decision(round_trip);
+                if let Some(round_trip) = round_trip {
+                    let micros = u32::try_from(round_trip.as_micros()).unwrap_or(u32::MAX);
+                    self.seats[seat.index()].think_us.push(micros);
+                }
                 self.after_apply(events);
             }
             Err(error) => {
@@ -450,6 +460,10 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     fn send_error(&mut self, seat: Seat, error: pb::ActError) {
+        let refused = [pb::ActErrorCode::IllegalAction as i32, pb::ActErrorCode::Malformed as i32];
+        if refused.contains(&error.code) {
+            self.seats[seat.index()].refused += 1;
+        }
         self.send(seat, pb::server_message::Message::Error(error));
     }
 
@@ -527,6 +541,8 @@ impl<G: WireGame> MatchTask<G> {
                     connected: s.connection.is_some(),
                     strikes: s.strikes,
                     forfeited: s.forfeited,
+                    refused: s.refused,
+                    think_us: s.think_us.clone(),
                 })
                 .collect(),
             over: end.is_some(),

@@ -654,3 +654,57 @@ async fn a_long_running_server_forgets_its_oldest_matches_but_their_records_stay
     let escape = client.get_record(pb::GetRecordRequest { match_id: "../etc/passwd".into() }).await;
     assert_eq!(escape.unwrap_err().code(), tonic::Code::NotFound);
 }
+
+#[tokio::test]
+async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let request = |lobby_bots: &[&str]| pb::CreateMatchRequest {
+        game: pb::Game::GinRummy as i32,
+        seats: 2,
+        seed: Some(4),
+        lobby_bots: lobby_bots.iter().map(|s| (*s).to_owned()).collect(),
+        ..Default::default()
+    };
+    let lobby = |name: &str| pb::Join {
+        seat: Some(pb::join::Seat::Lobby(name.into())),
+        bot_name: name.into(),
+    };
+    // Nobody waits yet: refused, and no match is created.
+    let refused = client.create_match(request(&["alice", ""])).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    assert_eq!(
+        client
+            .get_stats(pb::GetStatsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .matches_running,
+        0
+    );
+    let wrong = client.create_match(request(&["alice"])).await.unwrap_err();
+    assert_eq!(wrong.code(), Code::InvalidArgument, "one name per seat: {wrong:?}");
+    let empty = Bot::open(server.channel().await, lobby("")).await;
+    assert_eq!(empty.err().map(|e| e.code()), Some(Code::InvalidArgument));
+
+    let mut alice = Bot::open(server.channel().await, lobby("alice")).await.unwrap();
+    // Alice waits: the organizer seats her in seat 1 and hands out seat 0's token itself. A
+    // create that races her arrival is refused, never half-done, so it is simply retried.
+    let created = loop {
+        match client.create_match(request(&["", "alice"])).await {
+            Ok(created) => break created.into_inner(),
+            Err(status) => assert_eq!(status.code(), Code::FailedPrecondition),
+        }
+        tokio::task::yield_now().await;
+    };
+    let joined = joined_message(&mut alice).await;
+    assert_eq!((joined.match_id.as_str(), joined.seat), (created.match_id.as_str(), 1));
+    let other = Bot::with_token(server.channel().await, &created.seats[0].token).await.unwrap();
+    let ends = tokio::join!(alice.play_randomly(1), other.play_randomly(2));
+    assert_eq!(ends.0, ends.1);
+    let info = client.get_match(pb::GetMatchRequest { match_id: created.match_id }).await.unwrap();
+    let seat = &info.into_inner().seats[1];
+    assert_eq!(seat.bot_name, "alice");
+    assert_eq!(seat.refused, 0);
+    assert!(!seat.think_us.is_empty(), "each of her decisions was timed");
+}

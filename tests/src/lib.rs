@@ -104,6 +104,7 @@ impl TestServer {
                 seats,
                 seed: Some(seed),
                 clock: None,
+                lobby_bots: Vec::new(),
             })
             .await
             .expect("CreateMatch succeeds")

@@ -86,6 +86,7 @@ pub async fn create(
             seats,
             seed: Some(seed),
             clock,
+            lobby_bots: Vec::new(),
         })
         .await
         .unwrap()

@@ -136,18 +136,20 @@ class Clock(_message.Message):
     def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "options_json", "seats", "seed", "clock")
+    __slots__ = ("game", "options_json", "seats", "seed", "clock", "lobby_bots")
     GAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    LOBBY_BOTS_FIELD_NUMBER: _ClassVar[int]
     game: Game
     options_json: str
     seats: int
     seed: int
     clock: Clock
-    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+    lobby_bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., lobby_bots: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match_id", "seats")
@@ -188,18 +190,22 @@ class MatchInfo(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., over: _Optional[bool] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "bot_name", "connected", "strikes", "forfeited")
+    __slots__ = ("seat", "bot_name", "connected", "strikes", "forfeited", "refused", "think_us")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    THINK_US_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_name: str
     connected: bool
     strikes: int
     forfeited: bool
-    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+    refused: int
+    think_us: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., forfeited: _Optional[bool] = ..., refused: _Optional[int] = ..., think_us: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class BotMessage(_message.Message):
     __slots__ = ("join", "act")
@@ -210,14 +216,16 @@ class BotMessage(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("seat_token", "queue", "bot_name")
+    __slots__ = ("seat_token", "queue", "lobby", "bot_name")
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
+    LOBBY_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     seat_token: str
     queue: QueueRequest
+    lobby: str
     bot_name: str
-    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., bot_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats")
