@@ -268,27 +268,13 @@ impl pb::cardroom_server::Cardroom for Cardroom {
             }
             Some(pb::join::Seat::Queue(queue)) => {
                 let seated = registry.join_queue(queue, id)?;
-                tokio::spawn(wait_to_be_seated(
-                    registry,
-                    seated,
-                    id,
-                    join.bot_name,
-                    tx,
-                    inbound,
-                    permit,
-                ));
+                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
+                tokio::spawn(holding(permit, waiting));
             }
             Some(pb::join::Seat::Lobby(name)) => {
                 let seated = registry.join_lobby(name, id)?;
-                tokio::spawn(wait_to_be_seated(
-                    registry,
-                    seated,
-                    id,
-                    join.bot_name,
-                    tx,
-                    inbound,
-                    permit,
-                ));
+                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
+                tokio::spawn(holding(permit, waiting));
             }
             None => {
                 return Err(Status::invalid_argument(
@@ -342,6 +328,14 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     }
 }
 
+/// Runs `future` while holding a connection permit.
+async fn holding(
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    future: impl std::future::Future<Output = ()>,
+) {
+    future.await;
+}
+
 /// Waits (in a queue or the lobby) until the bot is seated, unless it goes away first, then
 /// connects it to its match.
 async fn wait_to_be_seated(
@@ -351,7 +345,6 @@ async fn wait_to_be_seated(
     bot_name: String,
     tx: BotSender,
     mut inbound: Streaming<pb::BotMessage>,
-    _permit: tokio::sync::OwnedSemaphorePermit,
 ) {
     let seated = tokio::select! {
         seated = seated => seated,
