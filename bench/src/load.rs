@@ -63,6 +63,8 @@ pub(crate) struct Measured {
     /// The server process's CPU time per second of the window: 1.0 is one core busy.
     pub(crate) server_cpu: f64,
     pub(crate) server_peak_rss_bytes: u64,
+    /// This process's CPU time per second of the window (the bots, or the ping-pong clients).
+    pub(crate) client_cpu: f64,
 }
 
 /// The mean message sizes of a cardroom window, as its server counted them.
@@ -225,6 +227,7 @@ pub(crate) async fn cardroom(
     tokio::time::sleep(window.warmup).await;
     load_failed(&mut slots)?;
     let start_stats = server_stats(&mut stats, true).await?;
+    let client_before = child::usage(Some(std::process::id())).cpu_seconds;
     let start = Instant::now();
     let mut samples = Vec::new();
     let mut last = (start_stats.decisions, start);
@@ -244,6 +247,7 @@ pub(crate) async fn cardroom(
     load_failed(&mut slots)?;
     let end_stats = server_stats(&mut stats, true).await?;
     let seconds = start.elapsed().as_secs_f64();
+    let client_cpu = (child::usage(Some(std::process::id())).cpu_seconds - client_before) / seconds;
     stop.store(true, Ordering::Relaxed);
 
     let per_second = |a: u64, b: u64| (b - a) as f64 / seconds;
@@ -262,6 +266,7 @@ pub(crate) async fn cardroom(
         },
         server_cpu: (end_stats.cpu_seconds - start_stats.cpu_seconds) / seconds,
         server_peak_rss_bytes: end_stats.peak_rss_bytes,
+        client_cpu,
     };
     let mean = |bytes: (u64, u64), count: (u64, u64)| {
         (bytes.1 - bytes.0).checked_div(count.1 - count.0).unwrap_or(0)
@@ -324,11 +329,13 @@ pub(crate) async fn pingpong(
     tokio::time::sleep(window.warmup).await;
     pingpong::stats(&server.url, true).await?;
     let cpu_before = child::usage(server.pid()).cpu_seconds;
+    let client_before = child::usage(Some(std::process::id())).cpu_seconds;
     let start = Instant::now();
     tokio::time::sleep(window.duration).await;
     let reply = pingpong::stats(&server.url, true).await?;
     let seconds = start.elapsed().as_secs_f64();
     let usage = child::usage(server.pid());
+    let client_cpu = (child::usage(Some(std::process::id())).cpu_seconds - client_before) / seconds;
     stop.store(true, Ordering::Relaxed);
     clients.abort_all();
     Ok(Measured {
@@ -345,5 +352,6 @@ pub(crate) async fn pingpong(
         },
         server_cpu: (usage.cpu_seconds - cpu_before) / seconds,
         server_peak_rss_bytes: usage.peak_rss_bytes,
+        client_cpu,
     })
 }

@@ -120,6 +120,16 @@ pub(crate) fn run(
         None,
     );
     row(
+        "client CPU (cores)",
+        format!("{:.2}", c.client_cpu),
+        b.map(|b| format!("{:.2}", b.client_cpu)),
+        None,
+    );
+    let per_decision = |m: &Measured| {
+        format!("{:.1}", (m.server_cpu + m.client_cpu) * 1e6 / m.decisions_per_s.max(1.0))
+    };
+    row("CPU per decision (µs)", per_decision(c), b.map(per_decision), None);
+    row(
         "server peak RSS (MiB)",
         format!("{:.1}", c.server_peak_rss_bytes as f64 / MIB),
         b.map(|b| format!("{:.1}", b.server_peak_rss_bytes as f64 / MIB)),

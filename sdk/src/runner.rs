@@ -276,12 +276,13 @@ async fn drive<G: PlayableGame>(
     let mut reconnects = 0;
     let mut decisions = 0;
     let mut pending: Option<Pending> = None;
+    let mut pace = Pace::default();
     loop {
         let lost = match link.rx.message().await {
             Ok(Some(pb::ServerMessage { message: Some(message) })) => match message {
                 pb::server_message::Message::Turn(turn) => {
                     decisions += 1;
-                    let (act, now) = answer::<G>(bot, &turn);
+                    let (act, now) = answer::<G>(bot, &turn, &mut pace);
                     pending = Some(now);
                     match send(&link, act).await {
                         Ok(()) => continue,
@@ -366,7 +367,11 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
 }
 
 /// Asks the bot about `turn` and builds the answer.
-fn answer<G: PlayableGame>(bot: &mut dyn Bot<G>, turn: &pb::Turn) -> (pb::BotMessage, Pending) {
+fn answer<G: PlayableGame>(
+    bot: &mut dyn Bot<G>,
+    turn: &pb::Turn,
+    pace: &mut Pace,
+) -> (pb::BotMessage, Pending) {
     let first = turn.legal_actions.first().map(|legal| legal.index);
     let json = turn.observation.as_ref().map_or("", |observation| observation.json.as_str());
     let observation = match G::parse_observation(json) {
@@ -377,7 +382,7 @@ fn answer<G: PlayableGame>(bot: &mut dyn Bot<G>, turn: &pb::Turn) -> (pb::BotMes
             return (act(turn.turn, pb::act::Choice::Index(first.unwrap_or(0))), pending);
         }
     };
-    let action = think(bot, &observation);
+    let action = pace.think(|| bot.choose(&observation));
     debug!(turn = turn.turn, %action, "chosen");
     let choice = choice_for::<G>(&observation, &turn.legal_actions, &action);
     if matches!(choice, pb::act::Choice::Action(_)) {
@@ -386,15 +391,37 @@ fn answer<G: PlayableGame>(bot: &mut dyn Bot<G>, turn: &pb::Turn) -> (pb::BotMes
     (act(turn.turn, choice), Pending { turn: turn.turn, first, fell_back: false })
 }
 
-/// Runs the bot's `choose`; on a multi-threaded runtime through `block_in_place`, so that a
-/// slow bot does not hold up the connection.
-fn think<G: PlayableGame>(bot: &mut dyn Bot<G>, observation: &G::Observation) -> G::Action {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    match Handle::try_current() {
-        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(|| bot.choose(observation))
-        }
-        _ => bot.choose(observation),
+/// How the bot's `choose` runs. A bot that thinks for long must not hold an async worker (the
+/// connections and other bots in the process run there), so on a multi-threaded runtime its
+/// `choose` runs through `block_in_place`; but handing the worker over costs more than a quick
+/// bot's whole decision. So the runner watches: after a decision under [`Pace::QUICK`] the
+/// next ones run in place, until one takes longer than [`Pace::SLOW`] (at most one slow
+/// decision in a row holds a worker).
+#[derive(Debug, Default)]
+struct Pace {
+    /// The last decision was quick: run the next in place.
+    quick: bool,
+}
+
+impl Pace {
+    /// A decision this short runs the next one in place.
+    const QUICK: Duration = Duration::from_micros(200);
+    /// A decision in place longer than this sends the next ones through `block_in_place`.
+    const SLOW: Duration = Duration::from_millis(1);
+
+    fn think<A>(&mut self, choose: impl FnOnce() -> A) -> A {
+        use tokio::runtime::{Handle, RuntimeFlavor};
+        let multi_thread = Handle::try_current()
+            .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
+        let started = std::time::Instant::now();
+        let action = if multi_thread && !self.quick {
+            tokio::task::block_in_place(choose)
+        } else {
+            choose()
+        };
+        let took = started.elapsed();
+        self.quick = if self.quick { took <= Self::SLOW } else { took <= Self::QUICK };
+        action
     }
 }
 
@@ -461,6 +488,21 @@ fn match_end(end: &pb::MatchEnd, me: Seat) -> Result<MatchEnd, RunError> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+
+    /// The pace's bookkeeping (outside a runtime every decision runs in place; the sleeps are
+    /// the slow bots' thinking, so only their lower bounds matter).
+    #[test]
+    fn a_quick_bot_runs_in_place_and_a_slow_one_is_moved_off_the_worker() {
+        let mut pace = Pace::default();
+        assert!(!pace.quick, "the first decision is not trusted to be quick");
+        assert_eq!(pace.think(|| 7), 7);
+        assert!(pace.quick, "a quick decision: the next one runs in place");
+        pace.think(|| std::thread::sleep(Pace::SLOW * 3));
+        assert!(!pace.quick, "a slow one: the next goes through block_in_place again");
+        pace.think(|| std::thread::sleep(Pace::QUICK * 3));
+        assert!(!pace.quick, "moderately slow: stays off the worker");
+    }
+
     use super::*;
 
     #[test]
