@@ -118,16 +118,17 @@ impl Bot {
 
     /// Opens a Play stream and joins with a seat token.
     pub async fn with_token(channel: Channel, token: &str) -> Result<Bot, Status> {
-        let join = pb::Join {
-            seat: Some(pb::join::Seat::SeatToken(token.into())),
-            bot_name: "test".into(),
-        };
-        Bot::open(channel, join).await
+        Bot::open_raw(channel, join(token, "test").encode_to_vec().into()).await
     }
 
     /// A sender of raw messages on this stream, for a task that writes while another reads.
     pub fn sender(&self) -> mpsc::Sender<Bytes> {
         self.tx.clone()
+    }
+
+    /// The stream's two ends: the sender of raw messages and the raw messages received.
+    pub fn into_parts(self) -> (mpsc::Sender<Bytes>, Streaming<Bytes>) {
+        (self.tx, self.rx)
     }
 
     /// Sends one message.
@@ -209,6 +210,13 @@ impl Bot {
             }
         }
     }
+}
+
+/// A `Join` message with a seat token.
+pub fn join(token: &str, bot_name: &str) -> pb::BotMessage {
+    let join =
+        pb::Join { seat: Some(pb::join::Seat::SeatToken(token.into())), bot_name: bot_name.into() };
+    pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }
 }
 
 /// An `Act` message.

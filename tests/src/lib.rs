@@ -1,19 +1,24 @@
 //! Helpers for cardroom's end-to-end tests (this crate's and `cardroom-server`'s): a server in
 //! process on `127.0.0.1:0` ([`TestServer`]), bots that talk to it over real gRPC with every
-//! message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]), and the Python
-//! example bots run as real processes against it ([`PythonBot`]).
+//! message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]), all seats of a
+//! match scripted from one task ([`Table`]), records replayed with the engines ([`Replay`]),
+//! and the Python example bots run as real processes against it ([`PythonBot`]).
 
 mod bot;
 mod python;
+mod replay;
 mod server;
+mod table;
 
 use std::time::Duration;
 
 pub use bot::{
-    Bot, RawCodec, act, call_raw, decode_server_message, next_raw, random_choice, watch_raw,
+    Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
 };
 pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
-pub use server::{TestServer, create};
+pub use replay::{Actions, Replay, ReplayGame, places};
+pub use server::{TestServer, connect, create};
+pub use table::{Received, Table};
 
 /// How long a test waits for a bot or a match before it fails (a bound, never a sleep).
 pub const PATIENCE: Duration = Duration::from_secs(120);

@@ -62,11 +62,7 @@ impl TestServer {
     ///
     /// When the server cannot be reached.
     pub async fn channel(&self) -> Channel {
-        Channel::from_shared(self.url())
-            .expect("a valid URL")
-            .connect()
-            .await
-            .expect("the test server answers")
+        connect(&self.url()).await
     }
 
     /// Creates a match with the default options and clock; returns its id and seat tokens.
@@ -113,6 +109,19 @@ impl Drop for TestServer {
             task.abort();
         }
     }
+}
+
+/// A new connection to the server at `url`.
+///
+/// # Panics
+///
+/// When the server cannot be reached.
+pub async fn connect(url: &str) -> Channel {
+    Channel::from_shared(url.to_owned())
+        .expect("a valid URL")
+        .connect()
+        .await
+        .expect("the test server answers")
 }
 
 /// Creates a match and returns its id and seat tokens.
