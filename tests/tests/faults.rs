@@ -18,7 +18,7 @@ use cardroom_proto::pb;
 use cardroom_sdk::{Organizer, PlayableGame, SeatStatus};
 use cardroom_server::Config;
 use cardroom_tests::{
-    Bot, MESSAGE_PATIENCE, Replay, ReplayGame, Table, TestServer, act, create, places,
+    Bot, MESSAGE_PATIENCE, Replay, ReplayGame, Table, TestServer, act, create, join, places,
 };
 use pb::server_message::Message;
 use prost::Message as _;
@@ -492,6 +492,100 @@ async fn garbage_on_raw_tcp_connections_is_hung_up_on_and_the_server_serves_on()
     scene.assert_clean_end(pb::Game::GinRummy, &table, &end).await;
     let games = scene.server.client().await.list_games(pb::ListGamesRequest {}).await.unwrap();
     assert_eq!(games.into_inner().games.len(), 2);
+    scene.finish().await;
+}
+
+/// A payload that is not a protobuf message: a length-delimited field 1 that claims five bytes
+/// and has one.
+const NOT_PROTOBUF: &[u8] = &[0x0a, 0x05, 0x01];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grpc_frame_that_is_not_a_message_ends_that_stream_with_invalid_argument() {
+    let scene = Scene::start(config()).await;
+    let mut table = scene.chaos(pb::Game::TwentyTwo, 3, 77, Some(CALM)).await;
+
+    // As the first message of a stream: undecodable, or valid but not a Join.
+    let join_again = join(&table.tokens[0], "again");
+    let firsts = [
+        Bytes::from_static(NOT_PROTOBUF),
+        Bytes::from_static(&[0xff; 12]),
+        Bytes::new(),
+        act(0, pb::act::Choice::Index(0)).encode_to_vec().into(),
+    ];
+    for first in firsts {
+        let status =
+            Bot::open_raw(scene.server.channel().await, first.clone()).await.err().unwrap();
+        assert_eq!(status.code(), Code::InvalidArgument, "first message {first:?}: {status}");
+    }
+
+    // Mid-match, at its turn: the stream ends with INVALID_ARGUMENT; the seat rejoins with its
+    // token, gets the same turn again and plays on.
+    for payload in [Bytes::from_static(NOT_PROTOBUF), join_again.encode_to_vec().into()] {
+        let turn = next_turn(&mut table, 0).await;
+        table.take_pending(0);
+        table.send_raw(0, payload.clone()).await;
+        let status = next_status(&mut table, 0).await;
+        assert_eq!(status.code(), Code::InvalidArgument, "{payload:?}: {status}");
+        table.rejoin(0).await.0.unwrap();
+        let again = next_turn(&mut table, 0).await;
+        assert_eq!((again.turn, &again.legal_actions), (turn.turn, &turn.legal_actions));
+    }
+    let end = table.play_to_end().await;
+    scene.assert_clean_end(pb::Game::TwentyTwo, &table, &end).await;
+    scene.finish().await;
+}
+
+/// `message` padded with an unknown field (which the server skips) to exactly `len` bytes.
+fn padded(message: &pb::BotMessage, len: usize) -> Bytes {
+    let mut bytes = message.encode_to_vec();
+    // Field 15, length-delimited: a one-byte tag, a two-byte length, then the filler.
+    let filler = len - bytes.len() - 3;
+    assert!((128..16_384).contains(&filler), "a two-byte length");
+    bytes.push((15 << 3) | 2);
+    bytes.extend_from_slice(&[(filler as u8 & 0x7f) | 0x80, (filler >> 7) as u8]);
+    bytes.resize(len, 0);
+    pb::BotMessage::decode(bytes.as_slice()).expect("padding keeps the message valid");
+    bytes.into()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_the_size_limit_ends_that_stream_with_resource_exhausted() {
+    let scene = Scene::start(config()).await;
+    let mut table = scene.chaos(pb::Game::TwentyTwo, 3, 78, Some(CALM)).await;
+
+    // An oversized first message.
+    let oversized = join(&table.tokens[0], &"x".repeat(MAX_MESSAGE_BYTES));
+    let status = Bot::open(scene.server.channel().await, pb::Join::default()).await.err().unwrap();
+    assert_eq!(status.code(), Code::InvalidArgument, "a Join with no seat: {status}");
+    let status = Bot::open_raw(scene.server.channel().await, oversized.encode_to_vec().into())
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status.code(), Code::ResourceExhausted, "an oversized Join: {status}");
+
+    // Mid-match: an answer of exactly the limit is read and applied.
+    let turn = next_turn(&mut table, 0).await;
+    table.take_pending(0);
+    let answer = act(turn.turn, pb::act::Choice::Index(0));
+    table.send_raw(0, padded(&answer, MAX_MESSAGE_BYTES)).await;
+    until_applied(&mut table, 0, turn.turn).await;
+    let limit_turn = turn.turn;
+    // One byte more ends the stream; the seat rejoins and plays on.
+    let turn = next_turn(&mut table, 0).await;
+    table.take_pending(0);
+    let answer = act(turn.turn, pb::act::Choice::Index(0));
+    table.send_raw(0, padded(&answer, MAX_MESSAGE_BYTES + 1)).await;
+    let status = next_status(&mut table, 0).await;
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
+    table.rejoin(0).await.0.unwrap();
+    let again = next_turn(&mut table, 0).await;
+    assert_eq!(again.turn, turn.turn, "the oversized answer was not applied");
+
+    let end = table.play_to_end().await;
+    scene.assert_clean_end(pb::Game::TwentyTwo, &table, &end).await;
+    let replay = scene.replay::<twenty_two::State>(&table.match_id).await;
+    assert_eq!(replay.actions[limit_turn as usize].0, Seat(0));
+    assert!(replay.is_first_legal(limit_turn as usize), "index 0 applied from the padded Act");
     scene.finish().await;
 }
 
