@@ -324,6 +324,38 @@ async fn a_bot_that_disconnects_mid_match_is_played_for_after_the_grace_and_rejo
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_twenty_two_bot_that_stalls_times_out_twice_forfeits_and_the_match_plays_on() {
+    let scene = Scene::start(config()).await;
+    // The server's short clock: 200 ms a decision and an 800 ms bank.
+    let mut table = scene.chaos(pb::Game::TwentyTwo, 2, 72, None).await;
+    let (first, second) = stall_until_forfeit(&mut table).await;
+
+    // With seat 1 held the match waits for it, so the forfeited seat's next Act is answered:
+    // FORFEITED, whatever it says.
+    table.hold(1, true);
+    table.send(0, &act(second.turn + 1, pb::act::Choice::Index(0))).await;
+    let refused = next_error(&mut table, 0).await;
+    assert!(is(&refused, pb::ActErrorCode::Forfeited, second.turn + 1), "{refused:?}");
+    let refused_at = table.received[0].len();
+
+    // The match plays on, seat 0 by the default policy; it still hears events and the end.
+    table.hold(1, false);
+    let end = table.play_to_end().await;
+    scene.assert_forfeited_last(&table, &end).await;
+    assert_eq!(end.reason, "the match is over");
+    let heard = events_heard(&table.received[0][refused_at..]);
+    assert!(heard > 0, "a forfeited seat still receives events");
+
+    let replay = scene.replay::<twenty_two::State>(&table.match_id).await;
+    assert!(replay.last().is_over(), "Twenty-Two plays the forfeited seat to the end");
+    let mine: Vec<usize> =
+        (0..replay.actions.len()).filter(|&k| replay.actions[k].0 == Seat(0)).collect();
+    assert_eq!(mine[..2], [first.turn as usize, second.turn as usize], "the strikes' turns");
+    assert!(mine.iter().all(|&k| replay.is_first_legal(k)), "every seat-0 action a default");
+    scene.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gin_bot_that_stalls_forfeits_and_loses_the_match_at_once() {
     let scene = Scene::start(config()).await;
     let mut table = scene.chaos(pb::Game::GinRummy, 2, 73, None).await;
