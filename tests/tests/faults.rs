@@ -65,9 +65,9 @@ impl Bystanders {
     /// it lasts.
     async fn start(server: &TestServer) -> Bystanders {
         let tables = [
-            (pb::Game::TwentyTwo, 3, ""),
-            (pb::Game::TwentyTwo, 5, r#"{"limit": 12}"#),
-            (pb::Game::GinRummy, 2, r#"{"target": 50}"#),
+            (pb::Game::TwentyTwo, 3, r#"{"limit": 12}"#),
+            (pb::Game::TwentyTwo, 5, r#"{"limit": 8}"#),
+            (pb::Game::GinRummy, 2, r#"{"target": 25}"#),
         ];
         let (go, ready) = watch::channel(false);
         let mut client = server.client().await;
@@ -125,8 +125,8 @@ impl Scene {
         Scene { server, bystanders }
     }
 
-    /// Creates a chaos match and joins every seat through a table; the bystanders start
-    /// playing.
+    /// Creates a chaos match (short: Twenty-Two to 12 points, Gin Rummy to 25) and joins
+    /// every seat through a table; the bystanders start playing.
     async fn chaos(
         &self,
         game: pb::Game,
@@ -134,8 +134,12 @@ impl Scene {
         seed: u64,
         clock: Option<pb::Clock>,
     ) -> Table {
+        let options = match game {
+            pb::Game::TwentyTwo => r#"{"limit": 12}"#,
+            _ => r#"{"target": 25}"#,
+        };
         let mut client = self.server.client().await;
-        let (match_id, tokens) = create(&mut client, game, seats, "", seed, clock).await;
+        let (match_id, tokens) = create(&mut client, game, seats, options, seed, clock).await;
         let table = Table::join(&self.server, &match_id, tokens, seed).await.0;
         self.bystanders.release();
         table
