@@ -11,7 +11,15 @@
 //!   `CARDROOM_SERVER`/`CARDROOM_TOKEN` environment variables. Its standard output and error
 //!   are appended to its log file. If it dies before the match is over it is started again
 //!   (it reconnects with the same token), up to `max_restarts` times; the crash is counted in
-//!   its health either way, and its timeouts are the strikes the server counted.
+//!   its health either way, and its timeouts are the strikes the server counted; or
+//! - a remote bot ([`NetBot::Remote`]) that runs elsewhere and waits in the server's lobby under
+//!   its name: the match is created with that name in `lobby_bots`, so the server seats it
+//!   directly. A remote bot between two matches is briefly out of the lobby, so creating a
+//!   match that needs it is retried for up to `remote_wait`.
+//!
+//! The server's view of every seat completes the health of external and remote bots: their
+//! refused actions and their think times (from `Turn` sent to `Act` received) come from
+//! `GetMatch`; a remote bot that forfeits counts as crashed.
 //!
 //! When every seat is done the outcome is read from the server (`GetMatch`) and the record
 //! with `GetRecord`.
@@ -23,11 +31,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use cardroom_sdk::{
-    ActErrorCode, AnyBot, ConnectConfig, MatchSpec, Organizer, Played, RunError, play_any,
+    ActErrorCode, AnyBot, ConnectConfig, CreatedMatch, MatchSpec, Organizer, Played, RunError,
+    play_any,
 };
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use crate::duplicate::derive_seed;
 use crate::ladder::{ArenaError, MatchPlayer, Timed};
@@ -44,6 +53,8 @@ pub enum NetBot {
     InProcess(AnyBotMaker),
     /// A program started for every seat it plays.
     External(ExternalBot),
+    /// A bot already connected to the server, waiting in its lobby under this name.
+    Remote(String),
 }
 
 /// An external bot: a command line the arena runs once per seat.
@@ -77,6 +88,10 @@ pub struct NetPlayer {
     pub max_restarts: u32,
     /// How long an external bot may keep running after its match is over before it is killed.
     pub exit_grace: Duration,
+    /// The server's admin token, for `CreateMatch`, if it has one.
+    pub admin_token: Option<String>,
+    /// How long a match waits for its remote bots to be in the lobby.
+    pub remote_wait: Duration,
 }
 
 impl MatchPlayer for NetPlayer {
@@ -97,8 +112,19 @@ impl NetPlayer {
         let err = |message: String| ArenaError::Match { seed: planned.seed, message };
         let net = |e: RunError| err(e.to_string());
         let mut organizer = Organizer::new(&self.server).map_err(net)?;
-        let spec = MatchSpec { seed: Some(planned.seed), ..self.spec.clone() };
-        let created = organizer.create_match(&spec).await.map_err(net)?;
+        if let Some(token) = &self.admin_token {
+            organizer = organizer.with_admin_token(token).map_err(net)?;
+        }
+        let mut lobby_bots = Vec::with_capacity(planned.seats.len());
+        for &bot in &planned.seats {
+            let (_, kind) = self.bots.get(bot).ok_or_else(|| err(format!("no bot {bot}")))?;
+            lobby_bots.push(match kind {
+                NetBot::Remote(lobby) => lobby.clone(),
+                NetBot::InProcess(_) | NetBot::External(_) => String::new(),
+            });
+        }
+        let spec = MatchSpec { seed: Some(planned.seed), lobby_bots, ..self.spec.clone() };
+        let created = self.create(&mut organizer, &spec).await.map_err(net)?;
         if created.tokens.len() != planned.seats.len() {
             return Err(err(format!("{} seat tokens", created.tokens.len())));
         }
@@ -140,6 +166,8 @@ impl NetPlayer {
                     };
                     tokio::spawn(seat.run(over_rx.clone()))
                 }
+                // The server seated it; its health comes from the server below.
+                NetBot::Remote(_) => tokio::spawn(async { SeatHealth::default() }),
             };
             seats.push(task);
         }
@@ -164,8 +192,20 @@ impl NetPlayer {
             }
         }
         for (seat, h) in health.iter_mut().enumerate() {
-            let strikes = status.seats.get(seat).map_or(0, |s| s.strikes);
-            h.timeouts = h.timeouts.max(strikes);
+            let Some(server) = status.seats.get(seat) else { continue };
+            h.timeouts = h.timeouts.max(server.strikes);
+            let kind = planned.seats.get(seat).and_then(|&bot| self.bots.get(bot)).map(|b| &b.1);
+            if matches!(kind, Some(NetBot::External(_) | NetBot::Remote(_))) {
+                // In-process bots are timed in process (their own thinking); the others as
+                // the server saw them.
+                h.illegal = h.illegal.max(server.refused);
+                for &micros in &server.think_us {
+                    h.think.add(u64::from(micros));
+                }
+            }
+            if matches!(kind, Some(NetBot::Remote(_))) && server.forfeited {
+                h.crashed = true;
+            }
         }
         let record = match organizer.record(&match_id).await {
             Ok(record) => Some(record),
@@ -176,6 +216,31 @@ impl NetPlayer {
         };
         let decisions = record.as_deref().map_or(0, count_actions);
         Ok((MatchOutcome { places, health, decisions }, record))
+    }
+}
+
+impl NetPlayer {
+    /// Creates the match; while a remote bot it needs is not in the lobby yet (it may be
+    /// between two matches), tries again with a growing pause, for up to `remote_wait`.
+    async fn create(
+        &self,
+        organizer: &mut Organizer,
+        spec: &MatchSpec,
+    ) -> Result<CreatedMatch, RunError> {
+        let give_up = tokio::time::Instant::now() + self.remote_wait;
+        let mut pause = Duration::from_millis(20);
+        loop {
+            match organizer.create_match(spec).await {
+                Err(error)
+                    if error.not_ready() && tokio::time::Instant::now() + pause < give_up =>
+                {
+                    debug!(cause = %error, "waiting for remote bots");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(1));
+                }
+                result => return result,
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! What every bot binary shares: the flags, logging, and how a finished match is reported.
 
+use std::future::Future;
 use std::process::ExitCode;
 
 use cardroom_sdk::{ConnectArgs, ConnectConfig, Played, RunError};
@@ -13,6 +14,10 @@ pub struct BotArgs {
     /// Seeds the bot's random choices (default: from the clock).
     #[arg(long, env = "CARDROOM_SEED")]
     pub seed: Option<u64>,
+    /// Matches to play one after another (0: until stopped). Useful with a queue or a lobby:
+    /// after each match the bot joins again.
+    #[arg(long, env = "CARDROOM_MATCHES", default_value_t = 1)]
+    pub matches: u64,
 }
 
 impl BotArgs {
@@ -39,8 +44,39 @@ pub fn init_tracing() {
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
+/// Plays `args.matches` matches one after another (all of them until stopped when 0), each
+/// with `one(config, seed)` (the seed grows by one a match), printing each result; stops at
+/// the first failure.
+pub async fn play_matches<F, Fut>(args: &BotArgs, name: &str, mut one: F) -> ExitCode
+where
+    F: FnMut(ConnectConfig, u64) -> Fut,
+    Fut: Future<Output = Result<Played, RunError>>,
+{
+    let config = match args.config(name) {
+        Ok(config) => config,
+        Err(err) => return report(Err(err)),
+    };
+    let seed = args.seed();
+    let mut played = 0u64;
+    loop {
+        let ok = print_result(Ok(one(config.clone(), seed.wrapping_add(played)).await));
+        played += 1;
+        if !ok {
+            return ExitCode::FAILURE;
+        }
+        if args.matches != 0 && played >= args.matches {
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
 /// Prints the result of a match (or `error: …`) and returns the process's exit code.
 pub fn report(result: anyhow::Result<Result<Played, RunError>>) -> ExitCode {
+    if print_result(result) { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Prints the result of a match (or `error: …`); true if it was played.
+fn print_result(result: anyhow::Result<Result<Played, RunError>>) -> bool {
     match result.and_then(|played| Ok(played?)) {
         Ok(played) => {
             let place = played.end.place().map_or_else(|| "?".to_owned(), |p| p.to_string());
@@ -54,11 +90,11 @@ pub fn report(result: anyhow::Result<Result<Played, RunError>>) -> ExitCode {
                 played.errors.len(),
                 played.reconnects,
             );
-            ExitCode::SUCCESS
+            true
         }
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::FAILURE
+            false
         }
     }
 }

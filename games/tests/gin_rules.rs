@@ -686,13 +686,12 @@ fn gr_15_public_view_shows_the_pile_who_discarded_and_cards_taken() {
     assert_eq!(view.to_act, Some(S0));
     assert_eq!(view.scores, [0, 0]);
     assert_eq!(view.dealer, S0);
-    // After the showdown every hand's result is public, with both layouts.
+    // After the showdown the hand's result is public, with both layouts.
     let mut s = state(Options::default(), setup(0, [HIGH, KNOCKER], "2D", ""));
     s.apply(S1, Action::TakeUpcard).unwrap();
     s.apply(S1, knock_two()).unwrap();
     let view = s.public_view();
-    assert_eq!(view.results.len(), 1);
-    let HandEnd::Showdown(sd) = view.results[0].end else { panic!() };
+    let HandEnd::Showdown(sd) = view.last_result.unwrap().end else { panic!() };
     assert_eq!(sd.discard, Some(card("KD")));
     assert_eq!(sd.melds.cards() | sd.deadwood_cards, (set(KNOCKER) - set("KD")) | set("2D"));
 }

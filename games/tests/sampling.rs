@@ -144,8 +144,8 @@ fn gin_samples_match_every_observation_of_300_random_matches() {
                 samples += 1;
                 if decisions % 17 == 5 {
                     // Random play until the hand ends: the wall bounds it (GR-10).
-                    let hands = state.results().len();
-                    play_out(sample, &mut rng, |s: &gin::State| s.results().len() > hands);
+                    let hand = state.hand_number();
+                    play_out(sample, &mut rng, |s: &gin::State| s.hand_number() > hand);
                     played_on += 1;
                 }
             }

@@ -22,6 +22,9 @@ pub enum JoinBy {
         /// Seats at the table.
         seats: u32,
     },
+    /// Wait in the server's lobby under this name until an organizer (an arena) seats the bot
+    /// in a match it creates: how a bot running elsewhere plays an arena's ladder.
+    Lobby(String),
 }
 
 /// Reconnection back-off: after a failed attempt wait `initial`, then twice as long each time,
@@ -83,6 +86,11 @@ impl ConnectConfig {
         ConnectConfig::new(server.into(), JoinBy::Queue { game, options_json, seats })
     }
 
+    /// Waits in `server`'s lobby under `name` until an organizer seats the bot.
+    pub fn lobby(server: impl Into<String>, name: impl Into<String>) -> ConnectConfig {
+        ConnectConfig::new(server.into(), JoinBy::Lobby(name.into()))
+    }
+
     fn new(server: String, join: JoinBy) -> ConnectConfig {
         ConnectConfig {
             server,
@@ -128,6 +136,9 @@ pub struct ConnectArgs {
     /// The queue's table size.
     #[arg(long, env = "CARDROOM_QUEUE_SEATS", default_value_t = 2)]
     pub queue_seats: u32,
+    /// Wait in the server's lobby under this name until an organizer (an arena) seats the bot.
+    #[arg(long, env = "CARDROOM_LOBBY")]
+    pub lobby: Option<String>,
     /// The bot's name in standings and logs (default: the binary's name).
     #[arg(long, env = "CARDROOM_BOT_NAME")]
     pub name: Option<String>,
@@ -145,27 +156,30 @@ pub struct ConnectArgs {
 /// The flags do not say how to join.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    /// Neither a token nor a queue.
-    #[error("give a seat token (--token or CARDROOM_TOKEN) or a queue (--queue-game)")]
+    /// Neither a token, a queue nor a lobby.
+    #[error(
+        "give a seat token (--token or CARDROOM_TOKEN), a queue (--queue-game) or a lobby name (--lobby)"
+    )]
     NoSeat,
-    /// Both a token and a queue.
-    #[error("give a seat token or a queue (--queue-game), not both")]
-    TokenAndQueue,
+    /// More than one of them.
+    #[error("give one of a seat token, a queue (--queue-game) or a lobby name (--lobby)")]
+    MoreThanOne,
 }
 
 impl ConnectArgs {
     /// The configuration these flags describe; `default_name` names the bot unless `--name`
     /// does.
     pub fn config(&self, default_name: &str) -> Result<ConnectConfig, ConfigError> {
-        let join = match (&self.token, self.queue_game) {
-            (Some(token), None) => JoinBy::Token(token.clone()),
-            (None, Some(game)) => JoinBy::Queue {
+        let join = match (&self.token, self.queue_game, &self.lobby) {
+            (Some(token), None, None) => JoinBy::Token(token.clone()),
+            (None, Some(game), None) => JoinBy::Queue {
                 game,
                 options_json: self.queue_options.clone(),
                 seats: self.queue_seats,
             },
-            (None, None) => return Err(ConfigError::NoSeat),
-            (Some(_), Some(_)) => return Err(ConfigError::TokenAndQueue),
+            (None, None, Some(lobby)) => JoinBy::Lobby(lobby.clone()),
+            (None, None, None) => return Err(ConfigError::NoSeat),
+            _ => return Err(ConfigError::MoreThanOne),
         };
         let mut config = ConnectConfig::new(self.server.clone(), join);
         config.name = self.name.clone().unwrap_or_else(|| default_name.to_owned());
@@ -235,6 +249,6 @@ mod tests {
         assert_eq!(config.name, "me");
 
         let both = Cli::try_parse_from(["bot", "--token", "T", "--queue-game", "gin"]).unwrap();
-        assert_eq!(both.connect.config("x").unwrap_err(), ConfigError::TokenAndQueue);
+        assert_eq!(both.connect.config("x").unwrap_err(), ConfigError::MoreThanOne);
     }
 }

@@ -24,6 +24,10 @@ pub struct MatchSpec {
     pub seed: Option<u64>,
     /// The clock; the server's defaults when `None`.
     pub clock: Option<Clock>,
+    /// Per seat (or empty): the lobby name of the remote bot that takes the seat, or "" for a
+    /// seat whose token the organizer hands out. Every bot named must be waiting in the
+    /// server's lobby ([`crate::JoinBy::Lobby`]).
+    pub lobby_bots: Vec<String>,
 }
 
 /// A created match: its id and one seat token per seat, in seat order.
@@ -42,6 +46,10 @@ pub struct SeatStatus {
     pub strikes: u32,
     /// Whether the seat forfeited.
     pub forfeited: bool,
+    /// Its actions the server refused as illegal or malformed.
+    pub refused: u32,
+    /// Its bot's time for each decision, in microseconds, as the server saw it.
+    pub think_us: Vec<u32>,
 }
 
 /// A match's state on the server.
@@ -61,6 +69,8 @@ pub struct MatchStatus {
 #[derive(Clone, Debug)]
 pub struct Organizer {
     client: CardroomClient<Channel>,
+    /// Sent as `authorization: Bearer …` with `CreateMatch`, for servers that need it.
+    admin_token: Option<tonic::metadata::AsciiMetadataValue>,
 }
 
 impl Organizer {
@@ -70,7 +80,16 @@ impl Organizer {
             if server.contains("://") { server.to_owned() } else { format!("http://{server}") };
         let endpoint = Endpoint::from_shared(address.clone())
             .map_err(|source| RunError::Address { address, source })?;
-        Ok(Organizer { client: CardroomClient::new(endpoint.connect_lazy()) })
+        Ok(Organizer { client: CardroomClient::new(endpoint.connect_lazy()), admin_token: None })
+    }
+
+    /// The same organizer, sending `token` as the server's admin token with `CreateMatch`.
+    pub fn with_admin_token(mut self, token: &str) -> Result<Organizer, RunError> {
+        let value = format!("Bearer {token}")
+            .parse()
+            .map_err(|_| RunError::Protocol("an admin token must be printable ASCII".into()))?;
+        self.admin_token = Some(value);
+        Ok(self)
     }
 
     /// Creates a match (`CreateMatch`).
@@ -81,7 +100,12 @@ impl Organizer {
             seats: spec.seats,
             seed: spec.seed,
             clock: spec.clock.map(|c| pb::Clock { move_ms: c.move_ms, bank_ms: c.bank_ms }),
+            lobby_bots: spec.lobby_bots.clone(),
         };
+        let mut request = tonic::Request::new(request);
+        if let Some(token) = &self.admin_token {
+            request.metadata_mut().insert("authorization", token.clone());
+        }
         let response = self.client.create_match(request).await.map_err(rejected)?.into_inner();
         let mut seats = response.seats;
         seats.sort_by_key(|s| s.seat);
@@ -131,7 +155,12 @@ impl Organizer {
             standings,
             seats: seats
                 .iter()
-                .map(|s| SeatStatus { strikes: s.strikes, forfeited: s.forfeited })
+                .map(|s| SeatStatus {
+                    strikes: s.strikes,
+                    forfeited: s.forfeited,
+                    refused: s.refused,
+                    think_us: s.think_us.clone(),
+                })
                 .collect(),
         })
     }

@@ -61,6 +61,15 @@ pub enum RunError {
     Protocol(String),
 }
 
+impl RunError {
+    /// Whether the server refused because something is not ready yet (`FAILED_PRECONDITION`:
+    /// a record asked for while its match runs, a remote bot not in the lobby yet), so the
+    /// same request may succeed later.
+    pub fn not_ready(&self) -> bool {
+        matches!(self, RunError::Rejected(status) if status.code() == Code::FailedPrecondition)
+    }
+}
+
 /// A finished networked match, as one bot saw it.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -142,6 +151,7 @@ async fn join(
             options_json: options_json.clone(),
             seats: *seats,
         }),
+        JoinBy::Lobby(name) => pb::join::Seat::Lobby(name.clone()),
     };
     let join = pb::Join { seat: Some(join), bot_name: config.name.clone() };
     match open_with_backoff(&mut client, &join, config).await? {

@@ -62,6 +62,7 @@ impl TestServer {
                 seats,
                 seed: Some(seed),
                 clock: None,
+                lobby_bots: Vec::new(),
             })
             .await
             .unwrap()

@@ -13,6 +13,7 @@ mod config;
 mod match_task;
 mod registry;
 mod service;
+mod stats;
 mod token;
 mod wire;
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use cardroom_games::{RuleError, Seat, Standing};
 use cardroom_proto::pb;
+use prost::Message as _;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -75,6 +76,10 @@ struct SeatSlot {
     bank: Duration,
     strikes: u32,
     forfeited: bool,
+    /// Its actions refused as illegal or malformed.
+    refused: u32,
+    /// Its bot's time for each decision, in microseconds (`SeatInfo.think_us`).
+    think_us: Vec<u32>,
 }
 
 /// The match task's state. Every field is owned by the task alone.
@@ -91,6 +96,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     turn: u64,
     /// When the current decision was asked for.
     turn_started: Instant,
+    /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
+    turn_sent: Option<Instant>,
     /// The legal actions of the current decision, in the order sent.
     legal: Vec<G::Action>,
     watchers: Vec<WatchSender>,
@@ -117,6 +124,8 @@ impl<G: WireGame> MatchTask<G> {
                 bank: setup.clock.bank_time,
                 strikes: 0,
                 forfeited: false,
+                refused: 0,
+                think_us: Vec::new(),
             })
             .collect();
         MatchTask {
@@ -129,6 +138,7 @@ impl<G: WireGame> MatchTask<G> {
             started: false,
             turn: 0,
             turn_started: Instant::now(),
+            turn_sent: None,
             legal: Vec::new(),
             watchers: Vec::new(),
             commands,
@@ -262,6 +272,7 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     fn act(&mut self, seat: Seat, id: u64, act: pb::Act) {
+        self.registry.stats().act_received(act.encoded_len());
         let Some(slot) = self.seats.get(seat.index()) else { return };
         if slot.connection.as_ref().is_none_or(|c| c.id != id) {
             return; // A replaced connection: its messages no longer count.
@@ -313,6 +324,12 @@ impl<G: WireGame> MatchTask<G> {
                 let slot = &mut self.seats[seat.index()];
                 slot.bank = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
                 debug!(%seat, %action, ?elapsed, "applied");
+                let round_trip = self.turn_sent.map(|sent| sent.elapsed());
+                self.registry.stats().decision(round_trip);
+                if let Some(round_trip) = round_trip {
+                    let micros = u32::try_from(round_trip.as_micros()).unwrap_or(u32::MAX);
+                    self.seats[seat.index()].think_us.push(micros);
+                }
                 self.after_apply(events);
             }
             Err(error) => {
@@ -368,7 +385,10 @@ impl<G: WireGame> MatchTask<G> {
     fn play_default(&mut self, seat: Seat) {
         let Some(action) = self.state.default_action() else { return };
         match self.state.apply(seat, action) {
-            Ok(events) => self.after_apply(events),
+            Ok(events) => {
+                self.registry.stats().decision(None);
+                self.after_apply(events);
+            }
             // The default is always one of the legal actions; should it not be, end the match
             // rather than spin.
             Err(error) => {
@@ -389,6 +409,7 @@ impl<G: WireGame> MatchTask<G> {
         while let Some(seat) = self.state.to_act() {
             if !self.seats[seat.index()].forfeited {
                 self.turn_started = Instant::now();
+                self.turn_sent = None;
                 self.send_turn(seat);
                 return;
             }
@@ -398,6 +419,7 @@ impl<G: WireGame> MatchTask<G> {
             let Some(action) = self.state.default_action() else { return };
             match self.state.apply(seat, action) {
                 Ok(events) => {
+                    self.registry.stats().decision(None);
                     self.turn += 1;
                     self.broadcast(&events);
                 }
@@ -431,22 +453,35 @@ impl<G: WireGame> MatchTask<G> {
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
         };
-        self.send(seat, pb::server_message::Message::Turn(turn));
+        let bytes = turn.encoded_len();
+        if self.send(seat, pb::server_message::Message::Turn(turn)) {
+            self.turn_sent = Some(Instant::now());
+            self.registry.stats().turn_sent(bytes);
+        }
     }
 
     fn send_error(&mut self, seat: Seat, error: pb::ActError) {
+        let refused = [pb::ActErrorCode::IllegalAction as i32, pb::ActErrorCode::Malformed as i32];
+        if refused.contains(&error.code) {
+            self.seats[seat.index()].refused += 1;
+        }
         self.send(seat, pb::server_message::Message::Error(error));
     }
 
     /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
-    fn send(&mut self, seat: Seat, message: pb::server_message::Message) {
+    /// Returns whether the message was handed to a connection.
+    fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
         let slot = &mut self.seats[seat.index()];
-        let Some(connection) = &slot.connection else { return };
+        let Some(connection) = &slot.connection else { return false };
         let message = pb::ServerMessage { message: Some(message) };
-        if let Err(error) = connection.tx.try_send(Ok(message)) {
-            warn!(%seat, cause = %error, "bot is not reading: disconnected");
-            slot.connection = None;
-            slot.disconnected_at = Some(Instant::now());
+        match connection.tx.try_send(Ok(message)) {
+            Ok(()) => true,
+            Err(error) => {
+                warn!(%seat, cause = %error, "bot is not reading: disconnected");
+                slot.connection = None;
+                slot.disconnected_at = Some(Instant::now());
+                false
+            }
         }
     }
 
@@ -507,6 +542,8 @@ impl<G: WireGame> MatchTask<G> {
                     connected: s.connection.is_some(),
                     strikes: s.strikes,
                     forfeited: s.forfeited,
+                    refused: s.refused,
+                    think_us: s.think_us.clone(),
                 })
                 .collect(),
             over: end.is_some(),
@@ -536,7 +573,8 @@ impl<G: WireGame> MatchTask<G> {
             let _ = watcher.try_send(Ok(last.clone()));
         }
         let record = self.state.record().map(|r| r.to_json()).unwrap_or_default();
-        let finished = Finished { info: self.info(Some(end)), record };
+        let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
+        let finished = Finished { info: self.info(Some(end)), record, tokens };
         self.registry.finished(&self.id, finished).await;
     }
 }

@@ -4,7 +4,7 @@
 //! A std `Mutex` guards it: every critical section is a few map operations and never awaits,
 //! so an async mutex would only add cost. Game state is not here: each match task owns its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -21,6 +21,7 @@ use tracing::{info, warn};
 
 use crate::config::Config;
 use crate::match_task::{Clock, Command, MatchSetup, MatchTask};
+use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
 use crate::wire::WireGame;
 
@@ -37,6 +38,8 @@ pub(crate) struct MatchHandle {
 pub(crate) struct Finished {
     pub(crate) info: pb::MatchInfo,
     pub(crate) record: String,
+    /// Its seat tokens, forgotten with it.
+    pub(crate) tokens: Vec<String>,
 }
 
 /// Where a seat token leads.
@@ -64,15 +67,21 @@ pub(crate) struct MatchRequest {
     pub(crate) seats: u32,
     pub(crate) seed: Option<u64>,
     pub(crate) clock: Option<pb::Clock>,
+    /// Per seat (or empty): the lobby name of the bot that takes it, or "".
+    pub(crate) lobby_bots: Vec<String>,
 }
 
 #[derive(Default)]
 struct State {
     running: HashMap<String, MatchHandle>,
     finished: HashMap<String, Finished>,
+    /// Finished match ids, oldest first: beyond `keep_finished` the oldest are forgotten.
+    finished_order: VecDeque<String>,
     tokens: HashMap<String, SeatRef>,
     /// Waiting bots by (game, canonical options, seats).
     queues: HashMap<(i32, String, u32), Vec<Waiting>>,
+    /// Bots waiting for an organizer to seat them, by lobby name, oldest first.
+    lobby: HashMap<String, Vec<Waiting>>,
 }
 
 struct Shared {
@@ -84,6 +93,7 @@ struct Shared {
     cancel: CancellationToken,
     /// Every match task, so that shutdown can wait for them to write their records.
     tasks: TaskTracker,
+    stats: Stats,
 }
 
 /// The handle: clone it freely.
@@ -103,12 +113,25 @@ impl Registry {
                 next_id: AtomicU64::new(1),
                 cancel: CancellationToken::new(),
                 tasks: TaskTracker::new(),
+                stats: Stats::new(),
             }),
         }
     }
 
     pub(crate) fn config(&self) -> &Config {
         &self.shared.config
+    }
+
+    pub(crate) fn stats(&self) -> &Stats {
+        &self.shared.stats
+    }
+
+    /// The server's counters for `GetStats`.
+    pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
+        let running = self.lock().running.len() as u64;
+        let open = self.shared.config.max_connections
+            - self.shared.connections.available_permits().min(self.shared.config.max_connections);
+        self.shared.stats.snapshot(running, open as u64, reset)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -157,10 +180,19 @@ impl Registry {
             move_time: ms(clock.move_ms, config.move_time),
             bank_time: ms(clock.bank_ms, config.bank_time),
         };
+        if !request.lobby_bots.is_empty()
+            && request.lobby_bots.len() != usize::from(state.players())
+        {
+            return Err(Status::invalid_argument(format!(
+                "lobby_bots names {} seats; the match has {}",
+                request.lobby_bots.len(),
+                state.players()
+            )));
+        }
         let id = random_hex();
         let tokens: Vec<String> = (0..state.players()).map(|_| random_hex()).collect();
         let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
-        {
+        let lobby = {
             let mut registry = self.lock();
             if registry.running.len() >= config.max_matches {
                 return Err(Status::resource_exhausted(format!(
@@ -168,12 +200,14 @@ impl Registry {
                     config.max_matches
                 )));
             }
-            registry.running.insert(id.clone(), MatchHandle { commands: tx });
+            let lobby = take_from_lobby(&mut registry.lobby, &request.lobby_bots)?;
+            registry.running.insert(id.clone(), MatchHandle { commands: tx.clone() });
             for (seat, token) in tokens.iter().enumerate() {
                 let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
                 registry.tokens.insert(token.clone(), seat);
             }
-        }
+            lobby
+        };
         let setup = MatchSetup {
             id: id.clone(),
             state,
@@ -184,6 +218,12 @@ impl Registry {
         };
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
         self.shared.tasks.spawn(task.run());
+        for (seat, waiter) in lobby {
+            let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
+            let _ = waiter
+                .reply
+                .send(Ok(Seated { seat, handle: MatchHandle { commands: tx.clone() } }));
+        }
         Ok((id, tokens))
     }
 
@@ -229,7 +269,8 @@ impl Registry {
     }
 
     fn seat_queue(&self, game: pb::Game, options_json: String, seats: u32, waiting: Vec<Waiting>) {
-        let request = MatchRequest { game, options_json, seats, seed: None, clock: None };
+        let request =
+            MatchRequest { game, options_json, seats, seed: None, clock: None, lobby_bots: vec![] };
         let created = self.create_match(request);
         // Random seats: the order of arrival must not decide who deals or leads.
         let mut slots: Vec<usize> = (0..waiting.len()).collect();
@@ -247,13 +288,33 @@ impl Registry {
         }
     }
 
-    /// Removes a waiter that gave up.
+    /// Waits in the lobby under `name` until a `CreateMatch` names it; `id` names this waiter
+    /// so that [`Registry::leave_queue`] can remove it.
+    pub(crate) fn join_lobby(
+        &self,
+        name: String,
+        id: u64,
+    ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
+        if name.is_empty() {
+            return Err(Status::invalid_argument("a lobby name cannot be empty"));
+        }
+        let (reply, receiver) = oneshot::channel();
+        let mut registry = self.lock();
+        let waiting = registry.lobby.entry(name).or_default();
+        waiting.retain(|w| !w.reply.is_closed());
+        waiting.push(Waiting { id, reply });
+        Ok(receiver)
+    }
+
+    /// Removes a waiter (of a queue or the lobby) that gave up.
     pub(crate) fn leave_queue(&self, id: u64) {
         let mut registry = self.lock();
-        for waiting in registry.queues.values_mut() {
+        let registry = &mut *registry;
+        for waiting in registry.queues.values_mut().chain(registry.lobby.values_mut()) {
             waiting.retain(|w| w.id != id);
         }
         registry.queues.retain(|_, waiting| !waiting.is_empty());
+        registry.lobby.retain(|_, waiting| !waiting.is_empty());
     }
 
     /// A match's status: asked of its task while it runs.
@@ -290,14 +351,25 @@ impl Registry {
         }
     }
 
-    /// A finished match's record.
-    pub(crate) fn record(&self, match_id: &str) -> Result<String, Status> {
-        let registry = self.lock();
-        if let Some(finished) = registry.finished.get(match_id) {
-            return Ok(finished.record.clone());
+    /// A finished match's record: kept in memory for the last `keep_finished` matches, read
+    /// back from the record directory for older ones.
+    pub(crate) async fn record(&self, match_id: &str) -> Result<String, Status> {
+        {
+            let registry = self.lock();
+            if let Some(finished) = registry.finished.get(match_id) {
+                return Ok(finished.record.clone());
+            }
+            if registry.running.contains_key(match_id) {
+                return Err(Status::failed_precondition("the match is still running"));
+            }
         }
-        if registry.running.contains_key(match_id) {
-            return Err(Status::failed_precondition("the match is still running"));
+        // Match ids are hex: anything else cannot name a file of ours.
+        let is_id = !match_id.is_empty() && match_id.bytes().all(|b| b.is_ascii_hexdigit());
+        if let (Some(dir), true) = (&self.shared.config.record_dir, is_id)
+            && let Ok(record) =
+                tokio::fs::read_to_string(dir.join(format!("{match_id}.json"))).await
+        {
+            return Ok(record);
         }
         Err(Status::not_found(format!("no match {match_id}")))
     }
@@ -315,9 +387,20 @@ impl Registry {
                 Err(error) => warn!(path = %path.display(), cause = %error, "record not written"),
             }
         }
+        self.shared.stats.match_finished();
         let mut registry = self.lock();
         registry.running.remove(match_id);
         registry.finished.insert(match_id.to_owned(), finished);
+        registry.finished_order.push_back(match_id.to_owned());
+        // A long-running server forgets its oldest matches (their records stay on disk).
+        while registry.finished_order.len() > self.shared.config.keep_finished {
+            let Some(oldest) = registry.finished_order.pop_front() else { break };
+            if let Some(forgotten) = registry.finished.remove(&oldest) {
+                for token in &forgotten.tokens {
+                    registry.tokens.remove(token);
+                }
+            }
+        }
     }
 
     /// Ends every match as aborted and waits until each has told its bots and written its
@@ -327,6 +410,39 @@ impl Registry {
         self.shared.tasks.close();
         self.shared.tasks.wait().await;
     }
+}
+
+/// Takes the oldest live waiter of each name in `names` (by seat; "" is a seat the organizer
+/// fills itself), or none at all if any name has nobody waiting.
+fn take_from_lobby(
+    lobby: &mut HashMap<String, Vec<Waiting>>,
+    names: &[String],
+) -> Result<Vec<(usize, Waiting)>, Status> {
+    let mut wanted: HashMap<&str, usize> = HashMap::new();
+    for name in names.iter().filter(|name| !name.is_empty()) {
+        *wanted.entry(name).or_default() += 1;
+    }
+    for (name, count) in &wanted {
+        let waiting = lobby.get_mut(*name).map_or(0, |waiting| {
+            waiting.retain(|w| !w.reply.is_closed());
+            waiting.len()
+        });
+        if waiting < *count {
+            return Err(Status::failed_precondition(format!(
+                "{count} seat(s) for {name:?} but {waiting} bot(s) of that name wait in the lobby"
+            )));
+        }
+    }
+    let mut taken = Vec::new();
+    for (seat, name) in names.iter().enumerate().filter(|(_, name)| !name.is_empty()) {
+        if let Some(waiting) = lobby.get_mut(name) {
+            taken.push((seat, waiting.remove(0)));
+            if waiting.is_empty() {
+                lobby.remove(name);
+            }
+        }
+    }
+    Ok(taken)
 }
 
 fn canonical<G: WireGame>(queue: &pb::QueueRequest) -> Result<String, Status> {

@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::{debug, info};
 
 use crate::match_task::{BotSender, Command};
-use crate::registry::{MatchHandle, MatchRequest, Registry};
+use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::token::same_secret;
 use crate::wire::WireGame;
 
@@ -209,6 +209,7 @@ impl pb::cardroom_server::Cardroom for Cardroom {
             seats: request.seats,
             seed: request.seed,
             clock: request.clock,
+            lobby_bots: request.lobby_bots,
         })?;
         info!(%match_id, ?game, "match created");
         let seats = tokens
@@ -267,38 +268,19 @@ impl pb::cardroom_server::Cardroom for Cardroom {
             }
             Some(pb::join::Seat::Queue(queue)) => {
                 let seated = registry.join_queue(queue, id)?;
-                tokio::spawn(async move {
-                    let _permit = permit;
-                    // Wait for the table to fill, unless the bot goes away first.
-                    let seated = tokio::select! {
-                        seated = seated => seated,
-                        _ = wait_for_close(&mut inbound) => {
-                            registry.leave_queue(id);
-                            return;
-                        }
-                    };
-                    match seated {
-                        Ok(Ok(seated)) => {
-                            connect(
-                                seated.handle,
-                                seated.seat.seat,
-                                id,
-                                join.bot_name,
-                                tx,
-                                inbound,
-                            )
-                            .await;
-                        }
-                        Ok(Err(status)) => {
-                            let _ = tx.send(Err(status)).await;
-                        }
-                        Err(_) => {
-                            let _ = tx.send(Err(Status::unavailable("the queue closed"))).await;
-                        }
-                    }
-                });
+                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
+                tokio::spawn(holding(permit, waiting));
             }
-            None => return Err(Status::invalid_argument("Join needs a seat_token or a queue")),
+            Some(pb::join::Seat::Lobby(name)) => {
+                let seated = registry.join_lobby(name, id)?;
+                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
+                tokio::spawn(holding(permit, waiting));
+            }
+            None => {
+                return Err(Status::invalid_argument(
+                    "Join needs a seat_token, a queue or a lobby",
+                ));
+            }
         }
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
@@ -333,8 +315,54 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::GetRecordRequest>,
     ) -> Result<Response<pb::GetRecordResponse>, Status> {
-        let record_json = self.registry.record(&request.into_inner().match_id)?;
+        let record_json = self.registry.record(&request.into_inner().match_id).await?;
         Ok(Response::new(pb::GetRecordResponse { record_json }))
+    }
+
+    async fn get_stats(
+        &self,
+        request: Request<pb::GetStatsRequest>,
+    ) -> Result<Response<pb::ServerStats>, Status> {
+        self.check_admin(&request)?;
+        Ok(Response::new(self.registry.server_stats(request.into_inner().reset)))
+    }
+}
+
+/// Runs `future` while holding a connection permit.
+async fn holding(
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    future: impl std::future::Future<Output = ()>,
+) {
+    future.await;
+}
+
+/// Waits (in a queue or the lobby) until the bot is seated, unless it goes away first, then
+/// connects it to its match.
+async fn wait_to_be_seated(
+    registry: Registry,
+    seated: tokio::sync::oneshot::Receiver<Result<Seated, Status>>,
+    id: u64,
+    bot_name: String,
+    tx: BotSender,
+    mut inbound: Streaming<pb::BotMessage>,
+) {
+    let seated = tokio::select! {
+        seated = seated => seated,
+        _ = wait_for_close(&mut inbound) => {
+            registry.leave_queue(id);
+            return;
+        }
+    };
+    match seated {
+        Ok(Ok(seated)) => {
+            connect(seated.handle, seated.seat.seat, id, bot_name, tx, inbound).await;
+        }
+        Ok(Err(status)) => {
+            let _ = tx.send(Err(status)).await;
+        }
+        Err(_) => {
+            let _ = tx.send(Err(Status::unavailable("the queue closed"))).await;
+        }
     }
 }
 

@@ -112,28 +112,24 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     use cardroom_proto::pb;
 
     let dir = tempfile::tempdir().unwrap();
-    // A free port: the server must be reachable at an address the test knows.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr = format!("127.0.0.1:{port}");
     let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", &addr, "--record-dir", dir.path().to_str().unwrap()])
+        .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", dir.path().to_str().unwrap()])
         .args(["--shutdown-grace-ms", "200"])
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    // The server says where it listens once it does: its first line on stdout.
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line.trim().strip_prefix("cardroom listening on ").expect(&line).to_owned();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let match_id = runtime.block_on(async {
-        // Ready when it accepts a connection (polling, bounded).
-        let mut client = None;
-        for _ in 0..200 {
-            match pb::cardroom_client::CardroomClient::connect(format!("http://{addr}")).await {
-                Ok(c) => {
-                    client = Some(c);
-                    break;
-                }
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(25)).await,
-            }
-        }
+        let client = pb::cardroom_client::CardroomClient::connect(format!("http://{addr}")).await;
         let mut client = client.expect("the server accepts connections");
         let request = pb::CreateMatchRequest {
             game: pb::Game::TwentyTwo as i32,

@@ -563,3 +563,142 @@ async fn discovery_lists_every_option_of_both_rule_sets_with_its_default() {
         })));
     }
 }
+
+/// Plays a Gin Rummy match between two random bots to its end; returns its id.
+async fn play_gin(server: &TestServer, seed: u64) -> String {
+    let mut client = server.client().await;
+    let (match_id, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", seed, None).await;
+    let mut bots = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        bots.push(tokio::spawn(bot.play_randomly(seed + seat as u64)));
+    }
+    for bot in bots {
+        assert!(!bot.await.unwrap().aborted);
+    }
+    match_id
+}
+
+#[tokio::test]
+async fn get_stats_needs_the_admin_token_when_the_server_has_one() {
+    let server = TestServer::start(Config { admin_token: Some("sesame".into()), ..config() }).await;
+    let mut client = server.client().await;
+    let refused = client.get_stats(pb::GetStatsRequest { reset: false }).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::PermissionDenied, "stats are for the operator");
+    let mut request = tonic::Request::new(pb::GetStatsRequest { reset: false });
+    request.metadata_mut().insert("authorization", "Bearer sesame".parse().unwrap());
+    assert_eq!(client.get_stats(request).await.unwrap().into_inner().decisions, 0);
+}
+
+#[tokio::test]
+async fn get_stats_counts_decisions_and_times_their_round_trips() {
+    let server = TestServer::start(config()).await;
+    let match_id = play_gin(&server, 5).await;
+    let mut client = server.client().await;
+    let request = |reset| pb::GetStatsRequest { reset };
+    let record = client.get_record(pb::GetRecordRequest { match_id }).await.unwrap();
+    let Record::Gin(record) = Record::from_json(&record.into_inner().record_json).unwrap() else {
+        panic!("a gin record")
+    };
+    let decisions = record.actions.len() as u64;
+
+    let stats = client.get_stats(request(true)).await.unwrap().into_inner();
+    assert_eq!(stats.decisions, decisions, "every applied action, and only those");
+    assert_eq!((stats.matches_running, stats.matches_finished), (0, 1));
+    let round_trip = stats.decision_round_trip.unwrap();
+    assert_eq!(round_trip.count, decisions, "each bot's action answered a turn");
+    assert!(round_trip.p50_us > 0 && round_trip.p50_us <= round_trip.p99_us);
+    assert!(round_trip.p99_us <= round_trip.p999_us && round_trip.p999_us <= round_trip.max_us);
+    assert!(stats.tasks_alive > 0);
+    assert_eq!((stats.turns_sent, stats.acts_received), (decisions, decisions));
+    assert!(stats.turn_bytes > 100 * decisions, "a turn carries an observation");
+    assert!(stats.act_bytes >= 2 * decisions && stats.act_bytes < 16 * decisions, "acts by index");
+    if cfg!(target_os = "linux") {
+        assert!(stats.rss_bytes > 0 && stats.peak_rss_bytes >= stats.rss_bytes);
+        assert!(stats.cpu_seconds > 0.0);
+    }
+    let after_reset = client.get_stats(request(false)).await.unwrap().into_inner();
+    assert_eq!(after_reset.decision_round_trip.unwrap().count, 0, "the reset opened a new window");
+    assert_eq!(after_reset.decisions, decisions);
+}
+
+#[tokio::test]
+async fn a_long_running_server_forgets_its_oldest_matches_but_their_records_stay_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config { keep_finished: 2, record_dir: Some(dir.path().to_owned()), ..config() };
+    let server = TestServer::start(config).await;
+    let mut ids = Vec::new();
+    for seed in 0..3 {
+        ids.push(play_gin(&server, 10 + seed).await);
+    }
+    let mut client = server.client().await;
+    let forgotten = client.get_match(pb::GetMatchRequest { match_id: ids[0].clone() }).await;
+    assert_eq!(forgotten.unwrap_err().code(), tonic::Code::NotFound);
+    for id in &ids[1..] {
+        let info = client.get_match(pb::GetMatchRequest { match_id: id.clone() }).await.unwrap();
+        assert!(info.into_inner().over, "the last two are kept");
+    }
+    // The oldest record is read back from the record directory.
+    for id in &ids {
+        let record = client.get_record(pb::GetRecordRequest { match_id: id.clone() }).await;
+        let record = record.unwrap().into_inner().record_json;
+        assert!(matches!(Record::from_json(&record).unwrap(), Record::Gin(_)));
+    }
+    // A name that is not a match id never reaches the file system.
+    let escape = client.get_record(pb::GetRecordRequest { match_id: "../etc/passwd".into() }).await;
+    assert_eq!(escape.unwrap_err().code(), tonic::Code::NotFound);
+}
+
+#[tokio::test]
+async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let request = |lobby_bots: &[&str]| pb::CreateMatchRequest {
+        game: pb::Game::GinRummy as i32,
+        seats: 2,
+        seed: Some(4),
+        lobby_bots: lobby_bots.iter().map(|s| (*s).to_owned()).collect(),
+        ..Default::default()
+    };
+    let lobby = |name: &str| pb::Join {
+        seat: Some(pb::join::Seat::Lobby(name.into())),
+        bot_name: name.into(),
+    };
+    // Nobody waits yet: refused, and no match is created.
+    let refused = client.create_match(request(&["alice", ""])).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    assert_eq!(
+        client
+            .get_stats(pb::GetStatsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .matches_running,
+        0
+    );
+    let wrong = client.create_match(request(&["alice"])).await.unwrap_err();
+    assert_eq!(wrong.code(), Code::InvalidArgument, "one name per seat: {wrong:?}");
+    let empty = Bot::open(server.channel().await, lobby("")).await;
+    assert_eq!(empty.err().map(|e| e.code()), Some(Code::InvalidArgument));
+
+    let mut alice = Bot::open(server.channel().await, lobby("alice")).await.unwrap();
+    // Alice waits: the organizer seats her in seat 1 and hands out seat 0's token itself. A
+    // create that races her arrival is refused, never half-done, so it is simply retried.
+    let created = loop {
+        match client.create_match(request(&["", "alice"])).await {
+            Ok(created) => break created.into_inner(),
+            Err(status) => assert_eq!(status.code(), Code::FailedPrecondition),
+        }
+        tokio::task::yield_now().await;
+    };
+    let joined = joined_message(&mut alice).await;
+    assert_eq!((joined.match_id.as_str(), joined.seat), (created.match_id.as_str(), 1));
+    let other = Bot::with_token(server.channel().await, &created.seats[0].token).await.unwrap();
+    let ends = tokio::join!(alice.play_randomly(1), other.play_randomly(2));
+    assert_eq!(ends.0, ends.1);
+    let info = client.get_match(pb::GetMatchRequest { match_id: created.match_id }).await.unwrap();
+    let seat = &info.into_inner().seats[1];
+    assert_eq!(seat.bot_name, "alice");
+    assert_eq!(seat.refused, 0);
+    assert!(!seat.think_us.is_empty(), "each of her decisions was timed");
+}

@@ -144,6 +144,7 @@ pub async fn create(
             seats,
             seed: Some(seed),
             clock,
+            lobby_bots: Vec::new(),
         })
         .await
         .expect("CreateMatch succeeds")

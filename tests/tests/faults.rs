@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use cardroom_games::{Seat, gin, twenty_two};
 use cardroom_proto::pb;
-use cardroom_sdk::{Organizer, PlayableGame, SeatStatus};
+use cardroom_sdk::{Organizer, PlayableGame};
 use cardroom_server::Config;
 use cardroom_tests::{
     Bot, MESSAGE_PATIENCE, Replay, ReplayGame, Table, TestServer, act, create, join, places,
@@ -104,7 +104,8 @@ impl Bystanders {
                 ends.push(bot.await.expect("a bystander plays its match to the end"));
             }
             assert!(ends.iter().all(|e| *e == ends[0]), "{match_id}: every seat hears one end");
-            assert_clean_end(server, game, &match_id, &ends[0]).await;
+            let nothing = vec![0; ends.len()];
+            assert_clean_end(server, game, &match_id, &ends[0], &nothing).await;
         }
     }
 }
@@ -151,14 +152,16 @@ impl Scene {
         Replay::from_json(&record)
     }
 
-    /// Each seat's strikes and forfeit, from `GetMatch`.
-    async fn seats(&self, match_id: &str) -> Vec<SeatStatus> {
-        Organizer::new(&self.server.url()).unwrap().status(match_id).await.unwrap().seats
+    /// Each seat's strikes, forfeit and refused actions, from `GetMatch`.
+    async fn penalties(&self, match_id: &str) -> Vec<(u32, bool, u32)> {
+        penalties(&self.server, match_id).await
     }
 
-    /// Checks that a chaos match, in spite of the chaos, ended as a normal match.
+    /// Checks that a chaos match, in spite of the chaos, ended as a normal match, with no
+    /// action refused as illegal or malformed.
     async fn assert_clean_end(&self, game: pb::Game, table: &Table, end: &pb::MatchEnd) {
-        assert_clean_end(&self.server, game, &table.match_id, end).await;
+        let nothing = vec![0; table.tokens.len()];
+        assert_clean_end(&self.server, game, &table.match_id, end, &nothing).await;
     }
 
     /// Checks the end of a two-seat chaos match whose seat 0 forfeited after two strikes: seat
@@ -168,8 +171,8 @@ impl Scene {
         let standings: Vec<_> =
             end.standings.iter().map(|s| (s.seat, s.place, s.forfeited)).collect();
         assert_eq!(standings, [(1, 1, false), (0, 2, true)], "the forfeited seat is last");
-        let status = self.seats(&table.match_id).await;
-        assert_eq!(status, [SeatStatus { strikes: 2, forfeited: true }, SeatStatus::default()]);
+        let status = self.penalties(&table.match_id).await;
+        assert_eq!(status, [(2, true, 0), (0, false, 0)]);
     }
 
     /// Checks the bystanders.
@@ -178,16 +181,29 @@ impl Scene {
     }
 }
 
-/// Checks that a match ended normally: not aborted, nobody struck or forfeited, and its record
-/// replays through the engine to the standings of `end`.
-async fn assert_clean_end(server: &TestServer, game: pb::Game, match_id: &str, end: &pb::MatchEnd) {
+/// Each seat's strikes, forfeit and actions refused as illegal or malformed, from `GetMatch`.
+async fn penalties(server: &TestServer, match_id: &str) -> Vec<(u32, bool, u32)> {
+    let status = Organizer::new(&server.url()).unwrap().status(match_id).await.unwrap();
+    status.seats.iter().map(|s| (s.strikes, s.forfeited, s.refused)).collect()
+}
+
+/// Checks that a match ended normally: not aborted, nobody struck or forfeited, `refused[seat]`
+/// actions refused as illegal or malformed, and its record replays through the engine to the
+/// standings of `end`.
+async fn assert_clean_end(
+    server: &TestServer,
+    game: pb::Game,
+    match_id: &str,
+    end: &pb::MatchEnd,
+    refused: &[u32],
+) {
     assert!(!end.aborted, "{match_id}: {}", end.reason);
     assert_eq!(end.reason, "the match is over", "{match_id}");
     let mut organizer = Organizer::new(&server.url()).unwrap();
     let status = organizer.status(match_id).await.unwrap();
     assert!(status.over && !status.aborted, "{match_id}");
-    let clean = status.seats.iter().all(|s| *s == SeatStatus::default());
-    assert!(clean, "{match_id}: no strikes or forfeits: {:?}", status.seats);
+    let clean: Vec<_> = refused.iter().map(|&refused| (0, false, refused)).collect();
+    assert_eq!(penalties(server, match_id).await, clean, "{match_id}: strikes, forfeits, refusals");
     let record = organizer.record(match_id).await.unwrap();
     let replayed = match game {
         pb::Game::TwentyTwo => Replay::<twenty_two::State>::from_json(&record).places(),
@@ -321,9 +337,8 @@ async fn a_bot_that_disconnects_mid_match_is_played_for_after_the_grace_and_rejo
         (k0 as usize..back).filter(|&k| replay.actions[k].0 == Seat(0)).collect();
     assert_eq!(defaulted.first(), Some(&(k0 as usize)), "the cut turn was played for seat 0");
     assert!(defaulted.iter().all(|&k| replay.is_first_legal(k)), "defaults: {defaulted:?}");
-    let status = scene.seats(&table.match_id).await;
-    assert_eq!(status[0], SeatStatus { strikes: defaulted.len() as u32, forfeited: false });
-    assert_eq!(status[1..], [SeatStatus::default(), SeatStatus::default()]);
+    let status = scene.penalties(&table.match_id).await;
+    assert_eq!(status, [(defaulted.len() as u32, false, 0), (0, false, 0), (0, false, 0)]);
     scene.finish().await;
 }
 
@@ -489,7 +504,9 @@ async fn a_flood_of_actions_applies_one_per_turn_and_refuses_the_rest() {
         table.hold(seat, false);
     }
     let end = table.play_to_end().await;
-    scene.assert_clean_end(pb::Game::TwentyTwo, &table, &end).await;
+    // The unreadable answers count as refused (MALFORMED); stale ones do not.
+    let refused = [40, 0, 0];
+    assert_clean_end(&scene.server, pb::Game::TwentyTwo, &table.match_id, &end, &refused).await;
     let replay = scene.replay::<twenty_two::State>(&table.match_id).await;
     let applied = twenty_two::State::action_to_pb(&replay.actions[t as usize].1);
     assert_eq!(Some(applied), turn.legal_actions[indices[0] as usize].action, "the first one");

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use cardroom_example_bots::cli::{BotArgs, init_tracing, report};
+use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_sdk::games::gin;
 use cardroom_sdk::play;
@@ -14,11 +14,8 @@ use clap::Parser;
 async fn main() -> ExitCode {
     init_tracing();
     let args = BotArgs::parse();
-    report(
-        async {
-            let config = args.config("gin-heuristic")?;
-            Ok(play::<gin::State>(&config, &mut GinHeuristic::new()).await)
-        }
-        .await,
-    )
+    play_matches(&args, "gin-heuristic", |config, _seed| async move {
+        play::<gin::State>(&config, &mut GinHeuristic::new()).await
+    })
+    .await
 }

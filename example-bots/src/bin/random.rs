@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use cardroom_example_bots::cli::{BotArgs, init_tracing, report};
+use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::random::RandomBot;
 use cardroom_sdk::{AnyBot, GameKind, play_any};
 use clap::Parser;
@@ -13,16 +13,12 @@ use clap::Parser;
 async fn main() -> ExitCode {
     init_tracing();
     let args = BotArgs::parse();
-    let seed = args.seed();
-    report(
-        async {
-            let config = args.config("random")?;
-            Ok(play_any(&config, |game| match game {
-                GameKind::TwentyTwo => AnyBot::TwentyTwo(Box::new(RandomBot::new(seed))),
-                GameKind::Gin => AnyBot::Gin(Box::new(RandomBot::new(seed))),
-            })
-            .await)
-        }
-        .await,
-    )
+    play_matches(&args, "random", |config, seed| async move {
+        play_any(&config, |game| match game {
+            GameKind::TwentyTwo => AnyBot::TwentyTwo(Box::new(RandomBot::new(seed))),
+            GameKind::Gin => AnyBot::Gin(Box::new(RandomBot::new(seed))),
+        })
+        .await
+    })
+    .await
 }

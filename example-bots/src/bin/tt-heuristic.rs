@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use cardroom_example_bots::cli::{BotArgs, init_tracing, report};
+use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_sdk::games::twenty_two;
 use cardroom_sdk::play;
@@ -14,11 +14,8 @@ use clap::Parser;
 async fn main() -> ExitCode {
     init_tracing();
     let args = BotArgs::parse();
-    report(
-        async {
-            let config = args.config("tt-heuristic")?;
-            Ok(play::<twenty_two::State>(&config, &mut TtHeuristic::new()).await)
-        }
-        .await,
-    )
+    play_matches(&args, "tt-heuristic", |config, _seed| async move {
+        play::<twenty_two::State>(&config, &mut TtHeuristic::new()).await
+    })
+    .await
 }

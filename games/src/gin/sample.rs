@@ -119,7 +119,8 @@ impl State {
             knock_limit: public.knock_limit,
             multiplier: public.multiplier,
             phase: public.phase,
-            results: public.results.clone(),
+            // A sample knows the last hand's result only: its `results()` is no history.
+            results: public.last_result.into_iter().collect(),
             outcome: public.outcome.clone(),
         })
     }

@@ -759,7 +759,7 @@ impl State {
             hand_sizes: [self.hands[0].len(), self.hands[1].len()],
             known_cards: self.known,
             upcard_draws: self.upcard_draws,
-            results: self.results.clone(),
+            last_result: self.results.last().copied(),
             outcome: self.outcome.clone(),
         }
     }

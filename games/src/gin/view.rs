@@ -259,8 +259,10 @@ pub struct PublicView {
     pub known_cards: [CardSet; 2],
     /// Times the upcard was taken this hand (GR-11).
     pub upcard_draws: u32,
-    /// Every finished hand's result, first hand first.
-    pub results: Vec<HandResult>,
+    /// The last finished hand's result, if a hand has finished. The whole history is in the
+    /// `HandEnd` events and the record, not here: an observation's size must not grow with the
+    /// length of the match (it is sent with every turn).
+    pub last_result: Option<HandResult>,
     /// The outcome, once the match is over.
     pub outcome: Option<Outcome>,
 }

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import grpc
 import pytest
 from conftest import PATIENCE, Server, play_all, server_binary
 from helpers import EXAMPLES, Dropper, DroppingProxy, IllegalLeader, Recorder, load_example
 
 import cardroom
 from cardroom import ErrorCode, Game
+from cardroom.v1 import cardroom_pb2 as pb
 
 
 def check_standings(results: list[cardroom.MatchResult], seats: int) -> None:
@@ -95,6 +99,34 @@ def test_a_bot_reconnects_with_its_seat_token_after_its_connection_drops(server:
     assert info.seats[0].strikes == 0, "back within the grace: no strike"
 
 
+def test_a_bot_in_the_lobby_is_seated_by_the_organizer(server: Server) -> None:
+    """A remote bot waits in the lobby; ``CreateMatch`` names it for seat 1 and it plays there."""
+    lobby_bot, token_bot = Recorder(), Recorder()
+    config = cardroom.RunConfig(server=server.address, lobby="py-remote")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        waiting = pool.submit(cardroom.run, lobby_bot, config)
+        request = pb.CreateMatchRequest(
+            game=Game.TWENTY_TWO.value,  # type: ignore[arg-type]
+            seats=2,
+            seed=3,
+            lobby_bots=["", "py-remote"],
+        )
+        deadline = time.monotonic() + PATIENCE
+        while True:  # until the bot is in the lobby (bounded; not a fixed sleep)
+            try:
+                created = server.stub.CreateMatch(request, timeout=PATIENCE)
+                break
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.FAILED_PRECONDITION, error
+                assert time.monotonic() < deadline, "the lobby bot never arrived"
+                time.sleep(0.02)
+        other = pool.submit(cardroom.run, token_bot, server=server.address, token=created.seats[0].token)
+        results = [other.result(timeout=PATIENCE * 3), waiting.result(timeout=PATIENCE * 3)]
+    check_standings(results, 2)
+    assert results[1].match.seat == 1 and results[1].match.match_id == created.match_id
+    assert lobby_bot.errors == []
+
+
 def test_an_illegal_action_is_refused_and_the_match_goes_on(server: Server) -> None:
     created = server.create(Game.TWENTY_TWO, seats=2, seed=9)
     cheat, honest = IllegalLeader(), Recorder()
@@ -162,3 +194,5 @@ def test_configuration_comes_from_the_environment_and_arguments() -> None:
     assert join.WhichOneof("seat") == "seat_token" and join.seat_token == "abc"
     queued = config.join("n", None)
     assert queued.WhichOneof("seat") == "queue" and queued.queue.seats == 2
+    lobby = cardroom.RunConfig.from_env({"CARDROOM_LOBBY": "alice"}).join("n", None)
+    assert lobby.WhichOneof("seat") == "lobby" and lobby.lobby == "alice"

@@ -24,6 +24,11 @@
 //! # bank_ms = 30000
 //! reconnect_grace_ms = 10000   # how long the server waits for a seat's bot to (re)connect
 //! max_restarts = 2             # an external bot that dies mid-match is started again
+//! # listen = "0.0.0.0:50051"   # where the in-process server listens (default 127.0.0.1:0);
+//! #                            # remote bots connect there
+//! # server = "http://host:port" # or play on this running server instead of one in process
+//! # admin_token = "…"          # that server's admin token, if it has one
+//! remote_wait_ms = 60000       # how long a match waits for its remote bots to be in the lobby
 //!
 //! [format]                     # the format and its budget, one of:
 //! kind = "round_robin"         # rounds = 1
@@ -44,11 +49,17 @@
 //! flags = true                 # append --server ADDR --token TOKEN (the CARDROOM_SERVER and
 //!                              # CARDROOM_TOKEN environment variables are always set)
 //! env = { PYTHONUNBUFFERED = "1" }
+//!
+//! [[bots]]
+//! name = "alice"
+//! lobby = "alice"              # a remote bot, already connected: it waits in the server's
+//!                              # lobby under this name (`--lobby alice`) and is seated there
 //! ```
 //!
-//! Over gRPC the arena starts a server in process on `127.0.0.1:0`, creates every match with
+//! Over gRPC the arena starts a server in process (or uses `server`), creates every match with
 //! `CreateMatch` and the planned seed, plays its built-in bots through the SDK's networked
-//! runner and starts an external bot's command for every seat it plays.
+//! runner, starts an external bot's command for every seat it plays, and has the server seat
+//! remote bots from its lobby.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -176,11 +187,19 @@ struct ArenaConfig {
     reconnect_grace_ms: u64,
     #[serde(default = "two_u32")]
     max_restarts: u32,
+    #[serde(default)]
+    listen: Option<std::net::SocketAddr>,
+    #[serde(default)]
+    server: Option<String>,
+    #[serde(default)]
+    admin_token: Option<String>,
+    #[serde(default = "sixty_thousand")]
+    remote_wait_ms: u64,
     format: Format,
     bots: Vec<BotConfig>,
 }
 
-/// One bot of a ladder file: `builtin` or `command`.
+/// One bot of a ladder file: `builtin`, `command` or `lobby`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BotConfig {
@@ -189,6 +208,8 @@ struct BotConfig {
     builtin: Option<String>,
     #[serde(default)]
     command: Option<Vec<String>>,
+    #[serde(default)]
+    lobby: Option<String>,
     #[serde(default = "yes")]
     flags: bool,
     #[serde(default)]
@@ -209,6 +230,9 @@ fn ten() -> u64 {
 }
 fn ten_thousand() -> u64 {
     10_000
+}
+fn sixty_thousand() -> u64 {
+    60_000
 }
 fn yes() -> bool {
     true
@@ -269,6 +293,7 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     python.to_string_lossy().into_owned(),
                     script.to_string_lossy().into_owned(),
                 ]),
+                lobby: None,
                 flags: true,
                 env: BTreeMap::new(),
             });
@@ -295,6 +320,10 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         bank_ms: None,
         reconnect_grace_ms: 10_000,
         max_restarts: 2,
+        listen: None,
+        server: None,
+        admin_token: None,
+        remote_wait_ms: 60_000,
         format: Format::RoundRobin { rounds: u32::try_from(rounds).unwrap_or(u32::MAX) },
         bots,
     };
@@ -323,6 +352,7 @@ fn builtin_bot(name: &str, builtin: &str) -> BotConfig {
         name: name.into(),
         builtin: Some(builtin.into()),
         command: None,
+        lobby: None,
         flags: true,
         env: BTreeMap::new(),
     }
@@ -415,18 +445,23 @@ fn unknown_builtin(name: &str, game: GameName) -> anyhow::Error {
 /// Checks the bots and runs the ladder, printing progress, standings and the leaderboard.
 fn run_ladder(config: &ArenaConfig, store: &mut Store, out: &mut dyn Write) -> anyhow::Result<()> {
     for bot in &config.bots {
-        match (&bot.builtin, &bot.command) {
-            (Some(_), None) => {}
-            (None, Some(command)) if !command.is_empty() => {}
-            _ => bail!("bot {:?}: give either `builtin` or a non-empty `command`", bot.name),
+        let kinds = [bot.builtin.is_some(), bot.command.is_some(), bot.lobby.is_some()];
+        if kinds.iter().filter(|&&k| k).count() != 1
+            || bot.command.as_ref().is_some_and(Vec::is_empty)
+            || bot.lobby.as_ref().is_some_and(String::is_empty)
+        {
+            bail!("bot {:?}: give one of `builtin`, a non-empty `command` or `lobby`", bot.name);
         }
     }
-    let external = config.bots.iter().any(|b| b.command.is_some());
+    let networked = config.bots.iter().any(|b| b.command.is_some() || b.lobby.is_some())
+        || config.server.is_some();
     let grpc = match config.transport {
-        Transport::Auto => external,
+        Transport::Auto => networked,
         Transport::Grpc => true,
-        Transport::InProcess if external => {
-            bail!("transport = \"in_process\" cannot play external bots")
+        Transport::InProcess if networked => {
+            bail!(
+                "transport = \"in_process\" cannot play external or remote bots, nor use `server`"
+            )
         }
         Transport::InProcess => false,
     };
@@ -566,9 +601,9 @@ fn run_networked(
 ) -> anyhow::Result<Summary> {
     let mut bots = Vec::new();
     for b in &config.bots {
-        let bot = match (&b.builtin, &b.command) {
-            (Some(name), _) => NetBot::InProcess(any_bot(name, config.game)?),
-            (None, Some(command)) => {
+        let bot = match (&b.builtin, &b.command, &b.lobby) {
+            (Some(name), _, _) => NetBot::InProcess(any_bot(name, config.game)?),
+            (None, Some(command), _) => {
                 let (program, args) = command.split_first().context("empty command")?;
                 NetBot::External(ExternalBot {
                     program: program.into(),
@@ -578,25 +613,38 @@ fn run_networked(
                     log: config.log_dir.join(format!("{}.log", file_name(&b.name))),
                 })
             }
-            (None, None) => bail!("bot {:?} has neither `builtin` nor `command`", b.name),
+            (None, None, Some(lobby)) => NetBot::Remote(lobby.clone()),
+            (None, None, None) => bail!("bot {:?} has no `builtin`, `command` or `lobby`", b.name),
         };
         bots.push((b.name.clone(), bot));
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .context("listening on 127.0.0.1")?;
-    let address = listener.local_addr()?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server_config = cardroom_server::Config {
-        record_dir: None,
-        shutdown_grace: Duration::from_millis(500),
-        reconnect_grace: Duration::from_millis(config.reconnect_grace_ms),
-        ..cardroom_server::Config::default()
+    // A running server, or one in process until the ladder ends.
+    let (address, server) = match &config.server {
+        Some(server) => (server.clone(), None),
+        None => {
+            let listen = config.listen.unwrap_or_else(|| ([127, 0, 0, 1], 0).into());
+            let listener = runtime
+                .block_on(tokio::net::TcpListener::bind(listen))
+                .with_context(|| format!("listening on {listen}"))?;
+            let address = listener.local_addr()?;
+            if config.listen.is_some() {
+                eprintln!("the arena's server listens on {address}");
+            }
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let server_config = cardroom_server::Config {
+                record_dir: None,
+                shutdown_grace: Duration::from_millis(500),
+                reconnect_grace: Duration::from_millis(config.reconnect_grace_ms),
+                admin_token: config.admin_token.clone(),
+                ..cardroom_server::Config::default()
+            };
+            let server = runtime.spawn(cardroom_server::run(listener, server_config, async {
+                let _ = stopped.await;
+            }));
+            (address.to_string(), Some((stop, server)))
+        }
     };
-    let server = runtime.spawn(cardroom_server::run(listener, server_config, async {
-        let _ = stopped.await;
-    }));
     let clock = match (config.move_ms, config.bank_ms) {
         (None, None) => None,
         (move_ms, bank_ms) => {
@@ -605,7 +653,7 @@ fn run_networked(
     };
     let player = NetPlayer {
         runtime: runtime.handle().clone(),
-        server: address.to_string(),
+        server: address,
         spec: MatchSpec {
             game: match config.game {
                 GameName::TwentyTwo => GameKind::TwentyTwo,
@@ -615,17 +663,22 @@ fn run_networked(
             seats: u32::from(config.seats),
             seed: None,
             clock,
+            lobby_bots: Vec::new(),
         },
         bots,
         max_restarts: config.max_restarts,
         exit_grace: Duration::from_secs(5),
+        admin_token: config.admin_token.clone(),
+        remote_wait: Duration::from_millis(config.remote_wait_ms),
     };
     let summary = run_with(settings, names, config.parallel, &player, store, observe);
-    let _ = stop.send(());
-    match runtime.block_on(server) {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => tracing::warn!(cause = %e, "the in-process server failed"),
-        Err(e) => tracing::warn!(cause = %e, "the in-process server panicked"),
+    if let Some((stop, server)) = server {
+        let _ = stop.send(());
+        match runtime.block_on(server) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(cause = %e, "the in-process server failed"),
+            Err(e) => tracing::warn!(cause = %e, "the in-process server panicked"),
+        }
     }
     Ok(summary?)
 }

@@ -44,6 +44,10 @@ pub(crate) struct ServeArgs {
     /// connections, in milliseconds.
     #[arg(long, env = "CARDROOM_SHUTDOWN_GRACE_MS", default_value_t = 5_000)]
     shutdown_grace_ms: u64,
+    /// Finished matches kept in memory (status, record, seat tokens); older ones are
+    /// forgotten, their records stay in the record directory.
+    #[arg(long, env = "CARDROOM_KEEP_FINISHED", default_value_t = 10_000)]
+    keep_finished: usize,
 }
 
 impl ServeArgs {
@@ -59,6 +63,7 @@ impl ServeArgs {
             max_strikes: self.max_strikes,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            keep_finished: self.keep_finished,
             ..Config::default()
         }
     }
@@ -78,6 +83,8 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
+        // One line on stdout, so that a script or a test that asked for port 0 learns the port.
+        println!("cardroom listening on {}", listener.local_addr()?);
         cardroom_server::run(listener, args.config(), shutdown_signal()).await
     })
 }

@@ -63,6 +63,8 @@ class RunConfig:
     options_json: str = ""
     #: Queue: seats at the table.
     seats: int = 2
+    #: Wait in the server's lobby under this name until an organizer (an arena) seats the bot.
+    lobby: str | None = None
     #: The name to join with; the bot's :attr:`Bot.name` when absent.
     bot_name: str | None = None
     #: Stop reconnecting after this many seconds without a connection.
@@ -77,7 +79,8 @@ class RunConfig:
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
         """Reads ``CARDROOM_SERVER``, ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
-        ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS`` and ``CARDROOM_BOT_NAME``."""
+        ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS``, ``CARDROOM_LOBBY`` and
+        ``CARDROOM_BOT_NAME``."""
         env = os.environ if environ is None else environ
         game = env.get("CARDROOM_QUEUE_GAME")
         return cls(
@@ -86,13 +89,14 @@ class RunConfig:
             game=Game.parse(game) if game else None,
             options_json=env.get("CARDROOM_QUEUE_OPTIONS", ""),
             seats=int(env.get("CARDROOM_QUEUE_SEATS") or 2),
+            lobby=env.get("CARDROOM_LOBBY") or None,
             bot_name=env.get("CARDROOM_BOT_NAME") or None,
         )
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Adds ``--server``, ``--token``, ``--queue-game``, ``--queue-options``,
-        ``--queue-seats`` and ``--name`` to ``parser`` (the Rust SDK's flags), each defaulting to
+        ``--queue-seats``, ``--lobby`` and ``--name`` to ``parser`` (the Rust SDK's flags), each defaulting to
         its environment variable."""
         env = cls.from_env()
         parser.add_argument("--server", default=env.server, help="host:port (CARDROOM_SERVER)")
@@ -114,6 +118,12 @@ class RunConfig:
             default=env.seats,
             help="queue: seats at the table (CARDROOM_QUEUE_SEATS)",
         )
+        parser.add_argument(
+            "--lobby",
+            default=env.lobby,
+            help="wait in the server's lobby under this name until an arena seats the bot "
+            "(CARDROOM_LOBBY)",
+        )
         parser.add_argument("--name", default=env.bot_name, help="bot name (CARDROOM_BOT_NAME)")
 
     @classmethod
@@ -132,6 +142,7 @@ class RunConfig:
             game=args.queue_game,
             options_json=args.queue_options,
             seats=args.queue_seats,
+            lobby=args.lobby,
             bot_name=args.name,
         )
 
@@ -144,11 +155,16 @@ class RunConfig:
         return self.server
 
     def join(self, bot_name: str, token: str | None) -> pb.Join:
-        """The ``Join`` message: by ``token`` when there is one, else through the queue."""
+        """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue."""
         if token:
             return pb.Join(seat_token=token, bot_name=bot_name)
+        if self.lobby:
+            return pb.Join(lobby=self.lobby, bot_name=bot_name)
         if self.game is None:
-            raise CardroomError("give a seat token (--token) or a game to queue for (--queue-game)")
+            raise CardroomError(
+                "give a seat token (--token), a game to queue for (--queue-game) or a lobby name "
+                "(--lobby)"
+            )
         queue_request = pb.QueueRequest(
             game=self.game.value,  # type: ignore[arg-type]
             options_json=self.options_json,

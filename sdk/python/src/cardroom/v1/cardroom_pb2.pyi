@@ -136,18 +136,20 @@ class Clock(_message.Message):
     def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "options_json", "seats", "seed", "clock")
+    __slots__ = ("game", "options_json", "seats", "seed", "clock", "lobby_bots")
     GAME_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    LOBBY_BOTS_FIELD_NUMBER: _ClassVar[int]
     game: Game
     options_json: str
     seats: int
     seed: int
     clock: Clock
-    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+    lobby_bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., seed: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., lobby_bots: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match_id", "seats")
@@ -188,18 +190,22 @@ class MatchInfo(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., over: _Optional[bool] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "bot_name", "connected", "strikes", "forfeited")
+    __slots__ = ("seat", "bot_name", "connected", "strikes", "forfeited", "refused", "think_us")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    THINK_US_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_name: str
     connected: bool
     strikes: int
     forfeited: bool
-    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+    refused: int
+    think_us: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ..., strikes: _Optional[int] = ..., forfeited: _Optional[bool] = ..., refused: _Optional[int] = ..., think_us: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class BotMessage(_message.Message):
     __slots__ = ("join", "act")
@@ -210,14 +216,16 @@ class BotMessage(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("seat_token", "queue", "bot_name")
+    __slots__ = ("seat_token", "queue", "lobby", "bot_name")
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
+    LOBBY_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     seat_token: str
     queue: QueueRequest
+    lobby: str
     bot_name: str
-    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., bot_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats")
@@ -522,3 +530,59 @@ class GetRecordResponse(_message.Message):
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     record_json: str
     def __init__(self, record_json: _Optional[str] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ("reset",)
+    RESET_FIELD_NUMBER: _ClassVar[int]
+    reset: bool
+    def __init__(self, reset: _Optional[bool] = ...) -> None: ...
+
+class ServerStats(_message.Message):
+    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds", "turns_sent", "turn_bytes", "acts_received", "act_bytes")
+    UPTIME_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    CONNECTIONS_OPEN_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_ROUND_TRIP_FIELD_NUMBER: _ClassVar[int]
+    TASKS_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    PEAK_RSS_BYTES_FIELD_NUMBER: _ClassVar[int]
+    CPU_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    TURNS_SENT_FIELD_NUMBER: _ClassVar[int]
+    TURN_BYTES_FIELD_NUMBER: _ClassVar[int]
+    ACTS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    ACT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    uptime_ms: int
+    matches_running: int
+    matches_finished: int
+    connections_open: int
+    decisions: int
+    decision_round_trip: Latency
+    tasks_alive: int
+    rss_bytes: int
+    peak_rss_bytes: int
+    cpu_seconds: float
+    turns_sent: int
+    turn_bytes: int
+    acts_received: int
+    act_bytes: int
+    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ..., turns_sent: _Optional[int] = ..., turn_bytes: _Optional[int] = ..., acts_received: _Optional[int] = ..., act_bytes: _Optional[int] = ...) -> None: ...
+
+class Latency(_message.Message):
+    __slots__ = ("count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    P50_US_FIELD_NUMBER: _ClassVar[int]
+    P90_US_FIELD_NUMBER: _ClassVar[int]
+    P99_US_FIELD_NUMBER: _ClassVar[int]
+    P999_US_FIELD_NUMBER: _ClassVar[int]
+    MAX_US_FIELD_NUMBER: _ClassVar[int]
+    MEAN_US_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    p50_us: int
+    p90_us: int
+    p99_us: int
+    p999_us: int
+    max_us: int
+    mean_us: float
+    def __init__(self, count: _Optional[int] = ..., p50_us: _Optional[int] = ..., p90_us: _Optional[int] = ..., p99_us: _Optional[int] = ..., p999_us: _Optional[int] = ..., max_us: _Optional[int] = ..., mean_us: _Optional[float] = ...) -> None: ...

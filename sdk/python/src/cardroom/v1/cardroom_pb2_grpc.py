@@ -65,6 +65,11 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.GetStats = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetStats',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -119,6 +124,14 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetStats(self, request, context):
+        """Unary. The server's counters and the decision round trip as the server sees it, for
+        operators and load tools. Needs the admin token, as `CreateMatch` does.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -151,6 +164,11 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetRecord,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.SerializeToString,
+            ),
+            'GetStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStats,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -316,6 +334,33 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetRecord',
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetStats',
+            cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
             options,
             channel_credentials,
             insecure,

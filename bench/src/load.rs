@@ -1,0 +1,349 @@
+//! The load itself: matches of SDK bots that answer at once, kept running `matches` at a time,
+//! and the windows in which the servers' own figures are read.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use cardroom_example_bots::random::RandomBot;
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_sdk::games::{gin, twenty_two};
+use cardroom_sdk::{AnyBot, Bot, ConnectConfig, GameKind, MatchSpec, Organizer, play_any};
+use serde::Serialize;
+use tokio::task::JoinSet;
+use tonic::transport::Channel;
+
+use crate::child::{self, ServerChild};
+use crate::pingpong;
+
+/// How long a drained server may take to close its last connections and end their tasks.
+const DRAIN_PATIENCE: Duration = Duration::from_secs(30);
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub(crate) struct Load {
+    pub(crate) game: GameKind,
+    pub(crate) seats: u32,
+    pub(crate) options_json: String,
+    /// Matches running at once (each ended match is replaced by a new one).
+    pub(crate) matches: usize,
+}
+
+/// How long to measure.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Window {
+    pub(crate) warmup: Duration,
+    pub(crate) duration: Duration,
+    /// Read the server's figures this often during the window (the soak's samples).
+    pub(crate) sample_every: Option<Duration>,
+}
+
+/// A distribution of round trips, in microseconds.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub(crate) struct Latency {
+    pub(crate) count: u64,
+    pub(crate) p50_us: u64,
+    pub(crate) p99_us: u64,
+    pub(crate) p999_us: u64,
+    pub(crate) max_us: u64,
+    pub(crate) mean_us: f64,
+}
+
+/// One measured window of one server.
+#[derive(Clone, Debug, Default, Serialize)]
+pub(crate) struct Measured {
+    pub(crate) seconds: f64,
+    /// Decisions (cardroom) or round trips (ping-pong) per second.
+    pub(crate) decisions_per_s: f64,
+    /// Matches finished per second (cardroom only).
+    pub(crate) matches_per_s: f64,
+    pub(crate) round_trip: Latency,
+    /// The server process's CPU time per second of the window: 1.0 is one core busy.
+    pub(crate) server_cpu: f64,
+    pub(crate) server_peak_rss_bytes: u64,
+}
+
+/// The mean message sizes of a cardroom window, as its server counted them.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub(crate) struct Sizes {
+    pub(crate) turn_bytes: u64,
+    pub(crate) act_bytes: u64,
+}
+
+/// The server's state at one moment of a soak.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Sample {
+    pub(crate) seconds: f64,
+    pub(crate) decisions_per_s: f64,
+    pub(crate) matches_finished: u64,
+    pub(crate) matches_running: u64,
+    pub(crate) connections_open: u64,
+    pub(crate) tasks_alive: u64,
+    pub(crate) rss_bytes: u64,
+}
+
+/// A cardroom window, with the soak's samples and the state once the load has drained.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct CardroomRun {
+    pub(crate) measured: Measured,
+    pub(crate) sizes: Sizes,
+    pub(crate) samples: Vec<Sample>,
+    /// Before any match (tasks, memory), for comparison with `drained`.
+    pub(crate) idle_before: Sample,
+    /// After the load stopped and every match ended (with `drain`).
+    pub(crate) drained: Option<Sample>,
+}
+
+/// The server's figures (`GetStats`).
+pub(crate) async fn server_stats(
+    client: &mut CardroomClient<Channel>,
+    reset: bool,
+) -> anyhow::Result<pb::ServerStats> {
+    Ok(client.get_stats(pb::GetStatsRequest { reset }).await?.into_inner())
+}
+
+fn sample(stats: &pb::ServerStats, seconds: f64, decisions_per_s: f64) -> Sample {
+    Sample {
+        seconds,
+        decisions_per_s,
+        matches_finished: stats.matches_finished,
+        matches_running: stats.matches_running,
+        connections_open: stats.connections_open,
+        tasks_alive: stats.tasks_alive,
+        rss_bytes: stats.rss_bytes,
+    }
+}
+
+/// The load's bot: it answers at once, at random, except that in Gin Rummy it goes out as
+/// soon as it may. Random gin players almost never knock, so their matches run to hundreds of
+/// void hands, unlike any real bot's; this one's matches are as long as real ones.
+pub(crate) struct QuickBot(RandomBot);
+
+impl QuickBot {
+    pub(crate) fn any(game: GameKind, seed: u64) -> AnyBot {
+        match game {
+            GameKind::Gin => AnyBot::Gin(Box::new(QuickBot(RandomBot::new(seed)))),
+            GameKind::TwentyTwo => AnyBot::TwentyTwo(Box::new(QuickBot(RandomBot::new(seed)))),
+        }
+    }
+}
+
+impl Bot<gin::State> for QuickBot {
+    fn choose(&mut self, observation: &gin::Observation) -> gin::Action {
+        let out = observation.legal_actions.iter().find(|action| {
+            matches!(
+                action,
+                gin::Action::Knock { .. } | gin::Action::Gin { .. } | gin::Action::BigGin
+            )
+        });
+        match out {
+            Some(action) => *action,
+            None => Bot::<gin::State>::choose(&mut self.0, observation),
+        }
+    }
+}
+
+impl Bot<twenty_two::State> for QuickBot {
+    fn choose(&mut self, observation: &twenty_two::Observation) -> twenty_two::Action {
+        Bot::<twenty_two::State>::choose(&mut self.0, observation)
+    }
+}
+
+/// Keeps one match running after another until `stop`, each seat played by a [`QuickBot`]
+/// over its own connection.
+async fn slot(
+    url: String,
+    mut organizer: Organizer,
+    spec: MatchSpec,
+    first_seed: u64,
+    stop: Arc<AtomicBool>,
+) -> anyhow::Result<()> {
+    let mut seed = first_seed;
+    while !stop.load(Ordering::Relaxed) {
+        let spec = MatchSpec { seed: Some(seed), ..spec.clone() };
+        let created = organizer.create_match(&spec).await.context("creating a match")?;
+        let mut bots = JoinSet::new();
+        for (seat, token) in created.tokens.into_iter().enumerate() {
+            let config = ConnectConfig::with_token(url.clone(), token).named("bench");
+            let bot_seed = seed.wrapping_mul(31).wrapping_add(seat as u64);
+            bots.spawn(
+                async move { play_any(&config, |game| QuickBot::any(game, bot_seed)).await },
+            );
+        }
+        while let Some(played) = bots.join_next().await {
+            played?.context("a bot's match")?;
+        }
+        seed += 1;
+    }
+    Ok(())
+}
+
+/// Runs `load` against the cardroom server at `url` and measures one window; with `drain`,
+/// stops the load afterwards and waits for every match to end before a last reading.
+pub(crate) async fn cardroom(
+    url: &str,
+    load: &Load,
+    window: Window,
+    drain: bool,
+) -> anyhow::Result<CardroomRun> {
+    let mut stats = CardroomClient::new(pingpong::connect(url).await?);
+    let before = server_stats(&mut stats, false).await?;
+    let idle_before = sample(&before, 0.0, 0.0);
+    let organizer = Organizer::new(url)?;
+    let spec = MatchSpec {
+        game: load.game,
+        options_json: load.options_json.clone(),
+        seats: load.seats,
+        seed: None,
+        clock: None,
+        lobby_bots: Vec::new(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut slots = JoinSet::new();
+    for index in 0..load.matches {
+        let first_seed = index as u64 * 1_000_000;
+        slots.spawn(slot(
+            url.to_owned(),
+            organizer.clone(),
+            spec.clone(),
+            first_seed,
+            stop.clone(),
+        ));
+    }
+    // Only the slots' clones stay: once they end, the organizer's connection closes too.
+    drop(organizer);
+
+    let load_failed = |slots: &mut JoinSet<anyhow::Result<()>>| -> anyhow::Result<()> {
+        match slots.try_join_next() {
+            Some(Ok(Err(error))) => Err(error.context("the load stopped")),
+            Some(Err(panic)) => Err(anyhow::anyhow!("a load task failed: {panic}")),
+            _ => Ok(()),
+        }
+    };
+    tokio::time::sleep(window.warmup).await;
+    load_failed(&mut slots)?;
+    let start_stats = server_stats(&mut stats, true).await?;
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    let mut last = (start_stats.decisions, start);
+    let end = start + window.duration;
+    while let Some(next) = window.sample_every.map(|every| Instant::now() + every) {
+        if next >= end {
+            break;
+        }
+        tokio::time::sleep_until(next.into()).await;
+        load_failed(&mut slots)?;
+        let now = server_stats(&mut stats, false).await?;
+        let rate = (now.decisions - last.0) as f64 / last.1.elapsed().as_secs_f64();
+        samples.push(sample(&now, start.elapsed().as_secs_f64(), rate));
+        last = (now.decisions, Instant::now());
+    }
+    tokio::time::sleep_until(end.into()).await;
+    load_failed(&mut slots)?;
+    let end_stats = server_stats(&mut stats, true).await?;
+    let seconds = start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+
+    let per_second = |a: u64, b: u64| (b - a) as f64 / seconds;
+    let round_trip = end_stats.decision_round_trip.unwrap_or_default();
+    let measured = Measured {
+        seconds,
+        decisions_per_s: per_second(start_stats.decisions, end_stats.decisions),
+        matches_per_s: per_second(start_stats.matches_finished, end_stats.matches_finished),
+        round_trip: Latency {
+            count: round_trip.count,
+            p50_us: round_trip.p50_us,
+            p99_us: round_trip.p99_us,
+            p999_us: round_trip.p999_us,
+            max_us: round_trip.max_us,
+            mean_us: round_trip.mean_us,
+        },
+        server_cpu: (end_stats.cpu_seconds - start_stats.cpu_seconds) / seconds,
+        server_peak_rss_bytes: end_stats.peak_rss_bytes,
+    };
+    let mean = |bytes: (u64, u64), count: (u64, u64)| {
+        (bytes.1 - bytes.0).checked_div(count.1 - count.0).unwrap_or(0)
+    };
+    let sizes = Sizes {
+        turn_bytes: mean(
+            (start_stats.turn_bytes, end_stats.turn_bytes),
+            (start_stats.turns_sent, end_stats.turns_sent),
+        ),
+        act_bytes: mean(
+            (start_stats.act_bytes, end_stats.act_bytes),
+            (start_stats.acts_received, end_stats.acts_received),
+        ),
+    };
+    let drained = if drain {
+        while let Some(result) = slots.join_next().await {
+            result.context("a load task")??;
+        }
+        // Connections close and their tasks end a moment after the bots return: wait (a
+        // bounded while) for the server to settle back to where it started.
+        let settled = Instant::now() + DRAIN_PATIENCE;
+        let after = loop {
+            let after = server_stats(&mut stats, false).await?;
+            let clean = after.matches_running == 0
+                && after.connections_open == 0
+                && after.tasks_alive <= before.tasks_alive;
+            if clean || Instant::now() > settled {
+                break after;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        Some(sample(&after, start.elapsed().as_secs_f64(), 0.0))
+    } else {
+        slots.abort_all();
+        None
+    };
+    Ok(CardroomRun { measured, sizes, samples, idle_before, drained })
+}
+
+/// Runs `streams` ping-pong clients with cardroom's message `sizes` against a baseline server
+/// in a child process and measures one window.
+pub(crate) async fn pingpong(
+    streams: usize,
+    sizes: Sizes,
+    window: Window,
+) -> anyhow::Result<Measured> {
+    let server = ServerChild::start(&["serve-pingpong".to_owned()]).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut clients = JoinSet::new();
+    let pong_bytes = u32::try_from(sizes.turn_bytes).unwrap_or(u32::MAX);
+    for _ in 0..streams {
+        let client = pingpong::client(
+            server.url.clone(),
+            sizes.act_bytes as usize,
+            pong_bytes,
+            stop.clone(),
+        );
+        clients.spawn(client);
+    }
+    tokio::time::sleep(window.warmup).await;
+    pingpong::stats(&server.url, true).await?;
+    let cpu_before = child::usage(server.pid()).cpu_seconds;
+    let start = Instant::now();
+    tokio::time::sleep(window.duration).await;
+    let reply = pingpong::stats(&server.url, true).await?;
+    let seconds = start.elapsed().as_secs_f64();
+    let usage = child::usage(server.pid());
+    stop.store(true, Ordering::Relaxed);
+    clients.abort_all();
+    Ok(Measured {
+        seconds,
+        decisions_per_s: reply.count as f64 / seconds,
+        matches_per_s: 0.0,
+        round_trip: Latency {
+            count: reply.count,
+            p50_us: reply.p50_us,
+            p99_us: reply.p99_us,
+            p999_us: reply.p999_us,
+            max_us: reply.max_us,
+            mean_us: reply.mean_us,
+        },
+        server_cpu: (usage.cpu_seconds - cpu_before) / seconds,
+        server_peak_rss_bytes: usage.peak_rss_bytes,
+    })
+}

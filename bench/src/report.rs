@@ -1,0 +1,231 @@
+//! What the runs print: a table for people, JSON for scripts.
+
+use serde::Serialize;
+
+use crate::idle::IdleRun;
+use crate::load::{CardroomRun, Load, Measured, Window};
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// The goals of issue #7, checked against the baseline of the same run.
+const P50_GOAL: f64 = 1.5;
+const P99_GOAL: f64 = 2.0;
+const THROUGHPUT_GOAL: f64 = 0.7;
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    game: String,
+    seats: u32,
+    options: &'a str,
+    matches: usize,
+    warmup_s: f64,
+    cardroom: &'a CardroomRun,
+    baseline: Option<&'a Measured>,
+    ratios: Option<Ratios>,
+}
+
+#[derive(Clone, Copy, Serialize)]
+struct Ratios {
+    p50: f64,
+    p99: f64,
+    p999: f64,
+    decisions_per_s: f64,
+}
+
+fn ratios(cardroom: &Measured, baseline: &Measured) -> Ratios {
+    let ratio = |a: u64, b: u64| a as f64 / b.max(1) as f64;
+    Ratios {
+        p50: ratio(cardroom.round_trip.p50_us, baseline.round_trip.p50_us),
+        p99: ratio(cardroom.round_trip.p99_us, baseline.round_trip.p99_us),
+        p999: ratio(cardroom.round_trip.p999_us, baseline.round_trip.p999_us),
+        decisions_per_s: cardroom.decisions_per_s / baseline.decisions_per_s.max(f64::MIN_POSITIVE),
+    }
+}
+
+fn json(value: &impl Serialize) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `run`'s report.
+pub(crate) fn run(
+    load: &Load,
+    window: Window,
+    cardroom: &CardroomRun,
+    baseline: Option<&Measured>,
+    as_json: bool,
+) -> anyhow::Result<()> {
+    let ratios = baseline.map(|b| ratios(&cardroom.measured, b));
+    if as_json {
+        return json(&RunJson {
+            game: load.game.to_string(),
+            seats: load.seats,
+            options: &load.options_json,
+            matches: load.matches,
+            warmup_s: window.warmup.as_secs_f64(),
+            cardroom,
+            baseline,
+            ratios,
+        });
+    }
+    let c = &cardroom.measured;
+    println!(
+        "cardroom-bench run: {} at {} seats, {} matches at once; {:.1} s measured after {:.1} s of warm-up",
+        load.game,
+        load.seats,
+        load.matches,
+        c.seconds,
+        window.warmup.as_secs_f64()
+    );
+    println!(
+        "mean message sizes in the window: Turn {} B, Act {} B (the baseline sends the same)\n",
+        cardroom.sizes.turn_bytes, cardroom.sizes.act_bytes
+    );
+    println!("{:<26}{:>14}{:>14}{:>9}", "", "cardroom", "bare tonic", "ratio");
+    let row = |name: &str, ours: String, theirs: Option<String>, ratio: Option<f64>| {
+        let theirs = theirs.unwrap_or_default();
+        let ratio = ratio.map(|r| format!("{r:.2}")).unwrap_or_default();
+        println!("{name:<26}{ours:>14}{theirs:>14}{ratio:>9}");
+    };
+    let b = baseline;
+    row(
+        "decisions/s",
+        thousands(c.decisions_per_s),
+        b.map(|b| thousands(b.decisions_per_s)),
+        ratios.map(|r| r.decisions_per_s),
+    );
+    let latency = |name: &str, get: fn(&Measured) -> u64, ratio: Option<f64>| {
+        row(name, get(c).to_string(), b.map(|b| get(b).to_string()), ratio);
+    };
+    latency("round trip p50 (µs)", |m| m.round_trip.p50_us, ratios.map(|r| r.p50));
+    latency("round trip p99 (µs)", |m| m.round_trip.p99_us, ratios.map(|r| r.p99));
+    latency("round trip p99.9 (µs)", |m| m.round_trip.p999_us, ratios.map(|r| r.p999));
+    latency("round trip max (µs)", |m| m.round_trip.max_us, None);
+    row(
+        "server CPU (cores)",
+        format!("{:.2}", c.server_cpu),
+        b.map(|b| format!("{:.2}", b.server_cpu)),
+        None,
+    );
+    row(
+        "server peak RSS (MiB)",
+        format!("{:.1}", c.server_peak_rss_bytes as f64 / MIB),
+        b.map(|b| format!("{:.1}", b.server_peak_rss_bytes as f64 / MIB)),
+        None,
+    );
+    row("matches/s", format!("{:.1}", c.matches_per_s), None, None);
+    row(
+        "round trips timed",
+        thousands(c.round_trip.count as f64),
+        b.map(|b| thousands(b.round_trip.count as f64)),
+        None,
+    );
+    if let Some(r) = ratios {
+        let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
+        println!(
+            "\ngoals: p50 ≤ {P50_GOAL}× bare: {} ({:.2}×); p99 ≤ {P99_GOAL}× bare: {} ({:.2}×); decisions/s ≥ {:.0}% of bare: {} ({:.0}%)",
+            verdict(r.p50 <= P50_GOAL),
+            r.p50,
+            verdict(r.p99 <= P99_GOAL),
+            r.p99,
+            THROUGHPUT_GOAL * 100.0,
+            verdict(r.decisions_per_s >= THROUGHPUT_GOAL),
+            r.decisions_per_s * 100.0
+        );
+    }
+    Ok(())
+}
+
+/// `soak`'s report: the samples, then what was left once the load drained.
+pub(crate) fn soak(load: &Load, run: &CardroomRun, as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(run);
+    }
+    println!(
+        "cardroom-bench soak: {} at {} seats, {} matches at once, {:.0} s",
+        load.game, load.seats, load.matches, run.measured.seconds
+    );
+    println!(
+        "{:>8}{:>14}{:>12}{:>10}{:>10}{:>10}{:>11}",
+        "t (s)", "decisions/s", "finished", "running", "streams", "tasks", "RSS (MiB)"
+    );
+    let before = &run.idle_before;
+    let rows = std::iter::once(before).chain(&run.samples).chain(&run.drained);
+    for s in rows {
+        println!(
+            "{:>8.0}{:>14}{:>12}{:>10}{:>10}{:>10}{:>11.1}",
+            s.seconds,
+            thousands(s.decisions_per_s),
+            s.matches_finished,
+            s.matches_running,
+            s.connections_open,
+            s.tasks_alive,
+            s.rss_bytes as f64 / MIB
+        );
+    }
+    let m = &run.measured;
+    println!(
+        "\nwindow: {} decisions/s, {:.1} matches/s, round trip p50 {} µs, p99 {} µs, p99.9 {} µs, max {} µs",
+        thousands(m.decisions_per_s),
+        m.matches_per_s,
+        m.round_trip.p50_us,
+        m.round_trip.p99_us,
+        m.round_trip.p999_us,
+        m.round_trip.max_us
+    );
+    if let (Some(first), Some(last)) = (run.samples.first(), run.samples.last()) {
+        println!(
+            "memory: {:.1} MiB at the first sample, {:.1} MiB at the last ({:+.1} MiB)",
+            first.rss_bytes as f64 / MIB,
+            last.rss_bytes as f64 / MIB,
+            (last.rss_bytes as f64 - first.rss_bytes as f64) / MIB
+        );
+    }
+    if let Some(drained) = &run.drained {
+        println!(
+            "drained: {} matches running, {} streams open, {} tasks alive (before the load: {})",
+            drained.matches_running,
+            drained.connections_open,
+            drained.tasks_alive,
+            before.tasks_alive
+        );
+    }
+    Ok(())
+}
+
+/// `idle`'s report.
+pub(crate) fn idle(run: &IdleRun, as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(run);
+    }
+    println!(
+        "cardroom-bench idle: {} bots connected in {:.1} s; the server holds {} streams, {} matches, {} tasks",
+        run.bots,
+        run.seconds_to_connect,
+        run.connections_open,
+        run.matches_running,
+        run.tasks_alive
+    );
+    println!(
+        "server RSS: {:.1} MiB before, {:.1} MiB with the bots (peak {:.1} MiB): {:.1} KiB per idle bot",
+        run.rss_before_bytes as f64 / MIB,
+        run.rss_bytes as f64 / MIB,
+        run.peak_rss_bytes as f64 / MIB,
+        (run.rss_bytes.saturating_sub(run.rss_before_bytes)) as f64
+            / 1024.0
+            / run.bots.max(1) as f64
+    );
+    Ok(())
+}

@@ -1,0 +1,72 @@
+//! The load tool end to end: its three runs, short, against its own child servers.
+
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bench(args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_cardroom-bench")).args(args).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn number(value: &Value) -> f64 {
+    value.as_f64().unwrap_or_else(|| panic!("{value} is a number"))
+}
+
+#[test]
+fn run_measures_cardroom_and_the_bare_tonic_baseline_with_the_same_message_sizes() {
+    let report =
+        bench(&["run", "--matches", "3", "--warmup-s", "0.3", "--duration-s", "1", "--json"]);
+    for server in ["cardroom", "baseline"] {
+        let measured =
+            if server == "cardroom" { &report["cardroom"]["measured"] } else { &report[server] };
+        assert!(number(&measured["decisions_per_s"]) > 0.0, "{server}: {measured}");
+        let round_trip = &measured["round_trip"];
+        assert!(number(&round_trip["count"]) > 0.0, "{server}: {round_trip}");
+        let (p50, p99) = (number(&round_trip["p50_us"]), number(&round_trip["p99_us"]));
+        assert!(0.0 < p50 && p50 <= p99 && p99 <= number(&round_trip["max_us"]), "{round_trip}");
+        assert!(number(&measured["server_cpu"]) > 0.0, "{server}: {measured}");
+        assert!(number(&measured["server_peak_rss_bytes"]) > 0.0, "{server}: {measured}");
+    }
+    let sizes = &report["cardroom"]["sizes"];
+    assert!(number(&sizes["turn_bytes"]) > 100.0, "a turn carries an observation: {sizes}");
+    assert!(number(&sizes["act_bytes"]) > 0.0, "{sizes}");
+    assert!(number(&report["ratios"]["p50"]) > 0.0);
+}
+
+#[test]
+fn soak_drains_back_to_no_match_no_stream_and_no_more_tasks_than_before() {
+    let report = bench(&[
+        "soak",
+        "--game",
+        "22",
+        "--seats",
+        "3",
+        "--matches",
+        "4",
+        "--minutes",
+        "0.02",
+        "--sample-s",
+        "0.4",
+        "--json",
+    ]);
+    let samples = report["samples"].as_array().unwrap();
+    assert!(samples.len() >= 2, "{report}");
+    assert!(samples.iter().all(|s| number(&s["rss_bytes"]) > 0.0));
+    let (before, drained) = (&report["idle_before"], &report["drained"]);
+    assert!(number(&drained["matches_finished"]) > 0.0, "{report}");
+    assert_eq!(number(&drained["matches_running"]), 0.0, "{report}");
+    assert_eq!(number(&drained["connections_open"]), 0.0, "{report}");
+    assert!(number(&drained["tasks_alive"]) <= number(&before["tasks_alive"]), "{report}");
+}
+
+#[test]
+fn idle_bots_stay_connected_and_the_server_says_what_they_cost() {
+    let report = bench(&["idle", "--bots", "40", "--json"]);
+    assert_eq!(number(&report["connections_open"]), 40.0, "{report}");
+    assert_eq!(number(&report["matches_running"]), 40.0, "each waits in its own match");
+    assert!(number(&report["rss_bytes"]) > 0.0);
+}

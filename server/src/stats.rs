@@ -1,0 +1,186 @@
+//! The server's counters and the decision round trip, as `GetStats` reports them.
+//!
+//! The round trip is measured where the server can see it: from the moment a match task hands
+//! a `Turn` to the bot's stream to the moment the bot's `Act` reaches that task. It includes
+//! the server's encoding and sending, the network both ways, the bot's own thinking and the
+//! server's decoding, which is what a bot author and a load test care about.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use cardroom_proto::pb;
+use hdrhistogram::Histogram;
+
+/// The slowest round trip the histogram tells apart; slower ones are counted as this.
+const SLOWEST_US: u64 = 3_600_000_000;
+
+/// Server-wide counters, shared by every match task through the registry.
+pub(crate) struct Stats {
+    started: Instant,
+    decisions: AtomicU64,
+    finished: AtomicU64,
+    turns: AtomicU64,
+    turn_bytes: AtomicU64,
+    acts: AtomicU64,
+    act_bytes: AtomicU64,
+    /// Microseconds; a std `Mutex` because recording is a few nanoseconds and never awaits.
+    round_trip: Mutex<Histogram<u64>>,
+}
+
+impl Stats {
+    pub(crate) fn new() -> Stats {
+        Stats {
+            started: Instant::now(),
+            decisions: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            turns: AtomicU64::new(0),
+            turn_bytes: AtomicU64::new(0),
+            acts: AtomicU64::new(0),
+            act_bytes: AtomicU64::new(0),
+            round_trip: Mutex::new(empty_histogram()),
+        }
+    }
+
+    fn histogram(&self) -> MutexGuard<'_, Histogram<u64>> {
+        // Recording cannot leave the histogram half-updated in a way that matters.
+        self.round_trip.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// An action was applied; `round_trip` is set when a bot chose it in answer to a turn.
+    pub(crate) fn decision(&self, round_trip: Option<Duration>) {
+        self.decisions.fetch_add(1, Ordering::Relaxed);
+        if let Some(round_trip) = round_trip {
+            let micros = u64::try_from(round_trip.as_micros()).unwrap_or(u64::MAX);
+            self.histogram().saturating_record(micros.max(1));
+        }
+    }
+
+    /// A `Turn` of `bytes` was handed to a bot's stream.
+    pub(crate) fn turn_sent(&self, bytes: usize) {
+        self.turns.fetch_add(1, Ordering::Relaxed);
+        self.turn_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// An `Act` of `bytes` reached a match.
+    pub(crate) fn act_received(&self, bytes: usize) {
+        self.acts.fetch_add(1, Ordering::Relaxed);
+        self.act_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// A match ended.
+    pub(crate) fn match_finished(&self) {
+        self.finished.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The counters now; `reset` starts a new round-trip window after reading this one.
+    pub(crate) fn snapshot(
+        &self,
+        matches_running: u64,
+        connections_open: u64,
+        reset: bool,
+    ) -> pb::ServerStats {
+        let decision_round_trip = {
+            let mut histogram = self.histogram();
+            let latency = latency(&histogram);
+            if reset {
+                histogram.reset();
+            }
+            latency
+        };
+        let process = process();
+        pb::ServerStats {
+            uptime_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            matches_running,
+            matches_finished: self.finished.load(Ordering::Relaxed),
+            connections_open,
+            decisions: self.decisions.load(Ordering::Relaxed),
+            decision_round_trip: Some(decision_round_trip),
+            tasks_alive: tokio::runtime::Handle::try_current()
+                .map_or(0, |runtime| runtime.metrics().num_alive_tasks() as u64),
+            rss_bytes: process.rss_bytes,
+            peak_rss_bytes: process.peak_rss_bytes,
+            cpu_seconds: process.cpu_seconds,
+            turns_sent: self.turns.load(Ordering::Relaxed),
+            turn_bytes: self.turn_bytes.load(Ordering::Relaxed),
+            acts_received: self.acts.load(Ordering::Relaxed),
+            act_bytes: self.act_bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+fn empty_histogram() -> Histogram<u64> {
+    // Three significant digits from 1 µs to an hour: fixed bounds, so this cannot fail.
+    Histogram::new_with_bounds(1, SLOWEST_US, 3).expect("valid histogram bounds")
+}
+
+fn latency(histogram: &Histogram<u64>) -> pb::Latency {
+    pb::Latency {
+        count: histogram.len(),
+        p50_us: histogram.value_at_quantile(0.5),
+        p90_us: histogram.value_at_quantile(0.9),
+        p99_us: histogram.value_at_quantile(0.99),
+        p999_us: histogram.value_at_quantile(0.999),
+        max_us: histogram.max(),
+        mean_us: histogram.mean(),
+    }
+}
+
+/// The process's memory and CPU time, where the platform says.
+#[derive(Default)]
+struct Process {
+    rss_bytes: u64,
+    peak_rss_bytes: u64,
+    cpu_seconds: f64,
+}
+
+#[cfg(target_os = "linux")]
+fn process() -> Process {
+    let Ok(me) = procfs::process::Process::myself() else { return Process::default() };
+    let kib = |value: Option<u64>| value.unwrap_or(0) * 1024;
+    let (rss_bytes, peak_rss_bytes) =
+        me.status().map(|status| (kib(status.vmrss), kib(status.vmhwm))).unwrap_or_default();
+    let cpu_seconds = me
+        .stat()
+        .map(|stat| (stat.utime + stat.stime) as f64 / procfs::ticks_per_second() as f64)
+        .unwrap_or(0.0);
+    Process { rss_bytes, peak_rss_bytes, cpu_seconds }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn process() -> Process {
+    Process::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_are_summarised_and_a_reset_starts_a_new_window() {
+        let stats = Stats::new();
+        for micros in 1..=1000 {
+            stats.decision(Some(Duration::from_micros(micros)));
+        }
+        stats.decision(None); // a default action: counted, not timed
+        let first = stats.snapshot(3, 4, true);
+        assert_eq!(first.decisions, 1001);
+        assert_eq!((first.matches_running, first.connections_open), (3, 4));
+        let round_trip = first.decision_round_trip.unwrap();
+        assert_eq!(round_trip.count, 1000);
+        assert!((499..=501).contains(&round_trip.p50_us), "{round_trip:?}");
+        assert!((989..=991).contains(&round_trip.p99_us), "{round_trip:?}");
+        assert_eq!(round_trip.max_us, 1000);
+        let second = stats.snapshot(0, 0, false);
+        assert_eq!(second.decision_round_trip.unwrap().count, 0);
+        assert_eq!(second.decisions, 1001, "counters outlive a reset");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_process_reports_its_memory_and_cpu() {
+        let process = process();
+        assert!(process.rss_bytes > 0);
+        assert!(process.peak_rss_bytes >= process.rss_bytes);
+    }
+}
