@@ -194,9 +194,10 @@ impl<G: WireGame> MatchTask<G> {
         false
     }
 
-    /// Two-seat games end when a seat forfeits: nobody is left to play against.
+    /// Gin Rummy ends when a seat forfeits: nobody is left to play against. (Twenty-Two plays
+    /// on, even with two seats: the default policy plays the forfeited seat to the end.)
     fn gin_forfeit(&self) -> bool {
-        self.seats.len() == 2 && self.seats.iter().any(|s| s.forfeited)
+        G::FORFEIT_ENDS_MATCH && self.seats.iter().any(|s| s.forfeited)
     }
 
     /// When the current decision times out: its clock, or the reconnect grace of a seat that

@@ -235,7 +235,7 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<Self::PlayStream>, Status> {
         let permit = self.registry.connection_permit()?;
         let mut inbound = request.into_inner();
-        let join = match inbound.message().await? {
+        let join = match inbound.message().await.map_err(read_error)? {
             Some(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }) => join,
             _ => {
                 return Err(Status::invalid_argument(
@@ -402,13 +402,9 @@ async fn connect(
             }
             Ok(None) => break,
             Err(status) => {
-                // Undecodable or oversized input ends the stream with its status; tonic says
-                // OUT_OF_RANGE for a message over the limit, the contract RESOURCE_EXHAUSTED.
+                // Undecodable or oversized input ends the stream with its status.
                 debug!(%seat, cause = %status, "bot stream failed");
-                let status = match status.code() {
-                    tonic::Code::OutOfRange => Status::resource_exhausted(status.message()),
-                    _ => status,
-                };
+                let status = read_error(status);
                 if let Some(tx) = error_tx.upgrade() {
                     let _ = tx.send(Err(status)).await;
                 }
@@ -420,6 +416,19 @@ async fn connect(
         }
     }
     let _ = handle.commands.send(Command::Disconnect { seat, id }).await;
+}
+
+/// The contract's status for a bot message that could not be read (docs/protocol.md): tonic
+/// says OUT_OF_RANGE for a message over the size limit, the contract RESOURCE_EXHAUSTED; tonic
+/// says INTERNAL for bytes that are not a message (not protobuf, a bad compression flag, a
+/// frame cut short), the contract INVALID_ARGUMENT. (The other INTERNAL errors of a request
+/// stream are HTTP/2 errors that reset it, so the bot never sees the status.)
+fn read_error(status: Status) -> Status {
+    match status.code() {
+        tonic::Code::OutOfRange => Status::resource_exhausted(status.message()),
+        tonic::Code::Internal => Status::invalid_argument(status.message()),
+        _ => status,
+    }
 }
 
 /// Resolves when the bot's stream ends; messages before the seat exists are refused.

@@ -2,14 +2,12 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-mod support;
-
 use std::time::Duration;
 
 use cardroom_games::Record;
 use cardroom_proto::pb;
 use cardroom_server::Config;
-use support::{Bot, PATIENCE, TestServer, create};
+use cardroom_tests::{Bot, PATIENCE, TestServer, create};
 use tonic::Code;
 
 use pb::server_message::Message;
@@ -274,11 +272,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
     mover.act(turn.turn, pb::act::Choice::Action(gin)).await;
     assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
     let empty = pb::Act { turn: turn.turn, choice: None };
-    mover
-        .tx
-        .send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(empty)) })
-        .await
-        .unwrap();
+    mover.send(&pb::BotMessage { message: Some(pb::bot_message::Message::Act(empty)) }).await;
     assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
 
     // Out of turn, and a stale turn number.

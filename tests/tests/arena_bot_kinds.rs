@@ -15,6 +15,7 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::twenty_two;
 use cardroom_sdk::{AnyBot, ConnectConfig, GameKind, MatchSpec, play};
+use cardroom_server::Config;
 use cardroom_tests::{TestServer, python, workspace_root};
 
 /// Lobby connections the remote bot keeps open: one per match the arena plays at once.
@@ -23,7 +24,7 @@ const PARALLEL: usize = 2;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_process_external_and_remote_bots_play_one_ladder() {
     let python = python(); // Fails with instructions when CARDROOM_PYTHON is missing.
-    let server = TestServer::start().await;
+    let server = TestServer::start(Config::default()).await;
     let url = server.url();
 
     // The remote bot: connected before the ladder starts, back in the lobby after each match.

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use cardroom_games::{gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_sdk::{Bot, ConnectConfig, MatchStart, PlayableGame, Played, play};
+use cardroom_server::Config;
 use cardroom_tests::{PATIENCE, PythonBot, TestServer, python};
 
 /// Twenty-Two: always the first, cautious legal action (exchange nothing, lead low, duck).
@@ -82,7 +83,7 @@ fn spawn_rust<G: PlayableGame, B: Bot<G> + 'static>(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_two_python_and_rust_bots_play_a_match_to_the_end() {
     python(); // Fails with instructions when CARDROOM_PYTHON is missing.
-    let server = TestServer::start().await;
+    let server = TestServer::start(Config::default()).await;
     let (match_id, tokens) = server.create(pb::Game::TwentyTwo, 4, 2022).await;
     let url = server.url();
     // Seats 0 and 2 are the Python heuristic bot, seats 1 and 3 Rust bots.
@@ -123,7 +124,7 @@ async fn twenty_two_python_and_rust_bots_play_a_match_to_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gin_python_against_rust_plays_to_the_end() {
     python();
-    let server = TestServer::start().await;
+    let server = TestServer::start(Config::default()).await;
     let (match_id, tokens) = server.create(pb::Game::GinRummy, 2, 77).await;
     let url = server.url();
     let python_bot = PythonBot::spawn("gin_bot.py", &["--server", &url, "--token", &tokens[0]]);

@@ -20,6 +20,7 @@ use super::{WireGame, card_from_pb, card_to_pb, cards_to_pb, parse_options};
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::GinRummy;
+    const FORFEIT_ENDS_MATCH: bool = true;
 
     /// A match of exactly two seats (GR-1) from options as a JSON object (empty for the
     /// defaults; unknown fields are refused).

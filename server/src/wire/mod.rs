@@ -12,6 +12,11 @@ pub(crate) trait WireGame: Game {
     /// The game's enum value on the wire.
     const PB: pb::Game;
 
+    /// Whether a forfeit ends the match at once (Gin Rummy: the opponent wins) rather than the
+    /// default policy playing the forfeited seat to the end (Twenty-Two, at any table size);
+    /// docs/protocol.md, "Clocks, strikes and the default action".
+    const FORFEIT_ENDS_MATCH: bool;
+
     /// A new match from options as JSON (empty for the defaults), a seat count and a seed.
     /// The error says what is wrong, for an INVALID_ARGUMENT status.
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, String>;

@@ -17,6 +17,7 @@ use super::{WireGame, cards_from_pb, cards_to_pb, parse_options};
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::TwentyTwo;
+    const FORFEIT_ENDS_MATCH: bool = false;
 
     /// A match of `seats` players (TT-4: 2 to 12, up to 16 with four packs) from options as a
     /// JSON object (empty for the defaults; unknown fields are refused).
