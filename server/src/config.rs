@@ -30,9 +30,9 @@ pub struct Config {
     /// After a shutdown has ended every match, how long clients get to close their
     /// connections before the server stops anyway.
     pub shutdown_grace: Duration,
-    /// Finished matches whose status, record and seat tokens stay in memory; older ones are
-    /// forgotten (their records stay in `record_dir`), so a long-running server's memory stays
-    /// flat.
+    /// Finished matches whose status and seat tokens stay in memory (and their records, when
+    /// there is no `record_dir`: with one, records are read back from disk); older ones are
+    /// forgotten, so a long-running server's memory stays flat.
     pub keep_finished: usize,
     /// Messages buffered towards one bot or spectator; one that falls further behind is
     /// disconnected rather than slowing its match.
@@ -52,7 +52,7 @@ impl Default for Config {
             max_strikes: 3,
             reconnect_grace: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),
-            keep_finished: 10_000,
+            keep_finished: 1_000,
             outbound_buffer: 256,
         }
     }

@@ -572,7 +572,7 @@ impl<G: WireGame> MatchTask<G> {
         for watcher in &self.watchers {
             let _ = watcher.try_send(Ok(last.clone()));
         }
-        let record = self.state.record().map(|r| r.to_json()).unwrap_or_default();
+        let record = Some(self.state.record().map(|r| r.to_json()).unwrap_or_default());
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         let finished = Finished { info: self.info(Some(end)), record, tokens };
         self.registry.finished(&self.id, finished).await;

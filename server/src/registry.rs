@@ -34,10 +34,11 @@ pub(crate) struct MatchHandle {
     pub(crate) commands: mpsc::Sender<Command>,
 }
 
-/// A match that has ended: its status and record.
+/// A match that has ended: its status, and its record unless the record is on disk.
 pub(crate) struct Finished {
     pub(crate) info: pb::MatchInfo,
-    pub(crate) record: String,
+    /// The record's JSON; `None` once written to the record directory (read back from there).
+    pub(crate) record: Option<String>,
     /// Its seat tokens, forgotten with it.
     pub(crate) tokens: Vec<String>,
 }
@@ -351,13 +352,13 @@ impl Registry {
         }
     }
 
-    /// A finished match's record: kept in memory for the last `keep_finished` matches, read
-    /// back from the record directory for older ones.
+    /// A finished match's record: read from the record directory when it was written there,
+    /// else kept in memory (for the last `keep_finished` matches).
     pub(crate) async fn record(&self, match_id: &str) -> Result<String, Status> {
         {
             let registry = self.lock();
-            if let Some(finished) = registry.finished.get(match_id) {
-                return Ok(finished.record.clone());
+            if let Some(record) = registry.finished.get(match_id).and_then(|f| f.record.clone()) {
+                return Ok(record);
             }
             if registry.running.contains_key(match_id) {
                 return Err(Status::failed_precondition("the match is still running"));
@@ -375,15 +376,19 @@ impl Registry {
     }
 
     /// Called by a match task when its match ends: writes the record, then files it.
-    pub(crate) async fn finished(&self, match_id: &str, finished: Finished) {
-        if let Some(dir) = &self.shared.config.record_dir {
+    pub(crate) async fn finished(&self, match_id: &str, mut finished: Finished) {
+        if let (Some(dir), Some(record)) = (&self.shared.config.record_dir, &finished.record) {
             let path = dir.join(format!("{match_id}.json"));
             let written = async {
                 tokio::fs::create_dir_all(dir).await?;
-                tokio::fs::write(&path, finished.record.as_bytes()).await
+                tokio::fs::write(&path, record.as_bytes()).await
             };
             match written.await {
-                Ok(()) => info!(path = %path.display(), "record written"),
+                Ok(()) => {
+                    info!(path = %path.display(), "record written");
+                    // On disk it is; memory holds only the status of a finished match.
+                    finished.record = None;
+                }
                 Err(error) => warn!(path = %path.display(), cause = %error, "record not written"),
             }
         }

@@ -44,9 +44,9 @@ pub(crate) struct ServeArgs {
     /// connections, in milliseconds.
     #[arg(long, env = "CARDROOM_SHUTDOWN_GRACE_MS", default_value_t = 5_000)]
     shutdown_grace_ms: u64,
-    /// Finished matches kept in memory (status, record, seat tokens); older ones are
-    /// forgotten, their records stay in the record directory.
-    #[arg(long, env = "CARDROOM_KEEP_FINISHED", default_value_t = 10_000)]
+    /// Finished matches whose status and seat tokens stay in memory; older ones are forgotten
+    /// (records are always read back from the record directory).
+    #[arg(long, env = "CARDROOM_KEEP_FINISHED", default_value_t = 1_000)]
     keep_finished: usize,
 }
 
