@@ -184,6 +184,23 @@ fn gr_04_deal_alternates_after_a_scored_hand() {
 }
 
 #[test]
+fn gr_04_hand_numbers_stop_at_the_top_instead_of_overflowing() {
+    // Found by the fuzz properties: a setup's hand number near u32::MAX overflowed when the next
+    // hand was dealt.
+    let mut start = setup(0, [HIGH, KNOCKER], "2D", "");
+    start.hand_number = u32::MAX;
+    let mut s = state(Options::default(), start);
+    s.apply(S1, Action::TakeUpcard).unwrap();
+    let events = s.apply(S1, knock_two()).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(e, Event::HandDealt { hand_number: u32::MAX, .. })),
+        "{events:?}"
+    );
+    assert_eq!(s.hand_number(), u32::MAX);
+    assert_eq!(s.results().last().map(|r| r.hand_number), Some(u32::MAX));
+}
+
+#[test]
 fn gr_05_first_upcard_standard_both_pass_then_non_dealer_draws_from_stock() {
     let mut s = state(Options::default(), setup(0, [HIGH, KNOCKER], "2D", ""));
     assert_eq!(s.phase(), Phase::FirstUpcard { seat: S1 });

@@ -355,6 +355,32 @@ fn option_first_hand() {
 }
 
 #[test]
+fn tt_06_deal_numbers_stop_at_the_top_instead_of_overflowing() {
+    // Found by the fuzz properties: a setup's deal number near u32::MAX overflowed when the
+    // next deal began.
+    let mut s = setup(0, &["8S", "4C", "3H"]);
+    s.deal = u32::MAX;
+    let mut state = State::from_setup(Options::default(), s).unwrap();
+    skip_exchange(&mut state);
+    let view = state.public_view();
+    assert_eq!(view.last_deal.map(|d| d.deal), Some(u32::MAX));
+    assert_eq!(view.deal, u32::MAX);
+    assert_eq!(view.hand_size, 8, "TT-6: the losing eight");
+}
+
+#[test]
+fn tt_19_scores_near_u32_max_saturate_and_eliminate() {
+    // Found by the fuzz properties: with a limit of u32::MAX a score just below it overflowed.
+    let options = Options { limit: u32::MAX, ..Options::default() };
+    let mut s = setup(0, &["4S", "8C", "3D"]);
+    s.scores = vec![0, u32::MAX - 1, 0];
+    let mut state = State::from_setup(options, s).unwrap();
+    skip_exchange(&mut state);
+    assert_eq!(state.scores(), vec![0, u32::MAX, 0]);
+    assert!(state.is_eliminated(Seat(1)), "TT-19: at the limit");
+}
+
+#[test]
 fn tt_07_penalty_cards_stay_out_of_the_pack() {
     let mut state = table(Options::default(), 1, &["KS", "2C"]);
     skip_exchange(&mut state);

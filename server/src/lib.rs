@@ -10,6 +10,8 @@
 //! ```
 
 mod config;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 mod match_task;
 mod registry;
 mod service;

@@ -14,7 +14,7 @@ use tonic::Status;
 use tracing::{debug, info, warn};
 
 use crate::registry::{Finished, Registry};
-use crate::wire::{WireGame, event_to_pb};
+use crate::wire::{self, WireGame, event_to_pb};
 
 /// Where a match task sends one bot's messages.
 pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
@@ -296,25 +296,9 @@ impl<G: WireGame> MatchTask<G> {
             let message = format!("it is not {seat}'s turn");
             return self.send_error(seat, refuse(pb::ActErrorCode::NotYourTurn, "", message));
         }
-        let action = match act.choice {
-            Some(pb::act::Choice::Index(index)) => match self.legal.get(index as usize) {
-                Some(action) => *action,
-                None => {
-                    let message = format!(
-                        "index {index} is not a legal action (0 to {})",
-                        self.legal.len().saturating_sub(1)
-                    );
-                    return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
-                }
-            },
-            Some(pb::act::Choice::Action(action)) => match G::action_from_pb(&action) {
-                Ok(action) => action,
-                Err(message) => {
-                    return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
-                }
-            },
-            None => {
-                let message = "an Act needs an index or an action".to_owned();
+        let action = match wire::act_action::<G>(&act, &self.legal) {
+            Ok(action) => action,
+            Err(message) => {
                 return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
             }
         };

@@ -40,7 +40,7 @@ pub struct Setup {
     /// Hands won so far (for `box_bonus`).
     #[serde(default)]
     pub hands_won: [u32; 2],
-    /// This hand's number, from 1.
+    /// This hand's number, from 1 (later hands count on, up to `u32::MAX`).
     #[serde(default = "first_hand")]
     pub hand_number: u32,
     /// Seeds the ChaCha8 shuffles of the later hands.
@@ -188,7 +188,8 @@ impl State {
         let upcard = pack[2 * HAND_SIZE];
         // The stock's top card is the one after the upcard; it is kept last.
         let stock: Vec<Card> = pack[2 * HAND_SIZE + 1..].iter().rev().copied().collect();
-        self.hand_number += 1;
+        // A setup may number its hand anything: the count stops at the top rather than overflow.
+        self.hand_number = self.hand_number.saturating_add(1);
         self.begin_hand(hands, &[upcard], stock, events);
     }
 

@@ -52,7 +52,8 @@ pub struct Setup {
     /// them in reverse order).
     #[serde(default)]
     pub eliminated: Vec<Vec<Seat>>,
-    /// The deal's number, for display; at least one more than the `eliminated` lists.
+    /// The deal's number, for display; at least one more than the `eliminated` lists. Later
+    /// deals count on, up to `u32::MAX`.
     #[serde(default = "first_deal")]
     pub deal: u32,
     /// Seeds the RNG for the stock (when left out), later deals and random ties.
@@ -599,7 +600,8 @@ impl State {
             state.hand = Cards::EMPTY;
             if r.card.rank() == rank {
                 state.penalty.push(r.card);
-                state.score += penalty_value(rank);
+                // A setup's scores may sit just below a limit near u32::MAX.
+                state.score = state.score.saturating_add(penalty_value(rank));
                 events.push(Event::Penalty { seat: r.seat, card: r.card, score: state.score });
                 if state.score >= self.options.limit {
                     state.eliminated_in = Some(self.deal);
@@ -682,7 +684,8 @@ impl State {
 
     /// TT-6 to TT-9: builds the pack, deals and opens the exchange.
     fn start_deal(&mut self, wanted: u8, events: &mut Vec<Event>) {
-        self.deal += 1;
+        // A setup may number its deal anything: the count stops at the top rather than overflow.
+        self.deal = self.deal.saturating_add(1);
         let mut counts = self.pack_counts();
         for seat in &self.seats {
             for card in &seat.penalty {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod checks;
+
 use cardroom_games::twenty_two::{Options, Packs, TiedDealer, TrickWinner, Variant};
 use rand::RngExt;
 use rand::seq::IndexedRandom;

@@ -42,6 +42,27 @@ pub(crate) trait WireGame: Game {
     fn default_action(&self) -> Option<Self::Action>;
 }
 
+/// The action an `Act` names: one of the turn's `legal` actions by index, or an action by value
+/// read with [`WireGame::action_from_pb`]. The error says why it names none, for an `ActError`
+/// MALFORMED; whether the action is legal is for the engine to say.
+pub(crate) fn act_action<G: WireGame>(
+    act: &pb::Act,
+    legal: &[G::Action],
+) -> Result<G::Action, String> {
+    match &act.choice {
+        Some(pb::act::Choice::Index(index)) => {
+            legal.get(*index as usize).copied().ok_or_else(|| {
+                format!(
+                    "index {index} is not a legal action (0 to {})",
+                    legal.len().saturating_sub(1)
+                )
+            })
+        }
+        Some(pb::act::Choice::Action(action)) => G::action_from_pb(action),
+        None => Err("an Act needs an index or an action".to_owned()),
+    }
+}
+
 /// A card on the wire.
 pub(crate) fn card_to_pb(card: Card) -> pb::Card {
     let suit = match card.suit() {
