@@ -545,20 +545,22 @@ impl<G: WireGame> MatchTask<G> {
         };
         let end = pb::MatchEnd { standings: self.standings(), aborted, reason };
         info!(aborted, reason = %end.reason, "match ended");
+        // Filed first (record written, status kept), then told: whoever hears the end can ask
+        // for the record and the final status at once.
+        let record = Some(self.state.record().map(|r| r.to_json()).unwrap_or_default());
+        let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
+        let finished = Finished { info: self.info(Some(end.clone())), record, tokens };
+        self.registry.finished(&self.id, finished).await;
         for seat in 0..self.seats.len() {
             self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));
         }
         let last = pb::WatchMessage {
             events: Vec::new(),
             public_json: self.public_json(),
-            end: Some(end.clone()),
+            end: Some(end),
         };
         for watcher in &self.watchers {
             let _ = watcher.try_send(Ok(last.clone()));
         }
-        let record = Some(self.state.record().map(|r| r.to_json()).unwrap_or_default());
-        let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
-        let finished = Finished { info: self.info(Some(end)), record, tokens };
-        self.registry.finished(&self.id, finished).await;
     }
 }
