@@ -29,16 +29,18 @@
 //! ([`Budget::Iterations`]), which with a fixed seed makes the bot deterministic for tests and
 //! measurements. An iteration costs one playout per candidate.
 
+mod gin;
 mod objective;
 mod rollout;
 
 use std::time::{Duration, Instant};
 
-use cardroom_games::{Game, Seat};
+use cardroom_games::Seat;
 use cardroom_sdk::Bot;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use gin::GinMemory;
 pub use objective::Searchable;
 pub use rollout::{BotPolicy, GinGreedy, Policy, Uniform};
 
@@ -136,10 +138,11 @@ impl Arm {
 const MAX_PLAYOUT: usize = 10_000;
 
 /// The determinized Monte Carlo search bot (see the [module docs](self)), for either game.
-pub struct SearchBot<G: Game> {
+pub struct SearchBot<G: Searchable> {
     config: SearchConfig,
     policy: Box<dyn Policy<G>>,
     rng: ChaCha8Rng,
+    memory: G::Memory,
     last: Option<Decision<G::Action>>,
 }
 
@@ -152,7 +155,13 @@ impl<G: Searchable> SearchBot<G> {
 
     /// A search bot that plays out with `policy`.
     pub fn with_policy(config: SearchConfig, policy: Box<dyn Policy<G>>) -> SearchBot<G> {
-        SearchBot { config, policy, rng: ChaCha8Rng::seed_from_u64(config.seed), last: None }
+        SearchBot {
+            config,
+            policy,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            memory: G::Memory::default(),
+            last: None,
+        }
     }
 
     /// The search's configuration.
@@ -199,7 +208,7 @@ impl<G: Searchable> SearchBot<G> {
         }
         // The policy's own choice is the default: another candidate replaces it only when it is
         // better by a margin the playouts make significant.
-        let default = match G::sample(observation, &mut self.rng) {
+        let default = match G::sample_with(&self.memory, observation, &mut self.rng) {
             Ok(state) => self.policy.act(&state, seat, &mut self.rng),
             Err(error) => {
                 tracing::warn!(cause = %error, "cannot sample the observation; playing the first legal action");
@@ -233,7 +242,7 @@ impl<G: Searchable> SearchBot<G> {
             if done {
                 break;
             }
-            let Ok(state) = G::sample(observation, &mut self.rng) else { break };
+            let Ok(state) = G::sample_with(&self.memory, observation, &mut self.rng) else { break };
             iterations += 1;
             // Common random numbers: every candidate is played out from the same sample with
             // the same playout seed, so their difference measures the action more than the luck.
@@ -303,7 +312,9 @@ impl<G: Searchable> SearchBot<G> {
 
 impl<G: Searchable> Bot<G> for SearchBot<G> {
     fn choose(&mut self, observation: &G::Observation) -> G::Action {
+        G::observe(&mut self.memory, observation);
         let decision = self.search(observation);
+        G::chose(&mut self.memory, decision.action);
         tracing::debug!(
             action = %decision.action,
             iterations = decision.iterations,
