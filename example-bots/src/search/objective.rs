@@ -44,7 +44,7 @@ pub trait Searchable: PlayableGame {
 
     /// What the playout from `before` (the sample, before the bot's action) to `after` (where
     /// it stopped) is worth to `seat`; higher is better, on any scale.
-    fn value(before: &Self, after: &Self, seat: Seat) -> f64;
+    fn value(memory: &Self::Memory, before: &Self, after: &Self, seat: Seat) -> f64;
 
     /// The playout policy a [`SearchBot::new`](super::SearchBot::new) uses.
     fn default_policy() -> Box<dyn Policy<Self>>;
@@ -108,7 +108,7 @@ impl Searchable for twenty_two::State {
         matches!(event, twenty_two::Event::DealLost(_) | twenty_two::Event::MatchOver { .. })
     }
 
-    fn value(before: &twenty_two::State, after: &twenty_two::State, seat: Seat) -> f64 {
+    fn value(_: &(), before: &twenty_two::State, after: &twenty_two::State, seat: Seat) -> f64 {
         let score = |state: &twenty_two::State| {
             state.scores().get(seat.index()).copied().map_or(0.0, f64::from)
         };
@@ -188,7 +188,7 @@ impl Searchable for gin::State {
         matches!(event, gin::Event::HandEnded { .. } | gin::Event::MatchOver { .. })
     }
 
-    fn value(before: &gin::State, after: &gin::State, seat: Seat) -> f64 {
+    fn value(_: &GinMemory, before: &gin::State, after: &gin::State, seat: Seat) -> f64 {
         let gain = |i: usize| f64::from(after.scores()[i]) - f64::from(before.scores()[i]);
         let me = seat.index() & 1;
         gain(me) - gain(1 - me)
