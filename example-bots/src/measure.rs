@@ -3,7 +3,11 @@
 //! measure` prints, and what the tests assert.
 
 use cardroom_games::{Seat, gin, twenty_two};
-use cardroom_sdk::{Bot, LocalError, PlayableGame, play_local};
+use cardroom_sdk::{
+    Bot, LocalError, MAX_LOCAL_DECISIONS, PlayableGame, play_local, play_local_report,
+};
+
+use crate::search::{Budget, SearchBot, SearchConfig};
 
 /// Makes a bot from a seed.
 pub type Maker<G> = fn(u64) -> Box<dyn Bot<G>>;
@@ -54,8 +58,8 @@ pub fn wilson(successes: u32, trials: u32, z: f64) -> (f64, f64) {
 /// with seed `seed + i` and the bots are seeded from it, so a run is reproducible.
 pub fn measure<G: PlayableGame>(
     new_match: impl Fn(u8, u64) -> G,
-    hero: Maker<G>,
-    villain: Maker<G>,
+    hero: impl Fn(u64) -> Box<dyn Bot<G>>,
+    villain: impl Fn(u64) -> Box<dyn Bot<G>>,
     players: u8,
     matches: u32,
     seed: u64,
@@ -82,6 +86,84 @@ pub fn measure<G: PlayableGame>(
         }
     }
     Ok(tally)
+}
+
+/// The hero's point margin over duplicate Gin Rummy deals: the mean and its standard error.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Margin {
+    /// Deals played (each twice).
+    pub deals: u32,
+    /// The sum of the margins, one per deal.
+    pub sum: f64,
+    /// The sum of their squares.
+    pub squares: f64,
+}
+
+impl Margin {
+    fn add(&mut self, margin: f64) {
+        self.deals += 1;
+        self.sum += margin;
+        self.squares += margin * margin;
+    }
+
+    /// Both series of deals as one.
+    pub fn and(self, other: Margin) -> Margin {
+        Margin {
+            deals: self.deals + other.deals,
+            sum: self.sum + other.sum,
+            squares: self.squares + other.squares,
+        }
+    }
+
+    /// The average margin per deal (two hands).
+    pub fn mean(&self) -> f64 {
+        if self.deals == 0 { 0.0 } else { self.sum / f64::from(self.deals) }
+    }
+
+    /// The standard error of [`Margin::mean`].
+    pub fn standard_error(&self) -> f64 {
+        if self.deals < 2 {
+            return f64::INFINITY;
+        }
+        let n = f64::from(self.deals);
+        let variance = ((self.squares - n * self.mean() * self.mean()) / (n - 1.0)).max(0.0);
+        (variance / n).sqrt()
+    }
+}
+
+/// Plays `deals` Gin Rummy deals twice each, the hero in seat 0 and then in seat 1 against
+/// `villain` with the same cards (duplicate play, so that the luck of the deal cancels out),
+/// and returns the hero's points less the villain's in each deal's first scoring hand (GR-12):
+/// the matches are played to a target of 1 point with the default options otherwise. Deal `i`
+/// uses seed `seed + i`; the bots are seeded from it as in [`measure`].
+pub fn gin_duplicate_deals(
+    hero: impl Fn(u64) -> Box<dyn Bot<gin::State>>,
+    villain: impl Fn(u64) -> Box<dyn Bot<gin::State>>,
+    deals: u32,
+    seed: u64,
+) -> Result<Margin, LocalError> {
+    let options = gin::Options { target: 1, ..gin::Options::default() };
+    let mut margin = Margin::default();
+    for i in 0..deals {
+        let deal_seed = seed.wrapping_add(u64::from(i));
+        let mut total = 0.0;
+        for hero_seat in [0, 1] {
+            let mut bots: Vec<Box<dyn Bot<gin::State>>> = (0..2u8)
+                .map(|seat| {
+                    let bot_seed = deal_seed.wrapping_mul(31).wrapping_add(u64::from(seat));
+                    if seat == hero_seat { hero(bot_seed) } else { villain(bot_seed) }
+                })
+                .collect();
+            let state = gin::State::new(options, deal_seed)
+                .unwrap_or_else(|err| panic!("gin to 1 point: {err}"));
+            let scores = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS)?.state.scores();
+            let (hero_score, villain_score) =
+                (scores[usize::from(hero_seat)], scores[usize::from(1 - hero_seat)]);
+            total += f64::from(hero_score) - f64::from(villain_score);
+        }
+        margin.add(total);
+    }
+    Ok(margin)
 }
 
 /// A Twenty-Two match with the default options.
@@ -115,6 +197,21 @@ pub fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
 /// The Gin Rummy heuristic (it needs no seed).
 pub fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
     Box::new(crate::gin_heuristic::GinHeuristic::new())
+}
+
+/// The search bot for Twenty-Two with a fixed number of samples per decision (deterministic
+/// for a seed), as the measurements and tests run it.
+pub fn search_tt(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<twenty_two::State>> {
+    move |seed| Box::new(SearchBot::<twenty_two::State>::new(fixed(iterations, seed)))
+}
+
+/// The search bot for Gin Rummy with a fixed number of samples per decision.
+pub fn search_gin(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<gin::State>> {
+    move |seed| Box::new(SearchBot::<gin::State>::new(fixed(iterations, seed)))
+}
+
+fn fixed(iterations: u32, seed: u64) -> SearchConfig {
+    SearchConfig { budget: Budget::Iterations(iterations), seed, ..SearchConfig::default() }
 }
 
 #[cfg(test)]

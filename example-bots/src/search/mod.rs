@@ -1,20 +1,31 @@
-//! A search bot for both games: determinized Monte Carlo with common random numbers, guarded
-//! by its playout policy.
+//! A search bot for both games: determinized Monte Carlo with common random numbers and
+//! racing, guarded by its playout policy.
 //!
 //! For each decision, until its [`Budget`] runs out, [`SearchBot`] repeats one *iteration*:
 //!
-//! 1. **Sample** a full state from its seat's observation with [`Game::sample`]: the public
-//!    state and its own cards as they are, every card it cannot see dealt uniformly at random
-//!    (no inference from the other seats' play).
-//! 2. **Play out** every root candidate from that sample, each with the same playout seed
-//!    (common random numbers, so that differences come from the action rather than the luck),
-//!    with a fast [`Policy`] for every seat (by default the example heuristics,
+//! 1. **Sample** a full state from its seat's observation ([`Searchable::sample_with`]): the
+//!    public state and its own cards as they are, every card it cannot see dealt at random.
+//!    In Twenty-Two the deal is uniform ([`Game::sample`](cardroom_games::Game::sample)). In
+//!    Gin Rummy the bot remembers what the opponent did this hand (the cards it took or
+//!    declined, its discards) and picks the sample out of a pool of uniform ones by how likely
+//!    those moves were with the opponent's sampled hand ([`GinMemory`], sampling importance
+//!    resampling): a player who kept what melds and threw its loose high cards away holds a far
+//!    better hand than ten random cards, and a search that plays out against random hands
+//!    thinks it has all the time in the world.
+//! 2. **Play out** every root candidate still in the race from that sample, each with the same
+//!    playout seed (common random numbers, so that differences come from the action rather
+//!    than the luck), with a fast [`Policy`] for every seat (by default the example heuristics,
 //!    [`TtHeuristic`](crate::tt_heuristic::TtHeuristic) and
 //!    [`GinHeuristic`](crate::gin_heuristic::GinHeuristic), asked with each seat's own
-//!    observation) until the end of the deal (Twenty-Two) or the hand (Gin Rummy).
+//!    observation) until the end of the deal (Twenty-Two) or the hand (Gin Rummy). A knock
+//!    ends the hand at once, so in Gin Rummy a knock is valued exactly in each sample: the
+//!    engine lays the defender's hand off against it (GR-9) and scores it (GR-12).
 //! 3. **Score** each playout for the bot's seat with [`Searchable::value`]: in Twenty-Two minus
 //!    the penalty points taken, less the limit again if they eliminate it; in Gin Rummy the
-//!    hand's points margin.
+//!    hand's points margin (GR-12).
+//! 4. **Race**: after a few iterations, a candidate whose paired difference with the leader is
+//!    [`SearchConfig::drop_below`] standard errors below zero leaves the race, so the rest of
+//!    the budget goes to the candidates that might still be best.
 //!
 //! The bot then plays the candidate with the best average, but only if it beats the policy's
 //! own choice by [`SearchConfig::confidence`] standard errors of their paired difference;
@@ -23,22 +34,26 @@
 //! when there are more than [`SearchConfig::max_candidates`], a subset
 //! ([`Searchable::candidates`]).
 //!
-//! The search is written once, over [`Searchable`], which each game implements: what ends a
-//! playout, what a result is worth, and which candidates to try. Budgets are wall-clock time per
-//! move ([`Budget::Time`], by default 100 ms) or a fixed number of samples
-//! ([`Budget::Iterations`]), which with a fixed seed makes the bot deterministic for tests and
-//! measurements. An iteration costs one playout per candidate.
+//! The search is written once, over [`Searchable`], which each game implements: what the bot
+//! remembers and how it samples, what ends a playout, what a result is worth, and which
+//! candidates to try. Budgets are wall-clock time per move ([`Budget::Time`], by default
+//! 100 ms) or a fixed number of samples ([`Budget::Iterations`]), which with a fixed seed makes
+//! the bot deterministic for tests and measurements. An iteration costs one playout per
+//! candidate still in the race, and in Gin Rummy the weighing of
+//! [`GinInference::pool`] samples.
 
+mod gin;
 mod objective;
 mod rollout;
 
 use std::time::{Duration, Instant};
 
-use cardroom_games::{Game, Seat};
+use cardroom_games::Seat;
 use cardroom_sdk::Bot;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use gin::{GinInference, GinMemory};
 pub use objective::Searchable;
 pub use rollout::{BotPolicy, GinGreedy, Policy, Uniform};
 
@@ -71,13 +86,23 @@ pub struct SearchConfig {
     /// playouts) another action must look before the bot plays it instead: 0 plays the best
     /// average, higher values trust the policy more.
     pub confidence: f64,
+    /// Racing: once a candidate is this many standard errors worse than the leader (in the
+    /// same playouts), it leaves the race and the rest of the budget goes to the others; `None`
+    /// plays every candidate out in every iteration.
+    pub drop_below: Option<f64>,
     /// Seeds the bot's ChaCha8 RNG (samples, playouts, tie-breaks).
     pub seed: u64,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { budget: Budget::default(), max_candidates: 48, confidence: 2.0, seed: 0 }
+        SearchConfig {
+            budget: Budget::default(),
+            max_candidates: 48,
+            confidence: 2.0,
+            drop_below: Some(2.0),
+            seed: 0,
+        }
     }
 }
 
@@ -88,7 +113,8 @@ pub struct Decision<A> {
     pub action: A,
     /// Iterations run.
     pub iterations: u32,
-    /// Each candidate searched and its average value, best first.
+    /// Each candidate searched and its average value (over the iterations it played, for a
+    /// candidate dropped from the race), best first.
     pub values: Vec<(A, f64)>,
     /// The chosen action's average value.
     pub value: f64,
@@ -96,36 +122,34 @@ pub struct Decision<A> {
     pub elapsed: Duration,
 }
 
-/// Running statistics of one root candidate: its values, and its gains over the default
-/// action in the same playouts.
-#[derive(Copy, Clone, Debug, Default)]
+/// The values one root candidate got, one per iteration while it was in the race (so always
+/// the first iterations: a candidate once dropped never comes back).
+#[derive(Clone, Debug, Default)]
 struct Arm {
-    visits: u32,
-    total: f64,
-    gain: f64,
-    gain_squares: f64,
+    values: Vec<f64>,
 }
 
 impl Arm {
-    fn add(&mut self, value: f64, gain: f64) {
-        self.visits += 1;
-        self.total += value;
-        self.gain += gain;
-        self.gain_squares += gain * gain;
-    }
-
     fn mean(&self) -> f64 {
-        if self.visits == 0 { f64::NEG_INFINITY } else { self.total / f64::from(self.visits) }
+        if self.values.is_empty() {
+            f64::NEG_INFINITY
+        } else {
+            self.values.iter().sum::<f64>() / self.values.len() as f64
+        }
     }
 
-    /// The mean gain over the default less `z` standard errors (negative when unknown).
-    fn gain_lower_bound(&self, z: f64) -> f64 {
-        if self.visits < 2 {
+    /// The mean of `self - other` over the iterations both played, less `z` standard errors
+    /// (minus infinity with fewer than two).
+    fn lower_bound_over(&self, other: &Arm, z: f64) -> f64 {
+        let n = self.values.len().min(other.values.len());
+        if n < 2 {
             return f64::NEG_INFINITY;
         }
-        let n = f64::from(self.visits);
-        let mean = self.gain / n;
-        let variance = ((self.gain_squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        let gains = self.values.iter().zip(&other.values).map(|(a, b)| a - b);
+        let (sum, squares) = gains.fold((0.0, 0.0), |(s, q), g| (s + g, q + g * g));
+        let n = n as f64;
+        let mean = sum / n;
+        let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
         mean - z * (variance / n).sqrt()
     }
 }
@@ -135,11 +159,20 @@ impl Arm {
 /// wall anyway).
 const MAX_PLAYOUT: usize = 10_000;
 
+/// Iterations between two judgements of the race, and before the first.
+const RACE_EVERY: u32 = 8;
+
+/// The candidate with the best average among `racing`.
+fn best_of(racing: &[usize], arms: &[Arm]) -> Option<usize> {
+    racing.iter().copied().max_by(|&a, &b| arms[a].mean().total_cmp(&arms[b].mean()))
+}
+
 /// The determinized Monte Carlo search bot (see the [module docs](self)), for either game.
-pub struct SearchBot<G: Game> {
+pub struct SearchBot<G: Searchable> {
     config: SearchConfig,
     policy: Box<dyn Policy<G>>,
     rng: ChaCha8Rng,
+    memory: G::Memory,
     last: Option<Decision<G::Action>>,
 }
 
@@ -152,12 +185,24 @@ impl<G: Searchable> SearchBot<G> {
 
     /// A search bot that plays out with `policy`.
     pub fn with_policy(config: SearchConfig, policy: Box<dyn Policy<G>>) -> SearchBot<G> {
-        SearchBot { config, policy, rng: ChaCha8Rng::seed_from_u64(config.seed), last: None }
+        SearchBot {
+            config,
+            policy,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            memory: G::Memory::default(),
+            last: None,
+        }
     }
 
     /// The search's configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// What the bot remembers of the match (for Gin Rummy, the opponent's moves this hand and
+    /// the model that weighs samples by them, [`GinMemory::inference`]).
+    pub fn memory_mut(&mut self) -> &mut G::Memory {
+        &mut self.memory
     }
 
     /// What the last decision's search found.
@@ -199,7 +244,7 @@ impl<G: Searchable> SearchBot<G> {
         }
         // The policy's own choice is the default: another candidate replaces it only when it is
         // better by a margin the playouts make significant.
-        let default = match G::sample(observation, &mut self.rng) {
+        let default = match G::sample_with(&self.memory, observation, &mut self.rng) {
             Ok(state) => self.policy.act(&state, seat, &mut self.rng),
             Err(error) => {
                 tracing::warn!(cause = %error, "cannot sample the observation; playing the first legal action");
@@ -223,7 +268,8 @@ impl<G: Searchable> SearchBot<G> {
             }
         };
         let mut arms = vec![Arm::default(); candidates.len()];
-        let mut values = vec![0.0; candidates.len()];
+        // The candidates still in the race; the default never leaves it.
+        let mut racing: Vec<usize> = (0..candidates.len()).collect();
         let mut iterations = 0u32;
         loop {
             let done = match self.config.budget {
@@ -233,24 +279,35 @@ impl<G: Searchable> SearchBot<G> {
             if done {
                 break;
             }
-            let Ok(state) = G::sample(observation, &mut self.rng) else { break };
+            let Ok(state) = G::sample_with(&self.memory, observation, &mut self.rng) else {
+                break;
+            };
             iterations += 1;
             // Common random numbers: every candidate is played out from the same sample with
             // the same playout seed, so their difference measures the action more than the luck.
             let playout_seed = self.rng.random::<u64>();
-            for (value, &action) in values.iter_mut().zip(&candidates) {
+            for &i in &racing {
                 let mut playout_rng = ChaCha8Rng::seed_from_u64(playout_seed);
-                *value = self.play_out(state.clone(), seat, action, &mut playout_rng);
+                let value = self.play_out(state.clone(), seat, candidates[i], &mut playout_rng);
+                arms[i].values.push(value);
             }
-            let base = values[default_index];
-            for (arm, &value) in arms.iter_mut().zip(&values) {
-                arm.add(value, value - base);
+            // The race is judged every few iterations (each judgement reads every value so
+            // far, so judging each time would cost more than the playouts in long searches).
+            if let Some(z) = self.config.drop_below
+                && iterations.is_multiple_of(RACE_EVERY)
+                && racing.len() > 2
+            {
+                let leader = best_of(&racing, &arms).unwrap_or(default_index);
+                racing.retain(|&i| {
+                    i == leader
+                        || i == default_index
+                        || arms[leader].lower_bound_over(&arms[i], z) <= 0.0
+                });
             }
         }
-        let best = (0..arms.len())
-            .max_by(|&a, &b| arms[a].mean().total_cmp(&arms[b].mean()))
-            .unwrap_or(default_index);
-        let significant = arms[best].gain_lower_bound(self.config.confidence) > 0.0;
+        let best = best_of(&racing, &arms).unwrap_or(default_index);
+        let significant =
+            arms[best].lower_bound_over(&arms[default_index], self.config.confidence) > 0.0;
         let chosen = if significant { best } else { default_index };
         let mut ranked: Vec<(G::Action, f64)> =
             candidates.iter().copied().zip(arms.iter().map(Arm::mean)).collect();
@@ -297,13 +354,15 @@ impl<G: Searchable> SearchBot<G> {
             ended = events.iter().any(G::ends_playout);
             steps += 1;
         }
-        G::value(&before, &state, seat)
+        G::value(&self.memory, &before, &state, seat)
     }
 }
 
 impl<G: Searchable> Bot<G> for SearchBot<G> {
     fn choose(&mut self, observation: &G::Observation) -> G::Action {
+        G::observe(&mut self.memory, observation);
         let decision = self.search(observation);
+        G::chose(&mut self.memory, decision.action);
         tracing::debug!(
             action = %decision.action,
             iterations = decision.iterations,

@@ -6,6 +6,7 @@ use cardroom_sdk::PlayableGame;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::gin::GinMemory;
 use super::rollout::{BotPolicy, Policy};
 use crate::gin_heuristic::GinHeuristic;
 use crate::tt_heuristic::TtHeuristic;
@@ -13,12 +14,37 @@ use crate::tt_heuristic::TtHeuristic;
 /// A game the [`SearchBot`](super::SearchBot) can play: where a playout stops, what its result
 /// is worth to a seat, and which root candidates to try when there are too many.
 pub trait Searchable: PlayableGame {
+    /// What the bot remembers between its decisions in order to sample hidden cards better than
+    /// uniformly: `()` for a game that infers nothing.
+    type Memory: Default + Send;
+
+    /// Updates the memory with the observation of a decision, before it is searched.
+    fn observe(memory: &mut Self::Memory, observation: &Self::Observation) {
+        let _ = (memory, observation);
+    }
+
+    /// Records the action the bot chose for the observation last given to [`Self::observe`].
+    fn chose(memory: &mut Self::Memory, action: Self::Action) {
+        let _ = (memory, action);
+    }
+
+    /// A full state for one iteration of the search. By default uniform over the hidden cards
+    /// ([`Game::sample`](cardroom_games::Game::sample)), ignoring the memory.
+    fn sample_with(
+        memory: &Self::Memory,
+        observation: &Self::Observation,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Self, Self::SampleError> {
+        let _ = memory;
+        Self::sample(observation, rng)
+    }
+
     /// True for the event that ends a playout: the end of a deal or hand, or of the match.
     fn ends_playout(event: &Self::Event) -> bool;
 
     /// What the playout from `before` (the sample, before the bot's action) to `after` (where
     /// it stopped) is worth to `seat`; higher is better, on any scale.
-    fn value(before: &Self, after: &Self, seat: Seat) -> f64;
+    fn value(memory: &Self::Memory, before: &Self, after: &Self, seat: Seat) -> f64;
 
     /// The playout policy a [`SearchBot::new`](super::SearchBot::new) uses.
     fn default_policy() -> Box<dyn Policy<Self>>;
@@ -76,11 +102,13 @@ fn fill_at_random<G: Searchable>(
 /// Twenty-Two: a playout ends with the deal (TT-17, TT-27); its value is minus the penalty
 /// points the seat took (TT-18), less the limit again if they eliminated it (TT-19, TT-28).
 impl Searchable for twenty_two::State {
+    type Memory = ();
+
     fn ends_playout(event: &twenty_two::Event) -> bool {
         matches!(event, twenty_two::Event::DealLost(_) | twenty_two::Event::MatchOver { .. })
     }
 
-    fn value(before: &twenty_two::State, after: &twenty_two::State, seat: Seat) -> f64 {
+    fn value(_: &(), before: &twenty_two::State, after: &twenty_two::State, seat: Seat) -> f64 {
         let score = |state: &twenty_two::State| {
             state.scores().get(seat.index()).copied().map_or(0.0, f64::from)
         };
@@ -138,11 +166,29 @@ impl Searchable for twenty_two::State {
 /// Gin Rummy: a playout ends with the hand (GR-10 to GR-12); its value is the seat's points
 /// in it less the opponent's (GR-12).
 impl Searchable for gin::State {
+    type Memory = GinMemory;
+
+    fn observe(memory: &mut GinMemory, observation: &gin::Observation) {
+        memory.observe(observation);
+    }
+
+    fn chose(memory: &mut GinMemory, action: gin::Action) {
+        memory.chose(action);
+    }
+
+    fn sample_with(
+        memory: &GinMemory,
+        observation: &gin::Observation,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<gin::State, gin::SetupError> {
+        memory.sample(observation, rng)
+    }
+
     fn ends_playout(event: &gin::Event) -> bool {
         matches!(event, gin::Event::HandEnded { .. } | gin::Event::MatchOver { .. })
     }
 
-    fn value(before: &gin::State, after: &gin::State, seat: Seat) -> f64 {
+    fn value(_: &GinMemory, before: &gin::State, after: &gin::State, seat: Seat) -> f64 {
         let gain = |i: usize| f64::from(after.scores()[i]) - f64::from(before.scores()[i]);
         let me = seat.index() & 1;
         gain(me) - gain(1 - me)
