@@ -153,7 +153,7 @@ async fn join(
         }),
         JoinBy::Lobby(name) => pb::join::Seat::Lobby(name.clone()),
     };
-    let join = pb::Join { seat: Some(join), bot_name: config.name.clone() };
+    let join = pb::Join { seat: Some(join), bot_name: config.name.clone(), omit: Some(OMIT) };
     match open_with_backoff(&mut client, &join, config).await? {
         (link, Opened::Joined(joined)) => {
             info!(match_id = %joined.match_id, seat = joined.seat, "joined");
@@ -270,6 +270,7 @@ async fn drive<G: PlayableGame>(
     let rejoin = pb::Join {
         seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
         bot_name: config.name.clone(),
+        omit: Some(OMIT),
     };
     bot.match_start(&start);
     let mut errors = Vec::new();
@@ -366,13 +367,18 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
     Some(act(error.turn, pb::act::Choice::Index(first)))
 }
 
+/// What the runner never reads, so the server need not send it: a bot reads the engine's
+/// observation (`Observation.json`, with its legal actions), and the `Bot` trait has no events.
+const OMIT: pb::Omit = pb::Omit { typed: true, json: false, events: true };
+
 /// Asks the bot about `turn` and builds the answer.
 fn answer<G: PlayableGame>(
     bot: &mut dyn Bot<G>,
     turn: &pb::Turn,
     pace: &mut Pace,
 ) -> (pb::BotMessage, Pending) {
-    let first = turn.legal_actions.first().map(|legal| legal.index);
+    // Without the typed list (`Omit.typed`) the indices are the observation's, from 0.
+    let first = turn.legal_actions.first().map_or(Some(0), |legal| Some(legal.index));
     let json = turn.observation.as_ref().map_or("", |observation| observation.json.as_str());
     let observation = match G::parse_observation(json) {
         Ok(observation) => observation,
@@ -426,17 +432,19 @@ impl Pace {
 }
 
 /// The turn's index of `action` (the turn lists the engine's sorted legal actions, as the
-/// observation does); an action not among them goes by value.
+/// observation does, or none when the typed form is omitted); an action not among them goes by
+/// value.
 fn choice_for<G: PlayableGame>(
     observation: &G::Observation,
     legal: &[pb::LegalAction],
     action: &G::Action,
 ) -> pb::act::Choice {
     let ours = G::legal_actions_of(observation);
-    if ours.len() == legal.len()
+    if (legal.is_empty() || ours.len() == legal.len())
         && let Some(position) = ours.iter().position(|candidate| candidate == action)
     {
-        return pb::act::Choice::Index(legal[position].index);
+        let index = legal.get(position).map_or(position as u32, |legal| legal.index);
+        return pb::act::Choice::Index(index);
     }
     let wire = G::action_to_pb(action);
     match legal.iter().find(|candidate| candidate.action.as_ref() == Some(&wire)) {

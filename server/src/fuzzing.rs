@@ -80,7 +80,8 @@ fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, befo
 
 /// What the server would send every seat, and the spectators' view and the record as JSON.
 fn fingerprint<G: WireGame>(state: &G) -> (Vec<pb::Observation>, String, String) {
-    let seats = (0..state.players()).map(|s| G::observation_to_pb(&state.observation(Seat(s))));
+    let seats = (0..state.players())
+        .map(|s| G::observation_to_pb(&state.observation(Seat(s)), &pb::Omit::default()));
     let view = serde_json::to_string(&state.public_view()).unwrap_or_default();
     (seats.collect(), view, state.record().map(|r| r.to_json()).unwrap_or_default())
 }

@@ -1,19 +1,23 @@
-//! One task per match owns its state: the only place where a match changes. Connections and
-//! spectators talk to it through [`Command`]s; clocks are timers inside it, so no lock ever
-//! guards game state.
+//! One task per match owns its state: the only place where a match changes. The rest of the
+//! server talks to it through [`Command`]s; it reads its bots' streams itself (an `Act` wakes
+//! this task and no other) and writes to them without waiting; clocks are timers inside it, so
+//! no lock ever guards game state.
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use cardroom_games::{RuleError, Seat, Standing};
 use cardroom_proto::pb;
 use prost::Message as _;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
+use tokio_stream::{Stream, StreamExt as _, StreamMap};
 use tokio_util::sync::CancellationToken;
-use tonic::Status;
+use tonic::{Status, Streaming};
 use tracing::{debug, info, warn};
 
 use crate::registry::{Finished, Registry};
+use crate::service::read_error;
 use crate::wire::{self, WireGame, event_to_pb};
 
 /// Where a match task sends one bot's messages.
@@ -22,18 +26,42 @@ pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
 pub(crate) type WatchSender = mpsc::Sender<Result<pb::WatchMessage, Status>>;
 
 /// What the rest of the server asks of a match task.
-#[derive(Debug)]
 pub(crate) enum Command {
-    /// A bot joined (or rejoined) `seat` through connection `id`.
-    Connect { seat: Seat, id: u64, bot_name: String, tx: BotSender },
-    /// Connection `id` of `seat` sent an `Act`.
-    Act { seat: Seat, id: u64, act: pb::Act },
-    /// Connection `id` of `seat` closed.
-    Disconnect { seat: Seat, id: u64 },
+    /// A bot joined (or rejoined) a seat.
+    Connect(Box<Connect>),
     /// A spectator wants the public view and every event from now on.
     Watch { tx: WatchSender },
     /// The match's status.
     Info { reply: oneshot::Sender<pb::MatchInfo> },
+}
+
+/// A bot joining `seat`: from now on the task reads `inbound` itself.
+pub(crate) struct Connect {
+    pub(crate) seat: Seat,
+    pub(crate) joining: Joining,
+    pub(crate) inbound: Streaming<pb::BotMessage>,
+}
+
+/// A bot connection on its way to its seat: what its `Join` said, where its messages go, and
+/// its hold on one of the server's connection slots (released when the connection is dropped).
+pub(crate) struct Joining {
+    pub(crate) id: u64,
+    pub(crate) bot_name: String,
+    pub(crate) omit: pb::Omit,
+    pub(crate) tx: BotSender,
+    pub(crate) permit: OwnedSemaphorePermit,
+}
+
+/// One bot's messages as its match task reads them, each seat's current connection only: every
+/// message, then `None` when the stream has ended.
+type Inbound = Pin<Box<dyn Stream<Item = Option<Result<pb::BotMessage, Status>>> + Send>>;
+
+/// What woke the match task.
+enum Wake {
+    Cancelled,
+    Command(Option<Command>),
+    Bot(Seat, Option<Result<pb::BotMessage, Status>>),
+    Deadline,
 }
 
 /// A match's clock, resolved against the server's defaults.
@@ -63,8 +91,10 @@ pub(crate) struct MatchSetup<G> {
 }
 
 struct Connection {
-    id: u64,
     tx: BotSender,
+    /// What the bot asked to be left out (`Join.omit`).
+    omit: pb::Omit,
+    _permit: OwnedSemaphorePermit,
 }
 
 struct SeatSlot {
@@ -102,6 +132,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     legal: Vec<G::Action>,
     watchers: Vec<WatchSender>,
     commands: mpsc::Receiver<Command>,
+    /// The connected seats' streams, by seat index.
+    inbound: StreamMap<usize, Inbound>,
     registry: Registry,
     cancel: CancellationToken,
 }
@@ -142,6 +174,7 @@ impl<G: WireGame> MatchTask<G> {
             legal: Vec::new(),
             watchers: Vec::new(),
             commands,
+            inbound: StreamMap::new(),
             registry,
             cancel,
         }
@@ -162,14 +195,11 @@ impl<G: WireGame> MatchTask<G> {
                     break false;
                 }
                 let deadline = self.deadline();
-                tokio::select! {
-                    biased;
-                    () = self.cancel.cancelled() => break true,
-                    command = self.commands.recv() => match command {
-                        Some(command) => self.handle(command),
-                        None => break true,
-                    },
-                    () = tokio::time::sleep_until(deadline) => self.time_out(),
+                match self.wake(deadline).await {
+                    Wake::Cancelled | Wake::Command(None) => break true,
+                    Wake::Command(Some(command)) => self.handle(command),
+                    Wake::Bot(seat, message) => self.read(seat, message),
+                    Wake::Deadline => self.time_out(),
                 }
             };
         self.finish(aborted).await;
@@ -181,17 +211,58 @@ impl<G: WireGame> MatchTask<G> {
     async fn wait_for_seats(&mut self) -> bool {
         let deadline = Instant::now() + self.reconnect_grace;
         while self.seats.iter().any(|s| s.connection.is_none()) {
-            tokio::select! {
-                biased;
-                () = self.cancel.cancelled() => return true,
-                command = self.commands.recv() => match command {
-                    Some(command) => self.handle(command),
-                    None => return true,
-                },
-                () = tokio::time::sleep_until(deadline) => break,
+            match self.wake(deadline).await {
+                Wake::Cancelled | Wake::Command(None) => return true,
+                Wake::Command(Some(command)) => self.handle(command),
+                Wake::Bot(seat, message) => self.read(seat, message),
+                Wake::Deadline => break,
             }
         }
         false
+    }
+
+    /// Waits for the next thing to do: a command, a bot's message (or the end of its stream),
+    /// or `deadline`. Shutdown comes first, then commands, then bots.
+    async fn wake(&mut self, deadline: Instant) -> Wake {
+        tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Wake::Cancelled,
+            command = self.commands.recv() => Wake::Command(command),
+            Some((seat, message)) = self.inbound.next() => Wake::Bot(Seat(seat as u8), message),
+            () = tokio::time::sleep_until(deadline) => Wake::Deadline,
+        }
+    }
+
+    /// A message from `seat`'s connection, or the end of its stream (`None`).
+    fn read(&mut self, seat: Seat, message: Option<Result<pb::BotMessage, Status>>) {
+        let status = match message {
+            Some(Ok(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })) => {
+                return self.act(seat, act);
+            }
+            Some(Ok(_)) => Status::invalid_argument("after Join, a bot sends only Act messages"),
+            // Undecodable or oversized input ends the stream with its status.
+            Some(Err(status)) => {
+                debug!(%seat, cause = %status, "bot stream failed");
+                read_error(status)
+            }
+            None => {
+                info!(%seat, "bot disconnected");
+                return self.disconnect(seat);
+            }
+        };
+        if let Some(connection) = &self.seats[seat.index()].connection {
+            let _ = connection.tx.try_send(Err(status));
+        }
+        self.disconnect(seat);
+    }
+
+    /// Forgets `seat`'s connection: its stream ends, and the seat's reconnect grace starts.
+    fn disconnect(&mut self, seat: Seat) {
+        self.inbound.remove(&seat.index());
+        let slot = &mut self.seats[seat.index()];
+        if slot.connection.take().is_some() {
+            slot.disconnected_at = Some(Instant::now());
+        }
     }
 
     /// Gin Rummy ends when a seat forfeits: nobody is left to play against. (Twenty-Two plays
@@ -214,16 +285,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn handle(&mut self, command: Command) {
         match command {
-            Command::Connect { seat, id, bot_name, tx } => self.connect(seat, id, bot_name, tx),
-            Command::Act { seat, id, act } => self.act(seat, id, act),
-            Command::Disconnect { seat, id } => {
-                let Some(slot) = self.seats.get_mut(seat.index()) else { return };
-                if slot.connection.as_ref().is_some_and(|c| c.id == id) {
-                    slot.connection = None;
-                    slot.disconnected_at = Some(Instant::now());
-                    info!(%seat, "bot disconnected");
-                }
-            }
+            Command::Connect(connect) => self.connect(*connect),
             Command::Watch { tx } => {
                 let first = pb::WatchMessage {
                     events: Vec::new(),
@@ -240,15 +302,19 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    fn connect(&mut self, seat: Seat, id: u64, bot_name: String, tx: BotSender) {
-        let Some(slot) = self.seats.get_mut(seat.index()) else { return };
-        if let Some(old) = slot.connection.take() {
+    fn connect(&mut self, connect: Connect) {
+        let Connect { seat, joining, inbound } = connect;
+        let Joining { id, bot_name, omit, tx, permit } = joining;
+        if seat.index() >= self.seats.len() {
+            return;
+        }
+        if let Some(old) = self.seats[seat.index()].connection.as_ref() {
             let _ = old.tx.try_send(Err(Status::aborted(
                 "another connection joined this seat with its token",
             )));
+            self.disconnect(seat);
         }
-        slot.bot_name = bot_name;
-        slot.disconnected_at = None;
+        let slot = &self.seats[seat.index()];
         let joined = pb::Joined {
             match_id: self.id.clone(),
             seat: u32::from(seat.0),
@@ -257,26 +323,28 @@ impl<G: WireGame> MatchTask<G> {
             options_json: self.state.options_json(),
             seats: self.seats.len() as u32,
             clock: Some(self.clock.to_pb()),
-            observation: Some(G::observation_to_pb(&self.state.observation(seat))),
+            observation: Some(G::observation_to_pb(&self.state.observation(seat), &omit)),
         };
         let message =
             pb::ServerMessage { message: Some(pb::server_message::Message::Joined(joined)) };
         if tx.try_send(Ok(message)).is_err() {
             return;
         }
-        self.seats[seat.index()].connection = Some(Connection { id, tx });
-        info!(%seat, "bot joined");
+        let slot = &mut self.seats[seat.index()];
+        slot.bot_name = bot_name;
+        slot.disconnected_at = None;
+        slot.connection = Some(Connection { tx, omit, _permit: permit });
+        let inbound = inbound.map(Some).chain(tokio_stream::once(None));
+        self.inbound.insert(seat.index(), Box::pin(inbound));
+        info!(%seat, connection = id, "bot joined");
         if self.started && self.state.to_act() == Some(seat) {
             self.send_turn(seat);
         }
     }
 
-    fn act(&mut self, seat: Seat, id: u64, act: pb::Act) {
+    fn act(&mut self, seat: Seat, act: pb::Act) {
         self.registry.stats().act_received(act.encoded_len());
-        let Some(slot) = self.seats.get(seat.index()) else { return };
-        if slot.connection.as_ref().is_none_or(|c| c.id != id) {
-            return; // A replaced connection: its messages no longer count.
-        }
+        let slot = &self.seats[seat.index()];
         let turn = act.turn;
         let refuse = |code: pb::ActErrorCode, rule: &str, message: String| pb::ActError {
             turn,
@@ -418,21 +486,25 @@ impl<G: WireGame> MatchTask<G> {
         let observation = self.state.observation(seat);
         self.legal = G::legal_actions_of(&observation).to_vec();
         let slot = &self.seats[seat.index()];
-        let legal_actions = self
-            .legal
-            .iter()
-            .enumerate()
-            .map(|(index, action)| pb::LegalAction {
-                index: index as u32,
-                action: Some(G::action_to_pb(action)),
-            })
-            .collect();
+        // Nobody reads a turn without a connection: it is sent again when one joins.
+        let Some(omit) = slot.connection.as_ref().map(|c| c.omit) else { return };
+        let legal_actions = if omit.typed {
+            Vec::new()
+        } else {
+            let legal = self.legal.iter().enumerate();
+            legal
+                .map(|(index, action)| pb::LegalAction {
+                    index: index as u32,
+                    action: Some(G::action_to_pb(action)),
+                })
+                .collect()
+        };
         let elapsed = self.turn_started.elapsed();
         let move_left = self.clock.move_time.saturating_sub(elapsed);
         let bank_left = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
         let turn = pb::Turn {
             turn: self.turn,
-            observation: Some(G::observation_to_pb(&observation)),
+            observation: Some(G::observation_to_pb(&observation, &omit)),
             legal_actions,
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
@@ -455,15 +527,13 @@ impl<G: WireGame> MatchTask<G> {
     /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
     /// Returns whether the message was handed to a connection.
     fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
-        let slot = &mut self.seats[seat.index()];
-        let Some(connection) = &slot.connection else { return false };
+        let Some(connection) = &self.seats[seat.index()].connection else { return false };
         let message = pb::ServerMessage { message: Some(message) };
         match connection.tx.try_send(Ok(message)) {
             Ok(()) => true,
             Err(error) => {
                 warn!(%seat, cause = %error, "bot is not reading: disconnected");
-                slot.connection = None;
-                slot.disconnected_at = Some(Instant::now());
+                self.disconnect(seat);
                 false
             }
         }
@@ -473,9 +543,26 @@ impl<G: WireGame> MatchTask<G> {
         if events.is_empty() {
             return;
         }
+        let listening = |slot: &SeatSlot| slot.connection.as_ref().is_some_and(|c| !c.omit.events);
+        if self.watchers.is_empty() && !self.seats.iter().any(listening) {
+            return;
+        }
         let events: Vec<pb::Event> = events.iter().map(event_to_pb::<G>).collect();
+        let mut without_json: Option<Vec<pb::Event>> = None;
         for seat in 0..self.seats.len() {
-            let message = pb::Events { events: events.clone() };
+            let Some(connection) = &self.seats[seat].connection else { continue };
+            let events = match connection.omit {
+                pb::Omit { events: true, .. } => continue,
+                pb::Omit { json: true, .. } => without_json
+                    .get_or_insert_with(|| {
+                        let mut events = events.clone();
+                        events.iter_mut().for_each(|event| event.json.clear());
+                        events
+                    })
+                    .clone(),
+                _ => events.clone(),
+            };
+            let message = pb::Events { events };
             self.send(Seat(seat as u8), pb::server_message::Message::Events(message));
         }
         if !self.watchers.is_empty() {

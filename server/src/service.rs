@@ -8,12 +8,12 @@ use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
-use tracing::{debug, info};
+use tracing::info;
 
-use crate::match_task::{BotSender, Command};
+use crate::match_task::{Command, Connect, Joining};
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::token::same_secret;
-use crate::wire::WireGame;
+use crate::wire::{self, WireGame};
 
 /// The service: a registry handle.
 pub(crate) struct Cardroom {
@@ -243,38 +243,33 @@ impl pb::cardroom_server::Cardroom for Cardroom {
                 ));
             }
         };
+        let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let id = self.registry.next_id();
         let registry = self.registry.clone();
+        let joining = Joining { id, bot_name: join.bot_name, omit, tx, permit };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = registry.seat(&token)?;
                 match handle {
-                    Some(handle) => {
-                        tokio::spawn(async move {
-                            let _permit = permit;
-                            connect(handle, seat.seat, id, join.bot_name, tx, inbound).await;
-                        });
-                    }
+                    Some(handle) => connect(&handle, seat.seat, joining, inbound).await,
                     None => {
                         // The match is over: say how it ended.
                         let info = registry.info(&seat.match_id).await?;
                         let end = pb::ServerMessage {
                             message: info.end.map(pb::server_message::Message::End),
                         };
-                        let _ = tx.try_send(Ok(end));
+                        let _ = joining.tx.try_send(Ok(end));
                     }
                 }
             }
             Some(pb::join::Seat::Queue(queue)) => {
                 let seated = registry.join_queue(queue, id)?;
-                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
-                tokio::spawn(holding(permit, waiting));
+                tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             Some(pb::join::Seat::Lobby(name)) => {
                 let seated = registry.join_lobby(name, id)?;
-                let waiting = wait_to_be_seated(registry, seated, id, join.bot_name, tx, inbound);
-                tokio::spawn(holding(permit, waiting));
+                tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             None => {
                 return Err(Status::invalid_argument(
@@ -328,94 +323,43 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     }
 }
 
-/// Runs `future` while holding a connection permit.
-async fn holding(
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    future: impl std::future::Future<Output = ()>,
-) {
-    future.await;
-}
-
 /// Waits (in a queue or the lobby) until the bot is seated, unless it goes away first, then
 /// connects it to its match.
 async fn wait_to_be_seated(
     registry: Registry,
     seated: tokio::sync::oneshot::Receiver<Result<Seated, Status>>,
-    id: u64,
-    bot_name: String,
-    tx: BotSender,
+    joining: Joining,
     mut inbound: Streaming<pb::BotMessage>,
 ) {
     let seated = tokio::select! {
         seated = seated => seated,
         _ = wait_for_close(&mut inbound) => {
-            registry.leave_queue(id);
+            registry.leave_queue(joining.id);
             return;
         }
     };
     match seated {
-        Ok(Ok(seated)) => {
-            connect(seated.handle, seated.seat.seat, id, bot_name, tx, inbound).await;
-        }
+        Ok(Ok(seated)) => connect(&seated.handle, seated.seat.seat, joining, inbound).await,
         Ok(Err(status)) => {
-            let _ = tx.send(Err(status)).await;
+            let _ = joining.tx.send(Err(status)).await;
         }
         Err(_) => {
-            let _ = tx.send(Err(Status::unavailable("the queue closed"))).await;
+            let _ = joining.tx.send(Err(Status::unavailable("the queue closed"))).await;
         }
     }
 }
 
-/// Hands the connection to its match task, then forwards the bot's `Act`s until the stream
-/// ends; a failed send means the match is over.
+/// Hands the connection, both its ends, to its match task, which reads the bot's messages
+/// itself from then on (no task in between: an `Act` wakes the match task directly). If the
+/// match has just ended, the connection is dropped and the stream ends.
 async fn connect(
-    handle: MatchHandle,
+    handle: &MatchHandle,
     seat: Seat,
-    id: u64,
-    bot_name: String,
-    tx: BotSender,
-    mut inbound: Streaming<pb::BotMessage>,
+    joining: Joining,
+    inbound: Streaming<pb::BotMessage>,
 ) {
-    // Weak: the stream must end when the match task drops its sender, even while this reader
-    // still waits for the bot.
-    let error_tx = tx.downgrade();
-    if handle.commands.send(Command::Connect { seat, id, bot_name, tx }).await.is_err() {
-        return;
-    }
-    loop {
-        // Stop reading when the match ends, so that a bot that keeps its side open cannot hold
-        // the stream (and a graceful shutdown) open.
-        let message = tokio::select! {
-            message = inbound.message() => message,
-            () = handle.commands.closed() => return,
-        };
-        let command = match message {
-            Ok(Some(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })) => {
-                Command::Act { seat, id, act }
-            }
-            Ok(Some(_)) => {
-                let status = Status::invalid_argument("after Join, a bot sends only Act messages");
-                if let Some(tx) = error_tx.upgrade() {
-                    let _ = tx.send(Err(status)).await;
-                }
-                break;
-            }
-            Ok(None) => break,
-            Err(status) => {
-                // Undecodable or oversized input ends the stream with its status.
-                debug!(%seat, cause = %status, "bot stream failed");
-                let status = read_error(status);
-                if let Some(tx) = error_tx.upgrade() {
-                    let _ = tx.send(Err(status)).await;
-                }
-                break;
-            }
-        };
-        if handle.commands.send(command).await.is_err() {
-            return;
-        }
-    }
-    let _ = handle.commands.send(Command::Disconnect { seat, id }).await;
+    let connect = Box::new(Connect { seat, joining, inbound });
+    let _ = handle.commands.send(Command::Connect(connect)).await;
 }
 
 /// The contract's status for a bot message that could not be read (docs/protocol.md): tonic
@@ -423,7 +367,7 @@ async fn connect(
 /// says INTERNAL for bytes that are not a message (not protobuf, a bad compression flag, a
 /// frame cut short), the contract INVALID_ARGUMENT. (The other INTERNAL errors of a request
 /// stream are HTTP/2 errors that reset it, so the bot never sees the status.)
-fn read_error(status: Status) -> Status {
+pub(crate) fn read_error(status: Status) -> Status {
     match status.code() {
         tonic::Code::OutOfRange => Status::resource_exhausted(status.message()),
         tonic::Code::Internal => Status::invalid_argument(status.message()),

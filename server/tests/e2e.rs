@@ -209,6 +209,7 @@ async fn gin_bots_are_seated_through_the_queue_and_play_to_the_end() {
             seats: 2,
         })),
         bot_name: "queued".into(),
+        omit: None,
     };
     let mut first = Bot::open(server.channel().await, queue()).await.unwrap();
     let mut second = Bot::open(server.channel().await, queue()).await.unwrap();
@@ -664,6 +665,7 @@ async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
     let lobby = |name: &str| pb::Join {
         seat: Some(pb::join::Seat::Lobby(name.into())),
         bot_name: name.into(),
+        omit: None,
     };
     // Nobody waits yet: refused, and no match is created.
     let refused = client.create_match(request(&["alice", ""])).await.unwrap_err();
@@ -702,4 +704,82 @@ async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
     assert_eq!(seat.bot_name, "alice");
     assert_eq!(seat.refused, 0);
     assert!(!seat.think_us.is_empty(), "each of her decisions was timed");
+}
+
+/// `Join.omit`: a bot that reads only the engine's JSON gets no typed view, no list of legal
+/// actions and no events, and plays by the JSON's indices; one that reads only the typed form
+/// gets no JSON, in events either; a bot that omits nothing gets both. Omitting both forms is
+/// refused. All three play the same match to the same end.
+#[tokio::test]
+async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
+    use rand::{RngExt, SeedableRng};
+
+    async fn play(mut bot: Bot, omit: pb::Omit, seed: u64) -> (pb::MatchEnd, usize) {
+        let check = |observation: &pb::Observation| {
+            assert_eq!(observation.game.is_none(), omit.typed, "{observation:?}");
+            assert_eq!(observation.json.is_empty(), omit.json, "{observation:?}");
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut events = 0;
+        loop {
+            match bot.next().await.unwrap() {
+                Some(Message::Joined(joined)) => check(joined.observation.as_ref().unwrap()),
+                Some(Message::Turn(turn)) => {
+                    let observation = turn.observation.as_ref().unwrap();
+                    check(observation);
+                    assert_eq!(turn.legal_actions.is_empty(), omit.typed);
+                    let legal = if omit.typed {
+                        let json: serde_json::Value = serde_json::from_str(&observation.json)
+                            .expect("the engine's observation");
+                        json["legal_actions"].as_array().expect("its legal actions").len()
+                    } else {
+                        turn.legal_actions.len()
+                    };
+                    let index = rng.random_range(0..legal) as u32;
+                    bot.act(turn.turn, pb::act::Choice::Index(index)).await;
+                }
+                Some(Message::Events(message)) => {
+                    events += 1;
+                    for event in message.events {
+                        assert!(!event.kind.is_empty() && !event.text.is_empty());
+                        assert_eq!(event.json.is_empty(), omit.json, "{event:?}");
+                    }
+                }
+                Some(Message::End(end)) => return (end, events),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::TwentyTwo, 3, "", 21, None).await;
+    let join = |seat: usize, omit: pb::Omit| pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(tokens[seat].clone())),
+        bot_name: format!("seat {seat}"),
+        omit: Some(omit),
+    };
+    let neither = pb::Omit { typed: true, json: true, events: false };
+    let refused = Bot::open(server.channel().await, join(0, neither)).await.err().unwrap();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+
+    let forms = [
+        pb::Omit { typed: true, json: false, events: true },
+        pb::Omit { typed: false, json: true, events: false },
+        pb::Omit::default(),
+    ];
+    let mut bots = Vec::new();
+    for (seat, omit) in forms.into_iter().enumerate() {
+        let bot = Bot::open(server.channel().await, join(seat, omit)).await.unwrap();
+        bots.push(tokio::spawn(play(bot, omit, seat as u64)));
+    }
+    let mut played = Vec::new();
+    for bot in bots {
+        played.push(bot.await.unwrap());
+    }
+    assert!(!played[0].0.aborted && played[0].0.standings.len() == 3);
+    assert!(played.iter().all(|(end, _)| *end == played[0].0), "{played:?}");
+    let events: Vec<usize> = played.iter().map(|(_, events)| *events).collect();
+    assert_eq!(events[0], 0, "the JSON reader asked for no events");
+    assert!(events[1] > 10 && events[1] == events[2], "{events:?}");
 }

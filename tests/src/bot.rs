@@ -212,10 +212,10 @@ impl Bot {
     }
 }
 
-/// A `Join` message with a seat token.
+/// A `Join` message with a seat token, asking for everything.
 pub fn join(token: &str, bot_name: &str) -> pb::BotMessage {
-    let join =
-        pb::Join { seat: Some(pb::join::Seat::SeatToken(token.into())), bot_name: bot_name.into() };
+    let seat = Some(pb::join::Seat::SeatToken(token.into()));
+    let join = pb::Join { seat, bot_name: bot_name.into(), omit: None };
     pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }
 }
 

@@ -99,28 +99,34 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
-    fn observation_to_pb(observation: &Observation) -> pb::Observation {
+    fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
         let public = &observation.public;
         pb::Observation {
             seat: seat_to_pb(observation.seat),
-            game: Some(pb::observation::Game::Gin(pb::GinObservation {
-                hand: cards_to_pb(observation.hand),
-                drawn: observation.drawn.map(card_to_pb),
-                scores: public.scores.to_vec(),
-                dealer: seat_to_pb(public.dealer),
-                hand_number: public.hand_number,
-                phase: phase_name(public.phase).to_owned(),
-                stock_size: u32::try_from(public.stock_size).unwrap_or(u32::MAX),
-                discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
-                known_cards: public
-                    .known_cards
-                    .iter()
-                    .map(|&known| pb::Cards { cards: cards_to_pb(known) })
-                    .collect(),
-                knock_limit: u32::from(public.knock_limit),
-                to_act: public.to_act.map(seat_to_pb),
-            })),
-            json: serde_json::to_string(observation).unwrap_or_default(),
+            game: (!omit.typed).then(|| {
+                pb::observation::Game::Gin(pb::GinObservation {
+                    hand: cards_to_pb(observation.hand),
+                    drawn: observation.drawn.map(card_to_pb),
+                    scores: public.scores.to_vec(),
+                    dealer: seat_to_pb(public.dealer),
+                    hand_number: public.hand_number,
+                    phase: phase_name(public.phase).to_owned(),
+                    stock_size: u32::try_from(public.stock_size).unwrap_or(u32::MAX),
+                    discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
+                    known_cards: public
+                        .known_cards
+                        .iter()
+                        .map(|&known| pb::Cards { cards: cards_to_pb(known) })
+                        .collect(),
+                    knock_limit: u32::from(public.knock_limit),
+                    to_act: public.to_act.map(seat_to_pb),
+                })
+            }),
+            json: if omit.json {
+                String::new()
+            } else {
+                serde_json::to_string(observation).unwrap_or_default()
+            },
         }
     }
 
@@ -442,7 +448,7 @@ mod tests {
         for_random_states(40, |state, _| {
             for seat in [Seat(0), Seat(1)] {
                 let observation = state.observation(seat);
-                let wire = State::observation_to_pb(&observation);
+                let wire = State::observation_to_pb(&observation, &pb::Omit::default());
                 check_observation(&observation, &wire);
                 phases.insert(phase_name(observation.public.phase));
             }

@@ -34,8 +34,9 @@ pub(crate) trait WireGame: Game {
     /// The legal actions an observation holds (empty unless its seat is to act).
     fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
 
-    /// A seat's observation on the wire (its `json` field holds the engine's JSON form).
-    fn observation_to_pb(observation: &Self::Observation) -> pb::Observation;
+    /// A seat's observation on the wire: the typed view and, in its `json` field, the engine's
+    /// JSON form, less what the connection's `omit` leaves out (neither is computed then).
+    fn observation_to_pb(observation: &Self::Observation, omit: &pb::Omit) -> pb::Observation;
 
     /// The action the server plays for a seat whose time ran out or that forfeited: documented
     /// per game in docs/protocol.md. Only called when the seat is to act.
@@ -107,6 +108,16 @@ pub(crate) fn event_to_pb<G: WireGame>(event: &G::Event) -> pb::Event {
     let json = serde_json::to_value(event).unwrap_or_default();
     let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
     pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
+}
+
+/// The observation forms a connection reads, from its `Join.omit`; the error is for an
+/// INVALID_ARGUMENT status.
+pub(crate) fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
+    let omit = omit.unwrap_or_default();
+    if omit.typed && omit.json {
+        return Err("Omit.typed and Omit.json together leave a Turn without its observation".into());
+    }
+    Ok(omit)
 }
 
 /// Options of `game` from JSON; an empty text means the defaults.

@@ -65,33 +65,15 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
-    fn observation_to_pb(observation: &Observation) -> pb::Observation {
-        let public = &observation.public;
-        let (phase, to_act, leader) = match public.phase {
-            PhaseView::Exchange { to_act } => ("exchange", Some(to_act), None),
-            PhaseView::Play { leader, to_act } => ("play", Some(to_act), Some(leader)),
-            PhaseView::Over => ("over", None, None),
-        };
-        let public_pb = pb::TwentyTwoPublic {
-            deal: public.deal,
-            dealer: seat_to_pb(public.dealer),
-            hand_size: u32::from(public.hand_size),
-            stock_len: count(public.stock_len),
-            packs: u32::from(public.packs),
-            seats: public.seats.iter().map(public_seat_to_pb).collect(),
-            phase: phase.to_owned(),
-            to_act: to_act.map(seat_to_pb),
-            leader: leader.map(seat_to_pb),
-            tricks: public.tricks.iter().map(trick_to_pb).collect(),
-        };
+    fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
         pb::Observation {
             seat: seat_to_pb(observation.seat),
-            game: Some(pb::observation::Game::TwentyTwo(pb::TwentyTwoObservation {
-                hand: cards_to_pb(observation.hand.as_slice().iter().copied()),
-                discards: cards_to_pb(observation.discards.iter().copied()),
-                public: Some(public_pb),
-            })),
-            json: serde_json::to_string(observation).unwrap_or_default(),
+            game: (!omit.typed).then(|| pb::observation::Game::TwentyTwo(typed(observation))),
+            json: if omit.json {
+                String::new()
+            } else {
+                serde_json::to_string(observation).unwrap_or_default()
+            },
         }
     }
 
@@ -101,6 +83,33 @@ impl WireGame for State {
     /// which are the smallest of the legal follows. `None` once the match is over.
     fn default_action(&self) -> Option<Action> {
         self.legal_actions().first().copied()
+    }
+}
+
+/// A seat's typed view.
+fn typed(observation: &Observation) -> pb::TwentyTwoObservation {
+    let public = &observation.public;
+    let (phase, to_act, leader) = match public.phase {
+        PhaseView::Exchange { to_act } => ("exchange", Some(to_act), None),
+        PhaseView::Play { leader, to_act } => ("play", Some(to_act), Some(leader)),
+        PhaseView::Over => ("over", None, None),
+    };
+    let public_pb = pb::TwentyTwoPublic {
+        deal: public.deal,
+        dealer: seat_to_pb(public.dealer),
+        hand_size: u32::from(public.hand_size),
+        stock_len: count(public.stock_len),
+        packs: u32::from(public.packs),
+        seats: public.seats.iter().map(public_seat_to_pb).collect(),
+        phase: phase.to_owned(),
+        to_act: to_act.map(seat_to_pb),
+        leader: leader.map(seat_to_pb),
+        tricks: public.tricks.iter().map(trick_to_pb).collect(),
+    };
+    pb::TwentyTwoObservation {
+        hand: cards_to_pb(observation.hand.as_slice().iter().copied()),
+        discards: cards_to_pb(observation.discards.iter().copied()),
+        public: Some(public_pb),
     }
 }
 
@@ -311,7 +320,7 @@ mod tests {
             let other = Seat((observations % usize::from(state.players())) as u8);
             for seat in state.to_act().into_iter().chain([other]) {
                 let observation = state.observation(seat);
-                let wire = State::observation_to_pb(&observation);
+                let wire = State::observation_to_pb(&observation, &pb::Omit::default());
                 check_observation(&observation, &wire);
                 observations += 1;
             }

@@ -216,16 +216,28 @@ class BotMessage(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("seat_token", "queue", "lobby", "bot_name")
+    __slots__ = ("seat_token", "queue", "lobby", "bot_name", "omit")
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     LOBBY_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    OMIT_FIELD_NUMBER: _ClassVar[int]
     seat_token: str
     queue: QueueRequest
     lobby: str
     bot_name: str
-    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ...) -> None: ...
+    omit: Omit
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ...) -> None: ...
+
+class Omit(_message.Message):
+    __slots__ = ("typed", "json", "events")
+    TYPED_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    typed: bool
+    json: bool
+    events: bool
+    def __init__(self, typed: _Optional[bool] = ..., json: _Optional[bool] = ..., events: _Optional[bool] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats")
