@@ -171,20 +171,15 @@ impl Rank {
     }
 
     fn parse(s: &str) -> Option<Rank> {
-        Some(match s.to_ascii_uppercase().as_str() {
-            "2" => Rank::Two,
-            "3" => Rank::Three,
-            "4" => Rank::Four,
-            "5" => Rank::Five,
-            "6" => Rank::Six,
-            "7" => Rank::Seven,
-            "8" => Rank::Eight,
-            "9" => Rank::Nine,
-            "T" | "10" => Rank::Ten,
-            "J" => Rank::Jack,
-            "Q" => Rank::Queen,
-            "K" => Rank::King,
-            "A" | "1" => Rank::Ace,
+        // Byte patterns, not an upper-cased copy: cards are parsed for every observation a bot
+        // reads, and this must not allocate.
+        Some(match s.as_bytes() {
+            [digit @ b'2'..=b'9'] => Rank::ALL[usize::from(digit - b'2')],
+            [b'T' | b't'] | [b'1', b'0'] => Rank::Ten,
+            [b'J' | b'j'] => Rank::Jack,
+            [b'Q' | b'q'] => Rank::Queen,
+            [b'K' | b'k'] => Rank::King,
+            [b'A' | b'a' | b'1'] => Rank::Ace,
             _ => return None,
         })
     }
