@@ -1,5 +1,6 @@
-//! The load itself: matches of SDK bots that answer at once, kept running `matches` at a time,
-//! and the windows in which the servers' own figures are read.
+//! The load itself: matches of SDK bots that answer at once (or of bots that think first),
+//! kept running `matches` at a time, and the windows in which the servers' own figures are
+//! read.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,9 +11,13 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, Bot, ConnectConfig, GameKind, MatchSpec, Organizer, play_any};
+use cardroom_sdk::{
+    AnyBot, Bot, ConnectConfig, GameKind, MatchSpec, Organizer, PlayableGame, play_any,
+};
 use serde::Serialize;
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
 
 use crate::child::{self, ServerChild};
@@ -29,6 +34,9 @@ pub(crate) struct Load {
     pub(crate) options_json: String,
     /// Matches running at once (each ended match is replaced by a new one).
     pub(crate) matches: usize,
+    /// How long each bot waits before it answers: zero for SDK bots that answer at once (a
+    /// closed loop), more for [`thinking_bot`]s (an open load, as real bots make).
+    pub(crate) think: Duration,
 }
 
 /// How long to measure.
@@ -49,6 +57,21 @@ pub(crate) struct Latency {
     pub(crate) p999_us: u64,
     pub(crate) max_us: u64,
     pub(crate) mean_us: f64,
+}
+
+impl Latency {
+    /// The same distribution less a fixed `wait` in every round trip (the bots' think time).
+    pub(crate) fn less(self, wait: Duration) -> Latency {
+        let wait_us = u64::try_from(wait.as_micros()).unwrap_or(u64::MAX);
+        Latency {
+            count: self.count,
+            p50_us: self.p50_us.saturating_sub(wait_us),
+            p99_us: self.p99_us.saturating_sub(wait_us),
+            p999_us: self.p999_us.saturating_sub(wait_us),
+            max_us: self.max_us.saturating_sub(wait_us),
+            mean_us: (self.mean_us - wait_us as f64).max(0.0),
+        }
+    }
 }
 
 /// One measured window of one server.
@@ -153,12 +176,70 @@ impl Bot<twenty_two::State> for QuickBot {
     }
 }
 
+/// The open load's bot: after each `Turn` it waits `think` (as a bot that thinks would,
+/// without holding a thread), then answers as a [`QuickBot`] would. It is not an SDK bot (the
+/// SDK's `Bot::choose` is synchronous: a thousand bots each blocking a thread to wait would
+/// measure the thread pool, not the server), but it asks for what the SDK asks for (the
+/// engine's JSON, no typed view, no events: `Join.omit`) and reads it the same way, so the
+/// server does the same work for it.
+async fn thinking_bot(
+    url: String,
+    token: String,
+    game: GameKind,
+    think: Duration,
+    seed: u64,
+) -> anyhow::Result<()> {
+    use pb::server_message::Message;
+    let mut client = CardroomClient::new(pingpong::connect(&url).await?);
+    let (tx, rx) = mpsc::channel(4);
+    let join = pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(token)),
+        bot_name: "bench".into(),
+        omit: Some(pb::Omit { typed: true, json: false, events: true }),
+    };
+    tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
+    let mut inbound = client.play(ReceiverStream::new(rx)).await?.into_inner();
+    let mut bot = QuickBot(RandomBot::new(seed));
+    while let Some(message) = inbound.message().await? {
+        match message.message {
+            Some(Message::Turn(turn)) => {
+                tokio::time::sleep(think).await;
+                let json = turn.observation.map(|observation| observation.json).unwrap_or_default();
+                let index = match game {
+                    GameKind::Gin => choose::<gin::State>(&mut bot, &json)?,
+                    GameKind::TwentyTwo => choose::<twenty_two::State>(&mut bot, &json)?,
+                };
+                let act = pb::Act { turn: turn.turn, choice: Some(pb::act::Choice::Index(index)) };
+                tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
+                    .await?;
+            }
+            Some(Message::End(_)) => return Ok(()),
+            Some(Message::Error(error)) => anyhow::bail!("an action was refused: {error:?}"),
+            _ => {}
+        }
+    }
+    anyhow::bail!("the stream ended before the match")
+}
+
+/// The index, among the observation's legal actions, of `bot`'s choice.
+fn choose<G: PlayableGame>(bot: &mut QuickBot, json: &str) -> anyhow::Result<u32>
+where
+    QuickBot: Bot<G>,
+{
+    let observation = G::parse_observation(json).context("reading the observation")?;
+    let action = bot.choose(&observation);
+    let legal = G::legal_actions_of(&observation);
+    let index = legal.iter().position(|candidate| *candidate == action);
+    Ok(u32::try_from(index.context("the bot chose a legal action")?)?)
+}
+
 /// Keeps one match running after another until `stop`, each seat played by a [`QuickBot`]
-/// over its own connection.
+/// (or, with a think time, a [`thinking_bot`]) over its own connection.
 async fn slot(
     url: String,
     mut organizer: Organizer,
     spec: MatchSpec,
+    think: Duration,
     first_seed: u64,
     stop: Arc<AtomicBool>,
 ) -> anyhow::Result<()> {
@@ -168,11 +249,16 @@ async fn slot(
         let created = organizer.create_match(&spec).await.context("creating a match")?;
         let mut bots = JoinSet::new();
         for (seat, token) in created.tokens.into_iter().enumerate() {
-            let config = ConnectConfig::with_token(url.clone(), token).named("bench");
             let bot_seed = seed.wrapping_mul(31).wrapping_add(seat as u64);
-            bots.spawn(
-                async move { play_any(&config, |game| QuickBot::any(game, bot_seed)).await },
-            );
+            if think.is_zero() {
+                let config = ConnectConfig::with_token(url.clone(), token).named("bench");
+                bots.spawn(async move {
+                    play_any(&config, |game| QuickBot::any(game, bot_seed)).await?;
+                    anyhow::Ok(())
+                });
+            } else {
+                bots.spawn(thinking_bot(url.clone(), token, spec.game, think, bot_seed));
+            }
         }
         while let Some(played) = bots.join_next().await {
             played?.context("a bot's match")?;
@@ -210,6 +296,7 @@ pub(crate) async fn cardroom(
             url.to_owned(),
             organizer.clone(),
             spec.clone(),
+            load.think,
             first_seed,
             stop.clone(),
         ));
@@ -306,11 +393,12 @@ pub(crate) async fn cardroom(
     Ok(CardroomRun { measured, sizes, samples, idle_before, drained })
 }
 
-/// Runs `streams` ping-pong clients with cardroom's message `sizes` against a baseline server
-/// in a child process and measures one window.
+/// Runs `streams` ping-pong clients with cardroom's message `sizes` (each waiting `think`
+/// before it answers) against a baseline server in a child process and measures one window.
 pub(crate) async fn pingpong(
     streams: usize,
     sizes: Sizes,
+    think: Duration,
     window: Window,
 ) -> anyhow::Result<Measured> {
     let server = ServerChild::start(&["serve-pingpong".to_owned()]).await?;
@@ -322,6 +410,7 @@ pub(crate) async fn pingpong(
             server.url.clone(),
             sizes.act_bytes as usize,
             pong_bytes,
+            think,
             stop.clone(),
         );
         clients.spawn(client);

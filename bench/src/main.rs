@@ -1,7 +1,8 @@
 //! `cardroom-bench`: cardroom under load, over real gRPC, against a bare tonic baseline.
 //!
 //! `run` starts a cardroom server in a child process (or targets `--server`), keeps
-//! `--matches` matches of SDK bots that answer at once running, and reads the server's own
+//! `--matches` matches of SDK bots that answer at once running (with `--think-ms`, bots that
+//! wait that long before each answer: an open load), and reads the server's own
 //! figures (`GetStats`: decisions, the decision round trip from `Turn` sent to `Act` received,
 //! CPU, peak RSS) over a measured window. In the same run it starts a bare tonic ping-pong
 //! server (also a child process), drives as many streams with cardroom's mean message sizes,
@@ -116,6 +117,11 @@ struct LoadArgs {
     /// Matches running at once.
     #[arg(long, default_value_t = 64)]
     matches: usize,
+    /// Each bot waits this long before it answers, as bots that think do (an open load rather
+    /// than a closed loop of instant answers); `run` reports round trips less this wait. Zero:
+    /// SDK bots that answer at once.
+    #[arg(long, default_value_t = 0)]
+    think_ms: u64,
     /// A running server to target instead of a child process (it must have no admin token).
     /// Its CPU and memory are still read from `GetStats`.
     #[arg(long)]
@@ -129,6 +135,7 @@ impl LoadArgs {
             seats: self.seats,
             options_json: self.options.clone(),
             matches: self.matches,
+            think: Duration::from_millis(self.think_ms),
         }
     }
 }
@@ -175,13 +182,19 @@ async fn main() -> anyhow::Result<()> {
                 duration: Duration::from_secs_f64(duration_s),
                 sample_every: None,
             };
-            let cardroom = load::cardroom(&url, &load.load(), window, false).await?;
+            let think = load.load().think;
+            let mut cardroom = load::cardroom(&url, &load.load(), window, false).await?;
             drop(_child);
-            let baseline = if no_baseline {
+            let mut baseline = if no_baseline {
                 None
             } else {
-                Some(load::pingpong(load.matches, cardroom.sizes, window).await?)
+                Some(load::pingpong(load.matches, cardroom.sizes, think, window).await?)
             };
+            // What the server and the transport add: the bots' own wait taken out.
+            cardroom.measured.round_trip = cardroom.measured.round_trip.less(think);
+            if let Some(baseline) = &mut baseline {
+                baseline.round_trip = baseline.round_trip.less(think);
+            }
             report::run(&load.load(), window, &cardroom, baseline.as_ref(), json)
         }
         Command::Soak { load, minutes, sample_s, json } => {

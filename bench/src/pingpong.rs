@@ -5,7 +5,7 @@
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use tokio::sync::mpsc;
@@ -115,11 +115,13 @@ pub(crate) async fn connect(url: &str) -> anyhow::Result<Channel> {
     Ok(Endpoint::from_shared(url.to_owned())?.tcp_nodelay(true).connect().await?)
 }
 
-/// One client: answers every `Pong` at once with a `Ping` of `ping_bytes` until `stop`.
+/// One client: answers every `Pong` with a `Ping` of `ping_bytes`, after waiting `think` (at
+/// once when zero), until `stop`.
 pub(crate) async fn client(
     url: String,
     ping_bytes: usize,
     pong_bytes: u32,
+    think: Duration,
     stop: Arc<AtomicBool>,
 ) -> anyhow::Result<()> {
     let mut client = PingPongClient::new(connect(&url).await?);
@@ -130,6 +132,9 @@ pub(crate) async fn client(
     while let Some(pong) = inbound.message().await? {
         if stop.load(Ordering::Relaxed) {
             break;
+        }
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
         }
         tx.send(pb::Ping { seq: pong.seq, payload: payload.clone(), pong_bytes: 0 }).await?;
     }

@@ -37,6 +37,33 @@ fn run_measures_cardroom_and_the_bare_tonic_baseline_with_the_same_message_sizes
     assert!(number(&report["ratios"]["p50"]) > 0.0);
 }
 
+/// With a think time the bots wait before every answer: a match has one decision in flight,
+/// so no more than `matches / think` decisions a second can happen, on either server; the
+/// report says the wait it took out of the round trips.
+#[test]
+fn run_with_a_think_time_is_an_open_load_and_reports_round_trips_less_the_wait() {
+    let report = bench(&[
+        "run",
+        "--matches",
+        "3",
+        "--think-ms",
+        "20",
+        "--warmup-s",
+        "0.3",
+        "--duration-s",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(number(&report["think_ms"]), 20.0, "{report}");
+    for measured in [&report["cardroom"]["measured"], &report["baseline"]] {
+        let rate = number(&measured["decisions_per_s"]);
+        assert!(0.0 < rate && rate <= 3.0 / 0.020, "{measured}");
+        assert!(number(&measured["round_trip"]["count"]) > 0.0, "{measured}");
+    }
+    let sizes = &report["cardroom"]["sizes"];
+    assert!(number(&sizes["turn_bytes"]) > 100.0, "the engine's JSON observation: {sizes}");
+}
+
 #[test]
 fn soak_drains_back_to_no_match_no_stream_and_no_more_tasks_than_before() {
     let report = bench(&[
