@@ -66,6 +66,27 @@ def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_
     assert replay.returncode == 0, replay.stderr
 
 
+def test_a_bot_that_reads_only_the_typed_fields_gets_no_json(server: Server) -> None:
+    created = server.create(Game.TWENTY_TWO, seats=2, seed=5)
+    lean, full = Recorder(), Recorder()
+    results = play_all(
+        [
+            lambda: cardroom.run(
+                lean, server=server.address, token=created.seats[0].token, json=False
+            ),
+            lambda: cardroom.run(full, server=server.address, token=created.seats[1].token),
+        ]
+    )
+    check_standings(results, 2)
+    assert lean.turns and lean.events and full.turns and full.events
+    for turn in lean.turns:
+        assert turn.observation.json == {} and turn.observation.twenty_two is not None
+        assert turn.legal_actions, "the typed legal actions still come"
+    assert all(event.json == {} and event.text for event in lean.events)
+    assert all(turn.observation.json["seat"] == turn.seat for turn in full.turns)
+    assert all(event.json for event in full.events)
+
+
 def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
     gin_bot = load_example("gin_bot")
     bots: list[cardroom.Bot] = [gin_bot.GinBot(), Recorder()]

@@ -75,6 +75,10 @@ class RunConfig:
     max_backoff: float = 2.0
     #: Seconds kept in hand when the runner must answer for a slow :meth:`Bot.choose`.
     safety_margin: float = 0.15
+    #: Ask for the engine's JSON form of observations and events too (:attr:`Observation.json`,
+    #: :attr:`Event.json`). ``False`` leaves it out (``Join.omit``): less for the server to
+    #: send and for the bot to parse, for bots that read only the typed fields.
+    json: bool = True
 
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
@@ -156,10 +160,11 @@ class RunConfig:
 
     def join(self, bot_name: str, token: str | None) -> pb.Join:
         """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue."""
+        omit = None if self.json else pb.Omit(json=True)
         if token:
-            return pb.Join(seat_token=token, bot_name=bot_name)
+            return pb.Join(seat_token=token, bot_name=bot_name, omit=omit)
         if self.lobby:
-            return pb.Join(lobby=self.lobby, bot_name=bot_name)
+            return pb.Join(lobby=self.lobby, bot_name=bot_name, omit=omit)
         if self.game is None:
             raise CardroomError(
                 "give a seat token (--token), a game to queue for (--queue-game) or a lobby name "
@@ -170,7 +175,7 @@ class RunConfig:
             options_json=self.options_json,
             seats=self.seats,
         )
-        return pb.Join(queue=queue_request, bot_name=bot_name)
+        return pb.Join(queue=queue_request, bot_name=bot_name, omit=omit)
 
 
 class _StreamEnded(Exception):
