@@ -634,7 +634,7 @@ impl<G: WireGame> MatchTask<G> {
         info!(aborted, reason = %end.reason, "match ended");
         // Filed first (record written, status kept), then told: whoever hears the end can ask
         // for the record and the final status at once.
-        let record = Some(self.state.record().map(|r| r.to_json()).unwrap_or_default());
+        let record = self.state.record();
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         let finished = Finished { info: self.info(Some(end.clone())), record, tokens };
         self.registry.finished(&self.id, finished).await;

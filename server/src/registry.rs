@@ -5,10 +5,12 @@
 //! so an async mutex would only add cost. Game state is not here: each match task owns its own.
 
 use std::collections::{HashMap, VecDeque};
+use std::io::Write as _;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use cardroom_games::{Seat, gin, twenty_two};
+use cardroom_games::{Record, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -37,8 +39,8 @@ pub(crate) struct MatchHandle {
 /// A match that has ended: its status, and its record unless the record is on disk.
 pub(crate) struct Finished {
     pub(crate) info: pb::MatchInfo,
-    /// The record's JSON; `None` once written to the record directory (read back from there).
-    pub(crate) record: Option<String>,
+    /// The record; `None` once written to the record directory (read back from there).
+    pub(crate) record: Option<Record>,
     /// Its seat tokens, forgotten with it.
     pub(crate) tokens: Vec<String>,
 }
@@ -355,14 +357,16 @@ impl Registry {
     /// A finished match's record: read from the record directory when it was written there,
     /// else kept in memory (for the last `keep_finished` matches).
     pub(crate) async fn record(&self, match_id: &str) -> Result<String, Status> {
-        {
+        let kept = {
             let registry = self.lock();
-            if let Some(record) = registry.finished.get(match_id).and_then(|f| f.record.clone()) {
-                return Ok(record);
-            }
             if registry.running.contains_key(match_id) {
                 return Err(Status::failed_precondition("the match is still running"));
             }
+            registry.finished.get(match_id).and_then(|f| f.record.clone())
+        };
+        // Serialised outside the lock.
+        if let Some(record) = kept {
+            return Ok(record.to_json());
         }
         // Match ids are hex: anything else cannot name a file of ours.
         let is_id = !match_id.is_empty() && match_id.bytes().all(|b| b.is_ascii_hexdigit());
@@ -377,19 +381,23 @@ impl Registry {
 
     /// Called by a match task when its match ends: writes the record, then files it.
     pub(crate) async fn finished(&self, match_id: &str, mut finished: Finished) {
-        if let (Some(dir), Some(record)) = (&self.shared.config.record_dir, &finished.record) {
-            let path = dir.join(format!("{match_id}.json"));
-            let written = async {
-                tokio::fs::create_dir_all(dir).await?;
-                tokio::fs::write(&path, record.as_bytes()).await
-            };
+        if let Some(dir) = &self.shared.config.record_dir
+            && let Some(record) = finished.record.take()
+        {
+            let (dir, path) = (dir.clone(), dir.join(format!("{match_id}.json")));
+            let shown = path.display().to_string();
+            let written = tokio::task::spawn_blocking(move || {
+                let result = write_record(&dir, &path, &record);
+                (result, record)
+            });
             match written.await {
-                Ok(()) => {
-                    info!(path = %path.display(), "record written");
-                    // On disk it is; memory holds only the status of a finished match.
-                    finished.record = None;
+                // On disk it is; memory holds only the status of a finished match.
+                Ok((Ok(()), _)) => info!(path = %shown, "record written"),
+                Ok((Err(error), record)) => {
+                    warn!(path = %shown, cause = %error, "record not written: kept in memory");
+                    finished.record = Some(record);
                 }
-                Err(error) => warn!(path = %path.display(), cause = %error, "record not written"),
+                Err(error) => warn!(path = %shown, cause = %error, "record not written"),
             }
         }
         self.shared.stats.match_finished();
@@ -415,6 +423,16 @@ impl Registry {
         self.shared.tasks.close();
         self.shared.tasks.wait().await;
     }
+}
+
+/// Writes `record` to `path` (in `dir`, created if need be) as it is serialised: a long match's
+/// record is hundreds of KB of JSON, which need not exist in memory (nor be copied for the
+/// write) to reach the file.
+fn write_record(dir: &Path, path: &Path, record: &Record) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    serde_json::to_writer_pretty(&mut file, record)?;
+    file.flush()
 }
 
 /// Takes the oldest live waiter of each name in `names` (by seat; "" is a seat the organizer

@@ -651,6 +651,29 @@ async fn a_long_running_server_forgets_its_oldest_matches_but_their_records_stay
     assert_eq!(escape.unwrap_err().code(), tonic::Code::NotFound);
 }
 
+/// A record that cannot be written (the record directory is a file) stays in memory, and
+/// `GetRecord` serves it from there; one that is written reads back byte for byte as the
+/// engine's own JSON.
+#[tokio::test]
+async fn a_record_that_cannot_be_written_is_kept_in_memory_and_a_written_one_reads_back_whole() {
+    let blocked = tempfile::NamedTempFile::new().unwrap();
+    let server =
+        TestServer::start(Config { record_dir: Some(blocked.path().join("records")), ..config() })
+            .await;
+    let id = play_gin(&server, 31).await;
+    let mut client = server.client().await;
+    let kept = client.get_record(pb::GetRecordRequest { match_id: id }).await.unwrap();
+    assert!(matches!(Record::from_json(&kept.into_inner().record_json).unwrap(), Record::Gin(_)));
+
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        TestServer::start(Config { record_dir: Some(dir.path().to_owned()), ..config() }).await;
+    let id = play_gin(&server, 31).await;
+    let on_disk = std::fs::read_to_string(dir.path().join(format!("{id}.json"))).unwrap();
+    let record = Record::from_json(&on_disk).unwrap();
+    assert_eq!(on_disk, record.to_json(), "streamed to the file as the engine writes it");
+}
+
 #[tokio::test]
 async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
     let server = TestServer::start(config()).await;
