@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use cardroom_example_bots::cli::{BotArgs, init_tracing, report};
+use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
 use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_sdk::{AnyBot, GameKind, play_any};
@@ -39,18 +39,15 @@ async fn main() -> ExitCode {
         Some(n) => Budget::Iterations(n),
         None => Budget::Time(Duration::from_millis(cli.budget_ms)),
     };
-    let config = SearchConfig { budget, seed: cli.bot.seed(), ..SearchConfig::default() };
-    report(
-        async {
-            let connect = cli.bot.config("search")?;
-            Ok(play_any(&connect, |game| match game {
-                GameKind::TwentyTwo => {
-                    AnyBot::TwentyTwo(Box::new(SearchBot::<twenty_two::State>::new(config)))
-                }
-                GameKind::Gin => AnyBot::Gin(Box::new(SearchBot::<gin::State>::new(config))),
-            })
-            .await)
-        }
-        .await,
-    )
+    play_matches(&cli.bot, "search", |config, seed| async move {
+        let search = SearchConfig { budget, seed, ..SearchConfig::default() };
+        play_any(&config, |game| match game {
+            GameKind::TwentyTwo => {
+                AnyBot::TwentyTwo(Box::new(SearchBot::<twenty_two::State>::new(search)))
+            }
+            GameKind::Gin => AnyBot::Gin(Box::new(SearchBot::<gin::State>::new(search))),
+        })
+        .await
+    })
+    .await
 }
