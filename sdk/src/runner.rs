@@ -248,7 +248,7 @@ struct Pending {
     /// Its number.
     turn: u64,
     /// Index of its first legal action.
-    first: Option<u32>,
+    first: u32,
     /// Whether the fallback was sent already.
     fell_back: bool,
 }
@@ -362,7 +362,7 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
     }
     let pending = pending.as_mut().filter(|p| p.turn == error.turn && !p.fell_back)?;
     pending.fell_back = true;
-    let first = pending.first?;
+    let first = pending.first;
     info!(turn = error.turn, "playing the first legal action instead");
     Some(act(error.turn, pb::act::Choice::Index(first)))
 }
@@ -378,14 +378,14 @@ fn answer<G: PlayableGame>(
     pace: &mut Pace,
 ) -> (pb::BotMessage, Pending) {
     // Without the typed list (`Omit.typed`) the indices are the observation's, from 0.
-    let first = turn.legal_actions.first().map_or(Some(0), |legal| Some(legal.index));
+    let first = turn.legal_actions.first().map_or(0, |legal| legal.index);
     let json = turn.observation.as_ref().map_or("", |observation| observation.json.as_str());
     let observation = match G::parse_observation(json) {
         Ok(observation) => observation,
         Err(err) => {
             warn!(turn = turn.turn, cause = %err, "unreadable observation; playing the first legal action");
             let pending = Pending { turn: turn.turn, first, fell_back: true };
-            return (act(turn.turn, pb::act::Choice::Index(first.unwrap_or(0))), pending);
+            return (act(turn.turn, pb::act::Choice::Index(first)), pending);
         }
     };
     let action = pace.think(|| bot.choose(&observation));
@@ -550,7 +550,7 @@ mod tests {
     fn the_fallback_is_sent_once_for_the_pending_turn() {
         let error =
             |turn, code| ActError { turn, code, rule: String::new(), message: String::new() };
-        let mut pending = Some(Pending { turn: 4, first: Some(0), fell_back: false });
+        let mut pending = Some(Pending { turn: 4, first: 0, fell_back: false });
         assert!(fallback(&mut pending, &error(4, ActErrorCode::StaleTurn)).is_none());
         assert!(fallback(&mut pending, &error(3, ActErrorCode::IllegalAction)).is_none());
         assert!(fallback(&mut pending, &error(4, ActErrorCode::IllegalAction)).is_some());
