@@ -97,7 +97,7 @@ class GinBot(cardroom.Bot):
             return min(by_kind[Knock], key=lambda i: self.knock_deadwood(turn, i))
 
         take = by_kind.get(TakeUpcard) or by_kind.get(DrawDiscard)
-        if take and view.upcard is not None and view.phase != "wall":
+        if take and view.upcard is not None and view.phase != cardroom.GinPhase.WALL:
             with_upcard = best_discard_deadwood([*hand, view.upcard])
             if with_upcard < deadwood(hand):
                 return take[0]

@@ -48,7 +48,7 @@ class TwentyTwoBot(cardroom.Bot):
         view = turn.observation.twenty_two
         if view is None:
             return 0  # Not a Twenty-Two turn: the cautious default.
-        if view.phase == "exchange":
+        if view.phase == cardroom.TwentyTwoPhase.EXCHANGE:
             return self.exchange(turn)
         return self.play(turn, view)
 

@@ -1,7 +1,9 @@
 //! cardroom's gRPC contract, package `cardroom.v1` (`proto/cardroom/v1/cardroom.proto`), as
-//! generated Rust: messages, the `Cardroom` client and server.
+//! generated Rust: messages, the `Cardroom` client and server; and [`wire`], the one
+//! conversion layer between the rules engines' types and the contract, which the server and the
+//! SDK share.
 //!
-//! Only this crate, the server and the SDKs know protobuf; the rules engines never do.
+//! The rules engines never see protobuf; this crate knows them, not the other way round.
 
 /// The generated code of `cardroom.v1`.
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
@@ -12,3 +14,5 @@ pub mod pb {
     pub const FILE_DESCRIPTOR_SET: &[u8] =
         include_bytes!(concat!(env!("OUT_DIR"), "/cardroom_descriptor.bin"));
 }
+
+pub mod wire;

@@ -512,6 +512,7 @@ mod tests {
     }
 
     use super::*;
+    use cardroom_proto::wire::WireGame as _;
 
     #[test]
     fn actions_map_to_the_turns_index_or_go_by_value() {

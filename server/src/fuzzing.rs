@@ -5,11 +5,10 @@
 
 use cardroom_games::{RuleError, Seat, gin, twenty_two};
 use cardroom_proto::pb;
+use cardroom_proto::wire::{self, WireGame};
 use prost::Message;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-use crate::wire::{self, WireGame};
 
 /// The Twenty-Two matches a message is played against: options and seats.
 const TWENTY_TWO: [(&str, u32); 5] = [

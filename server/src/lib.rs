@@ -17,7 +17,6 @@ mod registry;
 mod service;
 mod stats;
 mod token;
-mod wire;
 
 use std::future::Future;
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use cardroom_games::{RuleError, Seat, Standing};
 use cardroom_proto::pb;
+use cardroom_proto::wire::{self, WireGame};
 use prost::Message as _;
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
@@ -18,7 +19,6 @@ use tracing::{debug, info, warn};
 
 use crate::registry::{Finished, Registry};
 use crate::service::read_error;
-use crate::wire::{self, WireGame, event_to_pb};
 
 /// Where a match task sends one bot's messages.
 pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
@@ -547,7 +547,7 @@ impl<G: WireGame> MatchTask<G> {
         if self.watchers.is_empty() && !self.seats.iter().any(listening) {
             return;
         }
-        let events: Vec<pb::Event> = events.iter().map(event_to_pb::<G>).collect();
+        let events: Vec<pb::Event> = events.iter().map(G::event_to_pb).collect();
         let mut without_json: Option<Vec<pb::Event>> = None;
         for seat in 0..self.seats.len() {
             let Some(connection) = &self.seats[seat].connection else { continue };

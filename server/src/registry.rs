@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use cardroom_games::{Record, Seat, gin, twenty_two};
 use cardroom_proto::pb;
+use cardroom_proto::wire::WireGame;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -25,7 +26,6 @@ use crate::config::Config;
 use crate::match_task::{Clock, Command, MatchSetup, MatchTask};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
-use crate::wire::WireGame;
 
 /// Commands queued towards one match task before senders wait.
 const COMMAND_BUFFER: usize = 1024;

@@ -4,6 +4,7 @@ use std::pin::Pin;
 
 use cardroom_games::{Seat, gin, twenty_two};
 use cardroom_proto::pb;
+use cardroom_proto::wire::{self, WireGame};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -13,7 +14,6 @@ use tracing::info;
 use crate::match_task::{Command, Connect, Joining};
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::token::same_secret;
-use crate::wire::{self, WireGame};
 
 /// The service: a registry handle.
 pub(crate) struct Cardroom {

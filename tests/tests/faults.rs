@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use cardroom_games::{Seat, gin, twenty_two};
 use cardroom_proto::pb;
-use cardroom_sdk::{Organizer, PlayableGame};
+use cardroom_sdk::{Organizer, WireGame};
 use cardroom_server::Config;
 use cardroom_tests::{
     Bot, MESSAGE_PATIENCE, Replay, ReplayGame, Table, TestServer, act, create, join, places,

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use cardroom_games::{gin, twenty_two};
 use cardroom_proto::pb;
-use cardroom_sdk::{Bot, ConnectConfig, MatchStart, PlayableGame, Played, play};
+use cardroom_sdk::{Bot, ConnectConfig, MatchStart, PlayableGame, Played, WireGame, play};
 use cardroom_server::Config;
 use cardroom_tests::{PATIENCE, PythonBot, TestServer, python};
 

@@ -68,7 +68,7 @@ class IllegalLeader(Recorder):
     def choose(self, turn: Turn) -> int | cardroom.Action:
         self.turns.append(turn)
         view = turn.observation.twenty_two
-        if view is None or view.phase != "play":
+        if view is None or view.phase != cardroom.TwentyTwoPhase.PLAY:
             return 0
         trick = view.current_trick
         leading = trick is None or not trick.plays

@@ -31,6 +31,25 @@ def check_standings(results: list[cardroom.MatchResult], seats: int) -> None:
         assert not any(s.forfeited for s in result.standings)
 
 
+def check_typed_views(turns: list[cardroom.Turn]) -> None:
+    """Each turn's typed view says what the engine's JSON says: the phase (an enum named after
+    the engine's phase) and the fields renamed alike across games (``deal``, ``stock_size``,
+    ``cards_dealt``, a seat's ``hand_size``)."""
+    assert turns
+    for turn in turns:
+        public = turn.observation.json["public"]
+        tt, gin = turn.observation.twenty_two, turn.observation.gin
+        if tt is not None:
+            assert tt.phase.name.lower() == public["phase"]["phase"]
+            assert tt.deal == public["deal"] and tt.stock_size == public["stock_len"]
+            assert tt.cards_dealt == public["hand_size"]
+            assert [s.hand_size for s in tt.seats] == [s["hand_len"] for s in public["seats"]]
+        else:
+            assert gin is not None
+            assert gin.phase.name.lower() == public["phase"]["phase"]
+            assert gin.deal == public["hand_number"] and gin.stock_size == public["stock_size"]
+
+
 def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_path: Path) -> None:
     tt_bot = load_example("tt_bot")
     created = server.create(Game.TWENTY_TWO, seats=4, seed=22)
@@ -85,6 +104,7 @@ def test_a_bot_that_reads_only_the_typed_fields_gets_no_json(server: Server) -> 
     assert all(event.json == {} and event.text for event in lean.events)
     assert all(turn.observation.json["seat"] == turn.seat for turn in full.turns)
     assert all(event.json for event in full.events)
+    check_typed_views(full.turns)
 
 
 def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
@@ -94,6 +114,9 @@ def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
     results = play_all([lambda bot=bot: cardroom.run(bot, config) for bot in bots])  # type: ignore[misc]
     check_standings(results, 2)
     assert results[0].match.game is Game.GIN_RUMMY
+    recorder = bots[1]
+    assert isinstance(recorder, Recorder)
+    check_typed_views(recorder.turns)
     info = server.match_info(results[0].match.match_id)
     assert info.over and [s.bot_name for s in info.seats].count("gin-heuristic") == 1
 

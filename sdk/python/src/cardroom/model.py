@@ -37,6 +37,27 @@ class Game(enum.IntEnum):
 # ---- Twenty-Two ---------------------------------------------------------------------------
 
 
+class TwentyTwoPhase(enum.IntEnum):
+    """The phase of a Twenty-Two match; the values are the contract's ``TwentyTwoPhase``."""
+
+    #: Not set, or a phase this SDK does not know (from a newer server).
+    UNSPECIFIED = 0
+    #: The exchange: ``to_act`` may exchange cards (TT-9).
+    EXCHANGE = 1
+    #: Trick play: ``to_act`` leads (when it is the leader) or follows (TT-11, TT-12).
+    PLAY = 2
+    #: The match is over (TT-21).
+    OVER = 3
+
+    @classmethod
+    def from_pb(cls, value: int) -> TwentyTwoPhase:
+        """Reads the contract's value; an unknown one is :attr:`UNSPECIFIED`."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls.UNSPECIFIED
+
+
 @dataclass(frozen=True, slots=True)
 class TwentyTwoSeat:
     """One Twenty-Two seat as everybody sees it (TT-24)."""
@@ -49,7 +70,7 @@ class TwentyTwoSeat:
     #: Eliminated (TT-19, TT-28).
     eliminated: bool
     #: Cards in hand.
-    hand_len: int
+    hand_size: int
     #: Cards exchanged this deal, once done (TT-9).
     exchanged: int | None
 
@@ -96,14 +117,13 @@ class TwentyTwoView:
     deal: int
     dealer: int
     #: Cards dealt to each active seat this deal.
-    hand_size: int
+    cards_dealt: int
     #: Cards in the stock.
-    stock_len: int
+    stock_size: int
     #: Packs in play.
     packs: int
     seats: tuple[TwentyTwoSeat, ...]
-    #: ``exchange``, ``play`` or ``over``.
-    phase: str
+    phase: TwentyTwoPhase
     to_act: int | None
     #: The leader of the current trick, during play.
     leader: int | None
@@ -120,7 +140,7 @@ class TwentyTwoView:
                 score=s.score,
                 penalty_pile=tuple(Card.from_pb(c) for c in s.penalty_pile),
                 eliminated=s.eliminated,
-                hand_len=s.hand_len,
+                hand_size=s.hand_size,
                 exchanged=s.exchanged if s.HasField("exchanged") else None,
             )
             for s in public.seats
@@ -138,11 +158,11 @@ class TwentyTwoView:
             discards=Hand.from_pb(view.discards),
             deal=public.deal,
             dealer=public.dealer,
-            hand_size=public.hand_size,
-            stock_len=public.stock_len,
+            cards_dealt=public.cards_dealt,
+            stock_size=public.stock_size,
             packs=public.packs,
             seats=seats,
-            phase=public.phase,
+            phase=TwentyTwoPhase.from_pb(public.phase),
             to_act=public.to_act if public.HasField("to_act") else None,
             leader=public.leader if public.HasField("leader") else None,
             tricks=tricks,
@@ -164,6 +184,31 @@ class TwentyTwoView:
 # ---- Gin Rummy ----------------------------------------------------------------------------
 
 
+class GinPhase(enum.IntEnum):
+    """The phase of a Gin Rummy match; the values are the contract's ``GinPhase``."""
+
+    #: Not set, or a phase this SDK does not know (from a newer server).
+    UNSPECIFIED = 0
+    #: ``to_act`` may take the first upcard or pass (GR-5).
+    FIRST_UPCARD = 1
+    #: ``to_act`` draws from the stock or the discard pile (GR-6).
+    DRAW = 2
+    #: ``to_act`` holds 11 cards and discards, knocks or goes gin (GR-6 to GR-8).
+    DISCARD = 3
+    #: The wall (GR-10): ``to_act`` may take the upcard to go out, or pass.
+    WALL = 4
+    #: The match is over (GR-13).
+    MATCH_OVER = 5
+
+    @classmethod
+    def from_pb(cls, value: int) -> GinPhase:
+        """Reads the contract's value; an unknown one is :attr:`UNSPECIFIED`."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls.UNSPECIFIED
+
+
 @dataclass(frozen=True, slots=True)
 class GinView:
     """A Gin Rummy seat's view (GR-15, GR-16)."""
@@ -174,10 +219,9 @@ class GinView:
     #: Scores so far, per seat.
     scores: tuple[int, ...]
     dealer: int
-    #: The hand's number, from 1.
-    hand_number: int
-    #: ``first_upcard``, ``draw``, ``discard``, ``wall`` or ``match_over``.
-    phase: str
+    #: The current deal (a Gin Rummy hand), from 1.
+    deal: int
+    phase: GinPhase
     stock_size: int
     #: The discard pile, bottom first.
     discard_pile: tuple[Card, ...]
@@ -195,8 +239,8 @@ class GinView:
             drawn=Card.from_pb(view.drawn) if view.HasField("drawn") else None,
             scores=tuple(view.scores),
             dealer=view.dealer,
-            hand_number=view.hand_number,
-            phase=view.phase,
+            deal=view.deal,
+            phase=GinPhase.from_pb(view.phase),
             stock_size=view.stock_size,
             discard_pile=tuple(Card.from_pb(c) for c in view.discard_pile),
             known_cards=tuple(Hand.from_pb(k.cards) for k in view.known_cards),

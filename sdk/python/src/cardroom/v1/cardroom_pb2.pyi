@@ -38,6 +38,22 @@ class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RANK_KING: _ClassVar[Rank]
     RANK_ACE: _ClassVar[Rank]
 
+class TwentyTwoPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TWENTY_TWO_PHASE_UNSPECIFIED: _ClassVar[TwentyTwoPhase]
+    TWENTY_TWO_PHASE_EXCHANGE: _ClassVar[TwentyTwoPhase]
+    TWENTY_TWO_PHASE_PLAY: _ClassVar[TwentyTwoPhase]
+    TWENTY_TWO_PHASE_OVER: _ClassVar[TwentyTwoPhase]
+
+class GinPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GIN_PHASE_UNSPECIFIED: _ClassVar[GinPhase]
+    GIN_PHASE_FIRST_UPCARD: _ClassVar[GinPhase]
+    GIN_PHASE_DRAW: _ClassVar[GinPhase]
+    GIN_PHASE_DISCARD: _ClassVar[GinPhase]
+    GIN_PHASE_WALL: _ClassVar[GinPhase]
+    GIN_PHASE_MATCH_OVER: _ClassVar[GinPhase]
+
 class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ACT_ERROR_CODE_UNSPECIFIED: _ClassVar[ActErrorCode]
@@ -69,6 +85,16 @@ RANK_JACK: Rank
 RANK_QUEEN: Rank
 RANK_KING: Rank
 RANK_ACE: Rank
+TWENTY_TWO_PHASE_UNSPECIFIED: TwentyTwoPhase
+TWENTY_TWO_PHASE_EXCHANGE: TwentyTwoPhase
+TWENTY_TWO_PHASE_PLAY: TwentyTwoPhase
+TWENTY_TWO_PHASE_OVER: TwentyTwoPhase
+GIN_PHASE_UNSPECIFIED: GinPhase
+GIN_PHASE_FIRST_UPCARD: GinPhase
+GIN_PHASE_DRAW: GinPhase
+GIN_PHASE_DISCARD: GinPhase
+GIN_PHASE_WALL: GinPhase
+GIN_PHASE_MATCH_OVER: GinPhase
 ACT_ERROR_CODE_UNSPECIFIED: ActErrorCode
 ACT_ERROR_CODE_ILLEGAL_ACTION: ActErrorCode
 ACT_ERROR_CODE_NOT_YOUR_TURN: ActErrorCode
@@ -384,11 +410,11 @@ class TwentyTwoObservation(_message.Message):
     def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., public: _Optional[_Union[TwentyTwoPublic, _Mapping]] = ...) -> None: ...
 
 class TwentyTwoPublic(_message.Message):
-    __slots__ = ("deal", "dealer", "hand_size", "stock_len", "packs", "seats", "phase", "to_act", "leader", "tricks")
+    __slots__ = ("deal", "dealer", "cards_dealt", "stock_size", "packs", "seats", "phase", "to_act", "leader", "tricks")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
-    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
-    STOCK_LEN_FIELD_NUMBER: _ClassVar[int]
+    CARDS_DEALT_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
     PACKS_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -397,31 +423,31 @@ class TwentyTwoPublic(_message.Message):
     TRICKS_FIELD_NUMBER: _ClassVar[int]
     deal: int
     dealer: int
-    hand_size: int
-    stock_len: int
+    cards_dealt: int
+    stock_size: int
     packs: int
     seats: _containers.RepeatedCompositeFieldContainer[TwentyTwoSeat]
-    phase: str
+    phase: TwentyTwoPhase
     to_act: int
     leader: int
     tricks: _containers.RepeatedCompositeFieldContainer[TwentyTwoTrick]
-    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., hand_size: _Optional[int] = ..., stock_len: _Optional[int] = ..., packs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TwentyTwoSeat, _Mapping]]] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ...) -> None: ...
+    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., cards_dealt: _Optional[int] = ..., stock_size: _Optional[int] = ..., packs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TwentyTwoSeat, _Mapping]]] = ..., phase: _Optional[_Union[TwentyTwoPhase, str]] = ..., to_act: _Optional[int] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ...) -> None: ...
 
 class TwentyTwoSeat(_message.Message):
-    __slots__ = ("seat", "score", "penalty_pile", "eliminated", "hand_len", "exchanged")
+    __slots__ = ("seat", "score", "penalty_pile", "eliminated", "hand_size", "exchanged")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     PENALTY_PILE_FIELD_NUMBER: _ClassVar[int]
     ELIMINATED_FIELD_NUMBER: _ClassVar[int]
-    HAND_LEN_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     EXCHANGED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     score: int
     penalty_pile: _containers.RepeatedCompositeFieldContainer[Card]
     eliminated: bool
-    hand_len: int
+    hand_size: int
     exchanged: int
-    def __init__(self, seat: _Optional[int] = ..., score: _Optional[int] = ..., penalty_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., eliminated: _Optional[bool] = ..., hand_len: _Optional[int] = ..., exchanged: _Optional[int] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., score: _Optional[int] = ..., penalty_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., eliminated: _Optional[bool] = ..., hand_size: _Optional[int] = ..., exchanged: _Optional[int] = ...) -> None: ...
 
 class TwentyTwoTrick(_message.Message):
     __slots__ = ("plays", "strongest", "winner")
@@ -442,12 +468,12 @@ class TwentyTwoPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
-    __slots__ = ("hand", "drawn", "scores", "dealer", "hand_number", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act")
+    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DRAWN_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
-    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
     DISCARD_PILE_FIELD_NUMBER: _ClassVar[int]
@@ -458,14 +484,14 @@ class GinObservation(_message.Message):
     drawn: Card
     scores: _containers.RepeatedScalarFieldContainer[int]
     dealer: int
-    hand_number: int
-    phase: str
+    deal: int
+    phase: GinPhase
     stock_size: int
     discard_pile: _containers.RepeatedCompositeFieldContainer[Card]
     known_cards: _containers.RepeatedCompositeFieldContainer[Cards]
     knock_limit: int
     to_act: int
-    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., hand_number: _Optional[int] = ..., phase: _Optional[str] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ...) -> None: ...
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ...) -> None: ...
 
 class Events(_message.Message):
     __slots__ = ("events",)

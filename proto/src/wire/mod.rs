@@ -1,24 +1,27 @@
 //! The boundary between the rules engines and the wire: every engine type <-> protobuf
-//! conversion lives here (the engines never see protobuf).
+//! conversion lives here, used by the server and by the SDK alike (the engines never see
+//! protobuf).
+//!
+//! [`WireGame`] is what a game needs to be hosted and played over `cardroom.v1`, implemented
+//! for each game in its own file (`twenty_two.rs`, `gin.rs`). The parts every game shares
+//! (cards, seats, an `Act`'s choice, the observation's forms, options) are this module's.
 
 mod gin;
 mod twenty_two;
 
-use cardroom_games::{Card, Game, Rank, Suit};
-use cardroom_proto::pb;
+use cardroom_games::{Card, Game, Rank, Seat, Suit};
 
-/// A game the server can host: an engine plus its conversions to and from `cardroom.v1`.
-pub(crate) trait WireGame: Game {
+use crate::pb;
+
+/// A game on the wire: an engine plus its conversions to and from `cardroom.v1`. The server
+/// hosts any `WireGame`; the SDK plays any `WireGame`.
+pub trait WireGame: Game {
     /// The game's enum value on the wire.
     const PB: pb::Game;
 
-    /// Whether a forfeit ends the match at once (Gin Rummy: the opponent wins) rather than the
-    /// default policy playing the forfeited seat to the end (Twenty-Two, at any table size);
-    /// docs/protocol.md, "Clocks, strikes and the default action".
-    const FORFEIT_ENDS_MATCH: bool;
-
     /// A new match from options as JSON (empty for the defaults), a seat count and a seed.
-    /// The error says what is wrong, for an INVALID_ARGUMENT status.
+    /// The error says what is wrong (the broken rule's id first when a rule is broken), for an
+    /// INVALID_ARGUMENT status.
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, String>;
 
     /// The match's options as JSON, every field included.
@@ -31,12 +34,37 @@ pub(crate) trait WireGame: Game {
     /// does not exist, missing fields).
     fn action_from_pb(action: &pb::Action) -> Result<Self::Action, String>;
 
-    /// The legal actions an observation holds (empty unless its seat is to act).
+    /// The legal actions an observation holds, sorted as the engine sorts them (empty unless
+    /// its seat is to act).
     fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
+
+    /// The seat an observation belongs to.
+    fn observer(observation: &Self::Observation) -> Seat;
 
     /// A seat's observation on the wire: the typed view and, in its `json` field, the engine's
     /// JSON form, less what the connection's `omit` leaves out (neither is computed then).
     fn observation_to_pb(observation: &Self::Observation, omit: &pb::Omit) -> pb::Observation;
+
+    /// An observation from the engine's JSON form (`Observation.json` on the wire).
+    fn parse_observation(json: &str) -> Result<Self::Observation, serde_json::Error>;
+
+    /// An event on the wire: its kind, a sentence and the engine's JSON form. The kind is the
+    /// event's serde tag (`"event"`), so it can never drift from the JSON.
+    fn event_to_pb(event: &Self::Event) -> pb::Event {
+        let json = serde_json::to_value(event).unwrap_or_default();
+        let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
+        pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
+    }
+
+    // ---- The timeout policy ---------------------------------------------------------------
+    // Not a conversion: what the server does for a seat that does not act. Issue 11 point 4
+    // moves this policy into the engines (documented with rule ids, tested there); until then
+    // these two items are its one place, and only the server uses them.
+
+    /// Whether a forfeit ends the match at once (Gin Rummy: the opponent wins) rather than the
+    /// default policy playing the forfeited seat to the end (Twenty-Two, at any table size);
+    /// docs/protocol.md, "Clocks, strikes and the default action".
+    const FORFEIT_ENDS_MATCH: bool;
 
     /// The action the server plays for a seat whose time ran out or that forfeited: documented
     /// per game in docs/protocol.md. Only called when the seat is to act.
@@ -46,10 +74,7 @@ pub(crate) trait WireGame: Game {
 /// The action an `Act` names: one of the turn's `legal` actions by index, or an action by value
 /// read with [`WireGame::action_from_pb`]. The error says why it names none, for an `ActError`
 /// MALFORMED; whether the action is legal is for the engine to say.
-pub(crate) fn act_action<G: WireGame>(
-    act: &pb::Act,
-    legal: &[G::Action],
-) -> Result<G::Action, String> {
+pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::Action, String> {
     match &act.choice {
         Some(pb::act::Choice::Index(index)) => {
             legal.get(*index as usize).copied().ok_or_else(|| {
@@ -65,7 +90,7 @@ pub(crate) fn act_action<G: WireGame>(
 }
 
 /// A card on the wire.
-pub(crate) fn card_to_pb(card: Card) -> pb::Card {
+pub fn card_to_pb(card: Card) -> pb::Card {
     let suit = match card.suit() {
         Suit::Clubs => pb::Suit::Clubs,
         Suit::Diamonds => pb::Suit::Diamonds,
@@ -76,7 +101,7 @@ pub(crate) fn card_to_pb(card: Card) -> pb::Card {
 }
 
 /// A card from the wire.
-pub(crate) fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
+pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
     let rank = u8::try_from(card.rank)
         .ok()
         .and_then(|r| r.checked_sub(2))
@@ -93,26 +118,47 @@ pub(crate) fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
 }
 
 /// Cards on the wire.
-pub(crate) fn cards_to_pb(cards: impl IntoIterator<Item = Card>) -> Vec<pb::Card> {
+pub fn cards_to_pb(cards: impl IntoIterator<Item = Card>) -> Vec<pb::Card> {
     cards.into_iter().map(card_to_pb).collect()
 }
 
 /// Cards from the wire.
-pub(crate) fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
+pub fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
     cards.iter().map(card_from_pb).collect()
 }
 
-/// An event on the wire: its kind, a sentence and the engine's JSON form.
-/// The kind is the event's serde tag (`"event"`), so it can never drift from the JSON.
-pub(crate) fn event_to_pb<G: WireGame>(event: &G::Event) -> pb::Event {
-    let json = serde_json::to_value(event).unwrap_or_default();
-    let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
-    pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
+/// A seat number on the wire.
+pub fn seat_to_pb(seat: Seat) -> u32 {
+    u32::from(seat.0)
+}
+
+/// A count on the wire (counts of cards and plays are far below `u32::MAX`).
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// An observation on the wire from its typed view, built only when the connection reads it,
+/// and the engine's JSON form, written only when it reads that (its `Join.omit`).
+fn observation_to_pb<O: serde::Serialize>(
+    observation: &O,
+    seat: Seat,
+    omit: &pb::Omit,
+    typed: impl FnOnce() -> pb::observation::Game,
+) -> pb::Observation {
+    pb::Observation {
+        seat: seat_to_pb(seat),
+        game: (!omit.typed).then(typed),
+        json: if omit.json {
+            String::new()
+        } else {
+            serde_json::to_string(observation).unwrap_or_default()
+        },
+    }
 }
 
 /// The observation forms a connection reads, from its `Join.omit`; the error is for an
 /// INVALID_ARGUMENT status.
-pub(crate) fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
+pub fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
     let omit = omit.unwrap_or_default();
     if omit.typed && omit.json {
         return Err("Omit.typed and Omit.json together leave a Turn without its observation".into());
@@ -121,7 +167,7 @@ pub(crate) fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
 }
 
 /// Options of `game` from JSON; an empty text means the defaults.
-pub(crate) fn parse_options<O: serde::de::DeserializeOwned + Default>(
+fn parse_options<O: serde::de::DeserializeOwned + Default>(
     options_json: &str,
     game: &str,
 ) -> Result<O, String> {
@@ -134,23 +180,30 @@ pub(crate) fn parse_options<O: serde::de::DeserializeOwned + Default>(
 
 /// A seeded RNG for the conversion tests: ChaCha8 with the two draws they need.
 #[cfg(test)]
-pub(crate) struct TestRng(rand_chacha::ChaCha8Rng);
+struct TestRng(rand_chacha::ChaCha8Rng);
 
 #[cfg(test)]
 impl TestRng {
-    pub(crate) fn new(seed: u64) -> TestRng {
+    fn new(seed: u64) -> TestRng {
         TestRng(rand::SeedableRng::seed_from_u64(seed))
     }
 
     /// A number in `0..n`.
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    fn below(&mut self, n: usize) -> usize {
         rand::RngExt::random_range(&mut self.0, 0..n)
     }
 
     /// Heads or tails.
-    pub(crate) fn coin(&mut self) -> bool {
+    fn coin(&mut self) -> bool {
         rand::RngExt::random_bool(&mut self.0, 0.5)
     }
+}
+
+/// An enum value's name on the wire less its prefix, in lower case: the engine's serde tag
+/// for it (`TWENTY_TWO_PHASE_EXCHANGE` is `exchange`).
+#[cfg(test)]
+fn enum_tag(name: &str, prefix: &str) -> String {
+    name.strip_prefix(prefix).unwrap_or(name).to_lowercase()
 }
 
 #[cfg(test)]
