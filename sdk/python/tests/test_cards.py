@@ -1,8 +1,10 @@
-"""Cards, hands and actions: parsing, printing and the conversion to and from the contract."""
+"""Cards, hands, actions and phases: parsing, printing and the conversion to and from the
+contract."""
 
 from __future__ import annotations
 
 import pytest
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from cardroom import (
     BigGin,
@@ -12,6 +14,7 @@ from cardroom import (
     DrawStock,
     Exchange,
     Gin,
+    GinPhase,
     Hand,
     Knock,
     PassUpcard,
@@ -19,9 +22,11 @@ from cardroom import (
     Rank,
     Suit,
     TakeUpcard,
+    TwentyTwoPhase,
     action_from_pb,
     action_to_pb,
 )
+from cardroom.v1 import cardroom_pb2 as pb
 
 
 def test_cards_print_as_the_server_writes_them() -> None:
@@ -78,3 +83,20 @@ def test_values() -> None:
 )
 def test_actions_survive_the_wire(action: object) -> None:
     assert action_from_pb(action_to_pb(action)) == action  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("ours", "contract", "prefix"),
+    [
+        (TwentyTwoPhase, pb.TwentyTwoPhase, "TWENTY_TWO_PHASE_"),
+        (GinPhase, pb.GinPhase, "GIN_PHASE_"),
+    ],
+)
+def test_phases_are_the_contracts(
+    ours: type[TwentyTwoPhase | GinPhase], contract: EnumTypeWrapper, prefix: str
+) -> None:
+    assert [phase.name for phase in ours] == [name.removeprefix(prefix) for name in contract.keys()]
+    for name, value in contract.items():
+        assert ours.from_pb(value).name == name.removeprefix(prefix)
+        assert ours.from_pb(value) == value
+    assert ours.from_pb(99).name == "UNSPECIFIED", "a phase from a newer server"

@@ -10,7 +10,7 @@ import enum
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardroom.actions import Action, action_from_pb
 from cardroom.cards import Card, Hand
@@ -34,10 +34,25 @@ class Game(enum.IntEnum):
         raise ValueError(f"unknown game {text!r}: use twenty_two or gin")
 
 
+_E = TypeVar("_E", bound="_ContractEnum")
+
+
+class _ContractEnum(enum.IntEnum):
+    """A contract enum whose members keep the contract's numbers, 0 being ``UNSPECIFIED``."""
+
+    @classmethod
+    def from_pb(cls: type[_E], value: int) -> _E:
+        """Reads the contract's value; an unknown one (from a newer server) is ``UNSPECIFIED``."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls(0)
+
+
 # ---- Twenty-Two ---------------------------------------------------------------------------
 
 
-class TwentyTwoPhase(enum.IntEnum):
+class TwentyTwoPhase(_ContractEnum):
     """The phase of a Twenty-Two match; the values are the contract's ``TwentyTwoPhase``."""
 
     #: Not set, or a phase this SDK does not know (from a newer server).
@@ -48,14 +63,6 @@ class TwentyTwoPhase(enum.IntEnum):
     PLAY = 2
     #: The match is over (TT-21).
     OVER = 3
-
-    @classmethod
-    def from_pb(cls, value: int) -> TwentyTwoPhase:
-        """Reads the contract's value; an unknown one is :attr:`UNSPECIFIED`."""
-        try:
-            return cls(value)
-        except ValueError:
-            return cls.UNSPECIFIED
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +191,7 @@ class TwentyTwoView:
 # ---- Gin Rummy ----------------------------------------------------------------------------
 
 
-class GinPhase(enum.IntEnum):
+class GinPhase(_ContractEnum):
     """The phase of a Gin Rummy match; the values are the contract's ``GinPhase``."""
 
     #: Not set, or a phase this SDK does not know (from a newer server).
@@ -199,14 +206,6 @@ class GinPhase(enum.IntEnum):
     WALL = 4
     #: The match is over (GR-13).
     MATCH_OVER = 5
-
-    @classmethod
-    def from_pb(cls, value: int) -> GinPhase:
-        """Reads the contract's value; an unknown one is :attr:`UNSPECIFIED`."""
-        try:
-            return cls(value)
-        except ValueError:
-            return cls.UNSPECIFIED
 
 
 @dataclass(frozen=True, slots=True)
