@@ -95,10 +95,10 @@ async fn create_match_needs_the_admin_token_when_the_server_has_one() {
         ..Default::default()
     };
     let status = client.create_match(request()).await.unwrap_err();
-    assert_eq!(status.code(), Code::PermissionDenied);
+    assert_eq!(status.code(), Code::Unauthenticated);
     let mut wrong = tonic::Request::new(request());
     wrong.metadata_mut().insert("authorization", "Bearer nope".parse().unwrap());
-    assert_eq!(client.create_match(wrong).await.unwrap_err().code(), Code::PermissionDenied);
+    assert_eq!(client.create_match(wrong).await.unwrap_err().code(), Code::Unauthenticated);
     let mut right = tonic::Request::new(request());
     right.metadata_mut().insert("authorization", "Bearer s3cret".parse().unwrap());
     let created = client.create_match(right).await.unwrap().into_inner();
@@ -295,7 +295,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
         .await
         .err()
         .unwrap();
-    assert_eq!(status.code(), Code::PermissionDenied);
+    assert_eq!(status.code(), Code::Unauthenticated);
     let mut raw = pb::cardroom_client::CardroomClient::new(server.channel().await);
     let act = pb::BotMessage {
         message: Some(pb::bot_message::Message::Act(pb::Act { turn: 0, choice: None })),
@@ -586,7 +586,7 @@ async fn get_stats_needs_the_admin_token_when_the_server_has_one() {
     let server = TestServer::start(Config { admin_token: Some("sesame".into()), ..config() }).await;
     let mut client = server.client().await;
     let refused = client.get_stats(pb::GetStatsRequest { reset: false }).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::PermissionDenied, "stats are for the operator");
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated, "stats are for the operator");
     let mut request = tonic::Request::new(pb::GetStatsRequest { reset: false });
     request.metadata_mut().insert("authorization", "Bearer sesame".parse().unwrap());
     assert_eq!(client.get_stats(request).await.unwrap().into_inner().decisions, 0);

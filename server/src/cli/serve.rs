@@ -19,9 +19,23 @@ pub(crate) struct ServeArgs {
     /// Where finished matches' records are written, one JSON file each.
     #[arg(long, env = "CARDROOM_RECORD_DIR", default_value = "records")]
     record_dir: PathBuf,
-    /// The most bot connections at once.
+    /// Let bots join the queue (`Join.queue`) and start matches by themselves. Default: open
+    /// unless the server has an admin token.
+    #[arg(long, env = "CARDROOM_OPEN_QUEUE", overrides_with = "no_open_queue")]
+    open_queue: bool,
+    /// Refuse `Join.queue` (PERMISSION_DENIED): matches are the organizer's to create.
+    #[arg(long, overrides_with = "open_queue")]
+    no_open_queue: bool,
+    /// The most joined bot connections at once.
     #[arg(long, env = "CARDROOM_MAX_CONNECTIONS", default_value_t = 10_000)]
     max_connections: usize,
+    /// The most Play streams at once that have not yet sent their Join (apart from
+    /// --max-connections).
+    #[arg(long, env = "CARDROOM_MAX_PENDING_JOINS", default_value_t = 1_000)]
+    max_pending_joins: usize,
+    /// How long a Play stream may take to send its Join, in milliseconds.
+    #[arg(long, env = "CARDROOM_JOIN_TIMEOUT_MS", default_value_t = 10_000)]
+    join_timeout_ms: u64,
     /// The most matches running at once.
     #[arg(long, env = "CARDROOM_MAX_MATCHES", default_value_t = 10_000)]
     max_matches: usize,
@@ -34,6 +48,15 @@ pub(crate) struct ServeArgs {
     /// Default time bank per seat and match, in milliseconds.
     #[arg(long, env = "CARDROOM_BANK_MS", default_value_t = 30_000)]
     bank_ms: u64,
+    /// The longest move time a match may ask for, in milliseconds.
+    #[arg(long, env = "CARDROOM_MAX_MOVE_MS", default_value_t = 60_000)]
+    max_move_ms: u64,
+    /// The largest bank a match may ask for, in milliseconds.
+    #[arg(long, env = "CARDROOM_MAX_BANK_MS", default_value_t = 900_000)]
+    max_bank_ms: u64,
+    /// The longest bot or lobby name, in bytes.
+    #[arg(long, env = "CARDROOM_MAX_NAME_BYTES", default_value_t = 64)]
+    max_name_bytes: usize,
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
@@ -54,7 +77,17 @@ impl ServeArgs {
     fn config(self) -> Config {
         Config {
             admin_token: self.admin_token,
+            queue_open: match (self.open_queue, self.no_open_queue) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
             max_connections: self.max_connections,
+            max_pending_joins: self.max_pending_joins,
+            join_timeout: Duration::from_millis(self.join_timeout_ms),
+            max_move_time: Duration::from_millis(self.max_move_ms),
+            max_bank_time: Duration::from_millis(self.max_bank_ms),
+            max_name_bytes: self.max_name_bytes,
             max_matches: self.max_matches,
             max_message_bytes: self.max_message_bytes,
             record_dir: Some(self.record_dir),
