@@ -17,9 +17,10 @@ pub struct Config {
     /// open at once; more are refused with RESOURCE_EXHAUSTED. Streams that have not yet sent
     /// their `Join` do not count: they have `max_pending_joins`.
     pub max_connections: usize,
-    /// The most `Play` streams open at once that have not yet sent their `Join`; more are
-    /// refused with RESOURCE_EXHAUSTED. Kept apart from `max_connections` so that silent
-    /// streams can never lock joined bots out.
+    /// The most `Play` streams open at once that have not yet sent their `Join` (at least
+    /// one); beyond it the oldest of them ends with RESOURCE_EXHAUSTED. Kept apart from
+    /// `max_connections`, and the newest stream wins, so that silent streams can never lock
+    /// joined bots out.
     pub max_pending_joins: usize,
     /// How long a `Play` stream may take to send its `Join`; one that takes longer ends with
     /// DEADLINE_EXCEEDED.

@@ -93,8 +93,10 @@ struct Shared {
     config: Config,
     state: Mutex<State>,
     connections: Arc<Semaphore>,
-    /// Play streams that have not sent their Join yet: a limit apart from `connections`.
-    pending_joins: Arc<Semaphore>,
+    /// Play streams that have not sent their Join yet, oldest first, each with the sender that
+    /// displaces it: a limit apart from `connections`. (A std mutex for the same reason as
+    /// `state`; apart from it, so that a flood of new streams never waits on the matches.)
+    pending_joins: Mutex<VecDeque<(u64, oneshot::Sender<()>)>>,
     next_id: AtomicU64,
     /// Cancelled when the server shuts down: every match ends as aborted.
     cancel: CancellationToken,
@@ -112,13 +114,12 @@ pub(crate) struct Registry {
 impl Registry {
     pub(crate) fn new(config: Config) -> Registry {
         let connections = Arc::new(Semaphore::new(config.max_connections));
-        let pending_joins = Arc::new(Semaphore::new(config.max_pending_joins));
         Registry {
             shared: Arc::new(Shared {
                 config,
                 state: Mutex::new(State::default()),
                 connections,
-                pending_joins,
+                pending_joins: Mutex::new(VecDeque::new()),
                 next_id: AtomicU64::new(1),
                 cancel: CancellationToken::new(),
                 tasks: TaskTracker::new(),
@@ -142,7 +143,7 @@ impl Registry {
         let in_use = |semaphore: &Semaphore, max: usize| max - semaphore.available_permits().min(max);
         let config = &self.shared.config;
         let open = in_use(&self.shared.connections, config.max_connections)
-            + in_use(&self.shared.pending_joins, config.max_pending_joins);
+            + self.pending_joins().len();
         self.shared.stats.snapshot(running, open as u64, reset)
     }
 
@@ -167,14 +168,24 @@ impl Registry {
         })
     }
 
-    /// A permit for one `Play` stream until it has sent its `Join`.
-    pub(crate) fn pending_join_permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
-        Arc::clone(&self.shared.pending_joins).try_acquire_owned().map_err(|_| {
-            Status::resource_exhausted(format!(
-                "the server holds its limit of {} Play streams waiting for their Join",
-                self.shared.config.max_pending_joins
-            ))
-        })
+    fn pending_joins(&self) -> MutexGuard<'_, VecDeque<(u64, oneshot::Sender<()>)>> {
+        // Each critical section is one push, pop or removal: a poisoned lock is still whole.
+        self.shared.pending_joins.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Counts the `Play` stream `id` as waiting for its `Join` until the returned guard is
+    /// dropped. When `max_pending_joins` already wait, the oldest of them is displaced (its
+    /// guard's `displaced` resolves): a flood of silent streams churns through itself, and a
+    /// real bot, whose `Join` follows within a round trip, still gets in.
+    pub(crate) fn pending_join(&self, id: u64) -> PendingJoin {
+        let (displace, displaced) = oneshot::channel();
+        let mut pending = self.pending_joins();
+        while pending.len() >= self.shared.config.max_pending_joins.max(1) {
+            let Some((_, oldest)) = pending.pop_front() else { break };
+            let _ = oldest.send(());
+        }
+        pending.push_back((id, displace));
+        PendingJoin { registry: self.clone(), id, displaced }
     }
 
     /// Creates and starts a match; returns its id and seat tokens.
@@ -533,4 +544,19 @@ fn clock_part(field: &str, ms: u32, default: Duration, max: Duration) -> Result<
         )));
     }
     Ok(asked)
+}
+
+/// A `Play` stream waiting for its `Join` ([`Registry::pending_join`]); dropping it stops the
+/// count.
+pub(crate) struct PendingJoin {
+    registry: Registry,
+    id: u64,
+    /// Resolves when newer streams displace this one.
+    pub(crate) displaced: oneshot::Receiver<()>,
+}
+
+impl Drop for PendingJoin {
+    fn drop(&mut self) {
+        self.registry.pending_joins().retain(|(id, _)| *id != self.id);
+    }
 }

@@ -239,13 +239,23 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         request: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
         let mut inbound = request.into_inner();
+        let id = self.registry.next_id();
         let join = {
-            // Until its Join, a stream holds a slot of its own (not one of the joined bots'),
-            // for `join_timeout` at most.
-            let _pending = self.registry.pending_join_permit()?;
-            let config = self.registry.config();
-            let timeout = config.join_timeout;
-            let first = tokio::time::timeout(timeout, inbound.message()).await.map_err(|_| {
+            // Until its Join, a stream counts among the pending ones (not the joined bots'),
+            // for `join_timeout` at most, and newer streams may displace it.
+            let mut pending = self.registry.pending_join(id);
+            let timeout = self.registry.config().join_timeout;
+            let first = tokio::select! {
+                first = tokio::time::timeout(timeout, inbound.message()) => first,
+                _ = &mut pending.displaced => {
+                    return Err(Status::resource_exhausted(format!(
+                        "displaced: the server holds its limit of {} Play streams waiting for \
+                         their Join (send Join as soon as the stream opens)",
+                        self.registry.config().max_pending_joins
+                    )));
+                }
+            };
+            let first = first.map_err(|_| {
                 Status::deadline_exceeded(format!(
                     "no Join within {} ms of opening the Play stream (the server's join timeout)",
                     timeout.as_millis()
@@ -267,7 +277,6 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
-        let id = self.registry.next_id();
         let registry = self.registry.clone();
         let joining = Joining { id, bot_name: join.bot_name, omit, tx, permit };
         match join.seat {
