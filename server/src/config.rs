@@ -57,8 +57,14 @@ pub struct Config {
     /// forgotten, so a long-running server's memory stays flat.
     pub keep_finished: usize,
     /// Messages buffered towards one bot or spectator; one that falls further behind is
-    /// disconnected rather than slowing its match.
+    /// disconnected rather than slowing its match (its stream ends with RESOURCE_EXHAUSTED).
     pub outbound_buffer: usize,
+    /// Acts one connection may send in a row without one of them being applied (stale,
+    /// out of turn, malformed, illegal) and without a new `Turn` for it; the next ends its
+    /// stream with RESOURCE_EXHAUSTED. A
+    /// flood is stopped at its stream, long before HTTP/2's own limits would close the whole
+    /// connection and every other seat on it.
+    pub max_unapplied_acts: u32,
 }
 
 impl Default for Config {
@@ -82,6 +88,7 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(5),
             keep_finished: 1_000,
             outbound_buffer: 256,
+            max_unapplied_acts: 1_000,
         }
     }
 }

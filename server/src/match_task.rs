@@ -72,12 +72,18 @@ pub(crate) struct MatchSetup<G> {
     pub(crate) state: G,
     pub(crate) tokens: Vec<String>,
     pub(crate) clock: ClockRules,
+    /// Acts a connection may send in a row without one being applied before its stream is
+    /// ended (`Config::max_unapplied_acts`).
+    pub(crate) max_unapplied_acts: u32,
 }
 
 struct Connection {
     tx: BotSender,
     /// What the bot asked to be left out (`Join.omit`).
     omit: pb::Omit,
+    /// Acts received on this connection since its last one was applied or its last `Turn`
+    /// was sent.
+    unapplied: u32,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -99,6 +105,7 @@ pub(crate) struct MatchTask<G: WireGame> {
     seats: Vec<SeatSlot>,
     /// Move time, banks, strikes and reconnect graces.
     clock: Clock,
+    max_unapplied_acts: u32,
     /// False until every seat has joined (or the join grace passed): no turn is sent before.
     started: bool,
     /// Grows by one with every decision; bots echo it.
@@ -140,6 +147,7 @@ impl<G: WireGame> MatchTask<G> {
             state: setup.state,
             seats,
             clock,
+            max_unapplied_acts: setup.max_unapplied_acts,
             started: false,
             turn: 0,
             turn_sent: None,
@@ -300,7 +308,7 @@ impl<G: WireGame> MatchTask<G> {
         }
         let slot = &mut self.seats[seat.index()];
         slot.bot_name = bot_name;
-        slot.connection = Some(Connection { tx, omit, _permit: permit });
+        slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
         let inbound = inbound.map(Some).chain(tokio_stream::once(None));
         self.inbound.insert(seat.index(), Box::pin(inbound));
         self.clock.connected(seat);
@@ -312,6 +320,21 @@ impl<G: WireGame> MatchTask<G> {
 
     fn act(&mut self, seat: Seat, act: pb::Act) {
         self.registry.stats().act_received(act.encoded_len());
+        if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+            connection.unapplied += 1;
+            if connection.unapplied > self.max_unapplied_acts {
+                // A flood (of stale acts, say) is stopped at its stream, before it costs the
+                // HTTP/2 connection, and the other seats on it, anything.
+                warn!(%seat, acts = connection.unapplied, "flood of refused acts: stream ended");
+                let status = Status::resource_exhausted(format!(
+                    "{} acts in a row refused: this stream is ended (answer each Turn once, \
+                     and read what the server sends)",
+                    connection.unapplied
+                ));
+                let _ = connection.tx.try_send(Err(status));
+                return self.disconnect(seat);
+            }
+        }
         let slot = &self.seats[seat.index()];
         let turn = act.turn;
         let refuse = |code: pb::ActErrorCode, rule: &str, message: String| pb::ActError {
@@ -342,6 +365,9 @@ impl<G: WireGame> MatchTask<G> {
         match self.apply(seat, action, round_trip) {
             Ok(()) => {
                 debug!(%seat, %action, "applied");
+                if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+                    connection.unapplied = 0;
+                }
                 if let Some(round_trip) = round_trip {
                     let micros = u32::try_from(round_trip.as_micros()).unwrap_or(u32::MAX);
                     self.seats[seat.index()].think_us.push(micros);
@@ -476,6 +502,9 @@ impl<G: WireGame> MatchTask<G> {
         };
         let bytes = turn.encoded_len();
         if self.send(seat, pb::server_message::Message::Turn(turn)) {
+            if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+                connection.unapplied = 0;
+            }
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
         }
@@ -489,19 +518,28 @@ impl<G: WireGame> MatchTask<G> {
         self.send(seat, pb::server_message::Message::Error(error));
     }
 
-    /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
-    /// Returns whether the message was handed to a connection.
+    /// Sends to a seat's connection without waiting; a bot too far behind is disconnected,
+    /// its stream ended with RESOURCE_EXHAUSTED (the last place in its buffer is kept for that
+    /// status). Returns whether the message was handed to a connection.
     fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
         let Some(connection) = &self.seats[seat.index()].connection else { return false };
-        let message = pb::ServerMessage { message: Some(message) };
-        match connection.tx.try_send(Ok(message)) {
-            Ok(()) => true,
-            Err(error) => {
-                warn!(%seat, cause = %error, "bot is not reading: disconnected");
-                self.disconnect(seat);
-                false
+        if connection.tx.capacity() > 1 {
+            let message = pb::ServerMessage { message: Some(message) };
+            if connection.tx.try_send(Ok(message)).is_ok() {
+                return true;
             }
+            // The stream is gone; its end is on its way to this task.
+            self.disconnect(seat);
+            return false;
         }
+        warn!(%seat, "bot is not reading: disconnected");
+        let behind = Status::resource_exhausted(format!(
+            "bot fell behind: {} messages unread; rejoin with your seat token",
+            connection.tx.max_capacity() - 1
+        ));
+        let _ = connection.tx.try_send(Err(behind));
+        self.disconnect(seat);
+        false
     }
 
     fn broadcast(&mut self, events: &[G::Event]) {

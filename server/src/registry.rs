@@ -246,6 +246,7 @@ impl Registry {
             state,
             tokens: tokens.clone(),
             clock,
+            max_unapplied_acts: config.max_unapplied_acts,
         };
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
         self.shared.tasks.spawn(task.run());

@@ -1073,3 +1073,63 @@ async fn an_oversized_unary_request_is_resource_exhausted_as_a_streamed_one_is()
     let status = server.client().await.create_match(request).await.unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_floods_stale_acts_without_reading_is_ended_and_its_connection_plays_on() {
+    let server = TestServer::start(Config { max_unapplied_acts: 100, ..config() }).await;
+    // One HTTP/2 connection carries the flooding seat and both seats of another match.
+    let shared = server.channel().await;
+    let (flooded_id, flooded) = server.create(pb::Game::GinRummy, 2, 31).await;
+    let (_, other) = server.create(pb::Game::GinRummy, 2, 32).await;
+    let mut flooder = Bot::with_token(shared.clone(), &flooded[0]).await.unwrap();
+    joined_message(&mut flooder).await;
+    let mut bots = Vec::new();
+    for token in &other {
+        let mut bot = Bot::with_token(shared.clone(), token).await.unwrap();
+        joined_message(&mut bot).await;
+        bots.push(bot);
+    }
+    // The flooder reads nothing: it sends Acts for a turn long gone as fast as it can, until
+    // its stream is closed.
+    let (flood, mut unread) = flooder.into_parts();
+    let stale = pb::BotMessage {
+        message: Some(pb::bot_message::Message::Act(pb::Act {
+            turn: 1_000_000,
+            choice: Some(pb::act::Choice::Index(0)),
+        })),
+    };
+    let stale = prost::bytes::Bytes::from(prost::Message::encode_to_vec(&stale));
+    let flooding = tokio::spawn(async move {
+        for _ in 0..1_000_000 {
+            if flood.send(stale.clone()).await.is_err() {
+                break;
+            }
+        }
+    });
+    // The other match, on the same connection, plays to its end.
+    let ends = play_all(bots).await;
+    assert!(ends.iter().all(|end| !end.aborted && end.standings.len() == 2), "{ends:?}");
+    // The flooder got its 100 refusals, then a status saying why its stream ended.
+    let mut refused = 0;
+    let status = loop {
+        match cardroom_tests::next_raw(&mut unread).await {
+            Ok(Some(bytes)) => match cardroom_tests::decode_server_message(&bytes) {
+                Message::Error(error) => {
+                    assert_eq!(error.code, pb::ActErrorCode::StaleTurn as i32, "{error:?}");
+                    refused += 1;
+                }
+                Message::Turn(_) | Message::Events(_) => {}
+                other => panic!("unexpected {other:?}"),
+            },
+            Ok(None) => panic!("the flooding stream ended as if normally after {refused} errors"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(refused, 100);
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
+    assert!(status.message().contains("101 acts in a row refused"), "{status}");
+    flooding.abort();
+    // Nothing the flooder sent was applied to its match.
+    let info = server.match_info(&flooded_id).await;
+    assert_eq!(info.seats[0].refused, 0, "stale acts are not counted as refused moves");
+}

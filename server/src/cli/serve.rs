@@ -57,6 +57,10 @@ pub(crate) struct ServeArgs {
     /// The longest bot or lobby name, in bytes.
     #[arg(long, env = "CARDROOM_MAX_NAME_BYTES", default_value_t = 64)]
     max_name_bytes: usize,
+    /// Acts a bot connection may send in a row, none applied and no new Turn, before its
+    /// stream is ended (a flood stopped at its stream).
+    #[arg(long, env = "CARDROOM_MAX_UNAPPLIED_ACTS", default_value_t = 1_000)]
+    max_unapplied_acts: u32,
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
@@ -88,6 +92,7 @@ impl ServeArgs {
             max_move_time: Duration::from_millis(self.max_move_ms),
             max_bank_time: Duration::from_millis(self.max_bank_ms),
             max_name_bytes: self.max_name_bytes,
+            max_unapplied_acts: self.max_unapplied_acts,
             max_matches: self.max_matches,
             max_message_bytes: self.max_message_bytes,
             record_dir: Some(self.record_dir),
