@@ -22,8 +22,8 @@ use tokio_util::task::TaskTracker;
 use tonic::Status;
 use tracing::{info, warn};
 
-use crate::config::Config;
 use crate::clock::ClockRules;
+use crate::config::Config;
 use crate::match_task::{Command, MatchSetup, MatchTask};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
@@ -140,10 +140,11 @@ impl Registry {
     pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
         let running = self.lock().running.len() as u64;
         // Every Play stream open: joined, and still waiting for its Join.
-        let in_use = |semaphore: &Semaphore, max: usize| max - semaphore.available_permits().min(max);
+        let in_use =
+            |semaphore: &Semaphore, max: usize| max - semaphore.available_permits().min(max);
         let config = &self.shared.config;
-        let open = in_use(&self.shared.connections, config.max_connections)
-            + self.pending_joins().len();
+        let open =
+            in_use(&self.shared.connections, config.max_connections) + self.pending_joins().len();
         self.shared.stats.snapshot(running, open as u64, reset)
     }
 
@@ -208,8 +209,18 @@ impl Registry {
         let config = &self.shared.config;
         let clock = request.clock.unwrap_or_default();
         let clock = ClockRules {
-            move_time: clock_part("move_ms", clock.move_ms, config.move_time, config.max_move_time)?,
-            bank_time: clock_part("bank_ms", clock.bank_ms, config.bank_time, config.max_bank_time)?,
+            move_time: clock_part(
+                "move_ms",
+                clock.move_ms,
+                config.move_time,
+                config.max_move_time,
+            )?,
+            bank_time: clock_part(
+                "bank_ms",
+                clock.bank_ms,
+                config.bank_time,
+                config.max_bank_time,
+            )?,
             max_strikes: config.max_strikes,
             reconnect_grace: config.reconnect_grace,
         };

@@ -19,8 +19,7 @@ pub(crate) fn final_standings(
     let has_forfeited = |s: &Standing| forfeited.get(s.seat.index()).copied().unwrap_or(false);
     let mut out: Vec<pb::Standing> = Vec::with_capacity(engine.len());
     for group in [false, true] {
-        let members: Vec<&Standing> =
-            engine.iter().filter(|s| has_forfeited(s) == group).collect();
+        let members: Vec<&Standing> = engine.iter().filter(|s| has_forfeited(s) == group).collect();
         let offset = out.len() as u32;
         for (i, s) in members.iter().enumerate() {
             let place = match (i, out.last()) {

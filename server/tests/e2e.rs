@@ -966,7 +966,11 @@ async fn create_match_refuses_options_that_are_not_an_object_and_clocks_over_the
     assert_eq!(status.code(), Code::InvalidArgument, "{status}");
     // -1 on the wire is u32::MAX: refused, not 49.7 days.
     let clock = |move_ms, bank_ms| Some(pb::Clock { move_ms, bank_ms });
-    for (clock, field) in [(clock(u32::MAX, 0), "move_ms"), (clock(0, u32::MAX), "bank_ms"), (clock(5_001, 0), "move_ms")] {
+    for (clock, field) in [
+        (clock(u32::MAX, 0), "move_ms"),
+        (clock(0, u32::MAX), "bank_ms"),
+        (clock(5_001, 0), "move_ms"),
+    ] {
         let status = client.create_match(request("{}", clock)).await.unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument, "{status}");
         assert!(status.message().contains(&format!("clock.{field}")), "{status}");
