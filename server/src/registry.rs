@@ -140,11 +140,9 @@ impl Registry {
     pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
         let running = self.lock().running.len() as u64;
         // Every Play stream open: joined, and still waiting for its Join.
-        let in_use =
-            |semaphore: &Semaphore, max: usize| max - semaphore.available_permits().min(max);
-        let config = &self.shared.config;
-        let open =
-            in_use(&self.shared.connections, config.max_connections) + self.pending_joins().len();
+        let max = self.shared.config.max_connections;
+        let joined = max - self.shared.connections.available_permits().min(max);
+        let open = joined + self.pending_joins().len();
         self.shared.stats.snapshot(running, open as u64, reset)
     }
 

@@ -148,3 +148,56 @@ async fn shutdown_signal() {
         () = terminate => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    #[derive(clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    fn config(args: &[&str]) -> Config {
+        let args = std::iter::once("serve").chain(args.iter().copied());
+        Serve::try_parse_from(args).map(|serve| serve.args.config()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_queue_is_closed_by_default_only_with_an_admin_token() {
+        assert!(config(&[]).queue_is_open());
+        assert!(!config(&["--admin-token", "t"]).queue_is_open());
+        assert!(config(&["--admin-token", "t", "--open-queue"]).queue_is_open());
+        assert!(!config(&["--no-open-queue"]).queue_is_open());
+        // The last of the two flags wins.
+        assert!(config(&["--open-queue", "--no-open-queue"]).queue_open == Some(false));
+        assert!(config(&["--no-open-queue", "--open-queue"]).queue_open == Some(true));
+    }
+
+    #[test]
+    fn the_new_limits_reach_the_config() {
+        let config = config(&[
+            "--max-pending-joins",
+            "7",
+            "--join-timeout-ms",
+            "1500",
+            "--max-move-ms",
+            "9000",
+            "--max-bank-ms",
+            "90000",
+            "--max-name-bytes",
+            "32",
+            "--max-unapplied-acts",
+            "50",
+        ]);
+        assert_eq!(config.max_pending_joins, 7);
+        assert_eq!(config.join_timeout, Duration::from_millis(1_500));
+        assert_eq!(config.max_move_time, Duration::from_secs(9));
+        assert_eq!(config.max_bank_time, Duration::from_secs(90));
+        assert_eq!(config.max_name_bytes, 32);
+        assert_eq!(config.max_unapplied_acts, 50);
+    }
+}
