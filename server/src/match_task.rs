@@ -652,3 +652,90 @@ fn watch_send(tx: &WatchSender, message: pb::WatchMessage) -> bool {
     let _ = tx.try_send(Err(behind));
     false
 }
+
+#[cfg(test)]
+mod tests {
+    //! Whole matches under paused tokio time: nobody joins, so every decision waits out the
+    //! reconnect grace, times out and strikes, exactly when the clock says.
+
+    use super::*;
+    use crate::config::Config;
+    use crate::registry::MatchRequest;
+
+    const GRACE: Duration = Duration::from_secs(5);
+
+    fn registry() -> Registry {
+        Registry::new(Config {
+            move_time: Duration::from_secs(2),
+            bank_time: Duration::from_secs(10),
+            max_strikes: 3,
+            reconnect_grace: GRACE,
+            // A spectator that reads only at the end must not fall behind.
+            outbound_buffer: 100_000,
+            ..Config::default()
+        })
+    }
+
+    /// Creates a match nobody joins, watches it to its end; returns the end, the final status
+    /// and how long (in tokio's paused time) the match took.
+    async fn unattended(game: pb::Game, seats: u32) -> (pb::MatchEnd, pb::MatchInfo, Duration) {
+        let registry = registry();
+        let request = MatchRequest {
+            game,
+            options_json: String::new(),
+            seats,
+            seed: Some(11),
+            clock: None,
+            lobby_bots: Vec::new(),
+        };
+        let started = Instant::now();
+        let (id, _) = registry.create_match(request).unwrap();
+        let Ok(Ok(handle)) = registry.lookup(&id) else { panic!("the match runs") };
+        let (tx, mut rx) = mpsc::channel(100_000);
+        handle.commands.send(Command::Watch { tx }).await.unwrap();
+        let end = loop {
+            match rx.recv().await {
+                Some(Ok(pb::WatchMessage { end: Some(end), .. })) => break end,
+                Some(Ok(_)) => {}
+                other => panic!("the spectator is served to the end, got {other:?}"),
+            }
+        };
+        let took = started.elapsed();
+        (end, registry.info(&id).await.unwrap(), took)
+    }
+
+    /// (strikes, forfeited) per seat.
+    fn penalties(info: &pb::MatchInfo) -> Vec<(u32, bool)> {
+        info.seats.iter().map(|s| (s.strikes, s.forfeited)).collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_absent_gin_seat_strikes_out_once_the_grace_is_over_and_loses_at_once() {
+        let (end, info, took) = unattended(pb::Game::GinRummy, 2).await;
+        // The grace is counted once, from the match's creation: every decision after it times
+        // out at once, with no clock time added.
+        assert_eq!(took, GRACE);
+        assert_eq!(end.reason, "a seat forfeited");
+        assert!(!end.aborted);
+        let penalties = penalties(&info);
+        let out = penalties.iter().position(|&(_, forfeited)| forfeited).unwrap();
+        let other = 1 - out;
+        assert_eq!(penalties[out], (3, true));
+        assert!(penalties[other].0 < 3 && !penalties[other].1, "{penalties:?}");
+        let places: Vec<(u32, u32, bool)> =
+            end.standings.iter().map(|s| (s.seat, s.place, s.forfeited)).collect();
+        assert_eq!(places, [(other as u32, 1, false), (out as u32, 2, true)]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn absent_twenty_two_seats_forfeit_and_the_default_policy_plays_the_match_out() {
+        let (end, info, took) = unattended(pb::Game::TwentyTwo, 3).await;
+        assert_eq!(took, GRACE);
+        assert_eq!(end.reason, "the match is over", "Twenty-Two plays on after forfeits");
+        assert_eq!(penalties(&info), [(3, true); 3]);
+        assert!(end.standings.iter().all(|s| s.forfeited));
+        let mut seats: Vec<u32> = end.standings.iter().map(|s| s.seat).collect();
+        seats.sort_unstable();
+        assert_eq!(seats, [0, 1, 2]);
+    }
+}

@@ -163,7 +163,9 @@ mod tests {
 
     fn config(args: &[&str]) -> Config {
         let args = std::iter::once("serve").chain(args.iter().copied());
-        Serve::try_parse_from(args).map(|serve| serve.args.config()).unwrap_or_else(|e| panic!("{e}"))
+        Serve::try_parse_from(args)
+            .map(|serve| serve.args.config())
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
