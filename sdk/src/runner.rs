@@ -543,7 +543,8 @@ mod tests {
     fn only_connection_failures_are_retried() {
         assert!(retryable(&Status::unavailable("down")));
         assert!(retryable(&Status::unknown("h2 error")));
-        assert!(!retryable(&Status::permission_denied("no seat has this token")));
+        assert!(!retryable(&Status::unauthenticated("no seat has this token")));
+        assert!(!retryable(&Status::permission_denied("this server's queue is closed")));
         assert!(!retryable(&Status::aborted("replaced by a new stream")));
     }
 

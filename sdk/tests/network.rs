@@ -338,7 +338,7 @@ async fn an_unknown_token_or_the_wrong_game_is_an_error() {
     let config = ConnectConfig::with_token(server.url(), "00");
     let err = play::<gin::State>(&config, &mut GreedyGin).await.unwrap_err();
     assert!(
-        matches!(err, RunError::Rejected(ref status) if status.code() == tonic::Code::PermissionDenied),
+        matches!(err, RunError::Rejected(ref status) if status.code() == tonic::Code::Unauthenticated),
         "{err}"
     );
 

@@ -8,8 +8,30 @@ use std::time::Duration;
 pub struct Config {
     /// When set, `CreateMatch` needs `authorization: Bearer <admin_token>`.
     pub admin_token: Option<String>,
-    /// The most `Play` streams open at once; more are refused with RESOURCE_EXHAUSTED.
+    /// Whether bots may join a queue (`Join.queue`) and start matches without an organizer.
+    /// `None` decides from `admin_token`: closed on a server that has one (its matches are
+    /// the organizer's to create), open otherwise. A closed queue refuses with
+    /// PERMISSION_DENIED.
+    pub queue_open: Option<bool>,
+    /// The most joined `Play` streams (bots with a seat, or waiting in a queue or the lobby)
+    /// open at once; more are refused with RESOURCE_EXHAUSTED. Streams that have not yet sent
+    /// their `Join` do not count: they have `max_pending_joins`.
     pub max_connections: usize,
+    /// The most `Play` streams open at once that have not yet sent their `Join` (at least
+    /// one); beyond it the oldest of them ends with RESOURCE_EXHAUSTED. Kept apart from
+    /// `max_connections`, and the newest stream wins, so that silent streams can never lock
+    /// joined bots out.
+    pub max_pending_joins: usize,
+    /// How long a `Play` stream may take to send its `Join`; one that takes longer ends with
+    /// DEADLINE_EXCEEDED.
+    pub join_timeout: Duration,
+    /// The longest move time a match may ask for (`Clock.move_ms`); more is INVALID_ARGUMENT.
+    pub max_move_time: Duration,
+    /// The largest bank a match may ask for (`Clock.bank_ms`); more is INVALID_ARGUMENT.
+    pub max_bank_time: Duration,
+    /// The longest bot name (`Join.bot_name`) or lobby name, in bytes; longer ones are
+    /// INVALID_ARGUMENT.
+    pub max_name_bytes: usize,
     /// The most matches running at once; more are refused with RESOURCE_EXHAUSTED.
     pub max_matches: usize,
     /// The largest message a client may send, in bytes; larger ones end the stream with
@@ -35,15 +57,27 @@ pub struct Config {
     /// forgotten, so a long-running server's memory stays flat.
     pub keep_finished: usize,
     /// Messages buffered towards one bot or spectator; one that falls further behind is
-    /// disconnected rather than slowing its match.
+    /// disconnected rather than slowing its match (its stream ends with RESOURCE_EXHAUSTED).
     pub outbound_buffer: usize,
+    /// Acts one connection may send in a row without one of them being applied (stale,
+    /// out of turn, malformed, illegal) and without a new `Turn` for it; the next ends its
+    /// stream with RESOURCE_EXHAUSTED. A
+    /// flood is stopped at its stream, long before HTTP/2's own limits would close the whole
+    /// connection and every other seat on it.
+    pub max_unapplied_acts: u32,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             admin_token: None,
+            queue_open: None,
             max_connections: 10_000,
+            max_pending_joins: 1_000,
+            join_timeout: Duration::from_secs(10),
+            max_move_time: Duration::from_secs(60),
+            max_bank_time: Duration::from_secs(15 * 60),
+            max_name_bytes: 64,
             max_matches: 10_000,
             max_message_bytes: 64 * 1024,
             record_dir: None,
@@ -54,6 +88,15 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(5),
             keep_finished: 1_000,
             outbound_buffer: 256,
+            max_unapplied_acts: 1_000,
         }
+    }
+}
+
+impl Config {
+    /// Whether `Join.queue` is served: `queue_open`, or else open unless there is an admin
+    /// token.
+    pub fn queue_is_open(&self) -> bool {
+        self.queue_open.unwrap_or(self.admin_token.is_none())
     }
 }

@@ -9,13 +9,16 @@
 //! # Ok(()) }
 //! ```
 
+mod clock;
 mod config;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod match_task;
 mod registry;
 mod service;
+mod standings;
 mod stats;
+mod status;
 mod token;
 
 use std::future::Future;
@@ -53,6 +56,7 @@ pub async fn run(
     let stopping = registry.clone();
     let (drained, drained_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tonic::transport::Server::builder()
+        .layer(tower::util::MapResponseLayer::new(oversized_is_resource_exhausted))
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -85,4 +89,19 @@ pub async fn run(
     }
     info!("cardroom stopped");
     Ok(())
+}
+
+/// A unary request over the size limit gets RESOURCE_EXHAUSTED, as a streamed message does
+/// (docs/protocol.md, "Errors"): tonic refuses it with OUT_OF_RANGE before any handler runs,
+/// in a trailers-only response, whose status is in the headers. The server itself never
+/// answers OUT_OF_RANGE, so only tonic's refusal is rewritten. (Streamed messages are read by
+/// the handlers, which map the status themselves: `status::read_error`.)
+fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
+    const OUT_OF_RANGE: &str = "11";
+    const RESOURCE_EXHAUSTED: http::HeaderValue = http::HeaderValue::from_static("8");
+    let headers = response.headers_mut();
+    if headers.get("grpc-status").is_some_and(|status| status == OUT_OF_RANGE) {
+        headers.insert("grpc-status", RESOURCE_EXHAUSTED);
+    }
+    response
 }

@@ -6,7 +6,7 @@
 use std::pin::Pin;
 use std::time::Duration;
 
-use cardroom_games::{RuleError, Seat, Standing};
+use cardroom_games::{RuleError, Seat};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
 use prost::Message as _;
@@ -17,8 +17,10 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Status, Streaming};
 use tracing::{debug, info, warn};
 
+use crate::clock::{Clock, ClockRules};
 use crate::registry::{Finished, Registry};
-use crate::service::read_error;
+use crate::standings::final_standings;
+use crate::status::read_error;
 
 /// Where a match task sends one bot's messages.
 pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
@@ -64,36 +66,24 @@ enum Wake {
     Deadline,
 }
 
-/// A match's clock, resolved against the server's defaults.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Clock {
-    pub(crate) move_time: Duration,
-    pub(crate) bank_time: Duration,
-}
-
-impl Clock {
-    pub(crate) fn to_pb(self) -> pb::Clock {
-        pb::Clock {
-            move_ms: self.move_time.as_millis().try_into().unwrap_or(u32::MAX),
-            bank_ms: self.bank_time.as_millis().try_into().unwrap_or(u32::MAX),
-        }
-    }
-}
-
 /// Everything a new match task needs.
 pub(crate) struct MatchSetup<G> {
     pub(crate) id: String,
     pub(crate) state: G,
     pub(crate) tokens: Vec<String>,
-    pub(crate) clock: Clock,
-    pub(crate) max_strikes: u32,
-    pub(crate) reconnect_grace: Duration,
+    pub(crate) clock: ClockRules,
+    /// Acts a connection may send in a row without one being applied before its stream is
+    /// ended (`Config::max_unapplied_acts`).
+    pub(crate) max_unapplied_acts: u32,
 }
 
 struct Connection {
     tx: BotSender,
     /// What the bot asked to be left out (`Join.omit`).
     omit: pb::Omit,
+    /// Acts received on this connection since its last one was applied or its last `Turn`
+    /// was sent.
+    unapplied: u32,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -101,10 +91,6 @@ struct SeatSlot {
     token: String,
     bot_name: String,
     connection: Option<Connection>,
-    /// When the seat's last connection closed, while it has none.
-    disconnected_at: Option<Instant>,
-    bank: Duration,
-    strikes: u32,
     forfeited: bool,
     /// Its actions refused as illegal or malformed.
     refused: u32,
@@ -117,15 +103,13 @@ pub(crate) struct MatchTask<G: WireGame> {
     id: String,
     state: G,
     seats: Vec<SeatSlot>,
+    /// Move time, banks, strikes and reconnect graces.
     clock: Clock,
-    max_strikes: u32,
-    reconnect_grace: Duration,
+    max_unapplied_acts: u32,
     /// False until every seat has joined (or the join grace passed): no turn is sent before.
     started: bool,
     /// Grows by one with every decision; bots echo it.
     turn: u64,
-    /// When the current decision was asked for.
-    turn_started: Instant,
     /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
     turn_sent: Option<Instant>,
     /// The legal actions of the current decision, in the order sent.
@@ -152,24 +136,20 @@ impl<G: WireGame> MatchTask<G> {
                 token,
                 bot_name: String::new(),
                 connection: None,
-                disconnected_at: Some(Instant::now()),
-                bank: setup.clock.bank_time,
-                strikes: 0,
                 forfeited: false,
                 refused: 0,
                 think_us: Vec::new(),
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let clock = Clock::new(setup.clock, seats.len());
         MatchTask {
             id: setup.id,
             state: setup.state,
             seats,
-            clock: setup.clock,
-            max_strikes: setup.max_strikes,
-            reconnect_grace: setup.reconnect_grace,
+            clock,
+            max_unapplied_acts: setup.max_unapplied_acts,
             started: false,
             turn: 0,
-            turn_started: Instant::now(),
             turn_sent: None,
             legal: Vec::new(),
             watchers: Vec::new(),
@@ -191,7 +171,7 @@ impl<G: WireGame> MatchTask<G> {
         }
         let aborted = aborted
             || loop {
-                if self.state.to_act().is_none() || self.gin_forfeit() {
+                if self.state.to_act().is_none() || self.forfeit_ends_match() {
                     break false;
                 }
                 let deadline = self.deadline();
@@ -209,7 +189,7 @@ impl<G: WireGame> MatchTask<G> {
     /// since the match was created (missing seats then time out and strike as usual). Returns
     /// true if the server shut down meanwhile.
     async fn wait_for_seats(&mut self) -> bool {
-        let deadline = Instant::now() + self.reconnect_grace;
+        let deadline = Instant::now() + self.clock.rules().reconnect_grace;
         while self.seats.iter().any(|s| s.connection.is_none()) {
             match self.wake(deadline).await {
                 Wake::Cancelled | Wake::Command(None) => return true,
@@ -259,27 +239,23 @@ impl<G: WireGame> MatchTask<G> {
     /// Forgets `seat`'s connection: its stream ends, and the seat's reconnect grace starts.
     fn disconnect(&mut self, seat: Seat) {
         self.inbound.remove(&seat.index());
-        let slot = &mut self.seats[seat.index()];
-        if slot.connection.take().is_some() {
-            slot.disconnected_at = Some(Instant::now());
+        if self.seats[seat.index()].connection.take().is_some() {
+            self.clock.disconnected(seat);
         }
     }
 
     /// Gin Rummy ends when a seat forfeits: nobody is left to play against. (Twenty-Two plays
     /// on, even with two seats: the default policy plays the forfeited seat to the end.)
-    fn gin_forfeit(&self) -> bool {
+    fn forfeit_ends_match(&self) -> bool {
         G::FORFEIT_ENDS_MATCH && self.seats.iter().any(|s| s.forfeited)
     }
 
     /// When the current decision times out: its clock, or the reconnect grace of a seat that
     /// has no connection.
     fn deadline(&self) -> Instant {
-        let Some(seat) = self.state.to_act() else { return self.turn_started };
-        let slot = &self.seats[seat.index()];
-        let clock = self.turn_started + self.clock.move_time + slot.bank;
-        match slot.disconnected_at {
-            Some(at) => clock.min((at + self.reconnect_grace).max(self.turn_started)),
-            None => clock,
+        match self.state.to_act() {
+            Some(seat) => self.clock.deadline(seat),
+            None => Instant::now(),
         }
     }
 
@@ -292,7 +268,7 @@ impl<G: WireGame> MatchTask<G> {
                     public_json: self.public_json(),
                     end: None,
                 };
-                if tx.try_send(Ok(first)).is_ok() {
+                if watch_send(&tx, first) {
                     self.watchers.push(tx);
                 }
             }
@@ -322,7 +298,7 @@ impl<G: WireGame> MatchTask<G> {
             game: G::PB as i32,
             options_json: self.state.options_json(),
             seats: self.seats.len() as u32,
-            clock: Some(self.clock.to_pb()),
+            clock: Some(self.clock.rules().to_pb()),
             observation: Some(G::observation_to_pb(&self.state.observation(seat), &omit)),
         };
         let message =
@@ -332,10 +308,10 @@ impl<G: WireGame> MatchTask<G> {
         }
         let slot = &mut self.seats[seat.index()];
         slot.bot_name = bot_name;
-        slot.disconnected_at = None;
-        slot.connection = Some(Connection { tx, omit, _permit: permit });
+        slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
         let inbound = inbound.map(Some).chain(tokio_stream::once(None));
         self.inbound.insert(seat.index(), Box::pin(inbound));
+        self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
         if self.started && self.state.to_act() == Some(seat) {
             self.send_turn(seat);
@@ -344,6 +320,21 @@ impl<G: WireGame> MatchTask<G> {
 
     fn act(&mut self, seat: Seat, act: pb::Act) {
         self.registry.stats().act_received(act.encoded_len());
+        if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+            connection.unapplied += 1;
+            if connection.unapplied > self.max_unapplied_acts {
+                // A flood (of stale acts, say) is stopped at its stream, before it costs the
+                // HTTP/2 connection, and the other seats on it, anything.
+                warn!(%seat, acts = connection.unapplied, "flood of refused acts: stream ended");
+                let status = Status::resource_exhausted(format!(
+                    "{} acts in a row refused: this stream is ended (answer each Turn once, \
+                     and read what the server sends)",
+                    connection.unapplied
+                ));
+                let _ = connection.tx.try_send(Err(status));
+                return self.disconnect(seat);
+            }
+        }
         let slot = &self.seats[seat.index()];
         let turn = act.turn;
         let refuse = |code: pb::ActErrorCode, rule: &str, message: String| pb::ActError {
@@ -370,19 +361,18 @@ impl<G: WireGame> MatchTask<G> {
                 return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
             }
         };
-        match self.state.apply(seat, action) {
-            Ok(events) => {
-                let elapsed = self.turn_started.elapsed();
-                let slot = &mut self.seats[seat.index()];
-                slot.bank = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
-                debug!(%seat, %action, ?elapsed, "applied");
-                let round_trip = self.turn_sent.map(|sent| sent.elapsed());
-                self.registry.stats().decision(round_trip);
+        let round_trip = self.turn_sent.map(|sent| sent.elapsed());
+        match self.apply(seat, action, round_trip) {
+            Ok(()) => {
+                debug!(%seat, %action, "applied");
+                if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+                    connection.unapplied = 0;
+                }
                 if let Some(round_trip) = round_trip {
                     let micros = u32::try_from(round_trip.as_micros()).unwrap_or(u32::MAX);
                     self.seats[seat.index()].think_us.push(micros);
                 }
-                self.after_apply(events);
+                self.next_decision();
             }
             Err(error) => {
                 debug!(%seat, %action, cause = %error, "illegal action");
@@ -393,18 +383,16 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    /// The current decision's clock ran out: the default action, a strike, maybe a forfeit.
+    /// The current decision's clock ran out: a strike, maybe a forfeit, and the default
+    /// action (unless the forfeit ends the match).
     fn time_out(&mut self) {
         let Some(seat) = self.state.to_act() else { return };
-        let slot = &mut self.seats[seat.index()];
-        slot.strikes += 1;
-        slot.bank = Duration::ZERO;
-        let forfeits = slot.strikes >= self.max_strikes;
-        warn!(%seat, strikes = slot.strikes, forfeits, "time out: playing the default action");
+        let strike = self.clock.strike(seat);
+        let max_strikes = self.clock.rules().max_strikes;
+        warn!(%seat, strikes = strike.strikes, strike.forfeits, "time out: playing the default action");
         let message = format!(
-            "your time ran out: the default action was played; strike {} of {}",
-            self.seats[seat.index()].strikes,
-            self.max_strikes
+            "your time ran out: the default action was played; strike {} of {max_strikes}",
+            strike.strikes,
         );
         let error = pb::ActError {
             turn: self.turn,
@@ -413,69 +401,74 @@ impl<G: WireGame> MatchTask<G> {
             message,
         };
         self.send_error(seat, error);
-        if forfeits {
+        if strike.forfeits {
             self.forfeit(seat);
-            if self.gin_forfeit() {
+            if self.forfeit_ends_match() {
                 return;
             }
         }
-        self.play_default(seat);
+        if self.play_default(seat) {
+            self.next_decision();
+        }
     }
 
     fn forfeit(&mut self, seat: Seat) {
         self.seats[seat.index()].forfeited = true;
         warn!(%seat, "seat forfeits");
+        let max_strikes = self.clock.rules().max_strikes;
         let error = pb::ActError {
             turn: self.turn,
             code: pb::ActErrorCode::Forfeited as i32,
             rule: String::new(),
-            message: format!("{seat} forfeits after {} strikes: placed last", self.max_strikes),
+            message: format!("{seat} forfeits after {max_strikes} strikes: placed last"),
         };
         self.send_error(seat, error);
     }
 
-    fn play_default(&mut self, seat: Seat) {
-        let Some(action) = self.state.default_action() else { return };
-        match self.state.apply(seat, action) {
-            Ok(events) => {
-                self.registry.stats().decision(None);
-                self.after_apply(events);
-            }
-            // The default is always one of the legal actions; should it not be, end the match
-            // rather than spin.
-            Err(error) => {
-                warn!(%seat, cause = %error, "the default action was refused");
-                self.cancel.cancel();
-            }
-        }
-    }
-
-    fn after_apply(&mut self, events: Vec<G::Event>) {
+    /// The one place a match moves on: applies `action` for `seat`, counts the decision (with
+    /// the bot's round trip, `None` for the server's default), charges the seat's bank and
+    /// tells bots and spectators.
+    /// The caller asks for the next decision.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: G::Action,
+        round_trip: Option<Duration>,
+    ) -> Result<(), G::Error> {
+        let events = self.state.apply(seat, action)?;
+        self.clock.decided(seat);
+        self.registry.stats().decision(round_trip);
         self.turn += 1;
         self.broadcast(&events);
-        self.next_decision();
+        Ok(())
+    }
+
+    /// Plays the default action for `seat` (timed out or forfeited). The default is always one
+    /// of the legal actions; should the engine refuse it, the match ends (as aborted) rather
+    /// than spin. Returns whether the match goes on.
+    fn play_default(&mut self, seat: Seat) -> bool {
+        let Some(action) = self.state.default_action() else { return false };
+        match self.apply(seat, action, None) {
+            Ok(()) => true,
+            Err(error) => {
+                warn!(%seat, %action, cause = %error, "the default action was refused");
+                self.cancel.cancel();
+                false
+            }
+        }
     }
 
     /// Asks the seat to act for the next decision; plays forfeited seats at once.
     fn next_decision(&mut self) {
         while let Some(seat) = self.state.to_act() {
             if !self.seats[seat.index()].forfeited {
-                self.turn_started = Instant::now();
+                self.clock.start_turn();
                 self.turn_sent = None;
                 self.send_turn(seat);
                 return;
             }
-            if self.gin_forfeit() {
+            if self.forfeit_ends_match() || !self.play_default(seat) {
                 return;
-            }
-            let Some(action) = self.state.default_action() else { return };
-            match self.state.apply(seat, action) {
-                Ok(events) => {
-                    self.registry.stats().decision(None);
-                    self.turn += 1;
-                    self.broadcast(&events);
-                }
-                Err(_) => return self.cancel.cancel(),
             }
         }
     }
@@ -499,9 +492,7 @@ impl<G: WireGame> MatchTask<G> {
                 })
                 .collect()
         };
-        let elapsed = self.turn_started.elapsed();
-        let move_left = self.clock.move_time.saturating_sub(elapsed);
-        let bank_left = slot.bank.saturating_sub(elapsed.saturating_sub(self.clock.move_time));
+        let (move_left, bank_left) = self.clock.left(seat);
         let turn = pb::Turn {
             turn: self.turn,
             observation: Some(G::observation_to_pb(&observation, &omit)),
@@ -511,6 +502,9 @@ impl<G: WireGame> MatchTask<G> {
         };
         let bytes = turn.encoded_len();
         if self.send(seat, pb::server_message::Message::Turn(turn)) {
+            if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
+                connection.unapplied = 0;
+            }
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
         }
@@ -524,19 +518,28 @@ impl<G: WireGame> MatchTask<G> {
         self.send(seat, pb::server_message::Message::Error(error));
     }
 
-    /// Sends to a seat's connection without waiting; a bot too far behind is disconnected.
-    /// Returns whether the message was handed to a connection.
+    /// Sends to a seat's connection without waiting; a bot too far behind is disconnected,
+    /// its stream ended with RESOURCE_EXHAUSTED (the last place in its buffer is kept for that
+    /// status). Returns whether the message was handed to a connection.
     fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
         let Some(connection) = &self.seats[seat.index()].connection else { return false };
-        let message = pb::ServerMessage { message: Some(message) };
-        match connection.tx.try_send(Ok(message)) {
-            Ok(()) => true,
-            Err(error) => {
-                warn!(%seat, cause = %error, "bot is not reading: disconnected");
-                self.disconnect(seat);
-                false
+        if connection.tx.capacity() > 1 {
+            let message = pb::ServerMessage { message: Some(message) };
+            if connection.tx.try_send(Ok(message)).is_ok() {
+                return true;
             }
+            // The stream is gone; its end is on its way to this task.
+            self.disconnect(seat);
+            return false;
         }
+        warn!(%seat, "bot is not reading: disconnected");
+        let behind = Status::resource_exhausted(format!(
+            "bot fell behind: {} messages unread; rejoin with your seat token",
+            connection.tx.max_capacity() - 1
+        ));
+        let _ = connection.tx.try_send(Err(behind));
+        self.disconnect(seat);
+        false
     }
 
     fn broadcast(&mut self, events: &[G::Event]) {
@@ -567,7 +570,7 @@ impl<G: WireGame> MatchTask<G> {
         }
         if !self.watchers.is_empty() {
             let message = pb::WatchMessage { events, public_json: self.public_json(), end: None };
-            self.watchers.retain(|tx| tx.try_send(Ok(message.clone())).is_ok());
+            self.watchers.retain(|tx| watch_send(tx, message.clone()));
         }
     }
 
@@ -577,25 +580,8 @@ impl<G: WireGame> MatchTask<G> {
 
     /// Final standings: the engine's, with forfeited seats moved after everyone else.
     fn standings(&self) -> Vec<pb::Standing> {
-        let engine: Vec<Standing> = self.state.standings().unwrap_or_else(|| {
-            // Unfinished (aborted, or a two-seat forfeit): everyone shares first place.
-            (0..self.seats.len()).map(|i| Standing { place: 1, seat: Seat(i as u8) }).collect()
-        });
-        let forfeited = |s: &Standing| self.seats[s.seat.index()].forfeited;
-        let mut out: Vec<pb::Standing> = Vec::with_capacity(engine.len());
-        for group in [false, true] {
-            let members: Vec<&Standing> = engine.iter().filter(|s| forfeited(s) == group).collect();
-            let offset = out.len() as u32;
-            for (i, s) in members.iter().enumerate() {
-                let place = match (i, out.last()) {
-                    (0, _) => offset + 1,
-                    (_, Some(prev)) if members[i - 1].place == s.place => prev.place,
-                    _ => offset + i as u32 + 1,
-                };
-                out.push(pb::Standing { seat: u32::from(s.seat.0), place, forfeited: group });
-            }
-        }
-        out
+        let forfeited: Vec<bool> = self.seats.iter().map(|s| s.forfeited).collect();
+        final_standings(self.state.standings(), &forfeited)
     }
 
     fn info(&self, end: Option<pb::MatchEnd>) -> pb::MatchInfo {
@@ -611,7 +597,7 @@ impl<G: WireGame> MatchTask<G> {
                     seat: i as u32,
                     bot_name: s.bot_name.clone(),
                     connected: s.connection.is_some(),
-                    strikes: s.strikes,
+                    strikes: self.clock.strikes(Seat(i as u8)),
                     forfeited: s.forfeited,
                     refused: s.refused,
                     think_us: s.think_us.clone(),
@@ -647,7 +633,109 @@ impl<G: WireGame> MatchTask<G> {
             end: Some(end),
         };
         for watcher in &self.watchers {
-            let _ = watcher.try_send(Ok(last.clone()));
+            watch_send(watcher, last.clone());
         }
+    }
+}
+
+/// Sends to a spectator without waiting. The last place in its buffer is kept for the status
+/// that ends the stream of a spectator that fell behind (RESOURCE_EXHAUSTED, so that it cannot
+/// take the cut for a normal end); returns whether the spectator is still served.
+fn watch_send(tx: &WatchSender, message: pb::WatchMessage) -> bool {
+    if tx.capacity() > 1 {
+        return tx.try_send(Ok(message)).is_ok();
+    }
+    let behind = Status::resource_exhausted(format!(
+        "spectator fell behind: {} messages unread; Watch again for the current view",
+        tx.max_capacity() - 1
+    ));
+    let _ = tx.try_send(Err(behind));
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    //! Whole matches under paused tokio time: nobody joins, so every decision waits out the
+    //! reconnect grace, times out and strikes, exactly when the clock says.
+
+    use super::*;
+    use crate::config::Config;
+    use crate::registry::MatchRequest;
+
+    const GRACE: Duration = Duration::from_secs(5);
+
+    fn registry() -> Registry {
+        Registry::new(Config {
+            move_time: Duration::from_secs(2),
+            bank_time: Duration::from_secs(10),
+            max_strikes: 3,
+            reconnect_grace: GRACE,
+            // A spectator that reads only at the end must not fall behind.
+            outbound_buffer: 100_000,
+            ..Config::default()
+        })
+    }
+
+    /// Creates a match nobody joins, watches it to its end; returns the end, the final status
+    /// and how long (in tokio's paused time) the match took.
+    async fn unattended(game: pb::Game, seats: u32) -> (pb::MatchEnd, pb::MatchInfo, Duration) {
+        let registry = registry();
+        let request = MatchRequest {
+            game,
+            options_json: String::new(),
+            seats,
+            seed: Some(11),
+            clock: None,
+            lobby_bots: Vec::new(),
+        };
+        let started = Instant::now();
+        let (id, _) = registry.create_match(request).unwrap();
+        let Ok(Ok(handle)) = registry.lookup(&id) else { panic!("the match runs") };
+        let (tx, mut rx) = mpsc::channel(100_000);
+        handle.commands.send(Command::Watch { tx }).await.unwrap();
+        let end = loop {
+            match rx.recv().await {
+                Some(Ok(pb::WatchMessage { end: Some(end), .. })) => break end,
+                Some(Ok(_)) => {}
+                other => panic!("the spectator is served to the end, got {other:?}"),
+            }
+        };
+        let took = started.elapsed();
+        (end, registry.info(&id).await.unwrap(), took)
+    }
+
+    /// (strikes, forfeited) per seat.
+    fn penalties(info: &pb::MatchInfo) -> Vec<(u32, bool)> {
+        info.seats.iter().map(|s| (s.strikes, s.forfeited)).collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_absent_gin_seat_strikes_out_once_the_grace_is_over_and_loses_at_once() {
+        let (end, info, took) = unattended(pb::Game::GinRummy, 2).await;
+        // The grace is counted once, from the match's creation: every decision after it times
+        // out at once, with no clock time added.
+        assert_eq!(took, GRACE);
+        assert_eq!(end.reason, "a seat forfeited");
+        assert!(!end.aborted);
+        let penalties = penalties(&info);
+        let out = penalties.iter().position(|&(_, forfeited)| forfeited).unwrap();
+        let other = 1 - out;
+        assert_eq!(penalties[out], (3, true));
+        assert!(penalties[other].0 < 3 && !penalties[other].1, "{penalties:?}");
+        let places: Vec<(u32, u32, bool)> =
+            end.standings.iter().map(|s| (s.seat, s.place, s.forfeited)).collect();
+        assert_eq!(places, [(other as u32, 1, false), (out as u32, 2, true)]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn absent_twenty_two_seats_forfeit_and_the_default_policy_plays_the_match_out() {
+        let (end, info, took) = unattended(pb::Game::TwentyTwo, 3).await;
+        assert_eq!(took, GRACE);
+        assert_eq!(end.reason, "the match is over", "Twenty-Two plays on after forfeits");
+        assert_eq!(penalties(&info), [(3, true); 3]);
+        assert!(end.standings.iter().all(|s| s.forfeited));
+        let mut seats: Vec<u32> = end.standings.iter().map(|s| s.seat).collect();
+        seats.sort_unstable();
+        assert_eq!(seats, [0, 1, 2]);
     }
 }

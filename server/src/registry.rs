@@ -9,6 +9,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use cardroom_games::{Record, Seat, gin, twenty_two};
 use cardroom_proto::pb;
@@ -22,8 +23,9 @@ use tokio_util::task::TaskTracker;
 use tonic::Status;
 use tracing::{info, warn};
 
+use crate::clock::ClockRules;
 use crate::config::Config;
-use crate::match_task::{Clock, Command, MatchSetup, MatchTask};
+use crate::match_task::{Command, MatchSetup, MatchTask};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
 
@@ -91,6 +93,10 @@ struct Shared {
     config: Config,
     state: Mutex<State>,
     connections: Arc<Semaphore>,
+    /// Play streams that have not sent their Join yet, oldest first, each with the sender that
+    /// displaces it: a limit apart from `connections`. (A std mutex for the same reason as
+    /// `state`; apart from it, so that a flood of new streams never waits on the matches.)
+    pending_joins: Mutex<VecDeque<(u64, oneshot::Sender<()>)>>,
     next_id: AtomicU64,
     /// Cancelled when the server shuts down: every match ends as aborted.
     cancel: CancellationToken,
@@ -113,6 +119,7 @@ impl Registry {
                 config,
                 state: Mutex::new(State::default()),
                 connections,
+                pending_joins: Mutex::new(VecDeque::new()),
                 next_id: AtomicU64::new(1),
                 cancel: CancellationToken::new(),
                 tasks: TaskTracker::new(),
@@ -132,8 +139,10 @@ impl Registry {
     /// The server's counters for `GetStats`.
     pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
         let running = self.lock().running.len() as u64;
-        let open = self.shared.config.max_connections
-            - self.shared.connections.available_permits().min(self.shared.config.max_connections);
+        // Every Play stream open: joined, and still waiting for its Join.
+        let max = self.shared.config.max_connections;
+        let joined = max - self.shared.connections.available_permits().min(max);
+        let open = joined + self.pending_joins().len();
         self.shared.stats.snapshot(running, open as u64, reset)
     }
 
@@ -158,6 +167,26 @@ impl Registry {
         })
     }
 
+    fn pending_joins(&self) -> MutexGuard<'_, VecDeque<(u64, oneshot::Sender<()>)>> {
+        // Each critical section is one push, pop or removal: a poisoned lock is still whole.
+        self.shared.pending_joins.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Counts the `Play` stream `id` as waiting for its `Join` until the returned guard is
+    /// dropped. When `max_pending_joins` already wait, the oldest of them is displaced (its
+    /// guard's `displaced` resolves): a flood of silent streams churns through itself, and a
+    /// real bot, whose `Join` follows within a round trip, still gets in.
+    pub(crate) fn pending_join(&self, id: u64) -> PendingJoin {
+        let (displace, displaced) = oneshot::channel();
+        let mut pending = self.pending_joins();
+        while pending.len() >= self.shared.config.max_pending_joins.max(1) {
+            let Some((_, oldest)) = pending.pop_front() else { break };
+            let _ = oldest.send(());
+        }
+        pending.push_back((id, displace));
+        PendingJoin { registry: self.clone(), id, displaced }
+    }
+
     /// Creates and starts a match; returns its id and seat tokens.
     pub(crate) fn create_match(
         &self,
@@ -172,16 +201,26 @@ impl Registry {
 
     fn create<G: WireGame>(&self, request: MatchRequest) -> Result<(String, Vec<String>), Status> {
         let seed = request.seed.unwrap_or_else(random_seed);
+        check_options_object(&request.options_json)?;
         let state = G::create(&request.options_json, request.seats, seed)
             .map_err(Status::invalid_argument)?;
         let config = &self.shared.config;
         let clock = request.clock.unwrap_or_default();
-        let ms = |value: u32, default| {
-            if value == 0 { default } else { std::time::Duration::from_millis(u64::from(value)) }
-        };
-        let clock = Clock {
-            move_time: ms(clock.move_ms, config.move_time),
-            bank_time: ms(clock.bank_ms, config.bank_time),
+        let clock = ClockRules {
+            move_time: clock_part(
+                "move_ms",
+                clock.move_ms,
+                config.move_time,
+                config.max_move_time,
+            )?,
+            bank_time: clock_part(
+                "bank_ms",
+                clock.bank_ms,
+                config.bank_time,
+                config.max_bank_time,
+            )?,
+            max_strikes: config.max_strikes,
+            reconnect_grace: config.reconnect_grace,
         };
         if !request.lobby_bots.is_empty()
             && request.lobby_bots.len() != usize::from(state.players())
@@ -216,8 +255,7 @@ impl Registry {
             state,
             tokens: tokens.clone(),
             clock,
-            max_strikes: config.max_strikes,
-            reconnect_grace: config.reconnect_grace,
+            max_unapplied_acts: config.max_unapplied_acts,
         };
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
         self.shared.tasks.spawn(task.run());
@@ -237,7 +275,8 @@ impl Registry {
             .tokens
             .get(token)
             .cloned()
-            .ok_or_else(|| Status::permission_denied("no seat has this token"))?;
+            // The token is the credential: an unknown one is UNAUTHENTICATED.
+            .ok_or_else(|| Status::unauthenticated("no seat has this token"))?;
         let handle = registry.running.get(&seat.match_id).cloned();
         Ok((seat, handle))
     }
@@ -469,7 +508,65 @@ fn take_from_lobby(
 }
 
 fn canonical<G: WireGame>(queue: &pb::QueueRequest) -> Result<String, Status> {
+    check_options_object(&queue.options_json)?;
     G::create(&queue.options_json, queue.seats, 0)
         .map(|state| state.options_json())
         .map_err(Status::invalid_argument)
+}
+
+/// Options are a JSON object of named fields (or empty, for the defaults): serde would read an
+/// array by position (`[2, 5, 9]` as packs, first_hand and limit), which no one means.
+fn check_options_object(options_json: &str) -> Result<(), Status> {
+    let text = options_json.trim();
+    if text.is_empty() {
+        return Ok(());
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(_)) => Ok(()),
+        Ok(other) => {
+            let kind = match other {
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::String(_) => "a string",
+                serde_json::Value::Number(_) => "a number",
+                serde_json::Value::Bool(_) => "a boolean",
+                _ => "null",
+            };
+            Err(Status::invalid_argument(format!(
+                "options_json must be a JSON object of named options (like {{\"limit\": 30}}), \
+                 not {kind}"
+            )))
+        }
+        Err(error) => Err(Status::invalid_argument(format!("options_json is not JSON: {error}"))),
+    }
+}
+
+/// One part of a match's clock from the wire: 0 takes the server's `default`, and more than
+/// the server's `max` is refused (a -1 sent as uint32 would otherwise be 49.7 days).
+fn clock_part(field: &str, ms: u32, default: Duration, max: Duration) -> Result<Duration, Status> {
+    if ms == 0 {
+        return Ok(default);
+    }
+    let asked = Duration::from_millis(u64::from(ms));
+    if asked > max {
+        return Err(Status::invalid_argument(format!(
+            "clock.{field} is {ms} ms; this server allows at most {} ms",
+            max.as_millis()
+        )));
+    }
+    Ok(asked)
+}
+
+/// A `Play` stream waiting for its `Join` ([`Registry::pending_join`]); dropping it stops the
+/// count.
+pub(crate) struct PendingJoin {
+    registry: Registry,
+    id: u64,
+    /// Resolves when newer streams displace this one.
+    pub(crate) displaced: oneshot::Receiver<()>,
+}
+
+impl Drop for PendingJoin {
+    fn drop(&mut self) {
+        self.registry.pending_joins().retain(|(id, _)| *id != self.id);
+    }
 }

@@ -13,6 +13,7 @@ use tracing::info;
 
 use crate::match_task::{Command, Connect, Joining};
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
+use crate::status::read_error;
 use crate::token::same_secret;
 
 /// The service: a registry handle.
@@ -32,8 +33,10 @@ impl Cardroom {
             .and_then(|v| v.strip_prefix("Bearer "));
         match given {
             Some(token) if same_secret(token, expected) => Ok(()),
-            Some(_) => Err(Status::permission_denied("the admin token is wrong")),
-            None => Err(Status::permission_denied(
+            // The token is the credential: missing or wrong is UNAUTHENTICATED (gRPC keeps
+            // PERMISSION_DENIED for a known caller who may not do this).
+            Some(_) => Err(Status::unauthenticated("the admin token is wrong")),
+            None => Err(Status::unauthenticated(
                 "this server needs its admin token: send `authorization: Bearer <token>`",
             )),
         }
@@ -69,13 +72,15 @@ fn catalogue() -> Vec<pb::GameInfo> {
     let tt = twenty_two::Options::default();
     let gin = gin::Options::default();
     vec![
+        // The most seats any options allow (TT-4: more players with more packs); the `packs`
+        // option says how many each choice seats.
         game_info::<twenty_two::State>(
             u32::from(twenty_two::MIN_PLAYERS),
-            12,
+            u32::from(twenty_two::MAX_PLAYERS),
             vec![
                 option(
                     "packs",
-                    "TT-3: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12) or 1 to 4",
+                    "TT-3, TT-4: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12: 2 to 12 seats) or 1 to 4 (n packs seat 2 to 4n+8 players, at most 16)",
                     tt.packs,
                     &["\"auto\"", "1", "2", "3", "4"],
                 ),
@@ -233,19 +238,45 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
-        let permit = self.registry.connection_permit()?;
         let mut inbound = request.into_inner();
-        let join = match inbound.message().await.map_err(read_error)? {
-            Some(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }) => join,
-            _ => {
-                return Err(Status::invalid_argument(
-                    "the first message on a Play stream must be Join",
-                ));
+        let id = self.registry.next_id();
+        let join = {
+            // Until its Join, a stream counts among the pending ones (not the joined bots'),
+            // for `join_timeout` at most, and newer streams may displace it.
+            let mut pending = self.registry.pending_join(id);
+            let timeout = self.registry.config().join_timeout;
+            let first = tokio::select! {
+                first = tokio::time::timeout(timeout, inbound.message()) => first,
+                _ = &mut pending.displaced => {
+                    return Err(Status::resource_exhausted(format!(
+                        "displaced: the server holds its limit of {} Play streams waiting for \
+                         their Join (send Join as soon as the stream opens)",
+                        self.registry.config().max_pending_joins
+                    )));
+                }
+            };
+            let first = first.map_err(|_| {
+                Status::deadline_exceeded(format!(
+                    "no Join within {} ms of opening the Play stream (the server's join timeout)",
+                    timeout.as_millis()
+                ))
+            })?;
+            match first.map_err(read_error)? {
+                Some(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }) => {
+                    join
+                }
+                _ => {
+                    return Err(Status::invalid_argument(
+                        "the first message on a Play stream must be Join",
+                    ));
+                }
             }
         };
+        let config = self.registry.config();
+        check_name("Join.bot_name", &join.bot_name, config.max_name_bytes)?;
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
+        let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
-        let id = self.registry.next_id();
         let registry = self.registry.clone();
         let joining = Joining { id, bot_name: join.bot_name, omit, tx, permit };
         match join.seat {
@@ -264,10 +295,17 @@ impl pb::cardroom_server::Cardroom for Cardroom {
                 }
             }
             Some(pb::join::Seat::Queue(queue)) => {
+                if !registry.config().queue_is_open() {
+                    return Err(Status::permission_denied(
+                        "this server's queue is closed (its operator creates the matches): \
+                         join with a seat token or a lobby name",
+                    ));
+                }
                 let seated = registry.join_queue(queue, id)?;
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             Some(pb::join::Seat::Lobby(name)) => {
+                check_name("Join.lobby", &name, registry.config().max_name_bytes)?;
                 let seated = registry.join_lobby(name, id)?;
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
@@ -323,6 +361,17 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     }
 }
 
+/// Refuses a name (a bot's, a lobby's) longer than the server keeps.
+fn check_name(field: &str, name: &str, max_bytes: usize) -> Result<(), Status> {
+    if name.len() > max_bytes {
+        return Err(Status::invalid_argument(format!(
+            "{field} is {} bytes; this server keeps names of at most {max_bytes} bytes",
+            name.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Waits (in a queue or the lobby) until the bot is seated, unless it goes away first, then
 /// connects it to its match.
 async fn wait_to_be_seated(
@@ -360,19 +409,6 @@ async fn connect(
 ) {
     let connect = Box::new(Connect { seat, joining, inbound });
     let _ = handle.commands.send(Command::Connect(connect)).await;
-}
-
-/// The contract's status for a bot message that could not be read (docs/protocol.md): tonic
-/// says OUT_OF_RANGE for a message over the size limit, the contract RESOURCE_EXHAUSTED; tonic
-/// says INTERNAL for bytes that are not a message (not protobuf, a bad compression flag, a
-/// frame cut short), the contract INVALID_ARGUMENT. (The other INTERNAL errors of a request
-/// stream are HTTP/2 errors that reset it, so the bot never sees the status.)
-pub(crate) fn read_error(status: Status) -> Status {
-    match status.code() {
-        tonic::Code::OutOfRange => Status::resource_exhausted(status.message()),
-        tonic::Code::Internal => Status::invalid_argument(status.message()),
-        _ => status,
-    }
 }
 
 /// Resolves when the bot's stream ends; messages before the seat exists are refused.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use cardroom_games::Record;
 use cardroom_proto::pb;
 use cardroom_server::Config;
-use cardroom_tests::{Bot, PATIENCE, TestServer, create};
+use cardroom_tests::{Bot, PATIENCE, TestServer, call_raw, create};
 use tonic::Code;
 
 use pb::server_message::Message;
@@ -74,7 +74,7 @@ async fn discovery_lists_both_games_with_options_and_seats() {
     let games =
         server.client().await.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
     let tt = games.iter().find(|g| g.name == "twenty_two").expect("twenty_two is listed");
-    assert_eq!((tt.game, tt.min_seats, tt.max_seats), (pb::Game::TwentyTwo as i32, 2, 12));
+    assert_eq!((tt.game, tt.min_seats, tt.max_seats), (pb::Game::TwentyTwo as i32, 2, 16));
     let limit = tt.options.iter().find(|o| o.name == "limit").expect("limit is an option");
     assert_eq!(limit.default_json, "22");
     let variant = tt.options.iter().find(|o| o.name == "variant").unwrap();
@@ -95,10 +95,10 @@ async fn create_match_needs_the_admin_token_when_the_server_has_one() {
         ..Default::default()
     };
     let status = client.create_match(request()).await.unwrap_err();
-    assert_eq!(status.code(), Code::PermissionDenied);
+    assert_eq!(status.code(), Code::Unauthenticated);
     let mut wrong = tonic::Request::new(request());
     wrong.metadata_mut().insert("authorization", "Bearer nope".parse().unwrap());
-    assert_eq!(client.create_match(wrong).await.unwrap_err().code(), Code::PermissionDenied);
+    assert_eq!(client.create_match(wrong).await.unwrap_err().code(), Code::Unauthenticated);
     let mut right = tonic::Request::new(request());
     right.metadata_mut().insert("authorization", "Bearer s3cret".parse().unwrap());
     let created = client.create_match(right).await.unwrap().into_inner();
@@ -295,7 +295,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
         .await
         .err()
         .unwrap();
-    assert_eq!(status.code(), Code::PermissionDenied);
+    assert_eq!(status.code(), Code::Unauthenticated);
     let mut raw = pb::cardroom_client::CardroomClient::new(server.channel().await);
     let act = pb::BotMessage {
         message: Some(pb::bot_message::Message::Act(pb::Act { turn: 0, choice: None })),
@@ -586,7 +586,7 @@ async fn get_stats_needs_the_admin_token_when_the_server_has_one() {
     let server = TestServer::start(Config { admin_token: Some("sesame".into()), ..config() }).await;
     let mut client = server.client().await;
     let refused = client.get_stats(pb::GetStatsRequest { reset: false }).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::PermissionDenied, "stats are for the operator");
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated, "stats are for the operator");
     let mut request = tonic::Request::new(pb::GetStatsRequest { reset: false });
     request.metadata_mut().insert("authorization", "Bearer sesame".parse().unwrap());
     assert_eq!(client.get_stats(request).await.unwrap().into_inner().decisions, 0);
@@ -805,4 +805,335 @@ async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
     let events: Vec<usize> = played.iter().map(|(_, events)| *events).collect();
     assert_eq!(events[0], 0, "the JSON reader asked for no events");
     assert!(events[1] > 10 && events[1] == events[2], "{events:?}");
+}
+
+/// Plays every bot randomly, each in its own task, to the end of their match.
+async fn play_all(bots: Vec<Bot>) -> Vec<pb::MatchEnd> {
+    let tasks: Vec<_> = bots
+        .into_iter()
+        .enumerate()
+        .map(|(i, bot)| tokio::spawn(bot.play_randomly(i as u64)))
+        .collect();
+    let mut ends = Vec::new();
+    for task in tasks {
+        ends.push(task.await.unwrap());
+    }
+    ends
+}
+
+/// A `Play` stream that never sends anything (not even its `Join`); resolves to the call's
+/// status once the server ends it.
+async fn silent_stream(server: &TestServer) -> tonic::Status {
+    let stream = tokio_stream::pending::<prost::bytes::Bytes>();
+    let call = call_raw(server.channel().await, "/cardroom.v1.Cardroom/Play", stream);
+    match tokio::time::timeout(PATIENCE, call).await.expect("the server ends a silent stream") {
+        Ok(_) => panic!("a stream without a Join is not answered"),
+        Err(status) => status,
+    }
+}
+
+/// `GetStats.connections_open`, once it equals `open` (polled until then).
+async fn wait_for_open_streams(server: &TestServer, open: u64) {
+    let mut client = server.client().await;
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let stats = client.get_stats(pb::GetStatsRequest::default()).await.unwrap();
+            if stats.into_inner().connections_open == open {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("the server counts the open streams");
+}
+
+/// Opens a `Play` stream that sends nothing, in a task: it resolves to the status the server
+/// ends it with.
+fn spawn_silent_stream(server: &TestServer) -> tokio::task::JoinHandle<tonic::Status> {
+    let url = server.url();
+    tokio::spawn(async move {
+        let channel = cardroom_tests::connect(&url).await;
+        let stream = tokio_stream::pending::<prost::bytes::Bytes>();
+        match call_raw(channel, "/cardroom.v1.Cardroom/Play", stream).await {
+            Ok(_) => panic!("a stream without a Join is not answered"),
+            Err(status) => status,
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_play_streams_have_a_limit_of_their_own_and_never_lock_bots_out() {
+    let limits =
+        Config { max_connections: 2, max_pending_joins: 2, join_timeout: PATIENCE, ..config() };
+    let server = TestServer::start(limits).await;
+    // Two silent streams fill the room for streams without a Join (and no more than that:
+    // they do not count against --max-connections).
+    let oldest = spawn_silent_stream(&server);
+    wait_for_open_streams(&server, 1).await;
+    let _second = spawn_silent_stream(&server);
+    wait_for_open_streams(&server, 2).await;
+    // A third displaces the oldest, which ends saying why.
+    let _third = spawn_silent_stream(&server);
+    let displaced = tokio::time::timeout(PATIENCE, oldest).await.unwrap().unwrap();
+    assert_eq!(displaced.code(), Code::ResourceExhausted, "{displaced}");
+    assert!(displaced.message().contains("waiting for their Join"), "{displaced}");
+    wait_for_open_streams(&server, 2).await;
+    // Two real bots still take the two joined slots and play their match to the end.
+    let (_, tokens) = server.create(pb::Game::GinRummy, 2, 21).await;
+    let (bots, _) = join_all(&server, &tokens).await;
+    let ends = play_all(bots).await;
+    assert!(ends.iter().all(|end| !end.aborted && end.standings.len() == 2), "{ends:?}");
+}
+
+#[tokio::test]
+async fn a_stream_that_sends_no_join_ends_with_deadline_exceeded_after_the_join_timeout() {
+    let quick = Config { join_timeout: Duration::from_millis(200), ..config() };
+    let server = TestServer::start(quick).await;
+    let status = silent_stream(&server).await;
+    assert_eq!(status.code(), Code::DeadlineExceeded, "{status}");
+    assert!(status.message().contains("no Join within 200 ms"), "{status}");
+    wait_for_open_streams(&server, 0).await;
+}
+
+#[tokio::test]
+async fn a_spectator_that_stops_reading_is_told_it_fell_behind() {
+    let server = TestServer::start(Config { outbound_buffer: 8, ..config() }).await;
+    let (match_id, tokens) = server.create(pb::Game::TwentyTwo, 2, 5).await;
+    // A spectator whose HTTP/2 window is small: once it is full, what the server sends waits
+    // in the spectator's buffer, as it does for a reader that has stopped.
+    let channel = tonic::transport::Endpoint::from_shared(server.url())
+        .unwrap()
+        .initial_stream_window_size(Some(1024))
+        .connect()
+        .await
+        .unwrap();
+    let mut watch = cardroom_tests::watch_raw(channel, &match_id).await;
+    // The spectator reads nothing while the match is played to its end.
+    let (bots, _) = join_all(&server, &tokens).await;
+    let ends = play_all(bots).await;
+    assert!(!ends[0].aborted);
+    // It gets what fitted, then (not a normal end, not an `end` message) a status saying why.
+    let mut read = 0;
+    let status = loop {
+        match cardroom_tests::next_raw(&mut watch).await {
+            Ok(Some(message)) => {
+                let message = <pb::WatchMessage as prost::Message>::decode(message).unwrap();
+                assert!(message.end.is_none(), "a spectator that fell behind sees no end");
+                read += 1;
+            }
+            Ok(None) => panic!("the stream ended as if normally after {read} messages"),
+            Err(status) => break status,
+        }
+    };
+    assert!(read >= 1, "the first messages were delivered");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
+    assert!(status.message().contains("spectator fell behind"), "{status}");
+}
+
+#[tokio::test]
+async fn create_match_refuses_options_that_are_not_an_object_and_clocks_over_the_maxima() {
+    let limits = Config {
+        max_move_time: Duration::from_secs(5),
+        max_bank_time: Duration::from_secs(60),
+        ..config()
+    };
+    let server = TestServer::start(limits).await;
+    let mut client = server.client().await;
+    let request = |options: &str, clock: Option<pb::Clock>| pb::CreateMatchRequest {
+        game: pb::Game::TwentyTwo as i32,
+        options_json: options.into(),
+        seats: 3,
+        clock,
+        ..Default::default()
+    };
+    for options in ["[2, 5, 9]", "22", "\"auto\"", "null"] {
+        let status = client.create_match(request(options, None)).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{options}: {status}");
+        assert!(status.message().contains("must be a JSON object"), "{status}");
+    }
+    // A queue reads options the same way.
+    let queue = pb::Join {
+        seat: Some(pb::join::Seat::Queue(pb::QueueRequest {
+            game: pb::Game::TwentyTwo as i32,
+            options_json: "[2, 5, 9]".into(),
+            seats: 2,
+        })),
+        bot_name: "positional".into(),
+        omit: None,
+    };
+    let status = Bot::open(server.channel().await, queue).await.err().unwrap();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status}");
+    // -1 on the wire is u32::MAX: refused, not 49.7 days.
+    let clock = |move_ms, bank_ms| Some(pb::Clock { move_ms, bank_ms });
+    for (clock, field) in [
+        (clock(u32::MAX, 0), "move_ms"),
+        (clock(0, u32::MAX), "bank_ms"),
+        (clock(5_001, 0), "move_ms"),
+    ] {
+        let status = client.create_match(request("{}", clock)).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status}");
+        assert!(status.message().contains(&format!("clock.{field}")), "{status}");
+        assert!(status.message().contains("at most"), "{status}");
+    }
+    let created = client.create_match(request(r#"{"limit": 30}"#, clock(5_000, 60_000))).await;
+    let match_id = created.unwrap().into_inner().match_id;
+    let info = client.get_match(pb::GetMatchRequest { match_id }).await.unwrap().into_inner();
+    assert!(info.options_json.contains("\"limit\":30"), "{}", info.options_json);
+}
+
+#[tokio::test]
+async fn twenty_two_seats_follow_the_packs_and_list_games_publishes_the_most() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let games = client.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
+    let tt = games.iter().find(|g| g.game == pb::Game::TwentyTwo as i32).unwrap();
+    let mut most = 0;
+    for (packs, max) in [("\"auto\"", 12), ("1", 12), ("2", 16), ("3", 16), ("4", 16)] {
+        let request = |seats| pb::CreateMatchRequest {
+            game: pb::Game::TwentyTwo as i32,
+            options_json: format!(r#"{{"packs": {packs}}}"#),
+            seats,
+            ..Default::default()
+        };
+        assert!(client.create_match(request(max)).await.is_ok(), "packs {packs}: {max} seats");
+        let status = client.create_match(request(max + 1)).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(status.message().starts_with("TT-4"), "{status}");
+        most = most.max(max);
+    }
+    assert_eq!((tt.min_seats, tt.max_seats), (2, most));
+    let packs = tt.options.iter().find(|o| o.name == "packs").unwrap();
+    assert!(packs.description.contains("4n+8"), "{}", packs.description);
+}
+
+#[tokio::test]
+async fn bot_and_lobby_names_have_a_length_limit() {
+    let server = TestServer::start(Config { max_name_bytes: 64, ..config() }).await;
+    let (_, tokens) = server.create(pb::Game::GinRummy, 2, 3).await;
+    let join = |name: &str| pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(tokens[0].clone())),
+        bot_name: name.into(),
+        omit: None,
+    };
+    let status = Bot::open(server.channel().await, join(&"é".repeat(33))).await.err().unwrap();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status}");
+    assert!(status.message().contains("Join.bot_name is 66 bytes"), "{status}");
+    let mut bot = Bot::open(server.channel().await, join(&"b".repeat(64))).await.unwrap();
+    let joined = joined_message(&mut bot).await;
+    let lobby = pb::Join {
+        seat: Some(pb::join::Seat::Lobby("l".repeat(65))),
+        bot_name: "waiting".into(),
+        omit: None,
+    };
+    let status = Bot::open(server.channel().await, lobby).await.err().unwrap();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status}");
+    assert!(status.message().contains("Join.lobby"), "{status}");
+    let info = server.match_info(&joined.match_id).await;
+    assert_eq!(info.seats[0].bot_name, "b".repeat(64));
+}
+
+fn queue_join() -> pb::Join {
+    pb::Join {
+        seat: Some(pb::join::Seat::Queue(pb::QueueRequest {
+            game: pb::Game::GinRummy as i32,
+            options_json: String::new(),
+            seats: 2,
+        })),
+        bot_name: "queued".into(),
+        omit: None,
+    }
+}
+
+#[tokio::test]
+async fn the_queue_is_closed_on_a_server_with_an_admin_token_unless_the_operator_opens_it() {
+    let token = Some("s3cret".to_owned());
+    let closed = TestServer::start(Config { admin_token: token.clone(), ..config() }).await;
+    let status = Bot::open(closed.channel().await, queue_join()).await.err().unwrap();
+    assert_eq!(status.code(), Code::PermissionDenied, "{status}");
+    assert!(status.message().contains("queue is closed"), "{status}");
+    let shut = TestServer::start(Config { queue_open: Some(false), ..config() }).await;
+    let status = Bot::open(shut.channel().await, queue_join()).await.err().unwrap();
+    assert_eq!(status.code(), Code::PermissionDenied, "{status}");
+
+    let opened = Config { admin_token: token, queue_open: Some(true), ..config() };
+    let open = TestServer::start(opened).await;
+    let mut first = Bot::open(open.channel().await, queue_join()).await.unwrap();
+    let mut second = Bot::open(open.channel().await, queue_join()).await.unwrap();
+    let (a, b) = (joined_message(&mut first).await, joined_message(&mut second).await);
+    assert_eq!(a.match_id, b.match_id);
+    assert_ne!(a.seat, b.seat);
+}
+
+#[tokio::test]
+async fn an_oversized_unary_request_is_resource_exhausted_as_a_streamed_one_is() {
+    let server = TestServer::start(Config { max_message_bytes: 1024, ..config() }).await;
+    let request = pb::CreateMatchRequest {
+        game: pb::Game::GinRummy as i32,
+        seats: 2,
+        options_json: format!(r#"{{"pad": "{}"}}"#, "x".repeat(2_000)),
+        ..Default::default()
+    };
+    let status = server.client().await.create_match(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_floods_stale_acts_without_reading_is_ended_and_its_connection_plays_on() {
+    let server = TestServer::start(Config { max_unapplied_acts: 100, ..config() }).await;
+    // One HTTP/2 connection carries the flooding seat and both seats of another match.
+    let shared = server.channel().await;
+    let (flooded_id, flooded) = server.create(pb::Game::GinRummy, 2, 31).await;
+    let (_, other) = server.create(pb::Game::GinRummy, 2, 32).await;
+    let mut flooder = Bot::with_token(shared.clone(), &flooded[0]).await.unwrap();
+    joined_message(&mut flooder).await;
+    let mut bots = Vec::new();
+    for token in &other {
+        let mut bot = Bot::with_token(shared.clone(), token).await.unwrap();
+        joined_message(&mut bot).await;
+        bots.push(bot);
+    }
+    // The flooder reads nothing: it sends Acts for a turn long gone as fast as it can, until
+    // its stream is closed.
+    let (flood, mut unread) = flooder.into_parts();
+    let stale = pb::BotMessage {
+        message: Some(pb::bot_message::Message::Act(pb::Act {
+            turn: 1_000_000,
+            choice: Some(pb::act::Choice::Index(0)),
+        })),
+    };
+    let stale = prost::bytes::Bytes::from(prost::Message::encode_to_vec(&stale));
+    let flooding = tokio::spawn(async move {
+        for _ in 0..1_000_000 {
+            if flood.send(stale.clone()).await.is_err() {
+                break;
+            }
+        }
+    });
+    // The other match, on the same connection, plays to its end.
+    let ends = play_all(bots).await;
+    assert!(ends.iter().all(|end| !end.aborted && end.standings.len() == 2), "{ends:?}");
+    // The flooder got its 100 refusals, then a status saying why its stream ended.
+    let mut refused = 0;
+    let status = loop {
+        match cardroom_tests::next_raw(&mut unread).await {
+            Ok(Some(bytes)) => match cardroom_tests::decode_server_message(&bytes) {
+                Message::Error(error) => {
+                    assert_eq!(error.code, pb::ActErrorCode::StaleTurn as i32, "{error:?}");
+                    refused += 1;
+                }
+                Message::Turn(_) | Message::Events(_) => {}
+                other => panic!("unexpected {other:?}"),
+            },
+            Ok(None) => panic!("the flooding stream ended as if normally after {refused} errors"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(refused, 100);
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status}");
+    assert!(status.message().contains("101 acts in a row refused"), "{status}");
+    flooding.abort();
+    // Nothing the flooder sent was applied to its match.
+    let info = server.match_info(&flooded_id).await;
+    assert_eq!(info.seats[0].refused, 0, "stale acts are not counted as refused moves");
 }

@@ -653,7 +653,7 @@ async fn a_token_decides_the_seat_forged_ones_are_denied_and_a_displaced_bot_tak
     forged[7] = if forged[7] == b'0' { b'1' } else { b'0' };
     for token in [String::from_utf8(forged).unwrap(), String::new()] {
         let status = Bot::with_token(scene.server.channel().await, &token).await.err().unwrap();
-        assert_eq!(status.code(), Code::PermissionDenied, "{token:?}: {status}");
+        assert_eq!(status.code(), Code::Unauthenticated, "{token:?}: {status}");
     }
 
     // Seat 0's bot joins with seat 1's token while seat 1 is to act: the token is the seat's

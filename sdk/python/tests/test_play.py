@@ -196,7 +196,7 @@ def test_an_illegal_action_is_refused_and_the_match_goes_on(server: Server) -> N
 
 
 def test_an_unknown_seat_token_is_refused(server: Server) -> None:
-    with pytest.raises(cardroom.CardroomError, match="PERMISSION_DENIED"):
+    with pytest.raises(cardroom.CardroomError, match="UNAUTHENTICATED"):
         cardroom.run(Recorder(), server=server.address, token="00" * 16)
 
 

@@ -19,9 +19,23 @@ pub(crate) struct ServeArgs {
     /// Where finished matches' records are written, one JSON file each.
     #[arg(long, env = "CARDROOM_RECORD_DIR", default_value = "records")]
     record_dir: PathBuf,
-    /// The most bot connections at once.
+    /// Let bots join the queue (`Join.queue`) and start matches by themselves. Default: open
+    /// unless the server has an admin token.
+    #[arg(long, env = "CARDROOM_OPEN_QUEUE", overrides_with = "no_open_queue")]
+    open_queue: bool,
+    /// Refuse `Join.queue` (PERMISSION_DENIED): matches are the organizer's to create.
+    #[arg(long, overrides_with = "open_queue")]
+    no_open_queue: bool,
+    /// The most joined bot connections at once.
     #[arg(long, env = "CARDROOM_MAX_CONNECTIONS", default_value_t = 10_000)]
     max_connections: usize,
+    /// The most Play streams at once that have not yet sent their Join (apart from
+    /// --max-connections).
+    #[arg(long, env = "CARDROOM_MAX_PENDING_JOINS", default_value_t = 1_000)]
+    max_pending_joins: usize,
+    /// How long a Play stream may take to send its Join, in milliseconds.
+    #[arg(long, env = "CARDROOM_JOIN_TIMEOUT_MS", default_value_t = 10_000)]
+    join_timeout_ms: u64,
     /// The most matches running at once.
     #[arg(long, env = "CARDROOM_MAX_MATCHES", default_value_t = 10_000)]
     max_matches: usize,
@@ -34,6 +48,19 @@ pub(crate) struct ServeArgs {
     /// Default time bank per seat and match, in milliseconds.
     #[arg(long, env = "CARDROOM_BANK_MS", default_value_t = 30_000)]
     bank_ms: u64,
+    /// The longest move time a match may ask for, in milliseconds.
+    #[arg(long, env = "CARDROOM_MAX_MOVE_MS", default_value_t = 60_000)]
+    max_move_ms: u64,
+    /// The largest bank a match may ask for, in milliseconds.
+    #[arg(long, env = "CARDROOM_MAX_BANK_MS", default_value_t = 900_000)]
+    max_bank_ms: u64,
+    /// The longest bot or lobby name, in bytes.
+    #[arg(long, env = "CARDROOM_MAX_NAME_BYTES", default_value_t = 64)]
+    max_name_bytes: usize,
+    /// Acts a bot connection may send in a row, none applied and no new Turn, before its
+    /// stream is ended (a flood stopped at its stream).
+    #[arg(long, env = "CARDROOM_MAX_UNAPPLIED_ACTS", default_value_t = 1_000)]
+    max_unapplied_acts: u32,
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
@@ -54,7 +81,18 @@ impl ServeArgs {
     fn config(self) -> Config {
         Config {
             admin_token: self.admin_token,
+            queue_open: match (self.open_queue, self.no_open_queue) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
             max_connections: self.max_connections,
+            max_pending_joins: self.max_pending_joins,
+            join_timeout: Duration::from_millis(self.join_timeout_ms),
+            max_move_time: Duration::from_millis(self.max_move_ms),
+            max_bank_time: Duration::from_millis(self.max_bank_ms),
+            max_name_bytes: self.max_name_bytes,
+            max_unapplied_acts: self.max_unapplied_acts,
             max_matches: self.max_matches,
             max_message_bytes: self.max_message_bytes,
             record_dir: Some(self.record_dir),
@@ -108,5 +146,60 @@ async fn shutdown_signal() {
     tokio::select! {
         () = interrupt => {}
         () = terminate => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    #[derive(clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    fn config(args: &[&str]) -> Config {
+        let args = std::iter::once("serve").chain(args.iter().copied());
+        Serve::try_parse_from(args)
+            .map(|serve| serve.args.config())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_queue_is_closed_by_default_only_with_an_admin_token() {
+        assert!(config(&[]).queue_is_open());
+        assert!(!config(&["--admin-token", "t"]).queue_is_open());
+        assert!(config(&["--admin-token", "t", "--open-queue"]).queue_is_open());
+        assert!(!config(&["--no-open-queue"]).queue_is_open());
+        // The last of the two flags wins.
+        assert!(config(&["--open-queue", "--no-open-queue"]).queue_open == Some(false));
+        assert!(config(&["--no-open-queue", "--open-queue"]).queue_open == Some(true));
+    }
+
+    #[test]
+    fn the_new_limits_reach_the_config() {
+        let config = config(&[
+            "--max-pending-joins",
+            "7",
+            "--join-timeout-ms",
+            "1500",
+            "--max-move-ms",
+            "9000",
+            "--max-bank-ms",
+            "90000",
+            "--max-name-bytes",
+            "32",
+            "--max-unapplied-acts",
+            "50",
+        ]);
+        assert_eq!(config.max_pending_joins, 7);
+        assert_eq!(config.join_timeout, Duration::from_millis(1_500));
+        assert_eq!(config.max_move_time, Duration::from_secs(9));
+        assert_eq!(config.max_bank_time, Duration::from_secs(90));
+        assert_eq!(config.max_name_bytes, 32);
+        assert_eq!(config.max_unapplied_acts, 50);
     }
 }

@@ -328,7 +328,12 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
     backoff = config.initial_backoff
     unreachable_since: float | None = None
     while True:
-        channel = grpc.insecure_channel(config.target)
+        # A connection of its own per seat (grpc shares one between channels to the same
+        # target otherwise): a misbehaving stream elsewhere cannot cost this seat its
+        # connection (docs/protocol.md, "Errors").
+        channel = grpc.insecure_channel(
+            config.target, options=[("grpc.use_local_subchannel_pool", 1)]
+        )
         session.joined_here = False
         try:
             return session.play(channel)

@@ -86,7 +86,7 @@ class CardroomServicer:
     def CreateMatch(self, request, context):
         """Unary. An organizer creates a match and receives one seat token per seat (128 random bits,
         hex). When the server has an admin token, send it as `authorization: Bearer <token>`
-        metadata; otherwise PERMISSION_DENIED.
+        metadata; otherwise UNAUTHENTICATED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
