@@ -16,6 +16,7 @@ mod match_task;
 mod registry;
 mod service;
 mod stats;
+mod tls;
 mod token;
 mod wire;
 
@@ -23,13 +24,15 @@ use std::future::Future;
 
 use cardroom_proto::pb;
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
+use tonic::transport::server::{ServerTlsConfig, TcpIncoming};
 use tracing::{info, warn};
 
 pub use config::Config;
+pub use tls::{TlsError, TlsIdentity};
 
-/// Serves on `listener` until `shutdown` resolves; then ends every running match as aborted
-/// (bots and spectators are told, records are written) and returns.
+/// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
+/// resolves; then ends every running match as aborted (bots and spectators are told, records
+/// are written) and returns.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -50,10 +53,23 @@ pub async fn run(
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
-    info!(%address, "cardroom serving");
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(identity) = &config.tls {
+        let tls = ServerTlsConfig::new()
+            .identity(identity.to_tonic())
+            .timeout(config.tls_handshake_timeout);
+        builder = builder.tls_config(tls)?;
+    } else if config.admin_token.is_some() && !address.ip().is_loopback() {
+        warn!(
+            %address,
+            "an admin token is set but TLS is not: admin and seat tokens cross the network in \
+             clear (give the server a TLS certificate and key)"
+        );
+    }
+    info!(%address, tls = config.tls.is_some(), "cardroom serving");
     let stopping = registry.clone();
     let (drained, drained_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tonic::transport::Server::builder()
+    let server = builder
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
