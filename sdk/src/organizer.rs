@@ -179,5 +179,8 @@ impl Organizer {
 }
 
 fn rejected(status: tonic::Status) -> RunError {
-    RunError::Rejected(Box::new(status))
+    match tls::refused_certificate(&status) {
+        Some(cause) => RunError::Untrusted { cause },
+        None => RunError::Rejected(Box::new(status)),
+    }
 }

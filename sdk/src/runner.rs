@@ -35,7 +35,9 @@ pub enum RunError {
         source: tonic::transport::Error,
     },
     /// A CA file or TLS server name was given for a server that is not an `https://` URL.
-    #[error("TLS settings (a CA file, a server name) were given, but {address:?} is not an https:// URL")]
+    #[error(
+        "TLS settings (a CA file, a server name) were given, but {address:?} is not an https:// URL"
+    )]
     TlsWithoutHttps {
         /// The address given.
         address: String,

@@ -32,7 +32,9 @@ pub enum TlsError {
         source: std::io::Error,
     },
     /// The certificate PEM holds no `CERTIFICATE` block, or one that cannot be decoded.
-    #[error("the TLS certificate is not a PEM certificate chain (`-----BEGIN CERTIFICATE-----`): {0}")]
+    #[error(
+        "the TLS certificate is not a PEM certificate chain (`-----BEGIN CERTIFICATE-----`): {0}"
+    )]
     Certificate(rustls::pki_types::pem::Error),
     /// The key PEM holds no private key (PKCS#8, PKCS#1 or SEC1), or one that cannot be decoded.
     #[error("the TLS key is not a PEM private key (PKCS#8, PKCS#1 or SEC1): {0}")]
