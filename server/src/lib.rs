@@ -59,7 +59,7 @@ pub async fn run(
             .identity(identity.to_tonic())
             .timeout(config.tls_handshake_timeout);
         builder = builder.tls_config(tls)?;
-    } else if config.admin_token.is_some() && !address.ip().is_loopback() {
+    } else if tokens_in_clear(&config, address) {
         warn!(
             %address,
             "an admin token is set but TLS is not: admin and seat tokens cross the network in \
@@ -102,4 +102,31 @@ pub async fn run(
     }
     info!("cardroom stopped");
     Ok(())
+}
+
+/// Whether the server at `address` would take an admin token over the network in clear: it has
+/// one, serves no TLS, and listens beyond loopback.
+fn tokens_in_clear(config: &Config, address: std::net::SocketAddr) -> bool {
+    config.admin_token.is_some() && config.tls.is_none() && !address.ip().is_loopback()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_admin_token_in_clear_beyond_loopback_is_warned_of() {
+        let with_token = Config { admin_token: Some("secret".into()), ..Config::default() };
+        let public = "0.0.0.0:50051".parse().unwrap();
+        assert!(tokens_in_clear(&with_token, public));
+        assert!(!tokens_in_clear(&with_token, "127.0.0.1:50051".parse().unwrap()));
+        assert!(!tokens_in_clear(&with_token, "[::1]:50051".parse().unwrap()));
+        assert!(!tokens_in_clear(&Config::default(), public));
+        let pair = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+        let identity =
+            TlsIdentity::from_pem(pair.cert.pem(), pair.signing_key.serialize_pem()).unwrap();
+        let with_tls = Config { tls: Some(identity), ..with_token };
+        assert!(!tokens_in_clear(&with_tls, public));
+    }
 }
