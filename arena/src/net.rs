@@ -32,7 +32,7 @@ use std::time::Duration;
 
 use cardroom_sdk::{
     ActErrorCode, AnyBot, ConnectConfig, CreatedMatch, MatchSpec, Organizer, Played, RunError,
-    play_any,
+    TlsOptions, play_any,
 };
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
@@ -78,8 +78,11 @@ pub struct NetPlayer {
     /// The runtime the network work runs on; [`MatchPlayer::play_match`] blocks on it, so it
     /// must be called from outside the runtime (the ladder's worker threads are).
     pub runtime: tokio::runtime::Handle,
-    /// The server's address, `host:port`.
+    /// The server's address, `host:port` or a URL (`https://…` for a server that speaks TLS).
     pub server: String,
+    /// How an `https://` server's certificate is checked; its CA file is passed on to external
+    /// bots as `CARDROOM_CA_FILE`.
+    pub tls: TlsOptions,
     /// The matches to create; the seed is each planned match's.
     pub spec: MatchSpec,
     /// The bots, by ladder index, with their names.
@@ -111,7 +114,7 @@ impl NetPlayer {
     ) -> Result<(MatchOutcome, Option<String>), ArenaError> {
         let err = |message: String| ArenaError::Match { seed: planned.seed, message };
         let net = |e: RunError| err(e.to_string());
-        let mut organizer = Organizer::new(&self.server).map_err(net)?;
+        let mut organizer = Organizer::with_tls(&self.server, &self.tls).map_err(net)?;
         if let Some(token) = &self.admin_token {
             organizer = organizer.with_admin_token(token).map_err(net)?;
         }
@@ -142,8 +145,9 @@ impl NetPlayer {
         let mut seats = Vec::with_capacity(planned.seats.len());
         for (seat, (&bot, token)) in planned.seats.iter().zip(&created.tokens).enumerate() {
             let (name, kind) = self.bots.get(bot).ok_or_else(|| err(format!("no bot {bot}")))?;
-            let config =
-                ConnectConfig::with_token(self.server.clone(), token.clone()).named(name.clone());
+            let config = ConnectConfig::with_token(self.server.clone(), token.clone())
+                .named(name.clone())
+                .with_tls(self.tls.clone());
             let task = match kind {
                 NetBot::InProcess(make) => {
                     let think = Arc::new(Mutex::new(ThinkTimes::default()));
@@ -158,6 +162,7 @@ impl NetPlayer {
                         bot: external.clone(),
                         name: name.clone(),
                         server: self.server.clone(),
+                        tls: self.tls.clone(),
                         token: token.clone(),
                         organizer: organizer.clone(),
                         match_id: match_id.clone(),
@@ -288,6 +293,7 @@ struct ExternalSeat {
     bot: ExternalBot,
     name: String,
     server: String,
+    tls: TlsOptions,
     token: String,
     organizer: Organizer,
     match_id: String,
@@ -355,7 +361,14 @@ impl ExternalSeat {
         command
             .env("CARDROOM_SERVER", &self.server)
             .env("CARDROOM_TOKEN", &self.token)
-            .env("CARDROOM_BOT_NAME", &self.name)
+            .env("CARDROOM_BOT_NAME", &self.name);
+        if let Some(ca_file) = &self.tls.ca_file {
+            command.env("CARDROOM_CA_FILE", ca_file);
+        }
+        if let Some(name) = &self.tls.server_name {
+            command.env("CARDROOM_TLS_SERVER_NAME", name);
+        }
+        command
             .envs(self.bot.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::from(log.try_clone()?))

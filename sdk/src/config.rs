@@ -1,9 +1,11 @@
 //! How a networked bot finds its match: [`ConnectConfig`], and [`ConnectArgs`], the command-line
 //! flags (with environment variables) that every bot binary flattens into its own `clap` parser.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::bot::GameKind;
+use crate::tls::TlsOptions;
 
 /// The server a bot connects to when none is given.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
@@ -56,8 +58,11 @@ impl Backoff {
 /// Everything the networked runner needs to play one match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConnectConfig {
-    /// The server's address, such as `http://127.0.0.1:50051`.
+    /// The server's address, such as `http://127.0.0.1:50051`, or `https://host:port` for a
+    /// server that speaks TLS.
     pub server: String,
+    /// How an `https://` server's certificate is checked (kept across reconnections).
+    pub tls: TlsOptions,
     /// How to take a seat.
     pub join: JoinBy,
     /// The bot's name, shown in standings and logs.
@@ -94,6 +99,7 @@ impl ConnectConfig {
     fn new(server: String, join: JoinBy) -> ConnectConfig {
         ConnectConfig {
             server,
+            tls: TlsOptions::default(),
             join,
             name: "rust-bot".to_owned(),
             backoff: Backoff::default(),
@@ -106,12 +112,20 @@ impl ConnectConfig {
         self.name = name.into();
         self
     }
+
+    /// The same configuration, checking an `https://` server's certificate as `tls` says.
+    pub fn with_tls(mut self, tls: TlsOptions) -> ConnectConfig {
+        self.tls = tls;
+        self
+    }
 }
 
 /// The flags every bot binary takes (flatten them with `#[command(flatten)]`).
 ///
 /// ```text
-/// --server URL          [env CARDROOM_SERVER]   default http://127.0.0.1:50051
+/// --server URL          [env CARDROOM_SERVER]   default http://127.0.0.1:50051; https://… for TLS
+/// --ca-file PEM         [env CARDROOM_CA_FILE]  trust this CA for https:// (default: the system's)
+/// --tls-server-name N   [env CARDROOM_TLS_SERVER_NAME]  the name the certificate must carry
 /// --token TOKEN         [env CARDROOM_TOKEN]    a seat token; or join a queue:
 /// --queue-game GAME     [env CARDROOM_QUEUE_GAME]     twenty_two (22) | gin
 /// --queue-options JSON  [env CARDROOM_QUEUE_OPTIONS]  default {} (every option at its default)
@@ -124,6 +138,13 @@ pub struct ConnectArgs {
     /// The server's address.
     #[arg(long, env = "CARDROOM_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
+    /// For an https:// server: trust the certificate authorities in this PEM file instead of
+    /// the system's roots.
+    #[arg(long, env = "CARDROOM_CA_FILE")]
+    pub ca_file: Option<PathBuf>,
+    /// For an https:// server: the name its certificate must carry, when not the URL's host.
+    #[arg(long, env = "CARDROOM_TLS_SERVER_NAME")]
+    pub tls_server_name: Option<String>,
     /// A seat token (from CreateMatch); without it, --queue-game joins a queue.
     #[arg(long, env = "CARDROOM_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
@@ -182,6 +203,8 @@ impl ConnectArgs {
             _ => return Err(ConfigError::MoreThanOne),
         };
         let mut config = ConnectConfig::new(self.server.clone(), join);
+        config.tls =
+            TlsOptions { ca_file: self.ca_file.clone(), server_name: self.tls_server_name.clone() };
         config.name = self.name.clone().unwrap_or_else(|| default_name.to_owned());
         config.backoff = Backoff {
             initial: Duration::from_millis(self.reconnect_initial_ms),
@@ -224,6 +247,23 @@ mod tests {
         assert_eq!(config.join, JoinBy::Token("T".into()));
         assert_eq!(config.name, "random");
         assert_eq!(config.server, "http://h:1");
+        assert_eq!(config.tls, TlsOptions::default());
+
+        let cli = Cli::try_parse_from([
+            "bot",
+            "--server",
+            "https://h:1",
+            "--ca-file",
+            "ca.pem",
+            "--tls-server-name",
+            "cardroom.test",
+            "--token",
+            "T",
+        ])
+        .unwrap();
+        let config = cli.connect.config("random").unwrap();
+        assert_eq!(config.tls.ca_file, Some(PathBuf::from("ca.pem")));
+        assert_eq!(config.tls.server_name.as_deref(), Some("cardroom.test"));
 
         let cli = Cli::try_parse_from([
             "bot",

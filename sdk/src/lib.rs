@@ -89,6 +89,7 @@ mod game;
 mod local;
 mod organizer;
 mod runner;
+mod tls;
 
 pub use bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
 /// The conversions between the engines and the wire, shared with the server.
@@ -98,6 +99,7 @@ pub use game::PlayableGame;
 pub use local::{LocalError, LocalReport, MAX_LOCAL_DECISIONS, play_local, play_local_report};
 pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus};
 pub use runner::{AnyBot, Played, RunError, play, play_any};
+pub use tls::TlsOptions;
 
 /// The engines, re-exported so that a bot needs only this crate.
 pub use cardroom_games as games;

@@ -5,10 +5,11 @@
 use cardroom_games::{Seat, Standing};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 use crate::bot::{Clock, GameKind};
 use crate::runner::RunError;
+use crate::tls::{self, TlsOptions};
 
 /// A match to create.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,12 +75,16 @@ pub struct Organizer {
 }
 
 impl Organizer {
-    /// A client for `server` (`host:port` or a URL); it connects on first use.
+    /// A client for `server` (`host:port` or a URL; `https://` checks the server's certificate
+    /// against the system's roots); it connects on first use.
     pub fn new(server: &str) -> Result<Organizer, RunError> {
-        let address =
-            if server.contains("://") { server.to_owned() } else { format!("http://{server}") };
-        let endpoint = Endpoint::from_shared(address.clone())
-            .map_err(|source| RunError::Address { address, source })?;
+        Organizer::with_tls(server, &TlsOptions::default())
+    }
+
+    /// A client for `server` whose `https://` certificate is checked as `tls` says (a CA file,
+    /// a server name); it connects on first use.
+    pub fn with_tls(server: &str, tls: &TlsOptions) -> Result<Organizer, RunError> {
+        let endpoint = tls::endpoint(server, tls)?;
         Ok(Organizer { client: CardroomClient::new(endpoint.connect_lazy()), admin_token: None })
     }
 
@@ -174,5 +179,8 @@ impl Organizer {
 }
 
 fn rejected(status: tonic::Status) -> RunError {
-    RunError::Rejected(Box::new(status))
+    match tls::refused_certificate(&status) {
+        Some(cause) => RunError::Untrusted { cause },
+        None => RunError::Rejected(Box::new(status)),
+    }
 }

@@ -8,13 +8,14 @@ use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 use tonic::{Code, Status, Streaming};
 use tracing::{debug, info, warn};
 
 use crate::bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
 use crate::config::{ConnectConfig, JoinBy};
 use crate::game::PlayableGame;
+use crate::tls;
 
 /// Messages buffered towards the server; a bot sends at most a couple per turn.
 const OUTBOUND_BUFFER: usize = 16;
@@ -32,6 +33,39 @@ pub enum RunError {
         address: String,
         /// Why it is not valid.
         source: tonic::transport::Error,
+    },
+    /// A CA file or TLS server name was given for a server that is not an `https://` URL.
+    #[error(
+        "TLS settings (a CA file, a server name) were given, but {address:?} is not an https:// URL"
+    )]
+    TlsWithoutHttps {
+        /// The address given.
+        address: String,
+    },
+    /// The CA file cannot be used.
+    #[error("the CA file {}: {cause}", path.display())]
+    CaFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why it cannot be used.
+        cause: String,
+    },
+    /// The TLS settings for the server cannot be used.
+    #[error("TLS for {address:?}: {source}")]
+    Tls {
+        /// The address given.
+        address: String,
+        /// Why.
+        source: tonic::transport::Error,
+    },
+    /// The server's TLS certificate was not trusted (an unknown issuer, another name, expired):
+    /// no retry can fix that, so the runner stops at once.
+    #[error(
+        "the server's TLS certificate was refused: {cause} (give the CA that signed it with --ca-file or CARDROOM_CA_FILE, or the name it carries with --tls-server-name)"
+    )]
+    Untrusted {
+        /// rustls's reason.
+        cause: rustls::Error,
     },
     /// The server refused the bot for good (an unknown seat token, bad queue options, the seat
     /// taken over by another connection).
@@ -166,13 +200,7 @@ async fn join(
 /// A client over a lazily connected channel: connection failures surface in calls, where the
 /// back-off handles them.
 fn client(config: &ConnectConfig) -> Result<CardroomClient<Channel>, RunError> {
-    let address = if config.server.contains("://") {
-        config.server.clone()
-    } else {
-        format!("http://{}", config.server)
-    };
-    let endpoint = Endpoint::from_shared(address.clone())
-        .map_err(|source| RunError::Address { address, source })?
+    let endpoint = tls::endpoint(&config.server, &config.tls)?
         .connect_timeout(CONNECT_TIMEOUT)
         .http2_keep_alive_interval(config.keep_alive)
         .keep_alive_timeout(config.keep_alive)
@@ -206,6 +234,9 @@ async fn open_with_backoff(
         match open(client, join.clone()).await {
             Ok(opened) => return Ok(opened),
             Err(status) if retryable(&status) => {
+                if let Some(cause) = tls::refused_certificate(&status) {
+                    return Err(RunError::Untrusted { cause });
+                }
                 failures += 1;
                 if failures >= config.backoff.attempts {
                     return Err(RunError::GaveUp { attempts: failures, last: Box::new(status) });

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::tls::TlsIdentity;
+
 /// How the server runs. `Config::default()` suits tests and a local server.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -52,6 +54,11 @@ pub struct Config {
     /// After a shutdown has ended every match, how long clients get to close their
     /// connections before the server stops anyway.
     pub shutdown_grace: Duration,
+    /// The certificate and key to serve TLS with; none serves plaintext HTTP/2, fit only for
+    /// loopback or a network where seat and admin tokens may travel in clear.
+    pub tls: Option<TlsIdentity>,
+    /// How long a client gets to finish its TLS handshake before its connection is dropped.
+    pub tls_handshake_timeout: Duration,
     /// Finished matches whose status and seat tokens stay in memory (and their records, when
     /// there is no `record_dir`: with one, records are read back from disk); older ones are
     /// forgotten, so a long-running server's memory stays flat.
@@ -86,6 +93,8 @@ impl Default for Config {
             max_strikes: 3,
             reconnect_grace: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),
+            tls: None,
+            tls_handshake_timeout: Duration::from_secs(10),
             keep_finished: 1_000,
             outbound_buffer: 256,
             max_unapplied_acts: 1_000,

@@ -19,19 +19,22 @@ mod service;
 mod standings;
 mod stats;
 mod status;
+mod tls;
 mod token;
 
 use std::future::Future;
 
 use cardroom_proto::pb;
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
+use tonic::transport::server::{ServerTlsConfig, TcpIncoming};
 use tracing::{info, warn};
 
 pub use config::Config;
+pub use tls::{TlsError, TlsIdentity};
 
-/// Serves on `listener` until `shutdown` resolves; then ends every running match as aborted
-/// (bots and spectators are told, records are written) and returns.
+/// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
+/// resolves; then ends every running match as aborted (bots and spectators are told, records
+/// are written) and returns.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -52,10 +55,23 @@ pub async fn run(
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
-    info!(%address, "cardroom serving");
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(identity) = &config.tls {
+        let tls = ServerTlsConfig::new()
+            .identity(identity.to_tonic())
+            .timeout(config.tls_handshake_timeout);
+        builder = builder.tls_config(tls)?;
+    } else if tokens_in_clear(&config, address) {
+        warn!(
+            %address,
+            "an admin token is set but TLS is not: admin and seat tokens cross the network in \
+             clear (give the server a TLS certificate and key)"
+        );
+    }
+    info!(%address, tls = config.tls.is_some(), "cardroom serving");
     let stopping = registry.clone();
     let (drained, drained_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tonic::transport::Server::builder()
+    let server = builder
         .layer(tower::util::MapResponseLayer::new(oversized_is_resource_exhausted))
         .add_service(health)
         .add_service(reflection_v1)
@@ -104,4 +120,31 @@ fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::
         headers.insert("grpc-status", RESOURCE_EXHAUSTED);
     }
     response
+}
+
+/// Whether the server at `address` would take an admin token over the network in clear: it has
+/// one, serves no TLS, and listens beyond loopback.
+fn tokens_in_clear(config: &Config, address: std::net::SocketAddr) -> bool {
+    config.admin_token.is_some() && config.tls.is_none() && !address.ip().is_loopback()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_admin_token_in_clear_beyond_loopback_is_warned_of() {
+        let with_token = Config { admin_token: Some("secret".into()), ..Config::default() };
+        let public = "0.0.0.0:50051".parse().unwrap();
+        assert!(tokens_in_clear(&with_token, public));
+        assert!(!tokens_in_clear(&with_token, "127.0.0.1:50051".parse().unwrap()));
+        assert!(!tokens_in_clear(&with_token, "[::1]:50051".parse().unwrap()));
+        assert!(!tokens_in_clear(&Config::default(), public));
+        let pair = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+        let identity =
+            TlsIdentity::from_pem(pair.cert.pem(), pair.signing_key.serialize_pem()).unwrap();
+        let with_tls = Config { tls: Some(identity), ..with_token };
+        assert!(!tokens_in_clear(&with_tls, public));
+    }
 }

@@ -120,3 +120,86 @@ fn bad_ladder_files_are_refused_with_a_reason() {
         text(&output.stderr)
     );
 }
+
+/// A ladder on a running server that speaks TLS: `server = "https://…"` with its `ca_file`; the
+/// built-in bots play over TLS, and an external bot's command is given the CA file.
+#[test]
+fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = cardroom_tests::TestCertificates::new().write(dir.path());
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", "records"])
+        .arg("--tls-cert")
+        .arg(&files.cert)
+        .arg("--tls-key")
+        .arg(&files.key)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr = line.trim().strip_prefix("cardroom listening on ").expect(&line).to_owned();
+    let config = format!(
+        r#"
+        game = "twenty_two"
+        db = "ladder.sqlite"
+        log_dir = "logs"
+        move_ms = 50
+        server = "https://{addr}"
+        ca_file = "ca.pem"
+
+        [format]
+        kind = "round_robin"
+        rounds = 1
+
+        [[bots]]
+        name = "random"
+        builtin = "random"
+
+        [[bots]]
+        name = "tt-heuristic"
+        builtin = "tt-heuristic"
+
+        [[bots]]
+        name = "absent"
+        command = ["sh", "-c", "echo trusting $CARDROOM_CA_FILE for $CARDROOM_SERVER"]
+    "#
+    );
+    std::fs::write(dir.path().join("ladder.toml"), config).unwrap();
+    let output = cardroom(&["arena", "run", "ladder.toml"], dir.path());
+    let _ = server.kill();
+    let _ = server.wait();
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 6 matches"), "{stdout}");
+    let board = leaderboard(dir.path(), "ladder.sqlite");
+    // The built-in bots played over TLS: between themselves, with no strike.
+    for name in ["random", "tt-heuristic"] {
+        let bot = row(&board, name);
+        assert_eq!(bot["matches"], 4, "{bot}");
+        assert_eq!(bot["timeouts"], 0, "{bot}");
+    }
+    let log = std::fs::read_to_string(dir.path().join("logs/absent.log")).unwrap();
+    let expected = format!("trusting ca.pem for https://{addr}");
+    assert_eq!(log.lines().filter(|l| *l == expected).count(), 4, "{log}");
+
+    // The arena's own server speaks plaintext: a CA file without an https:// server is refused.
+    let plain = "game = \"twenty_two\"\ndb = \"plain.sqlite\"\nca_file = \"ca.pem\"\n\
+                 [format]\nkind = \"round_robin\"\n\
+                 [[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                 [[bots]]\nname = \"b\"\nbuiltin = \"random\"\n";
+    std::fs::write(dir.path().join("plain.toml"), plain).unwrap();
+    let output = cardroom(&["arena", "run", "plain.toml"], dir.path());
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("`ca_file` is for an https:// `server`"),
+        "{}",
+        text(&output.stderr)
+    );
+}

@@ -146,3 +146,71 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     let record = std::fs::read_to_string(dir.path().join(format!("{match_id}.json"))).unwrap();
     assert!(matches!(Record::from_json(&record).unwrap(), Record::TwentyTwo(_)));
 }
+
+/// `cardroom serve --tls-cert --tls-key` prints its listening line and serves TLS: a client that
+/// trusts the test's CA creates a match over `https://`.
+#[test]
+fn serve_speaks_tls_with_a_certificate_and_key() {
+    use cardroom_proto::pb;
+    use tonic::transport::{Certificate, ClientTlsConfig, Endpoint};
+
+    let dir = tempfile::tempdir().unwrap();
+    let certificates = cardroom_tests::TestCertificates::new();
+    let files = certificates.write(dir.path());
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", dir.path().to_str().unwrap()])
+        .arg("--tls-cert")
+        .arg(&files.cert)
+        .arg("--tls-key")
+        .arg(&files.key)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let addr: std::net::SocketAddr =
+        line.trim().strip_prefix("cardroom listening on ").expect(&line).parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let created = runtime.block_on(async {
+        let tls =
+            ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&certificates.ca_pem));
+        let endpoint =
+            Endpoint::from_shared(format!("https://{addr}")).unwrap().tls_config(tls).unwrap();
+        let channel = endpoint.connect().await.expect("the server accepts TLS connections");
+        let request = pb::CreateMatchRequest {
+            game: pb::Game::TwentyTwo as i32,
+            seats: 2,
+            seed: Some(1),
+            ..Default::default()
+        };
+        pb::cardroom_client::CardroomClient::new(channel).create_match(request).await
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(created.unwrap().into_inner().seats.len(), 2);
+}
+
+/// A certificate without its key, or a key that is not one, stops `cardroom serve` before it
+/// listens, saying what is wrong.
+#[test]
+fn serve_refuses_a_half_or_broken_tls_identity() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = cardroom_tests::TestCertificates::new().write(dir.path());
+    let cert = files.cert.to_str().unwrap();
+
+    let output = cardroom(&["serve", "--addr", "127.0.0.1:0", "--tls-cert", cert]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--tls-key"), "{}", stderr(&output));
+    assert!(stdout(&output).is_empty(), "{}", stdout(&output));
+
+    let output =
+        cardroom(&["serve", "--addr", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", cert]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("not a PEM private key"), "{}", stderr(&output));
+    assert!(stdout(&output).is_empty(), "{}", stdout(&output));
+}

@@ -2,13 +2,15 @@
 //! process on `127.0.0.1:0` ([`TestServer`]), bots that talk to it over real gRPC with every
 //! message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]), all seats of a
 //! match scripted from one task ([`Table`]), records replayed with the engines ([`Replay`]),
-//! and the Python example bots run as real processes against it ([`PythonBot`]).
+//! the Python example bots run as real processes against it ([`PythonBot`]), and certificates
+//! for a server that speaks TLS ([`TestCertificates`]).
 
 mod bot;
 mod python;
 mod replay;
 mod server;
 mod table;
+mod tls;
 
 use std::time::Duration;
 
@@ -19,6 +21,7 @@ pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
 pub use replay::{Actions, Replay, ReplayGame, places};
 pub use server::{TestServer, connect, create};
 pub use table::{Received, Table};
+pub use tls::{CertificateFiles, TestCertificates};
 
 /// How long a test waits for a bot or a match before it fails (a bound, never a sleep).
 pub const PATIENCE: Duration = Duration::from_secs(120);

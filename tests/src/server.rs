@@ -47,6 +47,12 @@ impl TestServer {
         format!("http://{}", self.addr)
     }
 
+    /// The server's URL over TLS, `https://127.0.0.1:PORT` (for a server started with
+    /// `Config::tls`; [`TestCertificates`](crate::TestCertificates) are valid for that address).
+    pub fn https_url(&self) -> String {
+        format!("https://127.0.0.1:{}", self.addr.port())
+    }
+
     /// A client for unary calls.
     ///
     /// # Panics

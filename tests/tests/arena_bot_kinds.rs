@@ -14,7 +14,7 @@ use cardroom_arena::{
 use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::twenty_two;
-use cardroom_sdk::{AnyBot, ConnectConfig, GameKind, MatchSpec, play};
+use cardroom_sdk::{AnyBot, ConnectConfig, GameKind, MatchSpec, TlsOptions, play};
 use cardroom_server::Config;
 use cardroom_tests::{TestServer, python, workspace_root};
 
@@ -67,6 +67,7 @@ async fn in_process_external_and_remote_bots_play_one_ladder() {
     let player = NetPlayer {
         runtime: tokio::runtime::Handle::current(),
         server: url.clone(),
+        tls: TlsOptions::default(),
         spec: MatchSpec {
             game: GameKind::TwentyTwo,
             options_json: String::new(),

@@ -27,6 +27,8 @@
 //! # listen = "0.0.0.0:50051"   # where the in-process server listens (default 127.0.0.1:0);
 //! #                            # remote bots connect there
 //! # server = "http://host:port" # or play on this running server instead of one in process
+//! # ca_file = "ca.pem"         # an https:// server's CA (default: the system's roots); external
+//! #                            # bots get it as CARDROOM_CA_FILE
 //! # admin_token = "…"          # that server's admin token, if it has one
 //! remote_wait_ms = 60000       # how long a match waits for its remote bots to be in the lobby
 //!
@@ -77,7 +79,7 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::search::{SearchBot, SearchConfig, Searchable};
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, Clock, GameKind, MatchSpec};
+use cardroom_sdk::{AnyBot, Clock, GameKind, MatchSpec, TlsOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
@@ -191,6 +193,8 @@ struct ArenaConfig {
     listen: Option<std::net::SocketAddr>,
     #[serde(default)]
     server: Option<String>,
+    #[serde(default)]
+    ca_file: Option<PathBuf>,
     #[serde(default)]
     admin_token: Option<String>,
     #[serde(default = "sixty_thousand")]
@@ -322,6 +326,7 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         max_restarts: 2,
         listen: None,
         server: None,
+        ca_file: None,
         admin_token: None,
         remote_wait_ms: 60_000,
         format: Format::RoundRobin { rounds: u32::try_from(rounds).unwrap_or(u32::MAX) },
@@ -442,6 +447,11 @@ fn unknown_builtin(name: &str, game: GameName) -> anyhow::Error {
     anyhow::anyhow!("no built-in bot {name:?} for {game:?} (built in: {known})")
 }
 
+/// Whether `server` is a URL of a server that speaks TLS.
+fn is_https(server: &str) -> bool {
+    server.starts_with("https://")
+}
+
 /// Checks the bots and runs the ladder, printing progress, standings and the leaderboard.
 fn run_ladder(config: &ArenaConfig, store: &mut Store, out: &mut dyn Write) -> anyhow::Result<()> {
     for bot in &config.bots {
@@ -452,6 +462,9 @@ fn run_ladder(config: &ArenaConfig, store: &mut Store, out: &mut dyn Write) -> a
         {
             bail!("bot {:?}: give one of `builtin`, a non-empty `command` or `lobby`", bot.name);
         }
+    }
+    if config.ca_file.is_some() && !config.server.as_deref().is_some_and(is_https) {
+        bail!("`ca_file` is for an https:// `server`; the arena's own server speaks plaintext");
     }
     let networked = config.bots.iter().any(|b| b.command.is_some() || b.lobby.is_some())
         || config.server.is_some();
@@ -654,6 +667,7 @@ fn run_networked(
     let player = NetPlayer {
         runtime: runtime.handle().clone(),
         server: address,
+        tls: TlsOptions { ca_file: config.ca_file.clone(), server_name: None },
         spec: MatchSpec {
             game: match config.game {
                 GameName::TwentyTwo => GameKind::TwentyTwo,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use cardroom_server::Config;
+use cardroom_server::{Config, TlsIdentity};
 
 /// The server's flags; each has an environment variable too.
 #[derive(Debug, clap::Args)]
@@ -75,11 +75,22 @@ pub(crate) struct ServeArgs {
     /// (records are always read back from the record directory).
     #[arg(long, env = "CARDROOM_KEEP_FINISHED", default_value_t = 1_000)]
     keep_finished: usize,
+    /// The server's TLS certificate chain, PEM (with --tls-key: the server speaks only TLS).
+    #[arg(long, env = "CARDROOM_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert, PEM.
+    #[arg(long, env = "CARDROOM_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
 }
 
 impl ServeArgs {
-    fn config(self) -> Config {
-        Config {
+    fn config(self) -> anyhow::Result<Config> {
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsIdentity::from_pem_files(cert, key)?),
+            (None, None) => None,
+            _ => anyhow::bail!("give both --tls-cert and --tls-key, or neither"),
+        };
+        Ok(Config {
             admin_token: self.admin_token,
             queue_open: match (self.open_queue, self.no_open_queue) {
                 (true, _) => Some(true),
@@ -102,8 +113,9 @@ impl ServeArgs {
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             keep_finished: self.keep_finished,
+            tls,
             ..Config::default()
-        }
+        })
     }
 }
 
@@ -117,13 +129,15 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let addr = args.addr;
+    let config = args.config()?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
+        let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .with_context(|| format!("listening on {}", args.addr))?;
+            .with_context(|| format!("listening on {addr}"))?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {}", listener.local_addr()?);
-        cardroom_server::run(listener, args.config(), shutdown_signal()).await
+        cardroom_server::run(listener, config, shutdown_signal()).await
     })
 }
 

@@ -44,6 +44,10 @@ FATAL_CODES = frozenset(
 )
 
 
+#: What gRPC's details say when the server's certificate is not trusted.
+_CERTIFICATE_REFUSED = "CERTIFICATE_VERIFY_FAILED"
+
+
 class CardroomError(Exception):
     """The runner cannot play the match: the server refused the join, or it stayed
     unreachable for longer than :attr:`RunConfig.reconnect_timeout`."""
@@ -53,8 +57,15 @@ class CardroomError(Exception):
 class RunConfig:
     """How :func:`run` connects and joins. :meth:`from_env` and :meth:`from_args` build one."""
 
-    #: ``host:port`` (an ``http://`` prefix is accepted).
+    #: ``host:port`` (an ``http://`` prefix is accepted), or ``https://host:port`` for a server
+    #: that speaks TLS.
     server: str = DEFAULT_SERVER
+    #: For an ``https://`` server: a PEM file of the certificate authorities to trust instead of
+    #: gRPC's default roots.
+    ca_file: str | None = None
+    #: For an ``https://`` server: the name its certificate must carry, when it is not the
+    #: URL's host.
+    tls_server_name: str | None = None
     #: A seat token from ``CreateMatch``; when absent the bot joins the queue for ``game``.
     token: str | None = None
     #: The game to queue for (without a token).
@@ -82,13 +93,16 @@ class RunConfig:
 
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
-        """Reads ``CARDROOM_SERVER``, ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
+        """Reads ``CARDROOM_SERVER``, ``CARDROOM_CA_FILE``, ``CARDROOM_TLS_SERVER_NAME``,
+        ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
         ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS``, ``CARDROOM_LOBBY`` and
         ``CARDROOM_BOT_NAME``."""
         env = os.environ if environ is None else environ
         game = env.get("CARDROOM_QUEUE_GAME")
         return cls(
             server=env.get("CARDROOM_SERVER") or DEFAULT_SERVER,
+            ca_file=env.get("CARDROOM_CA_FILE") or None,
+            tls_server_name=env.get("CARDROOM_TLS_SERVER_NAME") or None,
             token=env.get("CARDROOM_TOKEN") or None,
             game=Game.parse(game) if game else None,
             options_json=env.get("CARDROOM_QUEUE_OPTIONS", ""),
@@ -99,11 +113,25 @@ class RunConfig:
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        """Adds ``--server``, ``--token``, ``--queue-game``, ``--queue-options``,
+        """Adds ``--server``, ``--ca-file``, ``--tls-server-name``, ``--token``, ``--queue-game``, ``--queue-options``,
         ``--queue-seats``, ``--lobby`` and ``--name`` to ``parser`` (the Rust SDK's flags), each defaulting to
         its environment variable."""
         env = cls.from_env()
-        parser.add_argument("--server", default=env.server, help="host:port (CARDROOM_SERVER)")
+        parser.add_argument(
+            "--server",
+            default=env.server,
+            help="host:port, or https://host:port for TLS (CARDROOM_SERVER)",
+        )
+        parser.add_argument(
+            "--ca-file",
+            default=env.ca_file,
+            help="https: trust the CAs in this PEM file (CARDROOM_CA_FILE)",
+        )
+        parser.add_argument(
+            "--tls-server-name",
+            default=env.tls_server_name,
+            help="https: the name the server's certificate carries (CARDROOM_TLS_SERVER_NAME)",
+        )
         parser.add_argument("--token", default=env.token, help="seat token (CARDROOM_TOKEN)")
         parser.add_argument(
             "--queue-game",
@@ -142,6 +170,8 @@ class RunConfig:
         """Builds a config from arguments added by :meth:`add_arguments`."""
         return cls(
             server=args.server,
+            ca_file=args.ca_file,
+            tls_server_name=args.tls_server_name,
             token=args.token,
             game=args.queue_game,
             options_json=args.queue_options,
@@ -153,10 +183,43 @@ class RunConfig:
     @property
     def target(self) -> str:
         """The gRPC target: :attr:`server` without a scheme."""
-        for scheme in ("http://", "grpc://"):
+        for scheme in ("https://", "http://", "grpc://"):
             if self.server.startswith(scheme):
                 return self.server[len(scheme) :].rstrip("/")
         return self.server
+
+    @property
+    def tls(self) -> bool:
+        """Whether the server speaks TLS: an ``https://`` URL."""
+        return self.server.startswith("https://")
+
+    def channel(self, options: Sequence[tuple[str, object]] = ()) -> grpc.Channel:
+        """A new channel to the server: TLS for ``https://`` (trusting :attr:`ca_file`, else
+        gRPC's default roots), plaintext otherwise. Raises :class:`CardroomError` when TLS
+        settings are given for a plaintext server or the CA file cannot be read."""
+        if not self.tls:
+            if self.ca_file or self.tls_server_name:
+                raise CardroomError(
+                    f"TLS settings (a CA file, a server name) were given, but {self.server!r} "
+                    "is not an https:// URL"
+                )
+            return grpc.insecure_channel(self.target, options=list(options))
+        roots = None
+        if self.ca_file:
+            try:
+                with open(self.ca_file, "rb") as file:
+                    roots = file.read()
+            except OSError as error:
+                raise CardroomError(f"the CA file {self.ca_file}: {error}") from error
+            if b"-----BEGIN CERTIFICATE-----" not in roots:
+                raise CardroomError(
+                    f"the CA file {self.ca_file}: no `-----BEGIN CERTIFICATE-----` in it"
+                )
+        credentials = grpc.ssl_channel_credentials(root_certificates=roots)
+        options = list(options)
+        if self.tls_server_name:
+            options.append(("grpc.ssl_target_name_override", self.tls_server_name))
+        return grpc.secure_channel(self.target, credentials, options=options)
 
     def join(self, bot_name: str, token: str | None) -> pb.Join:
         """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue."""
@@ -331,9 +394,7 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
         # A connection of its own per seat (grpc shares one between channels to the same
         # target otherwise): a misbehaving stream elsewhere cannot cost this seat its
         # connection (docs/protocol.md, "Errors").
-        channel = grpc.insecure_channel(
-            config.target, options=[("grpc.use_local_subchannel_pool", 1)]
-        )
+        channel = config.channel(options=[("grpc.use_local_subchannel_pool", 1)])
         session.joined_here = False
         try:
             return session.play(channel)
@@ -343,6 +404,12 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
             if code in FATAL_CODES:
                 raise CardroomError(
                     f"the server refused {session.name}: {code.name}: {details}"
+                ) from error
+            if config.tls and _CERTIFICATE_REFUSED in (details or ""):
+                # gRPC reports no typed cause, only this text; no retry can fix it.
+                raise CardroomError(
+                    f"{session.name}: the server's TLS certificate was refused ({details}); "
+                    "give the CA that signed it with --ca-file or CARDROOM_CA_FILE"
                 ) from error
             log.warning("%s: connection lost (%s: %s)", session.name, code.name, details)
         except _StreamEnded as error:
