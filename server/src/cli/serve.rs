@@ -178,7 +178,8 @@ mod tests {
     fn config(args: &[&str]) -> Config {
         let args = std::iter::once("serve").chain(args.iter().copied());
         Serve::try_parse_from(args)
-            .map(|serve| serve.args.config())
+            .map_err(anyhow::Error::from)
+            .and_then(|serve| serve.args.config())
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
