@@ -710,13 +710,13 @@ mod tests {
 
     #[test]
     fn the_documented_and_example_ladder_files_parse() {
-        let readme = include_str!("../../../arena/README.md");
+        let readme = include_str!("../../arena/README.md");
         let start = readme.find("```toml\n").map(|i| i + 8).unwrap_or(0);
         let end = readme[start..].find("```").map_or(readme.len(), |i| start + i);
         let examples = [
             &readme[start..end],
-            include_str!("../../../examples/arena/twenty-two.toml"),
-            include_str!("../../../examples/arena/gin-sprt.toml"),
+            include_str!("../../examples/arena/twenty-two.toml"),
+            include_str!("../../examples/arena/gin-sprt.toml"),
         ];
         for text in examples {
             let config: ArenaConfig =

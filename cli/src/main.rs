@@ -1,4 +1,5 @@
-//! The `cardroom` command line: one module per command group.
+//! `cardroom`: the game server and its tools, one module per command group. See
+//! `cardroom --help`.
 
 mod arena;
 mod gin;
@@ -51,7 +52,7 @@ enum Command {
 }
 
 /// Runs the command line; errors are printed to stderr with exit code 1.
-pub(crate) fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
