@@ -146,7 +146,7 @@ fn sprt_head_to_head_stops_when_decided() {
     let ladder = gin_ladder(&["random", "gin"], format);
     let mut store = Store::in_memory().unwrap();
     let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
-    assert_eq!(summary.sprt, Some(SprtDecision::AcceptH1));
+    assert_eq!(summary.sprt.map(|t| t.decision()), Some(SprtDecision::AcceptH1));
     assert!(summary.played < 400, "{} matches", summary.played);
 }
 

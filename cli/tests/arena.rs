@@ -47,7 +47,7 @@ fn the_demo_plays_a_ladder_over_grpc_and_prints_the_leaderboard() {
     assert!(row(&board, "tt-heuristic")["think_p50_ms"].is_number());
     let csv =
         cardroom(&["arena", "leaderboard", "--db", "demo.sqlite", "--format", "csv"], dir.path());
-    assert!(text(&csv.stdout).starts_with("rank,bot,rating"));
+    assert!(text(&csv.stdout).starts_with("rank,name,rating"));
 }
 
 #[test]
