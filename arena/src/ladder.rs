@@ -87,6 +87,111 @@ pub struct Settings {
     pub rating: RatingSystem,
 }
 
+impl Settings {
+    /// Checks that the settings fit the bots `names`: tables they can fill, a rating system and
+    /// a format for that table size, distinct names, and the format's bots among them.
+    pub fn check(&self, names: &[String]) -> Result<(), ArenaError> {
+        let table = usize::from(self.table);
+        if table < 2 || names.len() < table {
+            return Err(ArenaError::Config(format!(
+                "{} bots cannot fill tables of {table}",
+                names.len()
+            )));
+        }
+        if self.rating == RatingSystem::Glicko2 && table != 2 {
+            return Err(ArenaError::Config("Glicko-2 needs tables of two".into()));
+        }
+        if matches!(self.format, Format::Swiss { .. }) && table != 2 {
+            return Err(ArenaError::Config("Swiss needs tables of two".into()));
+        }
+        if names.iter().enumerate().any(|(i, n)| names[..i].contains(n)) {
+            return Err(ArenaError::Config("bot names must differ".into()));
+        }
+        let named: Vec<&String> = match &self.format {
+            Format::Gauntlet { challenger, .. } => vec![challenger],
+            Format::Sprt { a, b, .. } => vec![a, b],
+            _ => Vec::new(),
+        };
+        if let Some(missing) = named.into_iter().find(|n| !names.contains(n)) {
+            return Err(ArenaError::Config(format!(
+                "the format names \"{missing}\", no bot of the ladder"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The matches the format plays at most with `bots` bots: all of them for round robin,
+    /// gauntlet, Swiss and the continuous ladder; the SPRT's `max_sets` (it may stop sooner).
+    pub fn total_matches(&self, bots: usize) -> u64 {
+        let table = usize::from(self.table);
+        let per_set = rotations(table, self.max_rotations).len() as u64;
+        let sets = match &self.format {
+            Format::RoundRobin { rounds } => {
+                u64::from(*rounds) * round_robin(bots, table).len() as u64
+            }
+            Format::Gauntlet { rounds, .. } => {
+                // Every table holds the challenger: which one does not change the count.
+                u64::from(*rounds) * gauntlet(0, bots, table).len() as u64
+            }
+            // Pairs a round; an odd bot out has a bye, which plays no match.
+            Format::Swiss { rounds } => u64::from(*rounds) * (bots / 2) as u64,
+            Format::Continuous { sets } => u64::from(*sets),
+            Format::Sprt { max_sets, .. } => u64::from(*max_sets),
+        };
+        sets * per_set
+    }
+
+    /// Checks that a ladder begun with `stored` can go on with these settings: they must be
+    /// the same but for the format's budget (`rounds`, `sets`, `max_sets`), which may grow (a
+    /// resumed ladder with a larger budget just plays more). Returns whether the budget grew.
+    pub fn resume(&self, stored: &Settings) -> Result<bool, ArenaError> {
+        let changed = |setting: &str, stored: String, given: String, grows: bool| {
+            ArenaError::SettingChanged {
+                setting: setting.to_owned(),
+                stored,
+                given,
+                how: if grows {
+                    "a budget can grow (the ladder plays the extra matches) but not shrink"
+                } else {
+                    "only the format's budget (rounds, sets, max_sets) can change on resume; \
+                     to change anything else, give the ladder another `db`"
+                },
+            }
+        };
+        let same = |setting: &str, stored: String, given: String| {
+            if stored == given { Ok(()) } else { Err(changed(setting, stored, given, false)) }
+        };
+        same("seats", stored.table.to_string(), self.table.to_string())?;
+        same("seed", stored.seed.to_string(), self.seed.to_string())?;
+        same("duplicate", stored.duplicate.to_string(), self.duplicate.to_string())?;
+        let rotations = |r: Option<usize>| r.map_or_else(|| "unset".to_owned(), |r| r.to_string());
+        same("max_rotations", rotations(stored.max_rotations), rotations(self.max_rotations))?;
+        same("rating", stored.rating.name().to_owned(), self.rating.name().to_owned())?;
+        let budget = |format: &Format| -> (&'static str, u32, Format) {
+            // The format with its budget zeroed, to compare the rest.
+            let mut rest = format.clone();
+            let (name, value) = match &mut rest {
+                Format::RoundRobin { rounds }
+                | Format::Gauntlet { rounds, .. }
+                | Format::Swiss { rounds } => ("format.rounds", std::mem::take(rounds)),
+                Format::Continuous { sets } => ("format.sets", std::mem::take(sets)),
+                Format::Sprt { max_sets, .. } => ("format.max_sets", std::mem::take(max_sets)),
+            };
+            (name, value, rest)
+        };
+        let (name, old, stored_rest) = budget(&stored.format);
+        let (_, new, given_rest) = budget(&self.format);
+        if stored_rest != given_rest {
+            let show = |f: &Format| serde_json::to_string(f).unwrap_or_default();
+            return Err(changed("format", show(&stored.format), show(&self.format), false));
+        }
+        if new < old {
+            return Err(changed(name, old.to_string(), new.to_string(), true));
+        }
+        Ok(new > old)
+    }
+}
+
 /// Makes a bot from a seed (derived from the match's seed and the seat).
 pub type BotMaker<G> = Arc<dyn Fn(u64) -> Box<dyn Bot<G>> + Send + Sync>;
 
@@ -117,6 +222,18 @@ pub enum ArenaError {
     /// The settings do not fit the bots.
     #[error("bad ladder: {0}")]
     Config(String),
+    /// A resumed ladder's file changes a setting it was begun with.
+    #[error("the ladder was begun with {setting} = {stored}, the file now says {given}: {how}")]
+    SettingChanged {
+        /// The setting, as the ladder file names it (`seats`, `format.rounds`, …).
+        setting: String,
+        /// Its value when the ladder was begun.
+        stored: String,
+        /// Its value now.
+        given: String,
+        /// What may change, and how to go on.
+        how: &'static str,
+    },
     /// A match could not be dealt or played.
     #[error("match with seed {seed}: {message}")]
     Match {
@@ -134,6 +251,9 @@ pub struct Progress<'a> {
     pub done: u64,
     /// Matches planned so far (more may come with later rounds).
     pub planned: u64,
+    /// The matches the format plays at most ([`Settings::total_matches`]): a progress bar's
+    /// length. The SPRT may stop before it.
+    pub total: u64,
     /// Current ratings, by bot index.
     pub ratings: &'a [Rating],
     /// The SPRT's state, for the SPRT format.
@@ -147,8 +267,8 @@ pub struct Summary {
     pub played: u64,
     /// Ratings at the end.
     pub ratings: Vec<Rating>,
-    /// The SPRT's decision, for the SPRT format.
-    pub sprt: Option<SprtDecision>,
+    /// The SPRT at the end (its decision, LLR and bounds), for the SPRT format.
+    pub sprt: Option<Sprt>,
 }
 
 /// Plays one planned match: in process ([`Ladder`]) or over the network (`crate::net`).
@@ -185,28 +305,6 @@ impl Planner<'_> {
             .iter()
             .position(|n| n == name)
             .ok_or_else(|| ArenaError::Config(format!("no bot named {name:?}")))
-    }
-
-    fn check(&self) -> Result<(), ArenaError> {
-        let s = self.settings;
-        let table = usize::from(s.table);
-        if table < 2 || self.names.len() < table {
-            return Err(ArenaError::Config(format!(
-                "{} bots cannot fill tables of {table}",
-                self.names.len()
-            )));
-        }
-        if s.rating == RatingSystem::Glicko2 && table != 2 {
-            return Err(ArenaError::Config("Glicko-2 needs tables of two".into()));
-        }
-        if matches!(s.format, Format::Swiss { .. }) && table != 2 {
-            return Err(ArenaError::Config("Swiss needs tables of two".into()));
-        }
-        let names = self.names();
-        if names.iter().enumerate().any(|(i, n)| names[..i].contains(n)) {
-            return Err(ArenaError::Config("bot names must differ".into()));
-        }
-        Ok(())
     }
 
     /// The SPRT rebuilt from the rated sets.
@@ -407,9 +505,17 @@ pub fn run_with(
     observe: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<Summary, ArenaError> {
     let ladder = Planner { settings, names };
-    ladder.check()?;
+    settings.check(names)?;
     let config =
         serde_json::to_string(ladder.settings).map_err(|e| ArenaError::Config(e.to_string()))?;
+    if let Some(stored) = store.config()? {
+        let stored: Settings = serde_json::from_str(&stored).map_err(StoreError::from)?;
+        if settings.resume(&stored)? {
+            info!("the ladder's budget grew");
+            store.set_config(&config)?;
+        }
+    }
+    let total = settings.total_matches(names.len());
     let fresh = store.begin(&config, &ladder.names(), Rating::initial(ladder.settings.rating))?;
     info!(fresh, "ladder opened");
     let mut ratings = Ratings::from_ratings(ladder.settings.rating, store.ratings()?);
@@ -466,11 +572,11 @@ pub fn run_with(
                 }
                 let (done, planned) = store.progress()?;
                 let sprt = ladder.sprt(store)?.map(|t| (t.decision(), t.llr()));
-                observe(&Progress { done, planned, ratings: ratings.all(), sprt });
+                observe(&Progress { done, planned, total, ratings: ratings.all(), sprt });
             }
             Ok(())
         })?;
     }
-    let sprt = ladder.sprt(store)?.map(|t| t.decision());
+    let sprt = ladder.sprt(store)?;
     Ok(Summary { played, ratings: ratings.all().to_vec(), sprt })
 }

@@ -31,10 +31,16 @@ pub struct Row {
     pub timeouts: u32,
     /// Crashes.
     pub crashes: u32,
-    /// Median think time, milliseconds.
+    /// Median think time, milliseconds, to the microsecond (at most 3 decimals).
     pub think_p50_ms: Option<f64>,
-    /// 99th-percentile think time, milliseconds.
+    /// 99th-percentile think time, milliseconds, to the microsecond.
     pub think_p99_ms: Option<f64>,
+}
+
+/// Microseconds as milliseconds rounded to the microsecond, so that JSON and CSV print `0.05`,
+/// not the bucket edge's `0.05000000000000004`.
+fn whole_micros_as_ms(micros: f64) -> f64 {
+    micros.round() / 1000.0
 }
 
 /// A ladder's leaderboard.
@@ -68,8 +74,8 @@ impl Leaderboard {
                 illegal: s.illegal,
                 timeouts: s.timeouts,
                 crashes: s.crashes,
-                think_p50_ms: s.think.quantile(0.5).map(|us| us / 1000.0),
-                think_p99_ms: s.think.quantile(0.99).map(|us| us / 1000.0),
+                think_p50_ms: s.think.quantile(0.5).map(whole_micros_as_ms),
+                think_p99_ms: s.think.quantile(0.99).map(whole_micros_as_ms),
             })
             .collect();
         rows.sort_by(|a, b| (b.rating - 3.0 * b.sigma).total_cmp(&(a.rating - 3.0 * a.sigma)));
@@ -119,10 +125,10 @@ impl Leaderboard {
         out
     }
 
-    /// CSV with a header line.
+    /// CSV with a header line; the columns are named as [`Row`]'s JSON fields.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "rank,bot,rating,sigma,matches,win_rate,average_place,illegal,timeouts,crashes,think_p50_ms,think_p99_ms\n",
+            "rank,name,rating,sigma,matches,win_rate,average_place,illegal,timeouts,crashes,think_p50_ms,think_p99_ms\n",
         );
         let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
         for r in &self.rows {
@@ -189,5 +195,40 @@ mod tests {
         assert!(csv.lines().nth(1).unwrap().starts_with("1,\"strong, \"\"quoted\"\"\",1662"));
         let json = serde_json::to_value(&board).unwrap();
         assert_eq!(json["rows"][1]["name"], "weak");
+    }
+
+    #[test]
+    fn csv_columns_are_the_json_fields_and_think_times_are_whole_microseconds() {
+        let mut store = Store::in_memory().unwrap();
+        let names = ["a".to_owned(), "b".to_owned()];
+        store.begin("{}", &names, Rating::initial(RatingSystem::Glicko2)).unwrap();
+        store.add_set(0, &[0, 1], &[PlannedMatch { seed: 1, seats: vec![0, 1] }]).unwrap();
+        let id = store.pending_matches().unwrap()[0].id;
+        let mut think = crate::stats::ThinkTimes::default();
+        for micros in [48, 50, 52] {
+            think.add(micros);
+        }
+        let seat = SeatHealth { think, ..SeatHealth::default() };
+        let outcome = MatchOutcome {
+            places: vec![(0, 1), (1, 2)],
+            health: vec![seat.clone(), seat],
+            decisions: 3,
+        };
+        store.finish_match(id, &outcome, None).unwrap();
+        let board = Leaderboard::from_store(&store).unwrap();
+
+        let json = serde_json::to_value(&board).unwrap();
+        let fields: Vec<&String> = json["rows"][0].as_object().unwrap().keys().collect();
+        let csv = board.to_csv();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let mut sorted = header.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, fields, "{csv}");
+        // The bucket edge is a whole number of microseconds: at most 3 decimals in both forms.
+        let p50 = board.rows[0].think_p50_ms.unwrap().to_string();
+        let decimals = p50.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 3 && p50.starts_with("0.0"), "{p50}");
+        assert!(csv.lines().nth(1).unwrap().contains(&format!(",{p50},")), "{csv}");
+        assert!(serde_json::to_string(&board).unwrap().contains(&format!(":{p50},")));
     }
 }

@@ -11,6 +11,8 @@
 //!   updated once per duplicate set from its paired result.
 //! - [`sprt`]: a head-to-head test that stops itself once decided.
 //! - [`stats`]: win rates, average place, head-to-head, health.
+//! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
+//!   anything is made.
 //! - [`ladder`] runs a ladder in process; [`net`] plays its matches on a cardroom server, with
 //!   in-process bots over gRPC and external bot programs.
 //!
@@ -28,6 +30,7 @@
 //! assert!(ratings.all()[0].mean > ratings.all()[1].mean);
 //! ```
 
+pub mod config;
 pub mod duplicate;
 pub mod ladder;
 pub mod leaderboard;
@@ -38,6 +41,7 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 
+pub use config::{BotEntry, BotSource, LadderFile, Transport};
 pub use ladder::{
     ArenaError, BotMaker, Format, Ladder, MatchMaker, MatchPlayer, Progress, Settings, Summary,
     run, run_with,

@@ -73,6 +73,56 @@ pub struct ExternalBot {
     pub log: PathBuf,
 }
 
+impl ExternalBot {
+    /// Checks that the program can be started, before any match waits for it: a path (with a
+    /// `/`) must name an executable file, a bare name must be found on `PATH` (the bot's own
+    /// `env` may set `PATH`). `name` is the bot's, for the message.
+    pub fn check_program(&self, name: &str) -> Result<PathBuf, ArenaError> {
+        let program = &self.program;
+        let cannot = |why: &str| {
+            ArenaError::Config(format!(
+                "bot \"{name}\": cannot start \"{}\": {why}",
+                program.display()
+            ))
+        };
+        if program.components().count() > 1 {
+            return if is_executable(program) {
+                Ok(program.clone())
+            } else if program.is_file() {
+                Err(cannot("the file is not executable"))
+            } else {
+                Err(cannot("no such file"))
+            };
+        }
+        let path = self
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| std::ffi::OsString::from(v))
+            .or_else(|| std::env::var_os("PATH"))
+            .unwrap_or_default();
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(program))
+            .find(|candidate| is_executable(candidate))
+            .ok_or_else(|| cannot("no such program on PATH"))
+    }
+}
+
+/// Whether `path` is a file this process may execute.
+fn is_executable(path: &std::path::Path) -> bool {
+    let Ok(metadata) = std::fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.is_file()
+    }
+}
+
 /// Plays planned matches on a cardroom server (see the module's documentation).
 pub struct NetPlayer {
     /// The runtime the network work runs on; [`MatchPlayer::play_match`] blocks on it, so it

@@ -21,6 +21,16 @@ pub enum RatingSystem {
     Glicko2,
 }
 
+impl RatingSystem {
+    /// Its name in a ladder file: `weng_lin`, `glicko2`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RatingSystem::WengLin => "weng_lin",
+            RatingSystem::Glicko2 => "glicko2",
+        }
+    }
+}
+
 /// One bot's rating.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {

@@ -48,6 +48,17 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+impl SprtDecision {
+    /// The decision in words: `undecided`, `H0 accepted`, `H1 accepted`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SprtDecision::Continue => "undecided",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::AcceptH1 => "H1 accepted",
+        }
+    }
+}
+
 /// The expected score of a player `elo` Elo stronger (the logistic curve).
 pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -113,6 +124,29 @@ impl Sprt {
     pub fn bounds(&self) -> (f64, f64) {
         let SprtConfig { alpha, beta, .. } = self.config;
         ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+    }
+
+    /// The test's state in words, for a person: who won (or that it is undecided), the LLR,
+    /// its bounds and the sets it rests on. `a` and `b` are the two bots' names.
+    pub fn verdict(&self, a: &str, b: &str) -> String {
+        let llr = self.llr();
+        let (lower, upper) = self.bounds();
+        let SprtConfig { elo0, elo1, .. } = self.config;
+        let n = self.n;
+        match self.decision() {
+            SprtDecision::AcceptH1 => format!(
+                "{a} is stronger than {b} (H1: at least {elo1} Elo, accepted): \
+                 LLR {llr:.2} reached the upper bound {upper:.2} after {n} sets"
+            ),
+            SprtDecision::AcceptH0 => format!(
+                "{a} is not {elo1} Elo stronger than {b} (H0: {elo0} Elo, accepted): \
+                 LLR {llr:.2} reached the lower bound {lower:.2} after {n} sets"
+            ),
+            SprtDecision::Continue => format!(
+                "undecided between {a} and {b}: LLR {llr:.2}, between the bounds \
+                 {lower:.2} and {upper:.2}, after {n} sets"
+            ),
+        }
     }
 
     /// The decision so far.

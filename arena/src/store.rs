@@ -186,7 +186,11 @@ impl Store {
                     stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?
                 };
                 if names != bots {
-                    return Err(StoreError::OtherLadder(format!("its bots are {names:?}")));
+                    return Err(StoreError::OtherLadder(format!(
+                        "its bots are {}, the file's are {}",
+                        names.join(", "),
+                        bots.join(", ")
+                    )));
                 }
                 Ok(false)
             }
@@ -217,6 +221,12 @@ impl Store {
             .conn
             .query_row("SELECT config FROM ladder WHERE id = 1", [], |r| r.get(0))
             .optional()?)
+    }
+
+    /// Replaces the stored settings of a begun ladder (a resumed ladder whose budget grew).
+    pub fn set_config(&mut self, config: &str) -> Result<(), StoreError> {
+        self.conn.execute("UPDATE ladder SET config = ?1 WHERE id = 1", [config])?;
+        Ok(())
     }
 
     /// The current ratings, by bot index.

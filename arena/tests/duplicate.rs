@@ -70,7 +70,7 @@ fn decide(duplicate: bool, seed: u64) -> (u64, bool) {
     };
     let mut store = Store::in_memory().unwrap();
     let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
-    (summary.played, summary.sprt == Some(SprtDecision::AcceptH1))
+    (summary.played, summary.sprt.map(|t| t.decision()) == Some(SprtDecision::AcceptH1))
 }
 
 #[test]

@@ -146,8 +146,15 @@ fn sprt_head_to_head_stops_when_decided() {
     let ladder = gin_ladder(&["random", "gin"], format);
     let mut store = Store::in_memory().unwrap();
     let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
-    assert_eq!(summary.sprt, Some(SprtDecision::AcceptH1));
+    assert_eq!(summary.sprt.map(|t| t.decision()), Some(SprtDecision::AcceptH1));
     assert!(summary.played < 400, "{} matches", summary.played);
+    // Said for a person: who won, the LLR and the bound it reached.
+    let test = summary.sprt.unwrap();
+    let verdict = test.verdict("gin", "random");
+    let (_, upper) = test.bounds();
+    assert!(verdict.starts_with("gin is stronger than random"), "{verdict}");
+    assert!(verdict.contains(&format!("LLR {:.2}", test.llr())), "{verdict}");
+    assert!(verdict.contains(&format!("upper bound {upper:.2}")), "{verdict}");
 }
 
 /// The child of [`a_killed_ladder_resumes`]: runs a long ladder into the file it is given.
@@ -198,4 +205,44 @@ fn a_killed_ladder_resumes() {
     let mut fresh = Store::in_memory().unwrap();
     let uninterrupted = run(&ladder, &mut fresh, &mut |_| {}).unwrap();
     assert_eq!(uninterrupted.ratings, summary.ratings);
+}
+
+#[test]
+fn the_progress_counts_to_the_known_total_from_the_first_match() {
+    for format in [
+        Format::RoundRobin { rounds: 2 },
+        Format::Gauntlet { challenger: "tt".into(), rounds: 2 },
+        Format::Continuous { sets: 3 },
+    ] {
+        let ladder = tt_ladder(&["tt", "random-1", "random-2"], 2, format.clone(), 9);
+        let mut store = Store::in_memory().unwrap();
+        let mut totals = Vec::new();
+        let summary = run(&ladder, &mut store, &mut |p| totals.push((p.done, p.total))).unwrap();
+        let played = summary.played;
+        assert_eq!(ladder.settings.total_matches(3), played, "{format:?}");
+        assert!(totals.iter().all(|&(_, total)| total == played), "{format:?}: {totals:?}");
+    }
+}
+
+#[test]
+fn a_resumed_ladder_may_grow_its_budget_and_a_changed_setting_is_named() {
+    let mut store = Store::in_memory().unwrap();
+    let bots = ["tt", "random-1", "random-2"];
+    let four = tt_ladder(&bots, 2, Format::RoundRobin { rounds: 4 }, 4);
+    assert_eq!(run(&four, &mut store, &mut |_| {}).unwrap().played, 4 * 3 * 2);
+
+    // Five rounds: the fifth is played, and the ladder then knows it has five.
+    let five = tt_ladder(&bots, 2, Format::RoundRobin { rounds: 5 }, 4);
+    assert_eq!(run(&five, &mut store, &mut |_| {}).unwrap().played, 3 * 2);
+    assert_eq!(run(&five, &mut store, &mut |_| {}).unwrap().played, 0);
+
+    // Back to four: refused, naming the setting, both values and what may change.
+    let error = run(&four, &mut store, &mut |_| {}).unwrap_err().to_string();
+    assert!(error.contains("format.rounds = 5, the file now says 4"), "{error}");
+    assert!(error.contains("can grow"), "{error}");
+    // Another seed: refused, with the way forward.
+    let reseeded = tt_ladder(&bots, 2, Format::RoundRobin { rounds: 5 }, 5);
+    let error = run(&reseeded, &mut store, &mut |_| {}).unwrap_err().to_string();
+    assert!(error.contains("seed = 4, the file now says 5"), "{error}");
+    assert!(error.contains("another `db`"), "{error}");
 }

@@ -36,12 +36,17 @@ impl BotArgs {
     }
 }
 
-/// Logs to standard error, at `info` unless `RUST_LOG` says otherwise.
+/// Logs to standard error, at `info` unless `RUST_LOG` says otherwise, with colours only on a
+/// terminal (an arena appends an external bot's stderr to its log file).
 pub fn init_tracing() {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// Plays `args.matches` matches one after another (all of them until stopped when 0), each

@@ -2,7 +2,7 @@
 //!
 //! Each game is a module with the same shape (from shakmaty and OpenSpiel):
 //!
-//! - `Options`, the rule-set variant, with the defaults of `shared/rules/`;
+//! - `Options`, the rule-set variant, with the defaults of `docs/rules/`;
 //! - a `Setup` with public fields (hands, stock, dealer, scores) that becomes a `State` only
 //!   through one checked constructor, and a seeded constructor for normal play;
 //! - `State::to_act`, `State::legal_actions` (sorted, never empty unless the match is over),

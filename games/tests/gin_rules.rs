@@ -1,4 +1,4 @@
-//! One test per rule (GR-1 to GR-16) and per option of `rules/gin-rummy.md`, on explicit setups.
+//! One test per rule (GR-1 to GR-16) and per option of `docs/rules/gin-rummy.md`, on explicit setups.
 
 #![allow(clippy::unwrap_used)]
 

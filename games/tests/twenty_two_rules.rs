@@ -1,4 +1,4 @@
-//! Twenty-Two, rule by rule: one or more tests per rule id of `shared/rules/twenty-two.md`
+//! Twenty-Two, rule by rule: one or more tests per rule id of `docs/rules/twenty-two.md`
 //! (named `tt_NN_…`) and per option (`option_…`), and every worked example of TT-16.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.

@@ -174,6 +174,22 @@ impl ActErrorCode {
     }
 }
 
+/// The contract's name of the code (`ILLEGAL_ACTION`, `STALE_TURN`, …, as in the `.proto`
+/// without its `ACT_ERROR_CODE_` prefix), or the number of one this SDK does not know.
+impl fmt::Display for ActErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ActErrorCode::IllegalAction => "ILLEGAL_ACTION",
+            ActErrorCode::NotYourTurn => "NOT_YOUR_TURN",
+            ActErrorCode::StaleTurn => "STALE_TURN",
+            ActErrorCode::Malformed => "MALFORMED",
+            ActErrorCode::TimedOut => "TIMED_OUT",
+            ActErrorCode::Forfeited => "FORFEITED",
+            ActErrorCode::Other(code) => return write!(f, "code {code}"),
+        })
+    }
+}
+
 /// An action the server refused; the match goes on and nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActError {
@@ -189,6 +205,24 @@ pub struct ActError {
 
 impl fmt::Display for ActError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "turn {}: {:?}: {}", self.turn, self.code, self.message)
+        write!(f, "turn {}: {}: {}", self.turn, self.code, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_reads_with_the_contracts_names_not_rusts() {
+        let error = ActError {
+            turn: 7,
+            code: ActErrorCode::IllegalAction,
+            rule: "TT-12".into(),
+            message: "must beat the lead".into(),
+        };
+        assert_eq!(error.to_string(), "turn 7: ILLEGAL_ACTION: must beat the lead");
+        assert_eq!(ActErrorCode::StaleTurn.to_string(), "STALE_TURN");
+        assert_eq!(ActErrorCode::Other(9).to_string(), "code 9");
     }
 }

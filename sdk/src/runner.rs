@@ -328,7 +328,7 @@ async fn drive<G: PlayableGame>(
                         rule: error.rule,
                         message: error.message,
                     };
-                    warn!(turn = error.turn, code = ?error.code, rule = %error.rule, message = %error.message, "action refused");
+                    warn!(turn = error.turn, code = %error.code, rule = %error.rule, message = %error.message, "action refused");
                     bot.rejected(&error);
                     let fallback = fallback(&mut pending, &error);
                     errors.push(error);
@@ -342,7 +342,10 @@ async fn drive<G: PlayableGame>(
                 }
                 pb::server_message::Message::End(end) => {
                     let end = match_end(&end, start.seat)?;
-                    info!(match_id = %start.match_id, place = ?end.place(), "match over");
+                    match end.place() {
+                        Some(place) => info!(match_id = %start.match_id, place, "match over"),
+                        None => info!(match_id = %start.match_id, "match over, this seat unplaced"),
+                    }
                     bot.match_end(&end);
                     return Ok(Played { start, end, errors, reconnects, decisions });
                 }

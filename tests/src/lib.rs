@@ -1,8 +1,8 @@
-//! Helpers for cardroom's end-to-end tests (this crate's and `cardroom-server`'s): a server in
-//! process on `127.0.0.1:0` ([`TestServer`]), bots that talk to it over real gRPC with every
-//! message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]), all seats of a
-//! match scripted from one task ([`Table`]), records replayed with the engines ([`Replay`]),
-//! the Python example bots run as real processes against it ([`PythonBot`]), and certificates
+//! Helpers for cardroom's end-to-end tests (this crate's suites, `tests/e2e.rs` among them): a
+//! server in process on `127.0.0.1:0` ([`TestServer`]), bots that talk to it over real gRPC
+//! with every message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]),
+//! all seats of a match scripted from one task ([`Table`]), records replayed with the engines
+//! ([`Replay`]), and the Python example bots run as real processes against it ([`PythonBot`]), and certificates
 //! for a server that speaks TLS ([`TestCertificates`]).
 
 mod bot;

@@ -1,4 +1,4 @@
-//! Gin Rummy, exactly as `rules/gin-rummy.md` specifies it (GR-1 to GR-16 and every option).
+//! Gin Rummy, exactly as `docs/rules/gin-rummy.md` specifies it (GR-1 to GR-16 and every option).
 //!
 //! Two seats play hands until a total reaches the target (GR-13). A hand goes: the first upcard
 //! is offered ([`Action::TakeUpcard`], [`Action::PassUpcard`], GR-5); then each turn draws

@@ -1,4 +1,4 @@
-//! Gin Rummy's rule-set options (the table at the end of `rules/gin-rummy.md`).
+//! Gin Rummy's rule-set options (the table at the end of `docs/rules/gin-rummy.md`).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Twenty-Two ("22"), 2 to 12 players: avoid winning the last trick. The rules, with the ids
-//! cited throughout (`TT-…`), are `shared/rules/twenty-two.md`.
+//! cited throughout (`TT-…`), are `docs/rules/twenty-two.md`.
 //!
 //! ```
 //! use cardroom_games::twenty_two::{Options, State};

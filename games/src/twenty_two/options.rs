@@ -1,4 +1,4 @@
-//! Twenty-Two's rule-set options (the table at the end of `rules/twenty-two.md`).
+//! Twenty-Two's rule-set options (the table at the end of `docs/rules/twenty-two.md`).
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! `cardroom-bench`: cardroom under load, over real gRPC, against a bare tonic baseline.
+//! `cardroom-load`: cardroom under load, over real gRPC, against a bare tonic baseline.
 //!
 //! `run` starts a cardroom server in a child process (or targets `--server`), keeps
 //! `--matches` matches of SDK bots that answer at once running (with `--think-ms`, bots that

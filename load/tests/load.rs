@@ -7,7 +7,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn bench(args: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_cardroom-bench")).args(args).output().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cardroom-load")).args(args).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).unwrap()
 }

@@ -87,7 +87,7 @@ pub(crate) fn run(
     }
     let c = &cardroom.measured;
     println!(
-        "cardroom-bench run: {} at {} seats, {} matches at once; {:.1} s measured after {:.1} s of warm-up",
+        "cardroom-load run: {} at {} seats, {} matches at once; {:.1} s measured after {:.1} s of warm-up",
         load.game,
         load.seats,
         load.matches,
@@ -184,7 +184,7 @@ pub(crate) fn soak(load: &Load, run: &CardroomRun, as_json: bool) -> anyhow::Res
         return json(run);
     }
     println!(
-        "cardroom-bench soak: {} at {} seats, {} matches at once, {:.0} s",
+        "cardroom-load soak: {} at {} seats, {} matches at once, {:.0} s",
         load.game, load.seats, load.matches, run.measured.seconds
     );
     println!(
@@ -241,7 +241,7 @@ pub(crate) fn idle(run: &IdleRun, as_json: bool) -> anyhow::Result<()> {
         return json(run);
     }
     println!(
-        "cardroom-bench idle: {} bots connected in {:.1} s; the server holds {} streams, {} matches, {} tasks",
+        "cardroom-load idle: {} bots connected in {:.1} s; the server holds {} streams, {} matches, {} tasks",
         run.bots,
         run.seconds_to_connect,
         run.connections_open,

@@ -1,6 +1,9 @@
-//! The `cardroom` command line: one module per command group.
+//! `cardroom`: the game server and its tools, one module per command group. See
+//! `cardroom --help`.
 
 mod arena;
+mod bots;
+mod demo;
 mod gin;
 mod replay;
 mod serve;
@@ -22,7 +25,7 @@ struct Cli {
 enum Command {
     /// A short ladder of the example bots over real gRPC, on a server started in this process;
     /// prints the leaderboard.
-    Demo(arena::DemoArgs),
+    Demo(demo::DemoArgs),
     /// Bot-vs-bot ladders: run one from a TOML file, print a leaderboard.
     #[command(subcommand)]
     Arena(arena::ArenaCommand),
@@ -51,11 +54,11 @@ enum Command {
 }
 
 /// Runs the command line; errors are printed to stderr with exit code 1.
-pub(crate) fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
-        Command::Demo(args) => arena::demo(args, &mut out),
+        Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(args),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
@@ -71,6 +74,20 @@ pub(crate) fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Logs to stderr at `default` level unless `RUST_LOG` says otherwise, with colours only when
+/// stderr is a terminal (a log redirected to a file gets no escape codes).
+pub(crate) fn init_tracing(default: &str) {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
+        )
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -121,45 +121,42 @@ impl ServeArgs {
 
 /// Runs the server until SIGINT or SIGTERM.
 pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    crate::init_tracing("info");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let config = args.config()?;
     runtime.block_on(async move {
+        let shutdown = shutdown_signal().context("installing the signal handlers")?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("listening on {addr}"))?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {}", listener.local_addr()?);
-        cardroom_server::run(listener, config, shutdown_signal()).await
+        cardroom_server::run(listener, config, shutdown).await
     })
 }
 
-/// SIGINT (ctrl-c) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGINT (ctrl-c) or SIGTERM. The handlers are installed when this is called (before the
+/// server says it listens), so a signal sent as soon as the port is known stops the server
+/// gracefully instead of killing it.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

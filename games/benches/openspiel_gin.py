@@ -4,8 +4,8 @@
 Setup (once):
     python3 -m venv .venv && .venv/bin/pip install open-spiel
 Run:
-    .venv/bin/python bench/openspiel_gin.py            # about a minute
-    .venv/bin/python bench/openspiel_gin.py --quick    # a few seconds
+    .venv/bin/python games/benches/openspiel_gin.py            # about a minute
+    .venv/bin/python games/benches/openspiel_gin.py --quick    # a few seconds
 
 What it measures (OpenSpiel's defaults: knock card 10, gin bonus 25, undercut bonus 25):
 

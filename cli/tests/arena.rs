@@ -6,11 +6,22 @@
 use std::process::{Command, Output};
 
 fn cardroom(args: &[&str], dir: &std::path::Path) -> Output {
+    std::fs::create_dir_all(dir.join("tmp")).unwrap();
     Command::new(env!("CARGO_BIN_EXE_cardroom"))
         .args(args)
         .current_dir(dir)
+        // Temporary files go to the test's own folder, where the test can see what is left.
+        .env("TMPDIR", dir.join("tmp"))
         .output()
         .expect("cardroom runs")
+}
+
+/// What is left in the test's temporary folder.
+fn left_in_tmp(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir.join("tmp"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -33,6 +44,9 @@ fn the_demo_plays_a_ladder_over_grpc_and_prints_the_leaderboard() {
     let output = cardroom(&["demo", "--matches", "6", "--db", "demo.sqlite"], dir.path());
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    // No log folder is named or left behind.
+    assert!(left_in_tmp(dir.path()).is_empty(), "{:?}", left_in_tmp(dir.path()));
+    assert!(!stdout.contains(&dir.path().join("tmp").display().to_string()), "{stdout}");
     assert!(stdout.contains("over gRPC"), "{stdout}");
     let python = !stdout.contains("Python example bot skipped");
     assert!(stdout.contains("rank") && stdout.contains("tt-heuristic"), "{stdout}");
@@ -47,7 +61,7 @@ fn the_demo_plays_a_ladder_over_grpc_and_prints_the_leaderboard() {
     assert!(row(&board, "tt-heuristic")["think_p50_ms"].is_number());
     let csv =
         cardroom(&["arena", "leaderboard", "--db", "demo.sqlite", "--format", "csv"], dir.path());
-    assert!(text(&csv.stdout).starts_with("rank,bot,rating"));
+    assert!(text(&csv.stdout).starts_with("rank,name,rating"));
 }
 
 #[test]
@@ -121,6 +135,119 @@ fn bad_ladder_files_are_refused_with_a_reason() {
     );
 }
 
+/// A bad file, of any kind, makes nothing: no SQLite file, no log folder.
+#[test]
+fn a_ladder_file_is_checked_before_its_database_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = |bots: &str| {
+        format!(
+            "game = \"twenty_two\"\ndb = \"x.sqlite\"\nlog_dir = \"logs\"\n\
+             [format]\nkind = \"round_robin\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n{bots}"
+        )
+    };
+    let cases = [
+        (ladder("[[bots]]\nname = \"b\"\nbuiltin = \"gin-heuristic\"\n"), "no built-in bot"),
+        (ladder(""), "1 bots cannot fill tables of 2"),
+        (ladder("[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n"), "bot names must differ"),
+        (
+            ladder("[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n")
+                .replace("[format]", "options = { limit = \"x\" }\n[format]"),
+            "the Twenty-Two options",
+        ),
+    ];
+    for (config, reason) in cases {
+        std::fs::write(dir.path().join("bad.toml"), &config).unwrap();
+        let output = cardroom(&["arena", "run", "bad.toml"], dir.path());
+        assert!(!output.status.success(), "{config}");
+        assert!(text(&output.stderr).contains(reason), "{config}\n{}", text(&output.stderr));
+        assert!(!dir.path().join("x.sqlite").exists(), "{config}");
+    }
+}
+
+/// An external bot whose program does not exist fails the ladder before its first match (not
+/// each match after the reconnect grace), naming the bot and the program.
+#[test]
+fn an_external_bot_that_cannot_start_fails_the_ladder_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (command, why) in
+        [("no-such-cardroom-bot", "no such program on PATH"), ("./bots/missing.py", "no such file")]
+    {
+        let config = format!(
+            "game = \"twenty_two\"\ndb = \"x.sqlite\"\nreconnect_grace_ms = 600000\n\
+             [format]\nkind = \"round_robin\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+             [[bots]]\nname = \"ghost\"\ncommand = [\"{command}\", \"--fast\"]\n"
+        );
+        std::fs::write(dir.path().join("ghost.toml"), config).unwrap();
+        let output = cardroom(&["arena", "run", "ghost.toml"], dir.path());
+        let stderr = text(&output.stderr);
+        assert!(!output.status.success());
+        assert!(
+            stderr.contains(&format!("bot \"ghost\": cannot start \"{command}\": {why}")),
+            "{stderr}"
+        );
+        assert!(!dir.path().join("x.sqlite").exists());
+    }
+}
+
+/// A resumed ladder whose budget grew plays the extra round; its leaderboard has no colour
+/// codes and its log on stderr, redirected here, none either.
+#[test]
+fn a_resumed_ladder_plays_the_rounds_its_budget_grew_by() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = |rounds: u32| {
+        format!(
+            "game = \"twenty_two\"\ndb = \"grow.sqlite\"\n[format]\nkind = \"round_robin\"\n\
+             rounds = {rounds}\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+             [[bots]]\nname = \"b\"\nbuiltin = \"tt-heuristic\"\n"
+        )
+    };
+    std::fs::write(dir.path().join("grow.toml"), config(1)).unwrap();
+    let first = cardroom(&["arena", "run", "grow.toml"], dir.path());
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    std::fs::write(dir.path().join("grow.toml"), config(2)).unwrap();
+    let second = cardroom(&["arena", "run", "grow.toml"], dir.path());
+    let stdout = text(&second.stdout);
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(stdout.contains("resumed after 2 finished matches"), "{stdout}");
+    assert!(stdout.contains("played 2 matches"), "{stdout}");
+    std::fs::write(dir.path().join("grow.toml"), config(1)).unwrap();
+    let shrunk = cardroom(&["arena", "run", "grow.toml"], dir.path());
+    let stderr = text(&shrunk.stderr);
+    assert!(!shrunk.status.success());
+    assert!(stderr.contains("format.rounds = 2, the file now says 1"), "{stderr}");
+    for output in [&first, &second, &shrunk] {
+        assert!(!output.stdout.contains(&0x1b) && !output.stderr.contains(&0x1b));
+    }
+}
+
+/// The log of `cardroom serve`, redirected to a file, has no colour codes.
+#[test]
+fn a_log_redirected_to_a_file_has_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = std::fs::File::create(dir.path().join("serve.log")).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", "records"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    // The server says where it listens once it does; its log has said so by then.
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.starts_with("cardroom listening on "), "{line}");
+    let status = Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    assert!(server.wait().unwrap().success());
+    let log = std::fs::read(dir.path().join("serve.log")).unwrap();
+    assert!(text(&log).contains("cardroom serving"), "{}", text(&log));
+    assert!(!log.contains(&0x1b), "{}", text(&log));
+}
+
 /// A ladder on a running server that speaks TLS: `server = "https://…"` with its `ca_file`; the
 /// built-in bots play over TLS, and an external bot's command is given the CA file.
 #[test]
@@ -129,6 +256,8 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
     let files = cardroom_tests::TestCertificates::new().write(dir.path());
     let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
         .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", "records"])
+        // The external seat never plays: its matches start after this grace, not 10 s.
+        .args(["--reconnect-grace-ms", "500"])
         .arg("--tls-cert")
         .arg(&files.cert)
         .arg("--tls-key")
