@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use cardroom_games::{Seat, Standing, gin, twenty_two};
+use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use tokio::sync::mpsc;
@@ -115,7 +115,7 @@ pub async fn play_any(
     make: impl FnOnce(GameKind) -> AnyBot,
 ) -> Result<Played, RunError> {
     let (client, link, joined) = join(config).await?;
-    let game = GameKind::from_pb(joined.game)
+    let game = crate::bot::game_from_pb(joined.game)
         .ok_or_else(|| RunError::Protocol(format!("unknown game {}", joined.game)))?;
     match make(game) {
         AnyBot::TwentyTwo(mut bot) => drive(config, client, link, joined, &mut *bot).await,
@@ -147,7 +147,7 @@ async fn join(
     let join = match &config.join {
         JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
         JoinBy::Queue { game, options_json, seats } => pb::join::Seat::Queue(pb::QueueRequest {
-            game: game.to_pb() as i32,
+            game: crate::bot::game_to_pb(*game) as i32,
             options_json: options_json.clone(),
             seats: *seats,
         }),
@@ -261,12 +261,12 @@ async fn drive<G: PlayableGame>(
     joined: Box<pb::Joined>,
     bot: &mut dyn Bot<G>,
 ) -> Result<Played, RunError> {
-    let found = GameKind::from_pb(joined.game);
-    if found != Some(G::KIND) {
+    let found = crate::bot::game_from_pb(joined.game);
+    if found != Some(<G as Game>::KIND) {
         let found = found.map_or_else(|| joined.game.to_string(), |game| game.to_string());
-        return Err(RunError::WrongGame { expected: G::KIND, found });
+        return Err(RunError::WrongGame { expected: <G as Game>::KIND, found });
     }
-    let start = match_start(&joined, G::KIND)?;
+    let start = match_start(&joined, <G as Game>::KIND)?;
     let rejoin = pb::Join {
         seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
         bot_name: config.name.clone(),

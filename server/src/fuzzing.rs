@@ -56,7 +56,7 @@ fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, befo
         // Half the time the timeout action (Gin Rummy's keeps the deadwood low, so that knocks
         // come up), else any legal action.
         let legal = state.legal_actions();
-        let action = match state.default_action() {
+        let action = match WireGame::default_action(&state) {
             Some(action) if rng.random_bool(0.5) => action,
             _ => legal[rng.random_range(0..legal.len())],
         };

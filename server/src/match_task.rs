@@ -6,7 +6,7 @@
 use std::pin::Pin;
 use std::time::Duration;
 
-use cardroom_games::{RuleError, Seat, Standing};
+use cardroom_games::{AnyRecord, RuleError, Seat, Standing};
 use cardroom_proto::pb;
 use prost::Message as _;
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
@@ -435,7 +435,7 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     fn play_default(&mut self, seat: Seat) {
-        let Some(action) = self.state.default_action() else { return };
+        let Some(action) = WireGame::default_action(&self.state) else { return };
         match self.state.apply(seat, action) {
             Ok(events) => {
                 self.registry.stats().decision(None);
@@ -468,7 +468,7 @@ impl<G: WireGame> MatchTask<G> {
             if self.gin_forfeit() {
                 return;
             }
-            let Some(action) = self.state.default_action() else { return };
+            let Some(action) = WireGame::default_action(&self.state) else { return };
             match self.state.apply(seat, action) {
                 Ok(events) => {
                     self.registry.stats().decision(None);
@@ -634,7 +634,7 @@ impl<G: WireGame> MatchTask<G> {
         info!(aborted, reason = %end.reason, "match ended");
         // Filed first (record written, status kept), then told: whoever hears the end can ask
         // for the record and the final status at once.
-        let record = self.state.record();
+        let record = self.state.record().map(AnyRecord::from);
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         let finished = Finished { info: self.info(Some(end.clone())), record, tokens };
         self.registry.finished(&self.id, finished).await;

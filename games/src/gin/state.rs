@@ -327,7 +327,12 @@ impl State {
     /// The record of this match so far; it replays exactly unless the state was sampled from
     /// an observation ([`State::is_sampled`]).
     pub fn record(&self) -> Record {
-        Record { options: self.options, start: self.start.clone(), actions: self.actions.clone() }
+        Record {
+            options: self.options,
+            players: 2,
+            start: self.start.clone(),
+            actions: self.actions.clone(),
+        }
     }
 
     /// The cards of the hand to act that may be discarded: all but a card just taken from the

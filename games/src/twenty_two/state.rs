@@ -366,6 +366,16 @@ impl State {
         self.seats.iter().map(|s| s.score).collect()
     }
 
+    /// The default action of the seat to act, played for it when its time runs out or after it
+    /// forfeited (docs/protocol.md, "Clocks, strikes and the default action"); `None` once the
+    /// match is over. It is the first of the sorted legal actions, which is always the cautious
+    /// one: in the exchange, exchange nothing (TT-9); to lead, the lowest single card (TT-11);
+    /// to follow, the duck, the seat's lowest cards in the number led (TT-12), which are the
+    /// smallest of the legal follows.
+    pub fn default_action(&self) -> Option<Action> {
+        self.legal_actions().first().copied()
+    }
+
     /// The actions of the seat to act, every distinct choice once, sorted (fewer cards first,
     /// then from the lowest card); empty only when the match is over.
     ///
