@@ -4,7 +4,8 @@
 //!
 //! Code above the engines dispatches on a [`GameKind`] only through [`GameKind::visit`]: a
 //! [`GameVisitor`] is written once, generic over [`Game`], and the catalogue picks the engine.
-//! A new game is a new variant here and its `Game` implementation.
+//! A new game is a new variant here (in [`GameKind`] and [`AnyRecord`]) and its `Game`
+//! implementation.
 //!
 //! ```
 //! use cardroom_games::{Game, GameKind, GameVisitor};
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
 use crate::options::OptionSpec;
+use crate::record::Record;
 use crate::{gin, twenty_two};
 
 /// A game cardroom hosts. Its name ([`GameKind::name`]) is how records, the wire's `name`
@@ -150,6 +152,65 @@ impl FromStr for GameKind {
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A record of any game of the catalogue, for readers that learn the game from the record's
+/// `"game"` tag. Its JSON is its record's with that tag ([`Record::to_json`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum AnyRecord {
+    /// A Twenty-Two match.
+    TwentyTwo(Record<twenty_two::State>),
+    /// A Gin Rummy match.
+    Gin(Record<gin::State>),
+}
+
+impl AnyRecord {
+    /// Reads a record of any game from JSON.
+    pub fn from_json(json: &str) -> Result<AnyRecord, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    /// Writes the record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Records hold only strings, numbers and lists: serialization cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The record's game.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyRecord::TwentyTwo(_) => GameKind::TwentyTwo,
+            AnyRecord::Gin(_) => GameKind::Gin,
+        }
+    }
+
+    /// The record of `G`, `None` for another game's.
+    pub fn downcast<G: Game>(self) -> Option<Record<G>> {
+        G::from_any_record(self)
+    }
+
+    /// Runs `visitor` on the record with its game's type.
+    pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            AnyRecord::TwentyTwo(record) => visitor.visit(record),
+            AnyRecord::Gin(record) => visitor.visit(record),
+        }
+    }
+}
+
+/// Generic code run on a record whose game is known only at run time ([`AnyRecord::visit`]).
+pub trait RecordVisitor {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the record's game.
+    fn visit<G: Game>(self, record: &Record<G>) -> Self::Output;
+}
+
+impl<G: Game> From<Record<G>> for AnyRecord {
+    fn from(record: Record<G>) -> AnyRecord {
+        G::into_any_record(record)
     }
 }
 

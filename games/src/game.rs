@@ -13,7 +13,8 @@ use serde::de::DeserializeOwned;
 
 use crate::catalogue::GameKind;
 use crate::options::{GameOptions, OptionSpec};
-use crate::record::{AnyRecord, Record};
+use crate::catalogue::AnyRecord;
+use crate::record::Record;
 use crate::seat::{Seat, Standing};
 
 /// An illegal action that knows the rule it breaks.

@@ -29,8 +29,8 @@ mod seat;
 pub mod twenty_two;
 
 pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
-pub use catalogue::{GameKind, GameVisitor, UnknownGame};
+pub use catalogue::{AnyRecord, GameKind, GameVisitor, RecordVisitor, UnknownGame};
 pub use game::{Game, RuleError};
 pub use options::{GameOptions, OptionKind, OptionSpec};
-pub use record::{AnyRecord, Record, RecordVisitor, RecordedAction, ReplayError, Start};
+pub use record::{Record, RecordedAction, ReplayError, Start};
 pub use seat::{Seat, Standing};

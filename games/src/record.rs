@@ -1,5 +1,5 @@
 //! Records: a match of any game as options, players, start and actions ([`Record`]), replayed
-//! exactly with the engine; and [`AnyRecord`], a record whose game is known only once read.
+//! exactly with the engine; and [`AnyRecord`](crate::AnyRecord), a record whose game is known only once read.
 //!
 //! In JSON a record is tagged with its game:
 //!
@@ -22,17 +22,15 @@
 //! records leave it out); instead of `"seed"`, a record may start from `"setup"`, the game's
 //! explicit [`Game::Setup`]. Cards are written `AS`, `TH`, `2C`. A [`Record<G>`] read on its
 //! own may leave out `"game"`; given, it must be `G`'s. Serde writes a `Record<G>` without the
-//! tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`] write it.
+//! tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`](crate::AnyRecord) write it.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::catalogue::GameKind;
 use crate::game::Game;
 use crate::seat::Seat;
-use crate::{gin, twenty_two};
 
 /// A match of game `G` as data: it replays exactly, with the same rules engine, on every
 /// platform. This is cardroom's replay format (see the [module documentation](self)).
@@ -146,7 +144,7 @@ impl<G: Game> Record<G> {
     }
 
     /// Writes the record as pretty JSON, tagged with its game (`"game": "gin"`): the form of
-    /// record files, which [`AnyRecord::from_json`] reads. (Serde alone writes it untagged.)
+    /// record files, which [`AnyRecord::from_json`](crate::AnyRecord::from_json) reads. (Serde alone writes it untagged.)
     pub fn to_json(&self) -> String {
         #[derive(Serialize)]
         #[serde(bound = "")]
@@ -361,69 +359,12 @@ impl<G: Game> std::error::Error for ReplayError<G> {
     }
 }
 
-/// A record of any game of the catalogue, for readers that learn the game from the record's
-/// `"game"` tag. Its JSON is its record's with that tag ([`Record::to_json`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum AnyRecord {
-    /// A Twenty-Two match.
-    TwentyTwo(Record<twenty_two::State>),
-    /// A Gin Rummy match.
-    Gin(Record<gin::State>),
-}
-
-impl AnyRecord {
-    /// Reads a record of any game from JSON.
-    pub fn from_json(json: &str) -> Result<AnyRecord, serde_json::Error> {
-        serde_json::from_str(json)
-    }
-
-    /// Writes the record as pretty JSON.
-    pub fn to_json(&self) -> String {
-        // Records hold only strings, numbers and lists: serialization cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
-    }
-
-    /// The record's game.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyRecord::TwentyTwo(_) => GameKind::TwentyTwo,
-            AnyRecord::Gin(_) => GameKind::Gin,
-        }
-    }
-
-    /// The record of `G`, `None` for another game's.
-    pub fn downcast<G: Game>(self) -> Option<Record<G>> {
-        G::from_any_record(self)
-    }
-
-    /// Runs `visitor` on the record with its game's type.
-    pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            AnyRecord::TwentyTwo(record) => visitor.visit(record),
-            AnyRecord::Gin(record) => visitor.visit(record),
-        }
-    }
-}
-
-/// Generic code run on a record whose game is known only at run time ([`AnyRecord::visit`]).
-pub trait RecordVisitor {
-    /// What the visit gives back.
-    type Output;
-    /// The visit, with `G` the record's game.
-    fn visit<G: Game>(self, record: &Record<G>) -> Self::Output;
-}
-
-impl<G: Game> From<Record<G>> for AnyRecord {
-    fn from(record: Record<G>) -> AnyRecord {
-        G::into_any_record(record)
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::catalogue::{AnyRecord, GameKind};
+    use crate::{gin, twenty_two};
 
     #[test]
     fn a_record_of_one_game_is_refused_as_another() {

@@ -40,23 +40,6 @@ pub trait Bot<G: Game>: Send {
 /// The games cardroom hosts: the catalogue's [`GameKind`](cardroom_games::GameKind).
 pub use cardroom_games::GameKind;
 
-/// The game on the wire.
-pub(crate) fn game_to_pb(game: GameKind) -> cardroom_proto::pb::Game {
-    match game {
-        GameKind::TwentyTwo => cardroom_proto::pb::Game::TwentyTwo,
-        GameKind::Gin => cardroom_proto::pb::Game::GinRummy,
-    }
-}
-
-/// The game from the wire, `None` for an unknown value.
-pub(crate) fn game_from_pb(value: i32) -> Option<GameKind> {
-    match cardroom_proto::pb::Game::try_from(value) {
-        Ok(cardroom_proto::pb::Game::TwentyTwo) => Some(GameKind::TwentyTwo),
-        Ok(cardroom_proto::pb::Game::GinRummy) => Some(GameKind::Gin),
-        _ => None,
-    }
-}
-
 /// A match's clock: time per decision and the bank for the whole match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Clock {

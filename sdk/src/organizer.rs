@@ -95,7 +95,7 @@ impl Organizer {
     /// Creates a match (`CreateMatch`).
     pub async fn create_match(&mut self, spec: &MatchSpec) -> Result<CreatedMatch, RunError> {
         let request = pb::CreateMatchRequest {
-            game: crate::bot::game_to_pb(spec.game) as i32,
+            game: crate::runner::game_to_pb(spec.game) as i32,
             options_json: spec.options_json.clone(),
             seats: spec.seats,
             seed: spec.seed,

@@ -115,7 +115,7 @@ pub async fn play_any(
     make: impl FnOnce(GameKind) -> AnyBot,
 ) -> Result<Played, RunError> {
     let (client, link, joined) = join(config).await?;
-    let game = crate::bot::game_from_pb(joined.game)
+    let game = game_from_pb(joined.game)
         .ok_or_else(|| RunError::Protocol(format!("unknown game {}", joined.game)))?;
     match make(game) {
         AnyBot::TwentyTwo(mut bot) => drive(config, client, link, joined, &mut *bot).await,
@@ -147,7 +147,7 @@ async fn join(
     let join = match &config.join {
         JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
         JoinBy::Queue { game, options_json, seats } => pb::join::Seat::Queue(pb::QueueRequest {
-            game: crate::bot::game_to_pb(*game) as i32,
+            game: game_to_pb(*game) as i32,
             options_json: options_json.clone(),
             seats: *seats,
         }),
@@ -261,7 +261,7 @@ async fn drive<G: PlayableGame>(
     joined: Box<pb::Joined>,
     bot: &mut dyn Bot<G>,
 ) -> Result<Played, RunError> {
-    let found = crate::bot::game_from_pb(joined.game);
+    let found = game_from_pb(joined.game);
     if found != Some(<G as Game>::KIND) {
         let found = found.map_or_else(|| joined.game.to_string(), |game| game.to_string());
         return Err(RunError::WrongGame { expected: <G as Game>::KIND, found });
@@ -491,6 +491,23 @@ fn match_end(end: &pb::MatchEnd, me: Seat) -> Result<MatchEnd, RunError> {
         aborted: end.aborted,
         reason: end.reason.clone(),
     })
+}
+
+/// The game on the wire.
+pub(crate) fn game_to_pb(game: GameKind) -> cardroom_proto::pb::Game {
+    match game {
+        GameKind::TwentyTwo => cardroom_proto::pb::Game::TwentyTwo,
+        GameKind::Gin => cardroom_proto::pb::Game::GinRummy,
+    }
+}
+
+/// The game from the wire, `None` for an unknown value.
+pub(crate) fn game_from_pb(value: i32) -> Option<GameKind> {
+    match cardroom_proto::pb::Game::try_from(value) {
+        Ok(cardroom_proto::pb::Game::TwentyTwo) => Some(GameKind::TwentyTwo),
+        Ok(cardroom_proto::pb::Game::GinRummy) => Some(GameKind::Gin),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
