@@ -76,8 +76,8 @@ use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::search::{SearchBot, SearchConfig, Searchable};
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
-use cardroom_games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, Clock, GameKind, MatchSpec};
+use cardroom_games::{Game, GameKind, gin, twenty_two};
+use cardroom_sdk::{AnyBot, Clock, MatchSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
 
@@ -130,16 +130,6 @@ pub(crate) struct DemoArgs {
     no_python: bool,
 }
 
-/// The games, as the ladder file names them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum GameName {
-    /// Twenty-Two.
-    TwentyTwo,
-    /// Gin Rummy.
-    Gin,
-}
-
 /// How matches are played.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -157,7 +147,7 @@ enum Transport {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ArenaConfig {
-    game: GameName,
+    game: GameKind,
     #[serde(default = "two")]
     seats: u8,
     #[serde(default)]
@@ -304,7 +294,7 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let per_round = (bots.len() * (bots.len() - 1)) as u64;
     let rounds = args.matches.div_ceil(per_round).max(1);
     let config = ArenaConfig {
-        game: GameName::TwentyTwo,
+        game: GameKind::TwentyTwo,
         seats: 2,
         options: toml::Table::new(),
         seed: 2024,
@@ -434,10 +424,10 @@ fn gin_bot(name: &str) -> Option<BotMaker<gin::State>> {
     }
 }
 
-fn unknown_builtin(name: &str, game: GameName) -> anyhow::Error {
+fn unknown_builtin(name: &str, game: GameKind) -> anyhow::Error {
     let known = match game {
-        GameName::TwentyTwo => "random, tt-heuristic, search",
-        GameName::Gin => "random, gin-heuristic, search",
+        GameKind::TwentyTwo => "random, tt-heuristic, search",
+        GameKind::Gin => "random, gin-heuristic, search",
     };
     anyhow::anyhow!("no built-in bot {name:?} for {game:?} (built in: {known})")
 }
@@ -466,9 +456,9 @@ fn run_ladder(config: &ArenaConfig, store: &mut Store, out: &mut dyn Write) -> a
         Transport::InProcess => false,
     };
     let rating = config.rating.unwrap_or(match config.game {
-        GameName::Gin => RatingSystem::Glicko2,
-        GameName::TwentyTwo if config.seats == 2 => RatingSystem::Glicko2,
-        GameName::TwentyTwo => RatingSystem::WengLin,
+        GameKind::Gin => RatingSystem::Glicko2,
+        GameKind::TwentyTwo if config.seats == 2 => RatingSystem::Glicko2,
+        GameKind::TwentyTwo => RatingSystem::WengLin,
     });
     let settings = Settings {
         table: config.seats,
@@ -550,7 +540,7 @@ fn run_in_process(
     let seats = config.seats;
     let builtin = |b: &BotConfig| b.builtin.clone().unwrap_or_default();
     Ok(match config.game {
-        GameName::TwentyTwo => {
+        GameKind::TwentyTwo => {
             let options: twenty_two::Options =
                 serde_json::from_str(options_json).context("the Twenty-Two options")?;
             let mut bots = Vec::new();
@@ -563,13 +553,13 @@ fn run_in_process(
                 settings: settings.clone(),
                 bots,
                 new_match: Arc::new(move |seed| {
-                    twenty_two::State::new(options, seats, seed).map_err(|e| e.to_string())
+                    Game::new(options, seats, seed).map_err(|e: twenty_two::SetupError| e.to_string())
                 }),
                 parallel: config.parallel,
             };
             run(&ladder, store, observe)?
         }
-        GameName::Gin => {
+        GameKind::Gin => {
             let options: gin::Options =
                 serde_json::from_str(options_json).context("the Gin Rummy options")?;
             let mut bots = Vec::new();
@@ -582,7 +572,7 @@ fn run_in_process(
                 settings: settings.clone(),
                 bots,
                 new_match: Arc::new(move |seed| {
-                    gin::State::new(options, seed).map_err(|e| e.to_string())
+                    Game::new(options, seats, seed).map_err(|e: gin::SetupError| e.to_string())
                 }),
                 parallel: config.parallel,
             };
@@ -655,10 +645,7 @@ fn run_networked(
         runtime: runtime.handle().clone(),
         server: address,
         spec: MatchSpec {
-            game: match config.game {
-                GameName::TwentyTwo => GameKind::TwentyTwo,
-                GameName::Gin => GameKind::Gin,
-            },
+            game: config.game,
             options_json: options_json.to_owned(),
             seats: u32::from(config.seats),
             seed: None,
@@ -684,13 +671,13 @@ fn run_networked(
 }
 
 /// A built-in bot for the networked runner.
-fn any_bot(name: &str, game: GameName) -> anyhow::Result<AnyBotMaker> {
+fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
     Ok(match game {
-        GameName::TwentyTwo => {
+        GameKind::TwentyTwo => {
             let make = tt_bot(name).ok_or_else(|| unknown_builtin(name, game))?;
             Arc::new(move |seed| AnyBot::TwentyTwo(make(seed)))
         }
-        GameName::Gin => {
+        GameKind::Gin => {
             let make = gin_bot(name).ok_or_else(|| unknown_builtin(name, game))?;
             Arc::new(move |seed| AnyBot::Gin(make(seed)))
         }
