@@ -234,7 +234,10 @@ mod tests {
         assert_eq!("Twenty-Two".parse::<GameKind>(), Ok(GameKind::TwentyTwo));
         assert_eq!("GAME_GIN_RUMMY".parse::<GameKind>(), Ok(GameKind::Gin));
         let error = "poker".parse::<GameKind>().unwrap_err().to_string();
-        assert!(error.starts_with("unknown game \"poker\": the games are twenty_two (or 22"), "{error}");
+        assert!(
+            error.starts_with("unknown game \"poker\": the games are twenty_two (or 22"),
+            "{error}"
+        );
         assert!(error.contains("gin (or gin_rummy"), "{error}");
     }
 

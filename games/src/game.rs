@@ -11,9 +11,9 @@ use rand::Rng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::catalogue::AnyRecord;
 use crate::catalogue::GameKind;
 use crate::options::{GameOptions, OptionSpec};
-use crate::catalogue::AnyRecord;
 use crate::record::Record;
 use crate::seat::{Seat, Standing};
 

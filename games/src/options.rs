@@ -12,7 +12,17 @@ use serde::de::DeserializeOwned;
 /// A game's options: typed, read from and written to JSON (every field may be left out and
 /// takes its default), with `Default` the rules' defaults.
 pub trait GameOptions:
-    Copy + Debug + Default + PartialEq + Eq + Hash + Serialize + DeserializeOwned + Send + Sync + 'static
+    Copy
+    + Debug
+    + Default
+    + PartialEq
+    + Eq
+    + Hash
+    + Serialize
+    + DeserializeOwned
+    + Send
+    + Sync
+    + 'static
 {
     /// Every option, in the order of the rules' table, each default taken from
     /// `Self::default()`.
@@ -87,8 +97,7 @@ mod tests {
     /// and the default is one of the values the option takes.
     fn check_table<O: GameOptions>() {
         let defaults = serde_json::to_value(O::default()).unwrap();
-        let fields: Vec<&str> =
-            defaults.as_object().unwrap().keys().map(String::as_str).collect();
+        let fields: Vec<&str> = defaults.as_object().unwrap().keys().map(String::as_str).collect();
         let table = O::describe();
         let names: Vec<&str> = table.iter().map(|spec| spec.name).collect();
         let (mut sorted_fields, mut sorted_names) = (fields.clone(), names.clone());

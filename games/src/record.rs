@@ -294,11 +294,9 @@ impl<G: Game> fmt::Debug for ReplayError<G> {
         match self {
             ReplayError::Create(error) => f.debug_tuple("Create").field(error).finish(),
             ReplayError::Setup(error) => f.debug_tuple("Setup").field(error).finish(),
-            ReplayError::Players { players, hands } => f
-                .debug_struct("Players")
-                .field("players", players)
-                .field("hands", hands)
-                .finish(),
+            ReplayError::Players { players, hands } => {
+                f.debug_struct("Players").field("players", players).field("hands", hands).finish()
+            }
             ReplayError::Illegal { index, seat, action, error } => f
                 .debug_struct("Illegal")
                 .field("index", index)
@@ -378,9 +376,12 @@ mod tests {
     fn players_is_left_out_only_where_the_options_fix_it() {
         let gin = Record::<gin::State>::seeded(gin::Options::default(), 2, 3);
         let json: serde_json::Value = serde_json::from_str(&gin.to_json()).unwrap();
-        assert_eq!(json, serde_json::json!({
-            "game": "gin", "options": gin.options, "seed": 3, "actions": []
-        }));
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "game": "gin", "options": gin.options, "seed": 3, "actions": []
+            })
+        );
         assert_eq!(AnyRecord::from(gin.clone()).to_json(), gin.to_json());
         let tt = Record::<twenty_two::State>::seeded(twenty_two::Options::default(), 4, 3);
         assert_eq!(serde_json::to_value(&tt).unwrap()["players"], 4);

@@ -260,7 +260,9 @@ fn gr_10_default_action_goes_out_only_when_the_wall_demands_it() {
                     assert!(
                         !matches!(
                             default,
-                            gin::Action::Knock { .. } | gin::Action::Gin { .. } | gin::Action::BigGin
+                            gin::Action::Knock { .. }
+                                | gin::Action::Gin { .. }
+                                | gin::Action::BigGin
                         ),
                         "{default:?}"
                     );
@@ -279,7 +281,10 @@ fn gr_1_gin_rummy_seats_two_and_refuses_any_other_table() {
     for players in [0, 1, 3, 4, u8::MAX] {
         let error = <gin::State as Game>::new(gin::Options::default(), players, 1).unwrap_err();
         assert_eq!(error, gin::SetupError::Players(players));
-        assert_eq!(error.to_string(), format!("GR-1: Gin Rummy is played by 2 players, not {players}"));
+        assert_eq!(
+            error.to_string(),
+            format!("GR-1: Gin Rummy is played by 2 players, not {players}")
+        );
     }
     assert!(<gin::State as Game>::new(gin::Options::default(), 2, 1).is_ok());
 }
@@ -287,12 +292,9 @@ fn gr_1_gin_rummy_seats_two_and_refuses_any_other_table() {
 #[test]
 fn tt_3_tt_4_the_seat_range_is_what_new_accepts() {
     let table = |packs| twenty_two::Options { packs, ..twenty_two::Options::default() };
-    for (packs, max) in [
-        (Packs::Auto, 12),
-        (Packs::Fixed(1), 12),
-        (Packs::Fixed(2), 16),
-        (Packs::Fixed(4), 16),
-    ] {
+    for (packs, max) in
+        [(Packs::Auto, 12), (Packs::Fixed(1), 12), (Packs::Fixed(2), 16), (Packs::Fixed(4), 16)]
+    {
         let options = table(packs);
         assert_eq!(<twenty_two::State as Game>::seats(&options), 2..=max, "{packs:?}");
         for players in 0..=20u8 {

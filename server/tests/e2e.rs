@@ -182,7 +182,8 @@ async fn a_twenty_two_match_is_played_to_the_end_watched_and_its_record_replays(
     // The record replays to the same standings.
     let record =
         client.get_record(pb::GetRecordRequest { match_id: match_id.clone() }).await.unwrap();
-    let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&record.into_inner().record_json).unwrap()
+    let AnyRecord::TwentyTwo(record) =
+        AnyRecord::from_json(&record.into_inner().record_json).unwrap()
     else {
         panic!("a Twenty-Two record")
     };
@@ -599,7 +600,8 @@ async fn get_stats_counts_decisions_and_times_their_round_trips() {
     let mut client = server.client().await;
     let request = |reset| pb::GetStatsRequest { reset };
     let record = client.get_record(pb::GetRecordRequest { match_id }).await.unwrap();
-    let AnyRecord::Gin(record) = AnyRecord::from_json(&record.into_inner().record_json).unwrap() else {
+    let AnyRecord::Gin(record) = AnyRecord::from_json(&record.into_inner().record_json).unwrap()
+    else {
         panic!("a gin record")
     };
     let decisions = record.actions.len() as u64;
@@ -663,7 +665,10 @@ async fn a_record_that_cannot_be_written_is_kept_in_memory_and_a_written_one_rea
     let id = play_gin(&server, 31).await;
     let mut client = server.client().await;
     let kept = client.get_record(pb::GetRecordRequest { match_id: id }).await.unwrap();
-    assert!(matches!(AnyRecord::from_json(&kept.into_inner().record_json).unwrap(), AnyRecord::Gin(_)));
+    assert!(matches!(
+        AnyRecord::from_json(&kept.into_inner().record_json).unwrap(),
+        AnyRecord::Gin(_)
+    ));
 
     let dir = tempfile::tempdir().unwrap();
     let server =

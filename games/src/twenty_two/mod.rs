@@ -23,9 +23,11 @@
 
 mod cards;
 mod error;
+mod legal;
 mod options;
 mod record;
 mod sample;
+mod setup;
 mod state;
 mod view;
 
@@ -39,7 +41,8 @@ pub use options::{
     MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError, Packs, TiedDealer, TrickWinner, Variant,
 };
 pub use record::{Record, RecordedAction, ReplayError, Start};
-pub use state::{Setup, State, penalty_value};
+pub use setup::Setup;
+pub use state::{State, penalty_value};
 pub use view::{
     DealResult, Event, Observation, PhaseView, Play, PublicSeat, PublicView, SeatCard, TieBreak,
     Trick,

@@ -2,7 +2,8 @@
 //! players, start and actions, replayed exactly.
 
 use super::Action;
-use super::state::{Setup, State};
+use super::setup::Setup;
+use super::state::State;
 
 /// A Twenty-Two match as data ([`crate::Record`] of [`State`]); see [`crate::Record`] for the
 /// JSON form.

@@ -553,7 +553,8 @@ fn run_in_process(
                 settings: settings.clone(),
                 bots,
                 new_match: Arc::new(move |seed| {
-                    Game::new(options, seats, seed).map_err(|e: twenty_two::SetupError| e.to_string())
+                    Game::new(options, seats, seed)
+                        .map_err(|e: twenty_two::SetupError| e.to_string())
                 }),
                 parallel: config.parallel,
             };
