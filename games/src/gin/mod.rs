@@ -87,9 +87,11 @@ mod cardset;
 mod default_action;
 mod display;
 mod error;
+mod legal;
 mod options;
 mod record;
 mod sample;
+mod setup;
 pub mod solver;
 mod state;
 mod view;
@@ -99,8 +101,9 @@ pub use cardset::{CardSet, Iter as CardSetIter, ParseCardSetError};
 pub use error::{IllegalAction, SetupError};
 pub use options::{BOX_BONUS, FirstUpcard, GAME_BONUS, MAX_POINTS, Options, OptionsError};
 pub use record::{Record, RecordedAction, ReplayError, Start};
+pub use setup::Setup;
 pub use solver::{Arrangement, Layout};
-pub use state::{HAND_SIZE, Setup, State, WALL};
+pub use state::{HAND_SIZE, State, WALL};
 pub use view::{
     Event, GoOut, HandEnd, HandResult, Observation, Outcome, Phase, PileCard, PublicView, Showdown,
 };

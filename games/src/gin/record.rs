@@ -2,7 +2,8 @@
 //! start and actions, replayed exactly.
 
 use super::action::Action;
-use super::state::{Setup, State};
+use super::setup::Setup;
+use super::state::State;
 
 /// A Gin Rummy match as data ([`crate::Record`] of [`State`]); see the
 /// [module documentation](super) for the JSON form.
