@@ -94,6 +94,45 @@ pub enum AnyBot {
     Gin(Box<dyn Bot<gin::State>>),
 }
 
+/// Makes a bot for a game chosen at run time ([`AnyBot::build`]): written once, generic over
+/// the game.
+pub trait BotBuilder {
+    /// The bot for game `G`.
+    fn build<G: PlayableGame>(self) -> Box<dyn Bot<G>>;
+}
+
+/// Wraps a bot of whichever game ([`AnyBot::map`]): written once, generic over the game.
+pub trait BotMapper {
+    /// The bot for game `G`, wrapped.
+    fn map<G: PlayableGame>(self, bot: Box<dyn Bot<G>>) -> Box<dyn Bot<G>>;
+}
+
+impl AnyBot {
+    /// The bot `builder` makes for `game`.
+    pub fn build(game: GameKind, builder: impl BotBuilder) -> AnyBot {
+        match game {
+            GameKind::TwentyTwo => AnyBot::TwentyTwo(builder.build()),
+            GameKind::Gin => AnyBot::Gin(builder.build()),
+        }
+    }
+
+    /// The same bot, wrapped by `mapper`.
+    pub fn map(self, mapper: impl BotMapper) -> AnyBot {
+        match self {
+            AnyBot::TwentyTwo(bot) => AnyBot::TwentyTwo(mapper.map(bot)),
+            AnyBot::Gin(bot) => AnyBot::Gin(mapper.map(bot)),
+        }
+    }
+
+    /// The game the bot plays.
+    pub fn game(&self) -> GameKind {
+        match self {
+            AnyBot::TwentyTwo(_) => GameKind::TwentyTwo,
+            AnyBot::Gin(_) => GameKind::Gin,
+        }
+    }
+}
+
 /// Plays one match of `G` with `bot` and returns how it ended.
 ///
 /// Joins as `config` says (seat token or queue), answers every `Turn` with its turn number,
