@@ -3,10 +3,12 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::collections::BTreeSet;
 
-use cardroom_games::gin::{self, CardSet, FirstUpcard, Phase, solver};
-use cardroom_games::twenty_two::{self, Cards, Packs, PhaseView, TiedDealer, TrickWinner, Variant};
+use cardroom_games::gin::{self, CardSet, Phase, solver};
+use cardroom_games::twenty_two::{self, Cards, Packs, PhaseView};
 use cardroom_games::{Card, Game, GameKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -14,45 +16,6 @@ use rand_chacha::ChaCha8Rng;
 /// Most actions played in one random Gin Rummy match: with `knock_limit` 0 random play seldom
 /// goes out and a match can take thousands of hands.
 const MAX_ACTIONS: usize = 600;
-
-/// Gin Rummy options over every switch that changes which actions exist, with short matches.
-fn gin_options(rng: &mut ChaCha8Rng) -> gin::Options {
-    let oklahoma = rng.random_bool(0.5);
-    gin::Options {
-        first_upcard: if rng.random_bool(0.5) { FirstUpcard::Seed } else { FirstUpcard::Standard },
-        discard_taken_upcard: rng.random_bool(0.5),
-        knock_limit: [10, 10, 7, 3, 0][rng.random_range(0..5)],
-        oklahoma,
-        oklahoma_spades_double: oklahoma && rng.random_bool(0.5),
-        big_gin: rng.random_bool(0.5),
-        wall_knock: rng.random_bool(0.5),
-        max_upcard_draws: [50, 5][rng.random_range(0..2)],
-        target: [100, 50, 25][rng.random_range(0..3)],
-        ..gin::Options::default()
-    }
-}
-
-/// Twenty-Two options and a table size the options allow.
-fn twenty_two_options(rng: &mut ChaCha8Rng) -> (twenty_two::Options, u8) {
-    let options = twenty_two::Options {
-        packs: if rng.random_range(0..4) == 0 { Packs::Fixed(4) } else { Packs::Auto },
-        first_hand: rng.random_range(1..=11),
-        limit: [5, 12, 22][rng.random_range(0..3)],
-        trick_winner: if rng.random_bool(0.5) {
-            TrickWinner::StrongestCombination
-        } else {
-            TrickWinner::HighestCard
-        },
-        tied_dealer: if rng.random_bool(0.5) {
-            TiedDealer::Random
-        } else {
-            TiedDealer::NearestLeftOfPreviousDealer
-        },
-        variant: if rng.random_range(0..4) == 0 { Variant::Elimination } else { Variant::Standard },
-    };
-    let seats = <twenty_two::State as Game>::seats(&options);
-    (options, rng.random_range(seats))
-}
 
 /// Plays random matches of `G` (to the end, or `max_actions` actions) and calls `check` on
 /// every state, the final one included.
@@ -77,12 +40,12 @@ fn for_random_states<G: Game>(
 }
 
 fn random_gin(rng: &mut ChaCha8Rng, seed: u64) -> gin::State {
-    let options = gin_options(rng);
+    let options = common::random_gin_options(rng);
     Game::new(options, 2, seed).unwrap()
 }
 
 fn random_twenty_two(rng: &mut ChaCha8Rng, seed: u64) -> twenty_two::State {
-    let (options, players) = twenty_two_options(rng);
+    let (options, players) = common::random_twenty_two_options(rng);
     Game::new(options, players, seed).unwrap()
 }
 
