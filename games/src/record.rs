@@ -1,28 +1,7 @@
 //! Records: a match of any game as options, players, start and actions ([`Record`]), replayed
 //! exactly with the engine; and [`AnyRecord`](crate::AnyRecord), a record whose game is known only once read.
 //!
-//! In JSON a record is tagged with its game:
-//!
-//! ```json
-//! {
-//!   "game": "twenty_two",
-//!   "options": { "limit": 22 },
-//!   "players": 4,
-//!   "seed": 7,
-//!   "actions": [
-//!     { "seat": 1, "action": { "exchange": ["2C", "9H"] } },
-//!     { "seat": 2, "action": { "exchange": [] } },
-//!     { "seat": 1, "action": { "play": ["7S", "7D"] } }
-//!   ]
-//! }
-//! ```
-//!
-//! `options` may leave out any field (it takes the default) and `actions` may be left out.
-//! `players` is written only for a game whose table size the options do not fix (Gin Rummy's
-//! records leave it out); instead of `"seed"`, a record may start from `"setup"`, the game's
-//! explicit [`Game::Setup`]. Cards are written `AS`, `TH`, `2C`. A [`Record<G>`] read on its
-//! own may leave out `"game"`; given, it must be `G`'s. Serde writes a `Record<G>` without the
-//! tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`](crate::AnyRecord) write it.
+//! The JSON form is documented on [`Record`].
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -33,7 +12,30 @@ use crate::game::Game;
 use crate::seat::Seat;
 
 /// A match of game `G` as data: it replays exactly, with the same rules engine, on every
-/// platform. This is cardroom's replay format (see the [module documentation](self)).
+/// platform. This is cardroom's replay format.
+///
+/// In JSON a record is tagged with its game:
+///
+/// ```json
+/// {
+///   "game": "twenty_two",
+///   "options": { "limit": 22 },
+///   "players": 4,
+///   "seed": 7,
+///   "actions": [
+///     { "seat": 1, "action": { "exchange": ["2C", "9H"] } },
+///     { "seat": 2, "action": { "exchange": [] } },
+///     { "seat": 1, "action": { "play": ["7S", "7D"] } }
+///   ]
+/// }
+/// ```
+///
+/// `options` may leave out any field (it takes the default) and `actions` may be left out.
+/// `players` is written only for a game whose table size the options do not fix (Gin Rummy's
+/// records leave it out); instead of `"seed"`, a record may start from `"setup"`, the game's
+/// explicit [`Game::Setup`]. Cards are written `AS`, `TH`, `2C`. A [`Record<G>`] read on its
+/// own may leave out `"game"`; given, it must be `G`'s. Serde writes a `Record<G>` without the
+/// tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`](crate::AnyRecord) write it.
 pub struct Record<G: Game> {
     /// The rule set.
     pub options: G::Options,
