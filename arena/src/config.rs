@@ -326,17 +326,11 @@ impl LadderFile {
     }
 }
 
-/// Reads a game by the SDK's names and aliases (`twenty_two`, `22`, `gin`, `gin_rummy`, …).
+/// Reads a game by the catalogue's names and aliases (`twenty_two`, `22`, `gin`, `gin_rummy`, …);
+/// an unknown name is refused with the list of games.
 fn game_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameKind, D::Error> {
     let name = String::deserialize(deserializer)?;
-    <GameKind as clap::ValueEnum>::from_str(&name, true).map_err(|_| {
-        let known: Vec<&str> =
-            <GameKind as clap::ValueEnum>::value_variants().iter().map(|g| g.name()).collect();
-        serde::de::Error::custom(format!(
-            "unknown game \"{name}\" (the games: {})",
-            known.join(", ")
-        ))
-    })
+    name.parse().map_err(serde::de::Error::custom)
 }
 
 fn two() -> u8 {

@@ -31,8 +31,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use cardroom_sdk::{
-    ActErrorCode, AnyBot, ConnectConfig, CreatedMatch, MatchSpec, Organizer, Played, RunError,
-    TlsOptions, play_any,
+    ActErrorCode, AnyBot, Bot, BotMapper, ConnectConfig, CreatedMatch, MatchSpec, Organizer,
+    PlayableGame, Played, RunError, TlsOptions, play_any,
 };
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
@@ -301,11 +301,13 @@ impl NetPlayer {
 
 /// The bot with its think times measured into `think`.
 fn timed(bot: AnyBot, think: &Arc<Mutex<ThinkTimes>>) -> AnyBot {
-    let think = Arc::clone(think);
-    match bot {
-        AnyBot::TwentyTwo(inner) => AnyBot::TwentyTwo(Box::new(Timed { inner, think })),
-        AnyBot::Gin(inner) => AnyBot::Gin(Box::new(Timed { inner, think })),
+    struct Time(Arc<Mutex<ThinkTimes>>);
+    impl BotMapper for Time {
+        fn map<G: PlayableGame>(self, inner: Box<dyn Bot<G>>) -> Box<dyn Bot<G>> {
+            Box::new(Timed { inner, think: self.0 })
+        }
     }
+    bot.map(Time(Arc::clone(think)))
 }
 
 /// An in-process seat's health from what the runner saw.

@@ -1,16 +1,15 @@
 //! `cardroom replay` and `cardroom legal`: re-simulate a record with the rules engine.
 
-use std::fmt::Display;
 use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::Context;
-use cardroom_games::{Game, Record, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Game, Record, RecordVisitor, Seat};
 use serde::Serialize;
 use serde_json::json;
 
 /// Reads a record from a file, or from standard input for `-`.
-pub(crate) fn read_record(path: &Path) -> anyhow::Result<Record> {
+pub(crate) fn read_record(path: &Path) -> anyhow::Result<AnyRecord> {
     let text = if path == Path::new("-") {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).context("reading the record from stdin")?;
@@ -19,7 +18,7 @@ pub(crate) fn read_record(path: &Path) -> anyhow::Result<Record> {
         std::fs::read_to_string(path)
             .with_context(|| format!("reading the record {}", path.display()))?
     };
-    Record::from_json(&text).with_context(|| format!("{} is not a match record", path.display()))
+    AnyRecord::from_json(&text).with_context(|| format!("{} is not a match record", path.display()))
 }
 
 /// One replayed action and what it caused.
@@ -34,55 +33,35 @@ struct Step<A, E> {
 /// Every step of a replayed match of game `G`.
 type Steps<G> = Vec<Step<<G as Game>::Action, <G as Game>::Event>>;
 
-/// Receives one step: who did what (nothing for the opening), and the events it caused.
-type OnStep<'a, G> = &'a mut dyn FnMut(Option<(Seat, <G as Game>::Action)>, &[<G as Game>::Event]);
-
-/// Replays every action of a game's record through its `replay_with`, collecting the steps.
-fn replayed<G: Game, E: Display>(
-    replay_with: impl FnOnce(OnStep<'_, G>) -> Result<G, E>,
-) -> anyhow::Result<(G, Steps<G>)> {
+/// Replays every action of a record, collecting the steps.
+fn replayed<G: Game>(record: &Record<G>) -> anyhow::Result<(G, Steps<G>)> {
     let mut steps = Vec::new();
-    let state = replay_with(&mut |acted, events| {
-        steps.push(Step {
-            seat: acted.map(|(seat, _)| seat),
-            action: acted.map(|(_, action)| action),
-            events: events.to_vec(),
-        });
-    })
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok((state, steps))
-}
-
-fn twenty_two_steps(
-    record: &twenty_two::Record,
-) -> anyhow::Result<(twenty_two::State, Steps<twenty_two::State>)> {
-    replayed(|on| record.replay_with(|acted, events| on(acted.map(|a| (a.seat, a.action)), events)))
-}
-
-fn gin_steps(record: &gin::Record) -> anyhow::Result<(gin::State, Steps<gin::State>)> {
-    let initial = record.initial_state().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let opening = Game::opening_events(&initial);
-    replayed(|on| {
-        on(None, &opening);
-        record.replay_with(|index, events| {
-            let acted = record.actions.get(index).map(|a| (a.seat, a.action));
-            on(acted, events);
+    let state = record
+        .replay_with(|acted, events| {
+            steps.push(Step {
+                seat: acted.map(|a| a.seat),
+                action: acted.map(|a| a.action),
+                events: events.to_vec(),
+            });
         })
-    })
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok((state, steps))
 }
 
 /// `cardroom replay FILE [--json]`.
 pub(crate) fn replay(path: &Path, json: bool, out: &mut impl Write) -> anyhow::Result<()> {
-    match read_record(path)? {
-        Record::TwentyTwo(record) => {
-            let (state, steps) = twenty_two_steps(&record)?;
-            print_replay(&state, &steps, json, out)
-        }
-        Record::Gin(record) => {
-            let (state, steps) = gin_steps(&record)?;
-            print_replay(&state, &steps, json, out)
+    struct Replay<'a, W> {
+        json: bool,
+        out: &'a mut W,
+    }
+    impl<W: Write> RecordVisitor for Replay<'_, W> {
+        type Output = anyhow::Result<()>;
+        fn visit<G: Game>(self, record: &Record<G>) -> anyhow::Result<()> {
+            let (state, steps) = replayed(record)?;
+            print_replay(&state, &steps, self.json, self.out)
         }
     }
+    read_record(path)?.visit(Replay { json, out })
 }
 
 fn print_replay<G: Game>(
@@ -127,14 +106,18 @@ fn print_replay<G: Game>(
 
 /// `cardroom legal FILE [--json]`.
 pub(crate) fn legal(path: &Path, json: bool, out: &mut impl Write) -> anyhow::Result<()> {
-    match read_record(path)? {
-        Record::TwentyTwo(record) => {
-            print_legal(&record.replay().map_err(|e| anyhow::anyhow!("{e}"))?, json, out)
-        }
-        Record::Gin(record) => {
-            print_legal(&record.replay().map_err(|e| anyhow::anyhow!("{e}"))?, json, out)
+    struct Legal<'a, W> {
+        json: bool,
+        out: &'a mut W,
+    }
+    impl<W: Write> RecordVisitor for Legal<'_, W> {
+        type Output = anyhow::Result<()>;
+        fn visit<G: Game>(self, record: &Record<G>) -> anyhow::Result<()> {
+            let state = record.replay().map_err(|e| anyhow::anyhow!("{e}"))?;
+            print_legal(&state, self.json, self.out)
         }
     }
+    read_record(path)?.visit(Legal { json, out })
 }
 
 fn print_legal<G: Game>(state: &G, json: bool, out: &mut impl Write) -> anyhow::Result<()> {

@@ -5,7 +5,7 @@
 use std::process::{Command, Output};
 
 use cardroom_games::twenty_two::{Action, Cards, Options, State};
-use cardroom_games::{Card, Record};
+use cardroom_games::{AnyRecord, Card};
 
 fn cardroom(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().expect("cardroom runs")
@@ -32,7 +32,7 @@ fn played(steps: usize) -> State {
 
 fn write_record(dir: &tempfile::TempDir, name: &str, state: &State) -> String {
     let path = dir.path().join(name);
-    std::fs::write(&path, Record::TwentyTwo(state.record().unwrap()).to_json()).unwrap();
+    std::fs::write(&path, AnyRecord::TwentyTwo(state.record().unwrap()).to_json()).unwrap();
     path.to_string_lossy().into_owned()
 }
 
@@ -89,7 +89,7 @@ fn a_bad_record_names_the_first_illegal_action_and_fails() {
     let ace: Card = "AS".parse().unwrap();
     record.actions[5].action = Action::Play(Cards::new(&[ace, ace]).unwrap());
     let path = dir.path().join("bad.json");
-    std::fs::write(&path, Record::TwentyTwo(record).to_json()).unwrap();
+    std::fs::write(&path, AnyRecord::TwentyTwo(record).to_json()).unwrap();
     for command in ["replay", "legal"] {
         let output = cardroom(&[command, path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(1));
@@ -144,7 +144,7 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     let exit = server.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
     let record = std::fs::read_to_string(dir.path().join(format!("{match_id}.json"))).unwrap();
-    assert!(matches!(Record::from_json(&record).unwrap(), Record::TwentyTwo(_)));
+    assert!(matches!(AnyRecord::from_json(&record).unwrap(), AnyRecord::TwentyTwo(_)));
 }
 
 /// `cardroom serve --tls-cert --tls-key` prints its listening line and serves TLS: a client that

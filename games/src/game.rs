@@ -1,18 +1,24 @@
 //! [`Game`]: the shape every engine shares, so that the server, the bots and the arena are
-//! written once for every game.
+//! written once for every game: construction (seeded, or from a checked setup, in the manner of
+//! shakmaty's `FromSetup`), typed options that describe themselves, play, views, the record and
+//! the timeout policy.
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::ops::RangeInclusive;
 
 use rand::Rng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::catalogue::AnyRecord;
+use crate::catalogue::GameKind;
+use crate::options::{GameOptions, OptionSpec};
 use crate::record::Record;
 use crate::seat::{Seat, Standing};
 
 /// An illegal action that knows the rule it breaks.
-pub trait RuleError: std::error::Error + Clone + Send + Sync + 'static {
+pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
     /// The id of the broken rule, such as `"TT-12"` or `"GR-6"`.
     fn rule(&self) -> &'static str;
 }
@@ -20,6 +26,12 @@ pub trait RuleError: std::error::Error + Clone + Send + Sync + 'static {
 /// One game's match state, as the rest of cardroom sees it. Each game's `State` implements it
 /// by forwarding to its inherent methods, which document the details.
 pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The rule-set options: typed, `Default` the rules' defaults, described by
+    /// [`GameOptions::describe`].
+    type Options: GameOptions;
+    /// An explicit position, not necessarily legal, with public fields: it becomes a match only
+    /// through [`Game::from_setup`], which checks it.
+    type Setup: Clone + Debug + PartialEq + Eq + Hash + Serialize + DeserializeOwned + Send + Sync;
     /// A seat's move: small, `Copy`, ordered as the legal list is.
     type Action: Copy
         + Eq
@@ -39,13 +51,39 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     type PublicView: Clone + Debug + PartialEq + Serialize + Send + Sync;
     /// Why an action is refused.
     type Error: RuleError;
+    /// Why a seeded match cannot be created ([`Game::new`]): options that cannot be played, or
+    /// a table size they do not allow. The message names the rule.
+    type CreateError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
+    /// Why a setup is not a valid position ([`Game::from_setup`]). The message names the rule.
+    type SetupError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
     /// Why an observation cannot be sampled from ([`Game::sample`]): it is not one the engine
     /// could have produced.
     type SampleError: std::error::Error + Send + Sync + 'static;
 
-    /// The game's name in records and on the wire: `twenty_two`, `gin`.
-    const NAME: &'static str;
+    /// The game in the catalogue.
+    const KIND: GameKind;
+    /// The game's name in records and on the wire: `twenty_two`, `gin` ([`GameKind::name`]).
+    const NAME: &'static str = Self::KIND.name();
 
+    /// The seats a table may have with `options` (the same range `ListGames` publishes for
+    /// the default options); [`Game::new`] refuses any other count.
+    fn seats(options: &Self::Options) -> RangeInclusive<u8>;
+
+    /// The option table: every option with its description and default.
+    fn describe_options() -> Vec<OptionSpec> {
+        Self::Options::describe()
+    }
+
+    /// A new match of `players` seats, dealt from `seed` (ChaCha8). Refuses options that
+    /// cannot be played and seat counts outside [`Game::seats`], naming the rule.
+    fn new(options: Self::Options, players: u8, seed: u64) -> Result<Self, Self::CreateError>;
+
+    /// A match from an explicit position, checked: the one way a [`Game::Setup`] becomes a
+    /// match.
+    fn from_setup(options: Self::Options, setup: Self::Setup) -> Result<Self, Self::SetupError>;
+
+    /// The match's options.
+    fn options(&self) -> &Self::Options;
     /// Seats at the table.
     fn players(&self) -> u8;
     /// The seat to act, `None` once the match is over.
@@ -63,7 +101,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Final standings once the match is over.
     fn standings(&self) -> Option<Vec<Standing>>;
     /// The match's record so far, `None` for a sampled state.
-    fn record(&self) -> Option<Record>;
+    fn record(&self) -> Option<Record<Self>>;
+
+    /// The action played for the seat to act when its time runs out or after it forfeited
+    /// (docs/protocol.md, "Clocks, strikes and the default action"): a legal action chosen by
+    /// rules alone, never one that takes a risk the seat could decline. `None` once the match
+    /// is over. Each game's `State::default_action` documents its policy with rule ids.
+    fn default_action(&self) -> Option<Self::Action>;
+
+    /// Whether a forfeit ends the match at once (Gin Rummy: the opponent wins) rather than
+    /// [`Game::default_action`] playing the forfeited seat to the end (Twenty-Two, at any table
+    /// size); docs/protocol.md, "Clocks, strikes and the default action".
+    fn forfeit_ends_match() -> bool;
 
     /// A full state that the observing seat cannot tell from the one it observed
     /// (`sample(o)?.observation(o.seat) == o`): the public state and the seat's own cards are
@@ -76,76 +125,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         observation: &Self::Observation,
         rng: &mut R,
     ) -> Result<Self, Self::SampleError>;
-}
 
-impl RuleError for crate::gin::IllegalAction {
-    fn rule(&self) -> &'static str {
-        crate::gin::IllegalAction::rule(self)
-    }
-}
-
-impl Game for crate::gin::State {
-    type Action = crate::gin::Action;
-    type Event = crate::gin::Event;
-    type Observation = crate::gin::Observation;
-    type PublicView = crate::gin::PublicView;
-    type Error = crate::gin::IllegalAction;
-    type SampleError = crate::gin::SetupError;
-
-    const NAME: &'static str = "gin";
-
-    fn players(&self) -> u8 {
-        2
-    }
-
-    fn to_act(&self) -> Option<Seat> {
-        crate::gin::State::to_act(self)
-    }
-
-    fn legal_actions(&self) -> Vec<Self::Action> {
-        crate::gin::State::legal_actions(self)
-    }
-
-    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error> {
-        crate::gin::State::apply(self, seat, action)
-    }
-
-    fn observation(&self, seat: Seat) -> Self::Observation {
-        crate::gin::State::observation(self, seat)
-    }
-
-    fn public_view(&self) -> Self::PublicView {
-        crate::gin::State::public_view(self)
-    }
-
-    /// The deal of the current hand, as seen at its start (GR-4).
-    fn opening_events(&self) -> Vec<Self::Event> {
-        let view = self.public_view();
-        view.discard_pile
-            .first()
-            .map(|first| crate::gin::Event::HandDealt {
-                hand_number: view.hand_number,
-                dealer: view.dealer,
-                upcard: first.card,
-                knock_limit: view.knock_limit,
-                multiplier: view.multiplier,
-            })
-            .into_iter()
-            .collect()
-    }
-
-    fn standings(&self) -> Option<Vec<Standing>> {
-        self.outcome().map(|outcome| outcome.standings.clone())
-    }
-
-    fn record(&self) -> Option<Record> {
-        (!self.is_sampled()).then(|| Record::Gin(crate::gin::State::record(self)))
-    }
-
-    fn sample<R: Rng + ?Sized>(
-        observation: &Self::Observation,
-        rng: &mut R,
-    ) -> Result<Self, Self::SampleError> {
-        crate::gin::State::sample_from_observation(observation, rng)
-    }
+    /// The catalogue's plumbing: this game's record as a record of any game.
+    fn into_any_record(record: Record<Self>) -> AnyRecord;
+    /// The catalogue's plumbing: the record of this game inside `record`, `None` for another
+    /// game's.
+    fn from_any_record(record: AnyRecord) -> Option<Record<Self>>;
 }

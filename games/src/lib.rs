@@ -9,19 +9,28 @@
 //!   `State::apply` (returning the public events, or a typed error naming the broken rule and
 //!   leaving the state unchanged), `State::observation` for one seat, `State::public_view` for
 //!   spectators, and `State::outcome` (standings with ties);
-//! - a `Record` (options, seed or setup, actions) that replays a match exactly.
+//! - a [`Record`] (options, seed or setup, actions), one generic type over [`Game`], that
+//!   replays a match exactly; [`AnyRecord`] reads a record of a game not known beforehand.
+//!
+//! The [`Game`] trait says all of this for generic code, and [`GameKind`], the catalogue, is
+//! the one list of games: names, aliases, option tables ([`OptionSpec`]), seat ranges and
+//! [`GameKind::visit`] to reach a game's engine from its name.
 //!
 //! No async, no I/O, no protobuf: the same options, seed and actions give the same match on
 //! every platform (the only randomness is a seeded ChaCha8).
 
 mod card;
+mod catalogue;
 mod game;
 pub mod gin;
+mod options;
 mod record;
 mod seat;
 pub mod twenty_two;
 
 pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
+pub use catalogue::{AnyRecord, GameKind, GameVisitor, RecordVisitor, UnknownGame};
 pub use game::{Game, RuleError};
-pub use record::Record;
+pub use options::{GameOptions, OptionKind, OptionSpec};
+pub use record::{Record, RecordedAction, ReplayError, Start};
 pub use seat::{Seat, Standing};

@@ -1,30 +1,398 @@
-//! Records of any game: the JSON replay format, tagged with the game.
+//! Records: a match of any game as options, players, start and actions ([`Record`]), replayed
+//! exactly with the engine; and [`AnyRecord`](crate::AnyRecord), a record whose game is known only once read.
+//!
+//! The JSON form is documented on [`Record`].
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::hash::{Hash, Hasher};
 
-use crate::{gin, twenty_two};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A match record of any game, tagged by `"game"` in JSON:
-/// `{"game": "twenty_two", "players": 4, "seed": 7, "actions": [...]}` or
-/// `{"game": "gin", "seed": 7, "actions": [...]}`. Each game's record type documents the rest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum Record {
-    /// A Twenty-Two match.
-    TwentyTwo(twenty_two::Record),
-    /// A Gin Rummy match.
-    Gin(gin::Record),
+use crate::game::Game;
+use crate::seat::Seat;
+
+/// A match of game `G` as data: it replays exactly, with the same rules engine, on every
+/// platform. This is cardroom's replay format.
+///
+/// In JSON a record is tagged with its game:
+///
+/// ```json
+/// {
+///   "game": "twenty_two",
+///   "options": { "limit": 22 },
+///   "players": 4,
+///   "seed": 7,
+///   "actions": [
+///     { "seat": 1, "action": { "exchange": ["2C", "9H"] } },
+///     { "seat": 2, "action": { "exchange": [] } },
+///     { "seat": 1, "action": { "play": ["7S", "7D"] } }
+///   ]
+/// }
+/// ```
+///
+/// `options` may leave out any field (it takes the default) and `actions` may be left out.
+/// `players` is written only for a game whose table size the options do not fix (Gin Rummy's
+/// records leave it out); instead of `"seed"`, a record may start from `"setup"`, the game's
+/// explicit [`Game::Setup`]. Cards are written `AS`, `TH`, `2C`. A [`Record<G>`] read on its
+/// own may leave out `"game"`; given, it must be `G`'s. Serde writes a `Record<G>` without the
+/// tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`](crate::AnyRecord) write it.
+pub struct Record<G: Game> {
+    /// The rule set.
+    pub options: G::Options,
+    /// Seats at the table.
+    pub players: u8,
+    /// A seed, or an explicit setup.
+    pub start: Start<G::Setup>,
+    /// Every action, in order.
+    pub actions: Vec<RecordedAction<G::Action>>,
 }
 
-impl Record {
-    /// Reads a record from JSON.
-    pub fn from_json(json: &str) -> Result<Record, serde_json::Error> {
+/// How a recorded match began: `"seed": 7` or `"setup": {...}` in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start<S> {
+    /// [`Game::new`] with this seed.
+    Seed(u64),
+    /// [`Game::from_setup`] with this setup.
+    Setup(S),
+}
+
+/// One action and the seat that took it: `{"seat": 1, "action": {"play": ["7S"]}}`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecordedAction<A> {
+    /// Who acted.
+    pub seat: Seat,
+    /// What they did.
+    pub action: A,
+}
+
+/// Why a record does not replay.
+pub enum ReplayError<G: Game> {
+    /// The seeded start is not a valid match (options, table size).
+    Create(G::CreateError),
+    /// The explicit setup is not a valid position.
+    Setup(G::SetupError),
+    /// A setup whose table size differs from `players`.
+    Players {
+        /// `players` in the record.
+        players: u8,
+        /// Seats in the setup.
+        hands: u8,
+    },
+    /// The first illegal action.
+    Illegal {
+        /// Its position in `actions`, from 0.
+        index: usize,
+        /// Who took it.
+        seat: Seat,
+        /// What it was.
+        action: G::Action,
+        /// The rule it breaks.
+        error: G::Error,
+    },
+}
+
+impl<G: Game> Record<G> {
+    /// The record of a seeded match that has not begun.
+    pub fn seeded(options: G::Options, players: u8, seed: u64) -> Record<G> {
+        Record { options, players, start: Start::Seed(seed), actions: Vec::new() }
+    }
+
+    /// The state the record begins with, before any action.
+    pub fn initial_state(&self) -> Result<G, ReplayError<G>> {
+        match &self.start {
+            Start::Seed(seed) => {
+                G::new(self.options, self.players, *seed).map_err(ReplayError::Create)
+            }
+            Start::Setup(setup) => {
+                let state =
+                    G::from_setup(self.options, setup.clone()).map_err(ReplayError::Setup)?;
+                if state.players() != self.players {
+                    return Err(ReplayError::Players {
+                        players: self.players,
+                        hands: state.players(),
+                    });
+                }
+                Ok(state)
+            }
+        }
+    }
+
+    /// Replays every action and returns the final state, or the first illegal action.
+    pub fn replay(&self) -> Result<G, ReplayError<G>> {
+        self.replay_with(|_, _| {})
+    }
+
+    /// Replays every action, handing each one's events to `on_events` (the opening events
+    /// first, with no action), and returns the final state.
+    pub fn replay_with(
+        &self,
+        mut on_events: impl FnMut(Option<&RecordedAction<G::Action>>, &[G::Event]),
+    ) -> Result<G, ReplayError<G>> {
+        let mut state = self.initial_state()?;
+        on_events(None, &state.opening_events());
+        for (index, recorded) in self.actions.iter().enumerate() {
+            let events = state.apply(recorded.seat, recorded.action).map_err(|error| {
+                ReplayError::Illegal { index, seat: recorded.seat, action: recorded.action, error }
+            })?;
+            on_events(Some(recorded), &events);
+        }
+        Ok(state)
+    }
+
+    /// Reads a record of `G` from JSON.
+    pub fn from_json(json: &str) -> Result<Record<G>, serde_json::Error> {
         serde_json::from_str(json)
     }
 
-    /// Writes the record as pretty JSON.
+    /// Writes the record as pretty JSON, tagged with its game (`"game": "gin"`): the form of
+    /// record files, which [`AnyRecord::from_json`](crate::AnyRecord::from_json) reads. (Serde alone writes it untagged.)
     pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        #[serde(bound = "")]
+        struct Tagged<'a, G: Game> {
+            game: &'static str,
+            #[serde(flatten)]
+            record: &'a Record<G>,
+        }
         // Records hold only strings, numbers and lists: serialization cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        serde_json::to_string_pretty(&Tagged { game: G::NAME, record: self }).unwrap_or_default()
+    }
+
+    /// Whether `players` goes without saying: the options seat exactly that many.
+    fn players_implied(options: &G::Options, players: u8) -> bool {
+        let seats = G::seats(options);
+        seats.start() == seats.end() && *seats.start() == players
+    }
+}
+
+/// The JSON form of a record, written.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct RecordOut<'a, G: Game> {
+    options: &'a G::Options,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    players: Option<u8>,
+    #[serde(flatten)]
+    start: &'a Start<G::Setup>,
+    actions: &'a [RecordedAction<G::Action>],
+}
+
+/// The JSON form of a record, read.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct RecordIn<G: Game> {
+    #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
+    options: G::Options,
+    #[serde(default)]
+    players: Option<u8>,
+    #[serde(flatten)]
+    start: Start<G::Setup>,
+    #[serde(default = "Vec::new")]
+    actions: Vec<RecordedAction<G::Action>>,
+}
+
+impl<G: Game> Serialize for Record<G> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RecordOut::<G> {
+            options: &self.options,
+            players: (!Record::<G>::players_implied(&self.options, self.players))
+                .then_some(self.players),
+            start: &self.start,
+            actions: &self.actions,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de, G: Game> Deserialize<'de> for Record<G> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Record<G>, D::Error> {
+        use serde::de::Error;
+        let raw = RecordIn::<G>::deserialize(deserializer)?;
+        if let Some(game) = raw.game
+            && game != G::NAME
+        {
+            return Err(D::Error::custom(format!(
+                "this is a record of {game:?}, not of {:?}",
+                G::NAME
+            )));
+        }
+        let players = match raw.players {
+            Some(players) => players,
+            None => {
+                let seats = G::seats(&raw.options);
+                if seats.start() != seats.end() {
+                    return Err(D::Error::missing_field("players"));
+                }
+                *seats.start()
+            }
+        };
+        Ok(Record { options: raw.options, players, start: raw.start, actions: raw.actions })
+    }
+}
+
+impl<G: Game> Clone for Record<G> {
+    fn clone(&self) -> Record<G> {
+        Record {
+            options: self.options,
+            players: self.players,
+            start: self.start.clone(),
+            actions: self.actions.clone(),
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for Record<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Record")
+            .field("game", &G::NAME)
+            .field("options", &self.options)
+            .field("players", &self.players)
+            .field("start", &self.start)
+            .field("actions", &self.actions)
+            .finish()
+    }
+}
+
+impl<G: Game> PartialEq for Record<G> {
+    fn eq(&self, other: &Record<G>) -> bool {
+        self.options == other.options
+            && self.players == other.players
+            && self.start == other.start
+            && self.actions == other.actions
+    }
+}
+
+impl<G: Game> Eq for Record<G> {}
+
+impl<G: Game> Hash for Record<G> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.options.hash(state);
+        self.players.hash(state);
+        self.start.hash(state);
+        self.actions.hash(state);
+    }
+}
+
+impl<G: Game> fmt::Display for ReplayError<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Create(error) => write!(f, "the record's start is invalid: {error}"),
+            ReplayError::Setup(error) => write!(f, "the record's start is invalid: {error}"),
+            ReplayError::Players { players, hands } => {
+                write!(f, "the record says {players} players but its setup has {hands} hands")
+            }
+            ReplayError::Illegal { index, seat, action, error } => {
+                write!(f, "action {index} ({seat}: {action}) is illegal: {error}")
+            }
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for ReplayError<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Create(error) => f.debug_tuple("Create").field(error).finish(),
+            ReplayError::Setup(error) => f.debug_tuple("Setup").field(error).finish(),
+            ReplayError::Players { players, hands } => {
+                f.debug_struct("Players").field("players", players).field("hands", hands).finish()
+            }
+            ReplayError::Illegal { index, seat, action, error } => f
+                .debug_struct("Illegal")
+                .field("index", index)
+                .field("seat", seat)
+                .field("action", action)
+                .field("error", error)
+                .finish(),
+        }
+    }
+}
+
+impl<G: Game> Clone for ReplayError<G> {
+    fn clone(&self) -> ReplayError<G> {
+        match self {
+            ReplayError::Create(error) => ReplayError::Create(error.clone()),
+            ReplayError::Setup(error) => ReplayError::Setup(error.clone()),
+            ReplayError::Players { players, hands } => {
+                ReplayError::Players { players: *players, hands: *hands }
+            }
+            ReplayError::Illegal { index, seat, action, error } => ReplayError::Illegal {
+                index: *index,
+                seat: *seat,
+                action: *action,
+                error: error.clone(),
+            },
+        }
+    }
+}
+
+impl<G: Game> PartialEq for ReplayError<G> {
+    fn eq(&self, other: &ReplayError<G>) -> bool {
+        match (self, other) {
+            (ReplayError::Create(a), ReplayError::Create(b)) => a == b,
+            (ReplayError::Setup(a), ReplayError::Setup(b)) => a == b,
+            (
+                ReplayError::Players { players: a, hands: x },
+                ReplayError::Players { players: b, hands: y },
+            ) => a == b && x == y,
+            (
+                ReplayError::Illegal { index: a, seat: s, action: x, error: e },
+                ReplayError::Illegal { index: b, seat: t, action: y, error: f },
+            ) => a == b && s == t && x == y && e == f,
+            _ => false,
+        }
+    }
+}
+
+impl<G: Game> Eq for ReplayError<G> {}
+
+impl<G: Game> std::error::Error for ReplayError<G> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Create(error) => Some(error),
+            ReplayError::Setup(error) => Some(error),
+            ReplayError::Players { .. } => None,
+            ReplayError::Illegal { error, .. } => Some(error),
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::catalogue::{AnyRecord, GameKind};
+    use crate::{gin, twenty_two};
+
+    #[test]
+    fn a_record_of_one_game_is_refused_as_another() {
+        let json = r#"{"game": "gin", "seed": 3}"#;
+        let error = Record::<twenty_two::State>::from_json(json).unwrap_err().to_string();
+        assert!(error.contains("a record of \"gin\", not of \"twenty_two\""), "{error}");
+        assert!(Record::<gin::State>::from_json(json).is_ok());
+    }
+
+    #[test]
+    fn players_is_left_out_only_where_the_options_fix_it() {
+        let gin = Record::<gin::State>::seeded(gin::Options::default(), 2, 3);
+        let json: serde_json::Value = serde_json::from_str(&gin.to_json()).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "game": "gin", "options": gin.options, "seed": 3, "actions": []
+            })
+        );
+        assert_eq!(AnyRecord::from(gin.clone()).to_json(), gin.to_json());
+        let tt = Record::<twenty_two::State>::seeded(twenty_two::Options::default(), 4, 3);
+        assert_eq!(serde_json::to_value(&tt).unwrap()["players"], 4);
+        // Twenty-Two's table size is not implied: a record must say it.
+        let error = Record::<twenty_two::State>::from_json(r#"{"seed": 3}"#).unwrap_err();
+        assert!(error.to_string().contains("missing field `players`"), "{error}");
+        let any = AnyRecord::from(tt.clone());
+        assert_eq!(AnyRecord::from_json(&any.to_json()).unwrap(), any);
+        assert_eq!(any.kind(), GameKind::TwentyTwo);
+        assert_eq!(any.downcast::<twenty_two::State>(), Some(tt));
     }
 }

@@ -796,7 +796,8 @@ fn records_replay_exactly_and_name_the_first_illegal_action() {
         }
         other => panic!("{other:?}"),
     }
-    let seeded = Record { options: Options::default(), start: Start::Seed(3), actions: vec![] };
+    let seeded =
+        Record { options: Options::default(), players: 2, start: Start::Seed(3), actions: vec![] };
     let json = serde_json::to_string(&seeded).unwrap();
     assert_eq!(
         json,

@@ -8,7 +8,7 @@ mod common;
 use common::checks::Engine;
 
 use cardroom_games::twenty_two::{Action, Cards, Options, PhaseView, State};
-use cardroom_games::{Card, Record, Seat};
+use cardroom_games::{AnyRecord, Card, Seat};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -174,14 +174,14 @@ fn random_matches(seeds: std::ops::Range<u64>) {
         assert_eq!(seats, (0..players).map(Seat).collect::<Vec<_>>(), "{label}");
 
         // Records round-trip through JSON and replay to the same end.
-        let record = Record::TwentyTwo(state.record().unwrap());
+        let record = AnyRecord::TwentyTwo(state.record().unwrap());
         let json = record.to_json();
-        let parsed = match Record::from_json(&json).unwrap() {
-            Record::TwentyTwo(parsed) => parsed,
+        let parsed = match AnyRecord::from_json(&json).unwrap() {
+            AnyRecord::TwentyTwo(parsed) => parsed,
             #[allow(unreachable_patterns)]
             other => panic!("{label}: a Twenty-Two record read back as {other:?}"),
         };
-        assert_eq!(Record::TwentyTwo(parsed.clone()), record, "{label}");
+        assert_eq!(AnyRecord::TwentyTwo(parsed.clone()), record, "{label}");
         let replayed = parsed.replay().unwrap_or_else(|e| panic!("{label}: {e}"));
         assert_eq!(replayed.outcome(), state.outcome(), "{label}");
         assert_eq!(replayed.public_view(), state.public_view(), "{label}");

@@ -37,49 +37,8 @@ pub trait Bot<G: Game>: Send {
     }
 }
 
-/// The games cardroom hosts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum GameKind {
-    /// Twenty-Two ("22"), 2 to 12 players.
-    #[value(name = "twenty_two", alias = "22", alias = "twenty-two")]
-    TwentyTwo,
-    /// Gin Rummy, 2 players.
-    #[value(name = "gin", alias = "gin_rummy", alias = "gin-rummy")]
-    Gin,
-}
-
-impl GameKind {
-    /// The game's name in records and options: `twenty_two`, `gin`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::TwentyTwo => "twenty_two",
-            GameKind::Gin => "gin",
-        }
-    }
-
-    /// The game on the wire.
-    pub(crate) fn to_pb(self) -> cardroom_proto::pb::Game {
-        match self {
-            GameKind::TwentyTwo => cardroom_proto::pb::Game::TwentyTwo,
-            GameKind::Gin => cardroom_proto::pb::Game::GinRummy,
-        }
-    }
-
-    /// The game from the wire, `None` for an unknown value.
-    pub(crate) fn from_pb(value: i32) -> Option<GameKind> {
-        match cardroom_proto::pb::Game::try_from(value) {
-            Ok(cardroom_proto::pb::Game::TwentyTwo) => Some(GameKind::TwentyTwo),
-            Ok(cardroom_proto::pb::Game::GinRummy) => Some(GameKind::Gin),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The games cardroom hosts: the catalogue's [`GameKind`](cardroom_games::GameKind).
+pub use cardroom_games::GameKind;
 
 /// A match's clock: time per decision and the bank for the whole match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]

@@ -149,7 +149,7 @@ pub struct ConnectArgs {
     #[arg(long, env = "CARDROOM_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
     /// Join the queue for this game instead of a seat token.
-    #[arg(long, env = "CARDROOM_QUEUE_GAME", value_enum)]
+    #[arg(long, env = "CARDROOM_QUEUE_GAME")]
     pub queue_game: Option<GameKind>,
     /// The queue's options as a JSON object (empty: every option at its default).
     #[arg(long, env = "CARDROOM_QUEUE_OPTIONS", default_value = "")]

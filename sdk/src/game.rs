@@ -1,36 +1,25 @@
-//! [`PlayableGame`]: what the SDK needs of an engine beyond its conversions to the wire
-//! ([`WireGame`], shared with the server in `cardroom_proto::wire`): which [`GameKind`] it is.
+//! [`PlayableGame`]: a game bots can play through this SDK, which is any game with conversions
+//! to the wire ([`WireGame`], shared with the server in `cardroom_proto::wire`).
 
-use cardroom_games::{gin, twenty_two};
 use cardroom_proto::wire::WireGame;
 
-use crate::bot::GameKind;
-
-/// A game bots can play through this SDK: Twenty-Two ([`twenty_two::State`]) and Gin Rummy
-/// ([`gin::State`]). Implemented for both; a bot is written as `impl Bot<twenty_two::State>`
-/// or, for any game, `impl<G: PlayableGame> Bot<G>`.
+/// A game bots can play through this SDK: every [`WireGame`] (Twenty-Two and Gin Rummy today,
+/// listed in the catalogue, [`cardroom_games::GameKind`]). A bot is written as
+/// `impl Bot<twenty_two::State>` or, for any game, `impl<G: PlayableGame> Bot<G>`.
 ///
 /// Reading observations from the wire's JSON, the legal actions inside an observation and
-/// actions on the wire are [`WireGame`]'s, the one conversion layer the server uses too.
-pub trait PlayableGame: WireGame {
-    /// Which game this is.
-    const KIND: GameKind;
-}
+/// actions on the wire are [`WireGame`]'s, the one conversion layer the server uses too; which
+/// game it is is [`cardroom_games::Game::KIND`].
+pub trait PlayableGame: WireGame {}
 
-impl PlayableGame for twenty_two::State {
-    const KIND: GameKind = GameKind::TwentyTwo;
-}
-
-impl PlayableGame for gin::State {
-    const KIND: GameKind = GameKind::Gin;
-}
+impl<G: WireGame> PlayableGame for G {}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use cardroom_games::{Card, Game};
+    use cardroom_games::{Card, Game, gin, twenty_two};
     use cardroom_proto::pb;
-    use cardroom_proto::wire::card_to_pb;
+    use cardroom_proto::wire::{card_to_pb, game_to_pb};
 
     use super::*;
 
@@ -61,9 +50,9 @@ mod tests {
 
     #[test]
     fn each_game_kind_is_its_game_on_the_wire() {
-        assert_eq!(twenty_two::State::KIND.to_pb(), twenty_two::State::PB);
-        assert_eq!(gin::State::KIND.to_pb(), gin::State::PB);
-        assert_eq!(twenty_two::State::KIND.name(), <twenty_two::State as Game>::NAME);
-        assert_eq!(gin::State::KIND.name(), <gin::State as Game>::NAME);
+        assert_eq!(game_to_pb(<twenty_two::State as Game>::KIND), twenty_two::State::PB);
+        assert_eq!(game_to_pb(<gin::State as Game>::KIND), gin::State::PB);
+        assert_eq!(<twenty_two::State as Game>::KIND.name(), <twenty_two::State as Game>::NAME);
+        assert_eq!(<gin::State as Game>::KIND.name(), <gin::State as Game>::NAME);
     }
 }

@@ -98,7 +98,7 @@ pub use config::{Backoff, ConfigError, ConnectArgs, ConnectConfig, DEFAULT_SERVE
 pub use game::PlayableGame;
 pub use local::{LocalError, LocalReport, MAX_LOCAL_DECISIONS, play_local, play_local_report};
 pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus};
-pub use runner::{AnyBot, Played, RunError, play, play_any};
+pub use runner::{AnyBot, BotBuilder, BotMapper, Played, RunError, play, play_any};
 pub use tls::TlsOptions;
 
 /// The engines, re-exported so that a bot needs only this crate.

@@ -1,7 +1,7 @@
 //! The in-process runner: a whole match between bots with no server and no network, for
 //! arenas, tests and win-rate measurements.
 
-use cardroom_games::{RuleError, Seat, Standing};
+use cardroom_games::{Game, RuleError, Seat, Standing};
 use tracing::debug;
 
 use crate::bot::{Bot, MatchEnd, MatchStart};
@@ -83,7 +83,7 @@ pub fn play_local_report<G: PlayableGame>(
     for (seat, bot) in bots.iter_mut().enumerate() {
         bot.match_start(&MatchStart {
             match_id: "local".to_owned(),
-            game: G::KIND,
+            game: <G as Game>::KIND,
             seat: seat_at(seat),
             seats: state.players(),
             options_json: options_json.clone(),

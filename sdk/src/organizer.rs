@@ -100,7 +100,7 @@ impl Organizer {
     /// Creates a match (`CreateMatch`).
     pub async fn create_match(&mut self, spec: &MatchSpec) -> Result<CreatedMatch, RunError> {
         let request = pb::CreateMatchRequest {
-            game: spec.game.to_pb() as i32,
+            game: cardroom_proto::wire::game_to_pb(spec.game) as i32,
             options_json: spec.options_json.clone(),
             seats: spec.seats,
             seed: spec.seed,

@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
-use cardroom_games::{Seat, Standing, gin, twenty_two};
+use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
 use cardroom_proto::pb;
+use cardroom_proto::wire::{self, game_from_pb};
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -128,6 +129,45 @@ pub enum AnyBot {
     Gin(Box<dyn Bot<gin::State>>),
 }
 
+/// Makes a bot for a game chosen at run time ([`AnyBot::build`]): written once, generic over
+/// the game.
+pub trait BotBuilder {
+    /// The bot for game `G`.
+    fn build<G: PlayableGame>(self) -> Box<dyn Bot<G>>;
+}
+
+/// Wraps a bot of whichever game ([`AnyBot::map`]): written once, generic over the game.
+pub trait BotMapper {
+    /// The bot for game `G`, wrapped.
+    fn map<G: PlayableGame>(self, bot: Box<dyn Bot<G>>) -> Box<dyn Bot<G>>;
+}
+
+impl AnyBot {
+    /// The bot `builder` makes for `game`.
+    pub fn build(game: GameKind, builder: impl BotBuilder) -> AnyBot {
+        match game {
+            GameKind::TwentyTwo => AnyBot::TwentyTwo(builder.build()),
+            GameKind::Gin => AnyBot::Gin(builder.build()),
+        }
+    }
+
+    /// The same bot, wrapped by `mapper`.
+    pub fn map(self, mapper: impl BotMapper) -> AnyBot {
+        match self {
+            AnyBot::TwentyTwo(bot) => AnyBot::TwentyTwo(mapper.map(bot)),
+            AnyBot::Gin(bot) => AnyBot::Gin(mapper.map(bot)),
+        }
+    }
+
+    /// The game the bot plays.
+    pub fn game(&self) -> GameKind {
+        match self {
+            AnyBot::TwentyTwo(_) => GameKind::TwentyTwo,
+            AnyBot::Gin(_) => GameKind::Gin,
+        }
+    }
+}
+
 /// Plays one match of `G` with `bot` and returns how it ended.
 ///
 /// Joins as `config` says (seat token or queue), answers every `Turn` with its turn number,
@@ -149,7 +189,7 @@ pub async fn play_any(
     make: impl FnOnce(GameKind) -> AnyBot,
 ) -> Result<Played, RunError> {
     let (client, link, joined) = join(config).await?;
-    let game = GameKind::from_pb(joined.game)
+    let game = game_from_pb(joined.game)
         .ok_or_else(|| RunError::Protocol(format!("unknown game {}", joined.game)))?;
     match make(game) {
         AnyBot::TwentyTwo(mut bot) => drive(config, client, link, joined, &mut *bot).await,
@@ -181,7 +221,7 @@ async fn join(
     let join = match &config.join {
         JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
         JoinBy::Queue { game, options_json, seats } => pb::join::Seat::Queue(pb::QueueRequest {
-            game: game.to_pb() as i32,
+            game: wire::game_to_pb(*game) as i32,
             options_json: options_json.clone(),
             seats: *seats,
         }),
@@ -292,12 +332,12 @@ async fn drive<G: PlayableGame>(
     joined: Box<pb::Joined>,
     bot: &mut dyn Bot<G>,
 ) -> Result<Played, RunError> {
-    let found = GameKind::from_pb(joined.game);
-    if found != Some(G::KIND) {
+    let found = game_from_pb(joined.game);
+    if found != Some(<G as Game>::KIND) {
         let found = found.map_or_else(|| joined.game.to_string(), |game| game.to_string());
-        return Err(RunError::WrongGame { expected: G::KIND, found });
+        return Err(RunError::WrongGame { expected: <G as Game>::KIND, found });
     }
-    let start = match_start(&joined, G::KIND)?;
+    let start = match_start(&joined, <G as Game>::KIND)?;
     let rejoin = pb::Join {
         seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
         bot_name: config.name.clone(),

@@ -3,7 +3,7 @@
 //! own decoding (a protobuf `BotMessage`, then [`wire::act_action`]) against a real match of
 //! each game, then to `apply`. Built for tests and with the `fuzzing` feature only.
 
-use cardroom_games::{RuleError, Seat, gin, twenty_two};
+use cardroom_games::{Game, RuleError, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
 use prost::Message;
@@ -55,7 +55,7 @@ fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, befo
         // Half the time the timeout action (Gin Rummy's keeps the deadwood low, so that knocks
         // come up), else any legal action.
         let legal = state.legal_actions();
-        let action = match state.default_action() {
+        let action = match Game::default_action(&state) {
             Some(action) if rng.random_bool(0.5) => action,
             _ => legal[rng.random_range(0..legal.len())],
         };

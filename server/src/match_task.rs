@@ -6,7 +6,7 @@
 use std::pin::Pin;
 use std::time::Duration;
 
-use cardroom_games::{RuleError, Seat};
+use cardroom_games::{AnyRecord, Game, RuleError, Seat};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
 use prost::Message as _;
@@ -247,7 +247,7 @@ impl<G: WireGame> MatchTask<G> {
     /// Gin Rummy ends when a seat forfeits: nobody is left to play against. (Twenty-Two plays
     /// on, even with two seats: the default policy plays the forfeited seat to the end.)
     fn forfeit_ends_match(&self) -> bool {
-        G::FORFEIT_ENDS_MATCH && self.seats.iter().any(|s| s.forfeited)
+        G::forfeit_ends_match() && self.seats.iter().any(|s| s.forfeited)
     }
 
     /// When the current decision times out: its clock, or the reconnect grace of a seat that
@@ -447,7 +447,7 @@ impl<G: WireGame> MatchTask<G> {
     /// of the legal actions; should the engine refuse it, the match ends (as aborted) rather
     /// than spin. Returns whether the match goes on.
     fn play_default(&mut self, seat: Seat) -> bool {
-        let Some(action) = self.state.default_action() else { return false };
+        let Some(action) = Game::default_action(&self.state) else { return false };
         match self.apply(seat, action, None) {
             Ok(()) => true,
             Err(error) => {
@@ -620,7 +620,7 @@ impl<G: WireGame> MatchTask<G> {
         info!(aborted, reason = %end.reason, "match ended");
         // Filed first (record written, status kept), then told: whoever hears the end can ask
         // for the record and the final status at once.
-        let record = self.state.record();
+        let record = self.state.record().map(AnyRecord::from);
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         let finished = Finished { info: self.info(Some(end.clone())), record, tokens };
         self.registry.finished(&self.id, finished).await;

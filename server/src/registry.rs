@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use cardroom_games::{Record, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_proto::wire::WireGame;
 use rand::SeedableRng;
@@ -42,7 +42,7 @@ pub(crate) struct MatchHandle {
 pub(crate) struct Finished {
     pub(crate) info: pb::MatchInfo,
     /// The record; `None` once written to the record directory (read back from there).
-    pub(crate) record: Option<Record>,
+    pub(crate) record: Option<AnyRecord>,
     /// Its seat tokens, forgotten with it.
     pub(crate) tokens: Vec<String>,
 }
@@ -467,7 +467,7 @@ impl Registry {
 /// Writes `record` to `path` (in `dir`, created if need be) as it is serialised: a long match's
 /// record is hundreds of KB of JSON, which need not exist in memory (nor be copied for the
 /// write) to reach the file.
-fn write_record(dir: &Path, path: &Path, record: &Record) -> std::io::Result<()> {
+fn write_record(dir: &Path, path: &Path, record: &AnyRecord) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
     serde_json::to_writer_pretty(&mut file, record)?;

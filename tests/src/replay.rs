@@ -1,41 +1,33 @@
 //! [`Replay`]: a finished match's record (`GetRecord`) replayed with the rules engine, every
 //! state kept, so that a test can check what the server did against what the engine says.
 
-use cardroom_games::{Game, Record, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Game, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_sdk::PlayableGame;
 
 /// Every action of a record and the seat that took it, in order.
 pub type Actions<G> = Vec<(Seat, <G as Game>::Action)>;
 
-/// A game whose records the tests replay: where a record starts and what its actions are.
+/// A game whose records the tests replay, and its value on the wire.
 pub trait ReplayGame: PlayableGame {
     /// The game on the wire.
     const PB: pb::Game;
-
-    /// The state a record starts from and its actions, in order; `None` for another game's
-    /// record or a start that is not valid.
-    fn start(record: &Record) -> Option<(Self, Actions<Self>)>;
 }
 
 impl ReplayGame for twenty_two::State {
     const PB: pb::Game = pb::Game::TwentyTwo;
-
-    fn start(record: &Record) -> Option<(Self, Actions<Self>)> {
-        let Record::TwentyTwo(record) = record else { return None };
-        let actions = record.actions.iter().map(|a| (a.seat, a.action)).collect();
-        Some((record.initial_state().ok()?, actions))
-    }
 }
 
 impl ReplayGame for gin::State {
     const PB: pb::Game = pb::Game::GinRummy;
+}
 
-    fn start(record: &Record) -> Option<(Self, Actions<Self>)> {
-        let Record::Gin(record) = record else { return None };
-        let actions = record.actions.iter().map(|a| (a.seat, a.action)).collect();
-        Some((record.initial_state().ok()?, actions))
-    }
+/// The state a record of `G` starts from and its actions, in order; `None` for another game's
+/// record or a start that is not valid.
+fn start<G: Game>(record: AnyRecord) -> Option<(G, Actions<G>)> {
+    let record = record.downcast::<G>()?;
+    let actions = record.actions.iter().map(|a| (a.seat, a.action)).collect();
+    Some((record.initial_state().ok()?, actions))
 }
 
 /// A record replayed step by step: `states[k]` is the match before action `k` (and
@@ -58,9 +50,9 @@ impl<G: ReplayGame> Replay<G> {
     /// When the JSON is not a record of `G` or an action in it is illegal: the record does
     /// not replay.
     pub fn from_json(json: &str) -> Replay<G> {
-        let record = Record::from_json(json).expect("the record is valid JSON");
-        let (mut state, actions) =
-            G::start(&record).unwrap_or_else(|| panic!("not a {} record: {json}", G::NAME));
+        let record = AnyRecord::from_json(json).expect("the record is valid JSON");
+        let (mut state, actions) = start::<G>(record)
+            .unwrap_or_else(|| panic!("not a {} record: {json}", <G as Game>::NAME));
         let mut states = Vec::with_capacity(actions.len() + 1);
         let mut events = Vec::with_capacity(actions.len());
         for (index, &(seat, action)) in actions.iter().enumerate() {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cardroom_games::Record;
+use cardroom_games::AnyRecord;
 use cardroom_proto::pb;
 use cardroom_server::Config;
 use cardroom_tests::{Bot, PATIENCE, TestServer, call_raw, create};
@@ -182,7 +182,8 @@ async fn a_twenty_two_match_is_played_to_the_end_watched_and_its_record_replays(
     // The record replays to the same standings.
     let record =
         client.get_record(pb::GetRecordRequest { match_id: match_id.clone() }).await.unwrap();
-    let Record::TwentyTwo(record) = Record::from_json(&record.into_inner().record_json).unwrap()
+    let AnyRecord::TwentyTwo(record) =
+        AnyRecord::from_json(&record.into_inner().record_json).unwrap()
     else {
         panic!("a Twenty-Two record")
     };
@@ -443,7 +444,7 @@ async fn shutdown_aborts_running_matches_tells_the_bots_and_writes_records() {
     assert_eq!(bot.next().await.unwrap(), None, "the stream closes after the end");
     stopping.await.unwrap().unwrap();
     let record = std::fs::read_to_string(dir.path().join(format!("{match_id}.json"))).unwrap();
-    let Record::TwentyTwo(record) = Record::from_json(&record).unwrap() else { panic!("22") };
+    let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&record).unwrap() else { panic!("22") };
     assert!(record.replay().is_ok());
 }
 
@@ -599,7 +600,8 @@ async fn get_stats_counts_decisions_and_times_their_round_trips() {
     let mut client = server.client().await;
     let request = |reset| pb::GetStatsRequest { reset };
     let record = client.get_record(pb::GetRecordRequest { match_id }).await.unwrap();
-    let Record::Gin(record) = Record::from_json(&record.into_inner().record_json).unwrap() else {
+    let AnyRecord::Gin(record) = AnyRecord::from_json(&record.into_inner().record_json).unwrap()
+    else {
         panic!("a gin record")
     };
     let decisions = record.actions.len() as u64;
@@ -644,7 +646,7 @@ async fn a_long_running_server_forgets_its_oldest_matches_but_their_records_stay
     for id in &ids {
         let record = client.get_record(pb::GetRecordRequest { match_id: id.clone() }).await;
         let record = record.unwrap().into_inner().record_json;
-        assert!(matches!(Record::from_json(&record).unwrap(), Record::Gin(_)));
+        assert!(matches!(AnyRecord::from_json(&record).unwrap(), AnyRecord::Gin(_)));
     }
     // A name that is not a match id never reaches the file system.
     let escape = client.get_record(pb::GetRecordRequest { match_id: "../etc/passwd".into() }).await;
@@ -663,14 +665,17 @@ async fn a_record_that_cannot_be_written_is_kept_in_memory_and_a_written_one_rea
     let id = play_gin(&server, 31).await;
     let mut client = server.client().await;
     let kept = client.get_record(pb::GetRecordRequest { match_id: id }).await.unwrap();
-    assert!(matches!(Record::from_json(&kept.into_inner().record_json).unwrap(), Record::Gin(_)));
+    assert!(matches!(
+        AnyRecord::from_json(&kept.into_inner().record_json).unwrap(),
+        AnyRecord::Gin(_)
+    ));
 
     let dir = tempfile::tempdir().unwrap();
     let server =
         TestServer::start(Config { record_dir: Some(dir.path().to_owned()), ..config() }).await;
     let id = play_gin(&server, 31).await;
     let on_disk = std::fs::read_to_string(dir.path().join(format!("{id}.json"))).unwrap();
-    let record = Record::from_json(&on_disk).unwrap();
+    let record = AnyRecord::from_json(&on_disk).unwrap();
     assert_eq!(on_disk, record.to_json(), "streamed to the file as the engine writes it");
 }
 

@@ -149,6 +149,9 @@ pub enum SetupError {
     /// The options.
     #[error(transparent)]
     Options(#[from] OptionsError),
+    /// A table of other than two players (GR-1).
+    #[error("GR-1: Gin Rummy is played by 2 players, not {0}")]
+    Players(u8),
     /// A seat past the two players.
     #[error("GR-1: gin is played by two players, seat 0 and seat 1; there is no {0}")]
     NoSuchSeat(Seat),
@@ -179,25 +182,5 @@ pub enum SetupError {
         score: u32,
         /// The target.
         target: u32,
-    },
-}
-
-/// Why a [`Record`](super::Record) does not replay.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
-    /// The start is not valid.
-    #[error("the record's start: {0}")]
-    Setup(#[from] SetupError),
-    /// An action that is illegal where it stands.
-    #[error("action {index} ({seat}: {action}) is illegal: {error}")]
-    Illegal {
-        /// Its index in the record's actions, from 0.
-        index: usize,
-        /// Who played it.
-        seat: Seat,
-        /// The action.
-        action: super::action::Action,
-        /// Why it is illegal.
-        error: IllegalAction,
     },
 }

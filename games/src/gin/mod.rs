@@ -84,25 +84,147 @@
 
 mod action;
 mod cardset;
+mod default_action;
 mod display;
 mod error;
+mod legal;
 mod options;
 mod record;
 mod sample;
+mod setup;
 pub mod solver;
 mod state;
 mod view;
 
 pub use action::Action;
 pub use cardset::{CardSet, Iter as CardSetIter, ParseCardSetError};
-pub use error::{IllegalAction, ReplayError, SetupError};
+pub use error::{IllegalAction, SetupError};
 pub use options::{BOX_BONUS, FirstUpcard, GAME_BONUS, MAX_POINTS, Options, OptionsError};
-pub use record::{Record, RecordedAction, Start};
+pub use record::{Record, RecordedAction, ReplayError, Start};
+pub use setup::Setup;
 pub use solver::{Arrangement, Layout};
-pub use state::{HAND_SIZE, Setup, State, WALL};
+pub use state::{HAND_SIZE, State, WALL};
 pub use view::{
     Event, GoOut, HandEnd, HandResult, Observation, Outcome, Phase, PileCard, PublicView, Showdown,
 };
+
+impl crate::game::RuleError for IllegalAction {
+    fn rule(&self) -> &'static str {
+        IllegalAction::rule(self)
+    }
+}
+
+impl crate::game::Game for State {
+    type Options = Options;
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+    type PublicView = PublicView;
+    type Error = IllegalAction;
+    type CreateError = SetupError;
+    type SetupError = SetupError;
+    type SampleError = SetupError;
+
+    const KIND: crate::GameKind = crate::GameKind::Gin;
+
+    /// GR-1: two players, whatever the options.
+    fn seats(_: &Options) -> std::ops::RangeInclusive<u8> {
+        2..=2
+    }
+
+    /// [`State::new`] for a table of two (GR-1); any other count is refused.
+    fn new(options: Options, players: u8, seed: u64) -> Result<State, SetupError> {
+        if players != 2 {
+            return Err(SetupError::Players(players));
+        }
+        State::new(options, seed)
+    }
+
+    fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
+        State::from_setup(options, setup)
+    }
+
+    fn options(&self) -> &Options {
+        State::options(self)
+    }
+
+    fn players(&self) -> u8 {
+        2
+    }
+
+    fn to_act(&self) -> Option<crate::Seat> {
+        State::to_act(self)
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        State::legal_actions(self)
+    }
+
+    fn apply(&mut self, seat: crate::Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        State::apply(self, seat, action)
+    }
+
+    fn observation(&self, seat: crate::Seat) -> Observation {
+        State::observation(self, seat)
+    }
+
+    fn public_view(&self) -> PublicView {
+        State::public_view(self)
+    }
+
+    /// The deal of the current hand, as seen at its start (GR-4).
+    fn opening_events(&self) -> Vec<Event> {
+        let view = self.public_view();
+        view.discard_pile
+            .first()
+            .map(|first| Event::HandDealt {
+                hand_number: view.hand_number,
+                dealer: view.dealer,
+                upcard: first.card,
+                knock_limit: view.knock_limit,
+                multiplier: view.multiplier,
+            })
+            .into_iter()
+            .collect()
+    }
+
+    fn standings(&self) -> Option<Vec<crate::Standing>> {
+        self.outcome().map(|outcome| outcome.standings.clone())
+    }
+
+    fn record(&self) -> Option<Record> {
+        (!self.is_sampled()).then(|| State::record(self))
+    }
+
+    fn default_action(&self) -> Option<Action> {
+        State::default_action(self)
+    }
+
+    /// A forfeit ends the match at once: the opponent wins (a two-player game has nobody left
+    /// to play for).
+    fn forfeit_ends_match() -> bool {
+        true
+    }
+
+    fn sample<R: rand::Rng + ?Sized>(
+        observation: &Observation,
+        rng: &mut R,
+    ) -> Result<State, SetupError> {
+        State::sample_from_observation(observation, rng)
+    }
+
+    fn into_any_record(record: Record) -> crate::AnyRecord {
+        crate::AnyRecord::Gin(record)
+    }
+
+    fn from_any_record(record: crate::AnyRecord) -> Option<Record> {
+        match record {
+            crate::AnyRecord::Gin(record) => Some(record),
+            crate::AnyRecord::TwentyTwo(_) => None,
+        }
+    }
+}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::{GameOptions, OptionKind, OptionSpec};
+
 /// A rule set: which variant of Gin Rummy is played. `Options::default()` is the rules' default.
 /// In JSON every field may be left out and takes its default; unknown fields are refused.
 ///
@@ -72,6 +74,110 @@ impl Default for Options {
             box_bonus: false,
             shutout_double: false,
         }
+    }
+}
+
+impl GameOptions for Options {
+    fn describe() -> Vec<OptionSpec> {
+        let d = Options::default();
+        vec![
+            OptionSpec::new(
+                "first_upcard",
+                "GR-5: after both pass the first upcard, the non-dealer draws (standard) or the dealer takes a normal turn (seed)",
+                &d.first_upcard,
+                OptionKind::Choice(&["\"standard\"", "\"seed\""]),
+            ),
+            OptionSpec::new(
+                "discard_taken_upcard",
+                "GR-6: may a card just taken from the discard pile be discarded in the same turn",
+                &d.discard_taken_upcard,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "knock_limit",
+                "GR-7: the most deadwood a knocker may hold, 0 to 10",
+                &d.knock_limit,
+                OptionKind::Integer { min: 0, max: 10 },
+            ),
+            OptionSpec::new(
+                "oklahoma",
+                "GR-14: the first upcard's value sets the hand's knock limit (an ace: gin only)",
+                &d.oklahoma,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "oklahoma_spades_double",
+                "GR-14: with oklahoma, a spade upcard doubles the hand's score",
+                &d.oklahoma_spades_double,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "gin_bonus",
+                "GR-12: the bonus for gin",
+                &d.gin_bonus,
+                OptionKind::Integer { min: 0, max: u64::from(MAX_POINTS) },
+            ),
+            OptionSpec::new(
+                "undercut_bonus",
+                "GR-12: the bonus for an undercut",
+                &d.undercut_bonus,
+                OptionKind::Integer { min: 0, max: u64::from(MAX_POINTS) },
+            ),
+            OptionSpec::new(
+                "big_gin",
+                "GR-8: may a player go out with all eleven cards melded",
+                &d.big_gin,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "big_gin_bonus",
+                "GR-12: the bonus for big gin",
+                &d.big_gin_bonus,
+                OptionKind::Integer { min: 0, max: u64::from(MAX_POINTS) },
+            ),
+            OptionSpec::new(
+                "tie_is_undercut",
+                "GR-12: does equal deadwood count as an undercut",
+                &d.tie_is_undercut,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "wall_knock",
+                "GR-10: at the wall, may the next player take the upcard to knock",
+                &d.wall_knock,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "max_upcard_draws",
+                "GR-11: upcard draws after which a hand is a draw",
+                &d.max_upcard_draws,
+                OptionKind::Integer { min: 1, max: u64::from(u32::MAX) },
+            ),
+            OptionSpec::new(
+                "target",
+                "GR-13: the total that ends the match",
+                &d.target,
+                OptionKind::Integer { min: 1, max: u64::from(MAX_POINTS) },
+            ),
+            OptionSpec::new(
+                "game_bonus",
+                "GR-13: 100 points to the match winner",
+                &d.game_bonus,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "box_bonus",
+                "GR-13: 25 points per hand won",
+                &d.box_bonus,
+                OptionKind::Bool,
+            ),
+            OptionSpec::new(
+                "shutout_double",
+                "GR-13: double the winner's total if the loser scored nothing",
+                &d.shutout_double,
+                OptionKind::Bool,
+            ),
+        ]
     }
 }
 

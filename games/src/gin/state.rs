@@ -1,9 +1,9 @@
-//! [`Setup`] and [`State`]: a match of Gin Rummy, hand after hand until the target (GR-13).
+//! [`State`]: a match of Gin Rummy, hand after hand until the target (GR-13): the
+//! transitions. Setup checking is in `setup.rs`, move generation in `legal.rs`.
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::cardset::CardSet;
@@ -21,36 +21,6 @@ use crate::seat::{Seat, Standing};
 pub const HAND_SIZE: usize = 10;
 /// The hand is a draw when a discard leaves this many cards in the stock (GR-10).
 pub const WALL: usize = 2;
-
-/// The start of a hand, not necessarily valid: public fields, checked once by
-/// [`State::from_setup`]. Good for tests, puzzles, duplicate deals and bug reports.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Setup {
-    /// Who dealt (GR-4); the other seat decides first on the upcard (GR-5).
-    pub dealer: Seat,
-    /// Ten cards for each seat.
-    pub hands: [Vec<Card>; 2],
-    /// The discard pile, bottom first; its last card is the upcard. Usually just the upcard.
-    pub discard_pile: Vec<Card>,
-    /// The stock, top card first; at least 3 cards.
-    pub stock: Vec<Card>,
-    /// Totals so far, each below the target.
-    #[serde(default)]
-    pub scores: [u32; 2],
-    /// Hands won so far (for `box_bonus`).
-    #[serde(default)]
-    pub hands_won: [u32; 2],
-    /// This hand's number, from 1 (later hands count on, up to `u32::MAX`).
-    #[serde(default = "first_hand")]
-    pub hand_number: u32,
-    /// Seeds the ChaCha8 shuffles of the later hands.
-    #[serde(default)]
-    pub seed: u64,
-}
-
-fn first_hand() -> u32 {
-    1
-}
 
 /// A match in play: private fields, only reached through legal actions. Cloning is cheap enough
 /// for search (a few small vectors).
@@ -98,58 +68,7 @@ impl State {
         Ok(state)
     }
 
-    /// A match from an explicit start of a hand, checked (see [`Setup`]). Later hands are
-    /// shuffled from `setup.seed`.
-    pub fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
-        options.validate()?;
-        if setup.dealer.0 > 1 {
-            return Err(SetupError::NoSuchSeat(setup.dealer));
-        }
-        let mut seen = CardSet::EMPTY;
-        let mut hands = [CardSet::EMPTY; 2];
-        for (seat, cards) in setup.hands.iter().enumerate() {
-            if cards.len() != HAND_SIZE {
-                return Err(SetupError::HandSize { seat: Seat(seat as u8), got: cards.len() });
-            }
-            for &card in cards {
-                hands[seat].insert(card);
-            }
-        }
-        if setup.discard_pile.is_empty() {
-            return Err(SetupError::NoUpcard);
-        }
-        if setup.stock.len() <= WALL {
-            return Err(SetupError::StockTooSmall(setup.stock.len()));
-        }
-        let all = setup.hands[0]
-            .iter()
-            .chain(&setup.hands[1])
-            .chain(&setup.discard_pile)
-            .chain(&setup.stock);
-        for &card in all {
-            if !seen.insert(card) {
-                return Err(SetupError::Duplicate(card));
-            }
-        }
-        if seen != CardSet::FULL {
-            return Err(SetupError::Missing(CardSet::FULL - seen));
-        }
-        for score in setup.scores {
-            if score >= options.target {
-                return Err(SetupError::ScoreAtTarget { score, target: options.target });
-            }
-        }
-        let rng = ChaCha8Rng::seed_from_u64(setup.seed);
-        let mut state = State::empty(options, Start::Setup(setup.clone()), rng, setup.dealer);
-        state.scores = setup.scores;
-        state.hands_won = setup.hands_won;
-        state.hand_number = setup.hand_number;
-        let stock = setup.stock.iter().rev().copied().collect();
-        state.begin_hand(hands, &setup.discard_pile, stock, &mut Vec::new());
-        Ok(state)
-    }
-
-    fn empty(options: Options, start: Start, rng: ChaCha8Rng, dealer: Seat) -> State {
+    pub(super) fn empty(options: Options, start: Start, rng: ChaCha8Rng, dealer: Seat) -> State {
         State {
             options,
             start,
@@ -193,7 +112,7 @@ impl State {
         self.begin_hand(hands, &[upcard], stock, events);
     }
 
-    fn begin_hand(
+    pub(super) fn begin_hand(
         &mut self,
         hands: [CardSet; 2],
         pile: &[Card],
@@ -327,79 +246,11 @@ impl State {
     /// The record of this match so far; it replays exactly unless the state was sampled from
     /// an observation ([`State::is_sampled`]).
     pub fn record(&self) -> Record {
-        Record { options: self.options, start: self.start.clone(), actions: self.actions.clone() }
-    }
-
-    /// The cards of the hand to act that may be discarded: all but a card just taken from the
-    /// discard pile (GR-6, unless `discard_taken_upcard`).
-    fn allowed_discards(&self, hand: CardSet, taken: Option<Card>) -> CardSet {
-        match taken {
-            Some(card) if !self.options.discard_taken_upcard => hand - CardSet::single(card),
-            _ => hand,
-        }
-    }
-
-    /// Whether an 11-card hand can knock or go gin (GR-7, GR-8).
-    fn can_go_out(&self, hand: CardSet, allowed: CardSet) -> bool {
-        (self.options.big_gin && solver::all_melded(hand))
-            || solver::knock_within(hand, allowed, u32::from(self.knock_limit)).is_some()
-    }
-
-    /// Every legal action of the seat to act, sorted and without duplicates; empty once the
-    /// match is over. Knocks are listed for every discard and every arrangement within the
-    /// knock limit (GR-7), in canonical form.
-    pub fn legal_actions(&self) -> Vec<Action> {
-        match self.phase {
-            Phase::FirstUpcard { .. } => vec![Action::TakeUpcard, Action::PassUpcard],
-            Phase::Draw { stock_only: true, .. } => vec![Action::DrawStock],
-            Phase::Draw { stock_only: false, .. } => vec![Action::DrawStock, Action::DrawDiscard],
-            Phase::Wall { seat } => {
-                let mut out = vec![Action::PassUpcard];
-                if let Some(top) = self.pile.last() {
-                    let hand = self.hands[seat.index()] | CardSet::single(top.card);
-                    if self.can_go_out(hand, self.allowed_discards(hand, Some(top.card))) {
-                        out.push(Action::DrawDiscard);
-                    }
-                }
-                out
-            }
-            Phase::Discard { seat, taken, must_go_out } => {
-                let hand = self.hands[seat.index()];
-                let allowed = self.allowed_discards(hand, taken);
-                let mut out = Vec::with_capacity(12);
-                if !must_go_out {
-                    // Already in order: discards sort by card, before every go-out action.
-                    out.extend(allowed.iter_card_order().map(Action::Discard));
-                }
-                let plain = out.len();
-                self.go_out_actions(hand, allowed, &mut out);
-                if out.len() > plain {
-                    out[plain..].sort_unstable();
-                    out.dedup();
-                }
-                out
-            }
-            Phase::MatchOver => Vec::new(),
-        }
-    }
-
-    fn go_out_actions(&self, hand: CardSet, allowed: CardSet, out: &mut Vec<Action>) {
-        if self.options.big_gin && solver::all_melded(hand) {
-            out.push(Action::BigGin);
-        }
-        let limit = u32::from(self.knock_limit);
-        if solver::knock_within(hand, allowed, limit).is_none() {
-            return;
-        }
-        for discard in allowed {
-            let rest = hand - CardSet::single(discard);
-            for melds in solver::arrangements_within(rest, limit) {
-                if (rest - melds.cards()).is_empty() {
-                    out.push(Action::Gin { discard });
-                } else {
-                    out.push(Action::Knock { discard, melds });
-                }
-            }
+        Record {
+            options: self.options,
+            players: 2,
+            start: self.start.clone(),
+            actions: self.actions.clone(),
         }
     }
 

@@ -23,9 +23,11 @@
 
 mod cards;
 mod error;
+mod legal;
 mod options;
 mod record;
 mod sample;
+mod setup;
 mod state;
 mod view;
 
@@ -39,7 +41,8 @@ pub use options::{
     MAX_PLAYERS, MIN_PLAYERS, Options, OptionsError, Packs, TiedDealer, TrickWinner, Variant,
 };
 pub use record::{Record, RecordedAction, ReplayError, Start};
-pub use state::{Setup, State, penalty_value};
+pub use setup::Setup;
+pub use state::{State, penalty_value};
 pub use view::{
     DealResult, Event, Observation, PhaseView, Play, PublicSeat, PublicView, SeatCard, TieBreak,
     Trick,
@@ -82,14 +85,35 @@ impl crate::game::RuleError for IllegalAction {
 }
 
 impl crate::game::Game for State {
+    type Options = Options;
+    type Setup = Setup;
     type Action = Action;
     type Event = Event;
     type Observation = Observation;
     type PublicView = PublicView;
     type Error = IllegalAction;
+    type CreateError = SetupError;
+    type SetupError = SetupError;
     type SampleError = SetupError;
 
-    const NAME: &'static str = "twenty_two";
+    const KIND: crate::GameKind = crate::GameKind::TwentyTwo;
+
+    /// TT-4: 2 to 12 players, up to 16 with fixed packs ([`Options::max_players`]).
+    fn seats(options: &Options) -> std::ops::RangeInclusive<u8> {
+        MIN_PLAYERS..=options.max_players()
+    }
+
+    fn new(options: Options, players: u8, seed: u64) -> Result<State, SetupError> {
+        State::new(options, players, seed)
+    }
+
+    fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
+        State::from_setup(options, setup)
+    }
+
+    fn options(&self) -> &Options {
+        State::options(self)
+    }
 
     fn players(&self) -> u8 {
         State::players(self)
@@ -123,8 +147,17 @@ impl crate::game::Game for State {
         self.outcome().map(<[_]>::to_vec)
     }
 
-    fn record(&self) -> Option<crate::Record> {
-        State::record(self).map(crate::Record::TwentyTwo)
+    fn record(&self) -> Option<Record> {
+        State::record(self)
+    }
+
+    fn default_action(&self) -> Option<Action> {
+        State::default_action(self)
+    }
+
+    /// A forfeited seat is played by [`State::default_action`] to the end, at any table size.
+    fn forfeit_ends_match() -> bool {
+        false
     }
 
     fn sample<R: rand::Rng + ?Sized>(
@@ -132,5 +165,16 @@ impl crate::game::Game for State {
         rng: &mut R,
     ) -> Result<State, SetupError> {
         State::sample_from_observation(observation, rng)
+    }
+
+    fn into_any_record(record: Record) -> crate::AnyRecord {
+        crate::AnyRecord::TwentyTwo(record)
+    }
+
+    fn from_any_record(record: crate::AnyRecord) -> Option<Record> {
+        match record {
+            crate::AnyRecord::TwentyTwo(record) => Some(record),
+            crate::AnyRecord::Gin(_) => None,
+        }
     }
 }

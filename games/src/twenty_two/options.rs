@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::options::{GameOptions, OptionKind, OptionSpec};
+
 /// The fewest players at a table (TT-4).
 pub const MIN_PLAYERS: u8 = 2;
 /// The most players at a table: 12 with the automatic pack count (TT-3, TT-4), up to 16 when
@@ -82,6 +84,16 @@ impl Options {
         }
     }
 
+    /// The most players these options seat (TT-4: "2 to 12 players, more with more packs"):
+    /// 12 with the automatic pack count (TT-3), else 4 per fixed pack beyond the first two, so
+    /// every player is dealt at least one card, and 16 at most ([`MAX_PLAYERS`]).
+    pub fn max_players(&self) -> u8 {
+        match self.packs {
+            Packs::Auto => 12,
+            Packs::Fixed(n) => n.saturating_mul(4).saturating_add(8).min(MAX_PLAYERS),
+        }
+    }
+
     /// Checks the options alone and for a table of `players`.
     pub fn validate(&self, players: u8) -> Result<(), OptionsError> {
         if let Packs::Fixed(n) = self.packs
@@ -95,15 +107,55 @@ impl Options {
         if self.limit == 0 {
             return Err(OptionsError::Limit);
         }
-        let max = match self.packs {
-            Packs::Auto => 12,
-            // Every player can at least be dealt one card and the table stays at 16 at most.
-            Packs::Fixed(n) => (4 * n + 8).min(MAX_PLAYERS),
-        };
+        let max = self.max_players();
         if !(MIN_PLAYERS..=max).contains(&players) {
             return Err(OptionsError::Players { players, max });
         }
         Ok(())
+    }
+}
+
+impl GameOptions for Options {
+    fn describe() -> Vec<OptionSpec> {
+        let d = Options::default();
+        vec![
+            OptionSpec::new(
+                "packs",
+                "TT-3: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12) or 1 to 4",
+                &d.packs,
+                OptionKind::Choice(&["\"auto\"", "1", "2", "3", "4"]),
+            ),
+            OptionSpec::new(
+                "first_hand",
+                "TT-6: cards in the first hand (every hand in the elimination variant), 1 to 11",
+                &d.first_hand,
+                OptionKind::Integer { min: 1, max: 11 },
+            ),
+            OptionSpec::new(
+                "limit",
+                "TT-19: the score that eliminates",
+                &d.limit,
+                OptionKind::Integer { min: 1, max: u64::from(u32::MAX) },
+            ),
+            OptionSpec::new(
+                "trick_winner",
+                "TT-14: who wins a trick",
+                &d.trick_winner,
+                OptionKind::Choice(&["\"strongest_combination\"", "\"highest_card\""]),
+            ),
+            OptionSpec::new(
+                "tied_dealer",
+                "TT-20: which of several losers deals next",
+                &d.tied_dealer,
+                OptionKind::Choice(&["\"random\"", "\"nearest_left_of_previous_dealer\""]),
+            ),
+            OptionSpec::new(
+                "variant",
+                "TT-26..28: standard scoring or seed 003's elimination game",
+                &d.variant,
+                OptionKind::Choice(&["\"standard\"", "\"elimination\""]),
+            ),
+        ]
     }
 }
 

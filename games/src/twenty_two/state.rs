@@ -1,15 +1,15 @@
-//! The Twenty-Two state machine: deals, the exchange, tricks and the end of a deal.
+//! The Twenty-Two state machine: deals, the exchange, tricks and the end of a deal. Setup
+//! checking is in `setup.rs`, move generation and the legality check in `legal.rs`.
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Rank};
 use crate::seat::{Seat, Standing};
 
 use super::Action;
-use super::cards::{Cards, MAX_HAND};
+use super::cards::Cards;
 use super::error::{IllegalAction, SetupError};
 use super::options::{Options, TiedDealer, TrickWinner, Variant};
 use super::record::{Record, RecordedAction, Start};
@@ -24,61 +24,6 @@ pub const fn penalty_value(rank: Rank) -> u32 {
         Rank::Ace => 11,
         Rank::Jack | Rank::Queen | Rank::King => 10,
         other => other as u32,
-    }
-}
-
-/// An explicit position at the start of a deal's exchange, for tests, puzzles, duplicate deals
-/// and bug reports. It becomes a [`State`] only through [`State::from_setup`], which checks it.
-/// In JSON every field but `dealer` and `hands` may be left out.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    /// Who dealt.
-    pub dealer: Seat,
-    /// One hand per seat (this gives the table size); eliminated seats hold none, every active
-    /// seat the same number (TT-11).
-    pub hands: Vec<Vec<Card>>,
-    /// The stock, top card first. Left out: the rest of the deal's pack (TT-7), shuffled with
-    /// `seed`. Given: hands, stock and penalty piles must hold the packs exactly.
-    #[serde(default)]
-    pub stock: Option<Vec<Card>>,
-    /// Scores per seat; empty means all 0.
-    #[serde(default)]
-    pub scores: Vec<u32>,
-    /// Penalty piles per seat, oldest first; empty means none.
-    #[serde(default)]
-    pub penalty_piles: Vec<Vec<Card>>,
-    /// Eliminated seats, one list per deal that eliminated them, earliest first (TT-23 ranks
-    /// them in reverse order).
-    #[serde(default)]
-    pub eliminated: Vec<Vec<Seat>>,
-    /// The deal's number, for display; at least one more than the `eliminated` lists. Later
-    /// deals count on, up to `u32::MAX`.
-    #[serde(default = "first_deal")]
-    pub deal: u32,
-    /// Seeds the RNG for the stock (when left out), later deals and random ties.
-    #[serde(default)]
-    pub seed: u64,
-}
-
-fn first_deal() -> u32 {
-    1
-}
-
-impl Setup {
-    /// A first deal with these hands: nobody has scored or been eliminated, and the stock is
-    /// the rest of the pack, shuffled with seed 0. Change any field afterwards.
-    pub fn with_hands(dealer: Seat, hands: Vec<Vec<Card>>) -> Setup {
-        Setup {
-            dealer,
-            hands,
-            stock: None,
-            scores: Vec::new(),
-            penalty_piles: Vec::new(),
-            eliminated: Vec::new(),
-            deal: 1,
-            seed: 0,
-        }
     }
 }
 
@@ -110,7 +55,7 @@ impl SeatState {
         }
     }
 
-    fn active(&self) -> bool {
+    pub(super) fn active(&self) -> bool {
         self.eliminated_in.is_none()
     }
 }
@@ -164,126 +109,7 @@ impl State {
         Ok(state)
     }
 
-    /// The position `setup` describes, at the start of its deal's exchange, after checking it.
-    pub fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
-        let players = setup.hands.len();
-        let players_u8 = u8::try_from(players).map_err(|_| SetupError::SeatCount {
-            field: "hands",
-            got: players,
-            players: 16,
-        })?;
-        options.validate(players_u8)?;
-        let per_seat = |field: &'static str, got: usize| {
-            if got == 0 || got == players {
-                Ok(())
-            } else {
-                Err(SetupError::SeatCount { field, got, players })
-            }
-        };
-        per_seat("scores", setup.scores.len())?;
-        per_seat("penalty_piles", setup.penalty_piles.len())?;
-        let check_seat = |seat: Seat| {
-            if seat.index() < players {
-                Ok(())
-            } else {
-                Err(SetupError::NoSuchSeat { seat, players })
-            }
-        };
-        check_seat(setup.dealer)?;
-
-        let mut state = State::empty(options, players_u8, setup.seed);
-        state.start = Some(Start::Setup(setup.clone()));
-        state.dealer = setup.dealer;
-        // Earlier eliminations get smaller numbers than this deal's (TT-23 orders by them).
-        state.deal = setup.deal.max(setup.eliminated.len() as u32 + 1);
-        for (i, group) in setup.eliminated.iter().enumerate() {
-            for &seat in group {
-                check_seat(seat)?;
-                if state.seats[seat.index()].eliminated_in.is_some() {
-                    return Err(SetupError::Seats(format!("{seat} is eliminated twice")));
-                }
-                // Earlier groups get earlier (smaller) deal numbers.
-                state.seats[seat.index()].eliminated_in = Some(i as u32);
-            }
-        }
-        for (i, seat) in state.seats.iter_mut().enumerate() {
-            seat.hand = Cards::new(&setup.hands[i])?;
-            seat.score = setup.scores.get(i).copied().unwrap_or(0);
-            seat.penalty = setup.penalty_piles.get(i).cloned().unwrap_or_default();
-        }
-        let active: Vec<Seat> = state.active_seats().collect();
-        if active.len() < 2 {
-            return Err(SetupError::Seats("at least two seats must be active".into()));
-        }
-        for (i, seat) in state.seats.iter().enumerate() {
-            if !seat.active() && !seat.hand.is_empty() {
-                return Err(SetupError::Seats(format!("eliminated seat {i} holds cards")));
-            }
-            if seat.active() && options.variant == Variant::Standard && seat.score >= options.limit
-            {
-                return Err(SetupError::Seats(format!(
-                    "seat {i} has {} points, at or over the limit {} (TT-19), but is active",
-                    seat.score, options.limit
-                )));
-            }
-        }
-        let first = active[0];
-        let expected = state.seats[first.index()].hand.len();
-        for &seat in &active {
-            let got = state.seats[seat.index()].hand.len();
-            if got != expected || got == 0 {
-                return Err(SetupError::UnequalHands { first, expected, seat, got });
-            }
-        }
-        state.hand_size = expected as u8;
-
-        // TT-3, TT-7: count every copy against the packs.
-        let mut left = state.pack_counts();
-        let mut take = |card: Card| {
-            let slot = &mut left[card.index() as usize];
-            if *slot == 0 {
-                return Err(SetupError::Cards(format!(
-                    "{card} appears more often than the {} pack(s) hold",
-                    state.packs
-                )));
-            }
-            *slot -= 1;
-            Ok(())
-        };
-        for seat in &state.seats {
-            for &card in seat.hand.as_slice().iter().chain(&seat.penalty) {
-                take(card)?;
-            }
-        }
-        match &setup.stock {
-            Some(stock) => {
-                for &card in stock {
-                    take(card)?;
-                }
-                let missing = left.iter().map(|&n| n as usize).sum::<usize>();
-                if missing > 0 {
-                    return Err(SetupError::Cards(format!(
-                        "hands, stock and penalty piles must hold every card of the packs; {missing} are missing"
-                    )));
-                }
-                state.stock = stock.iter().rev().copied().collect();
-            }
-            None => {
-                state.stock = cards_of(&left);
-                state.stock.shuffle(&mut state.rng);
-            }
-        }
-        state.opening = vec![Event::DealStarted {
-            deal: state.deal,
-            dealer: state.dealer,
-            hand_size: state.hand_size,
-            stock_len: state.stock.len(),
-        }];
-        state.phase = Phase::Exchange { seat: state.next_active(state.dealer) };
-        Ok(state)
-    }
-
-    fn empty(options: Options, players: u8, seed: u64) -> State {
+    pub(super) fn empty(options: Options, players: u8, seed: u64) -> State {
         State {
             options,
             packs: options.pack_count(players),
@@ -366,62 +192,6 @@ impl State {
         self.seats.iter().map(|s| s.score).collect()
     }
 
-    /// The actions of the seat to act, every distinct choice once, sorted (fewer cards first,
-    /// then from the lowest card); empty only when the match is over.
-    ///
-    /// Suits never matter in play (TT-1), so choices that differ only in the suits of equal
-    /// ranks are one choice: the listed action holds the lowest suits of each rank held (for
-    /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::new();
-        let mut current = Cards::EMPTY;
-        match self.phase {
-            Phase::Over => {}
-            Phase::Exchange { seat } => {
-                let hand = &self.seats[seat.index()].hand;
-                out = Runs::new(hand).exchanges(hand.len().min(self.stock.len()));
-            }
-            Phase::Play { leader, seat } if leader == seat => {
-                let hand = &self.seats[seat.index()].hand;
-                let runs = Runs::new(hand);
-                let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
-                for n in 1..=max {
-                    for run in 0..runs.len {
-                        if runs.count[run] as usize >= n {
-                            out.push(Action::Play(
-                                Cards::new(runs.cards(run, n)).unwrap_or_default(),
-                            ));
-                        }
-                    }
-                }
-            }
-            Phase::Play { seat, .. } => {
-                let hand = &self.seats[seat.index()].hand;
-                let trick = self.current_trick();
-                let strongest = trick.plays[trick.strongest].cards;
-                let target = strongest.as_slice();
-                // TT-12: from low to high, the card at position `i` must be at least
-                // `target[i]`; `target` is sorted, so checking the last position suffices.
-                let dominates =
-                    |rank: Rank, filled: usize, j: usize| target[filled + j - 1].rank() <= rank;
-                Runs::new(hand).combinations(0, target.len(), &mut current, &dominates, &mut |c| {
-                    out.push(Action::Play(*c));
-                });
-                let duck = Action::Play(hand.lowest(target.len()));
-                if let Err(at) = out.binary_search(&duck) {
-                    out.insert(at, duck);
-                }
-            }
-        }
-        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
-        out
-    }
-
-    /// True when `seat` may take `action` now.
-    pub fn is_legal(&self, seat: Seat, action: &Action) -> bool {
-        self.check(seat, action).is_ok()
-    }
-
     /// Applies `seat`'s action and returns the public events it caused. An illegal action is
     /// refused with the rule it breaks, and the state is left unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
@@ -433,65 +203,6 @@ impl State {
             Action::Play(cards) => self.play(seat, cards, strongest, &mut events),
         }
         Ok(events)
-    }
-
-    /// Checks an action; on success, tells whether a play becomes the strongest combination.
-    fn check(&self, seat: Seat, action: &Action) -> Result<bool, IllegalAction> {
-        let to_act = self.to_act().ok_or(IllegalAction::MatchOver)?;
-        let exchanging = matches!(self.phase, Phase::Exchange { .. });
-        if seat != to_act {
-            return Err(IllegalAction::NotYourTurn { seat, to_act, exchanging });
-        }
-        let hand = &self.seats[seat.index()].hand;
-        let cards = match (action, exchanging) {
-            (Action::Exchange(cards), true) | (Action::Play(cards), false) => cards,
-            _ => return Err(IllegalAction::WrongPhase { exchanging }),
-        };
-        if !hand.contains_all(cards) {
-            return Err(IllegalAction::NotInHand { cards: *cards, hand: *hand, exchanging });
-        }
-        match self.phase {
-            Phase::Over => Err(IllegalAction::MatchOver),
-            Phase::Exchange { .. } => {
-                if cards.len() > self.stock.len() {
-                    Err(IllegalAction::ExchangeTooMany {
-                        discards: cards.len(),
-                        stock: self.stock.len(),
-                    })
-                } else {
-                    Ok(false)
-                }
-            }
-            Phase::Play { leader, .. } if leader == seat => {
-                if cards.is_empty() {
-                    Err(IllegalAction::EmptyLead)
-                } else if !cards.is_one_rank() {
-                    Err(IllegalAction::LeadNotOneRank { cards: *cards })
-                } else if cards.len() >= hand.len() && hand.len() > 1 {
-                    Err(IllegalAction::LeadEmptiesHand { hand_len: hand.len() })
-                } else {
-                    Ok(true)
-                }
-            }
-            Phase::Play { .. } => {
-                let trick = self.current_trick();
-                let strongest = trick.plays[trick.strongest].cards;
-                if cards.len() != strongest.len() {
-                    return Err(IllegalAction::WrongCount {
-                        played: cards.len(),
-                        led: strongest.len(),
-                    });
-                }
-                let duck = hand.lowest(cards.len());
-                if cards.dominates(&strongest) {
-                    Ok(true)
-                } else if cards.same_ranks(&duck) {
-                    Ok(false)
-                } else {
-                    Err(IllegalAction::NeitherBeatNorDuck { cards: *cards, strongest, duck })
-                }
-            }
-        }
     }
 
     fn exchange(&mut self, seat: Seat, discards: Cards, events: &mut Vec<Event>) {
@@ -523,7 +234,7 @@ impl State {
         self.phase = Phase::Play { leader, seat: leader };
     }
 
-    fn current_trick(&self) -> &Trick {
+    pub(super) fn current_trick(&self) -> &Trick {
         // The phase is `Play` only after `begin_trick` pushed the trick.
         &self.tricks[self.tricks.len() - 1]
     }
@@ -794,12 +505,12 @@ impl State {
         standings
     }
 
-    fn active_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+    pub(super) fn active_seats(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().enumerate().filter(|(_, s)| s.active()).map(|(i, _)| Seat(i as u8))
     }
 
     /// The next active seat clockwise after `seat` (TT-10).
-    fn next_active(&self, seat: Seat) -> Seat {
+    pub(super) fn next_active(&self, seat: Seat) -> Seat {
         let n = self.seats.len();
         (1..=n)
             .map(|step| Seat(((seat.index() + step) % n) as u8))
@@ -808,7 +519,7 @@ impl State {
     }
 
     /// Copies of each card in the packs.
-    fn pack_counts(&self) -> [u8; 52] {
+    pub(super) fn pack_counts(&self) -> [u8; 52] {
         [self.packs; 52]
     }
 
@@ -932,127 +643,6 @@ impl State {
     /// Packs in play.
     pub fn packs(&self) -> u8 {
         self.packs
-    }
-}
-
-/// A sorted hand seen as runs of equal ranks: run `i` is `hand[start[i]..start[i] + count[i]]`.
-/// The canonical `j` cards of a run are its first `j` (the lowest suits).
-struct Runs<'a> {
-    hand: &'a [Card],
-    len: usize,
-    start: [u8; MAX_HAND],
-    count: [u8; MAX_HAND],
-    /// `after[i]`: cards in runs `i..`.
-    after: [u8; MAX_HAND + 1],
-}
-
-impl<'a> Runs<'a> {
-    fn new(hand: &'a Cards) -> Runs<'a> {
-        let cards = hand.as_slice();
-        let mut runs = Runs {
-            hand: cards,
-            len: 0,
-            start: [0; MAX_HAND],
-            count: [0; MAX_HAND],
-            after: [0; MAX_HAND + 1],
-        };
-        for (i, card) in cards.iter().enumerate() {
-            if i == 0 || cards[i - 1].rank() != card.rank() {
-                runs.start[runs.len] = i as u8;
-                runs.len += 1;
-            }
-            runs.count[runs.len - 1] += 1;
-        }
-        for i in (0..runs.len).rev() {
-            runs.after[i] = runs.after[i + 1] + runs.count[i];
-        }
-        runs
-    }
-
-    fn cards(&self, run: usize, j: usize) -> &'a [Card] {
-        let start = self.start[run] as usize;
-        &self.hand[start..start + j]
-    }
-
-    fn rank(&self, run: usize) -> Rank {
-        self.hand[self.start[run] as usize].rank()
-    }
-
-    /// Every multiset of at most `max` cards (by rank) as exchanges, sorted by size and then
-    /// lexicographically, with no sort: the sizes are counted first, then one walk writes
-    /// each multiset at the next slot of its size (the walk meets each size's multisets in
-    /// lexicographic order, as [`Runs::combinations`] explains).
-    fn exchanges(&self, max: usize) -> Vec<Action> {
-        // Multisets per size: the product of (1 + x + … + x^count) over the runs.
-        let mut per_size = [0usize; MAX_HAND + 1];
-        per_size[0] = 1;
-        for run in 0..self.len {
-            for size in (0..=max).rev() {
-                let count = self.count[run] as usize;
-                per_size[size] = (0..=count.min(size)).map(|j| per_size[size - j]).sum();
-            }
-        }
-        let mut next = [0usize; MAX_HAND + 1];
-        for size in 1..=max {
-            next[size] = next[size - 1] + per_size[size - 1];
-        }
-        let mut out = vec![Action::Exchange(Cards::EMPTY); next[max] + per_size[max]];
-        let mut current = Cards::EMPTY;
-        self.walk(0, max, &mut current, &mut |cards| {
-            out[next[cards.len()]] = Action::Exchange(*cards);
-            next[cards.len()] += 1;
-        });
-        out
-    }
-
-    fn walk(&self, run: usize, max: usize, current: &mut Cards, emit: &mut impl FnMut(&Cards)) {
-        if run == self.len {
-            return emit(current);
-        }
-        let most = (self.count[run] as usize).min(max - current.len());
-        for j in (0..=most).rev() {
-            for &card in self.cards(run, j) {
-                current.push_in_order(card);
-            }
-            self.walk(run + 1, max, current, emit);
-            for _ in 0..j {
-                current.pop();
-            }
-        }
-    }
-
-    /// Every multiset of `k` cards (by rank) in lexicographic order, passed to `emit`; `accept`
-    /// says whether `j` cards of run `run` may stand at positions `filled..filled + j`.
-    fn combinations(
-        &self,
-        run: usize,
-        k: usize,
-        current: &mut Cards,
-        accept: &impl Fn(Rank, usize, usize) -> bool,
-        emit: &mut impl FnMut(&Cards),
-    ) {
-        let filled = current.len();
-        if filled == k {
-            emit(current);
-            return;
-        }
-        if run == self.len || (self.after[run] as usize) < k - filled {
-            return;
-        }
-        // More copies of the lower rank first: that is lexicographic order.
-        let most = (self.count[run] as usize).min(k - filled);
-        for j in (0..=most).rev() {
-            if j > 0 && !accept(self.rank(run), filled, j) {
-                continue;
-            }
-            for &card in self.cards(run, j) {
-                current.push_in_order(card);
-            }
-            self.combinations(run + 1, k, current, accept, emit);
-            for _ in 0..j {
-                current.pop();
-            }
-        }
     }
 }
 

@@ -5,7 +5,7 @@
 
 use cardroom_games::gin::{self, Arrangement, CardSet, solver};
 use cardroom_games::twenty_two::{self, Cards, MAX_HAND};
-use cardroom_games::{Card, Game, Record, RuleError, Seat};
+use cardroom_games::{AnyRecord, Card, Game, Record, RuleError, Seat};
 
 /// Actions played on from a replayed record, so that a strange start (a setup with a huge deal
 /// number or scores) also reaches the end of its deal or hand.
@@ -52,8 +52,6 @@ pub trait Engine: Game {
     /// An action of kind `kind` with the cards `cards` (see [`Step::Raw`]), if these bytes
     /// make one.
     fn raw_action(&self, seat: Seat, kind: u8, cards: &[u8]) -> Option<Self::Action>;
-    /// Replays `record` if it is a record of this game.
-    fn replay(record: &Record) -> Option<Result<Self, String>>;
 }
 
 impl Engine for twenty_two::State {
@@ -79,13 +77,6 @@ impl Engine for twenty_two::State {
         } else {
             twenty_two::Action::Play(cards)
         })
-    }
-
-    fn replay(record: &Record) -> Option<Result<Self, String>> {
-        match record {
-            Record::TwentyTwo(record) => Some(record.replay().map_err(|err| err.to_string())),
-            Record::Gin(_) => None,
-        }
     }
 }
 
@@ -129,13 +120,6 @@ impl Engine for gin::State {
                 gin::Action::Knock { discard, melds }
             }
         })
-    }
-
-    fn replay(record: &Record) -> Option<Result<Self, String>> {
-        match record {
-            Record::Gin(record) => Some(record.replay().map_err(|err| err.to_string())),
-            Record::TwentyTwo(_) => None,
-        }
     }
 }
 
@@ -274,15 +258,15 @@ pub fn apply_script(script: &Script) {
 }
 
 /// The record of the script's match after its [`Step::Legal`] steps alone.
-pub fn legal_record(script: &Script) -> Option<Record> {
-    fn play<G: Game>(mut state: G, steps: &[Step]) -> Option<Record> {
+pub fn legal_record(script: &Script) -> Option<AnyRecord> {
+    fn play<G: Game>(mut state: G, steps: &[Step]) -> Option<AnyRecord> {
         for step in steps {
             if let (Step::Legal(k), Some(seat)) = (step, state.to_act()) {
                 let legal = state.legal_actions();
                 state.apply(seat, legal[usize::from(*k) % legal.len()]).ok()?;
             }
         }
-        state.record()
+        state.record().map(AnyRecord::from)
     }
     match start(script)? {
         Match::TwentyTwo(state) => play(state, &script.steps),
@@ -328,15 +312,14 @@ fn run<G: Engine>(mut state: G, steps: &[Step]) {
 }
 
 /// Reads `record`'s JSON back (it must be equal) and replays it.
-fn replays<G: Engine>(record: &Record) -> G {
+fn replays<G: Engine>(record: &Record<G>) -> G {
     let json = record.to_json();
-    let back = Record::from_json(&json).unwrap_or_else(|err| panic!("{json}\nreads back as {err}"));
+    let back = AnyRecord::from_json(&json)
+        .unwrap_or_else(|err| panic!("{json}\nreads back as {err}"))
+        .downcast::<G>()
+        .unwrap_or_else(|| panic!("{json}\nis a record of another game"));
     assert_eq!(&back, record, "the record changes through JSON");
-    match G::replay(&back) {
-        Some(Ok(state)) => state,
-        Some(Err(err)) => panic!("{json}\ndoes not replay: {err}"),
-        None => panic!("{json}\nis a record of another game"),
-    }
+    back.replay().unwrap_or_else(|err| panic!("{json}\ndoes not replay: {err}"))
 }
 
 /// The `record` property: any bytes either are not a record, or a record that does not replay
@@ -344,15 +327,15 @@ fn replays<G: Engine>(record: &Record) -> G {
 /// reads back from its JSON and replays to the same state, and play goes on from it.
 pub fn record_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(record) = Record::from_json(text) else { return };
+    let Ok(record) = AnyRecord::from_json(text) else { return };
     match record {
-        Record::TwentyTwo(_) => replayed::<twenty_two::State>(&record),
-        Record::Gin(_) => replayed::<gin::State>(&record),
+        AnyRecord::TwentyTwo(record) => replayed::<twenty_two::State>(&record),
+        AnyRecord::Gin(record) => replayed::<gin::State>(&record),
     }
 }
 
-fn replayed<G: Engine>(record: &Record) {
-    let Some(Ok(mut state)) = G::replay(record) else { return };
+fn replayed<G: Engine>(record: &Record<G>) {
+    let Ok(mut state) = record.replay() else { return };
     assert_eq!(state.record().as_ref(), Some(record), "the replayed state's record differs");
     let again = replays::<G>(record);
     assert_eq!(fingerprint(&again), fingerprint(&state), "the record replays elsewhere");

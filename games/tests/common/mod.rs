@@ -4,6 +4,7 @@
 
 pub mod checks;
 
+use cardroom_games::gin::{self, FirstUpcard};
 use cardroom_games::twenty_two::{Options, Packs, TiedDealer, TrickWinner, Variant};
 use rand::RngExt;
 use rand::seq::IndexedRandom;
@@ -32,4 +33,22 @@ pub fn random_twenty_two_options(rng: &mut ChaCha8Rng) -> (Options, u8) {
         variant: if rng.random_bool(0.25) { Variant::Elimination } else { Variant::Standard },
     };
     (options, players)
+}
+
+/// Random Gin Rummy options over every switch that changes which actions exist (GR-5 to GR-14),
+/// with short matches.
+pub fn random_gin_options(rng: &mut ChaCha8Rng) -> gin::Options {
+    let oklahoma = rng.random_bool(0.5);
+    gin::Options {
+        first_upcard: if rng.random_bool(0.5) { FirstUpcard::Seed } else { FirstUpcard::Standard },
+        discard_taken_upcard: rng.random_bool(0.5),
+        knock_limit: *[10, 10, 7, 3, 0].choose(rng).unwrap_or(&10),
+        oklahoma,
+        oklahoma_spades_double: oklahoma && rng.random_bool(0.5),
+        big_gin: rng.random_bool(0.5),
+        wall_knock: rng.random_bool(0.5),
+        max_upcard_draws: *[50, 5].choose(rng).unwrap_or(&50),
+        target: *[100, 50, 25].choose(rng).unwrap_or(&100),
+        ..gin::Options::default()
+    }
 }

@@ -8,10 +8,9 @@
 //! then by rank with the ace low. An observation fills `GinObservation`; its `json` field holds
 //! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome).
 
-use std::cmp::Reverse;
 
 use cardroom_games::gin::{
-    Action, Arrangement, CardSet, Observation, Options, ParseCardSetError, Phase, State, solver,
+    Action, Arrangement, CardSet, Observation, Options, ParseCardSetError, Phase, State,
 };
 use cardroom_games::{Card, Seat};
 
@@ -128,34 +127,6 @@ impl WireGame for State {
     fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
         serde_json::from_str(json)
     }
-
-    // The timeout policy (see the trait): issue 11 point 4 moves it into the engine.
-
-    const FORFEIT_ENDS_MATCH: bool = true;
-
-    /// Gin Rummy's default action never goes out when it has a choice: it passes the first
-    /// upcard (GR-5) and declines the upcard at the wall (GR-10), draws from the stock (GR-6),
-    /// and discards the card that leaves the least deadwood in the ten cards kept (by the exact
-    /// solver), the highest card among equals (rank with the ace low, then suit: ♣ ♦ ♥ ♠),
-    /// never the card just taken from the discard pile unless `discard_taken_upcard` allows
-    /// it. The one exception: a seat that took the upcard at the wall must go out (GR-10), and
-    /// then goes big gin, else gin, else the knock with the least deadwood (the first such
-    /// knock in the legal order). `None` once the match is over.
-    fn default_action(&self) -> Option<Action> {
-        let seat = self.to_act()?;
-        match self.phase() {
-            Phase::FirstUpcard { .. } | Phase::Wall { .. } => Some(Action::PassUpcard),
-            Phase::Draw { .. } => Some(Action::DrawStock),
-            Phase::Discard { .. } => {
-                let hand = self.hand(seat);
-                let legal = self.legal_actions();
-                least_deadwood_discard(hand, &legal)
-                    .or_else(|| best_go_out(hand, &legal))
-                    .or_else(|| legal.first().copied())
-            }
-            Phase::MatchOver => None,
-        }
-    }
 }
 
 /// One card from the wire; the error says which card of the action it is.
@@ -187,43 +158,6 @@ fn phase_to_pb(phase: Phase) -> pb::GinPhase {
         Phase::Wall { .. } => pb::GinPhase::Wall,
         Phase::MatchOver => pb::GinPhase::MatchOver,
     }
-}
-
-// The timeout policy's helpers (issue 11 point 4 moves them into the engine with
-// `default_action`).
-
-/// Among the legal ordinary discards, the one that leaves the least deadwood, the highest card
-/// (ace low, then suit) among equals.
-fn least_deadwood_discard(hand: CardSet, legal: &[Action]) -> Option<Action> {
-    legal
-        .iter()
-        .filter_map(|action| match *action {
-            Action::Discard(card) => Some(card),
-            _ => None,
-        })
-        .min_by_key(|&card| {
-            let left = solver::deadwood(hand - CardSet::single(card)).unwrap_or(u8::MAX);
-            (left, Reverse(card.rank().ace_low_index()), Reverse(card.suit()))
-        })
-        .map(Action::Discard)
-}
-
-/// Among the legal ways to go out, big gin, then gin, then the knock with the least deadwood
-/// (the first in the legal order among equals).
-fn best_go_out(hand: CardSet, legal: &[Action]) -> Option<Action> {
-    legal
-        .iter()
-        .filter_map(|action| match *action {
-            Action::BigGin => Some((0, 0, *action)),
-            Action::Gin { .. } => Some((1, 0, *action)),
-            Action::Knock { discard, melds } => {
-                let deadwood = hand - CardSet::single(discard) - melds.cards();
-                Some((2, deadwood.value(), *action))
-            }
-            _ => None,
-        })
-        .min_by_key(|&(kind, deadwood, _)| (kind, deadwood))
-        .map(|(_, _, action)| action)
 }
 
 #[cfg(test)]
@@ -521,144 +455,6 @@ mod tests {
                 format!("GR-1: Gin Rummy is played by 2 players, not {seats}")
             );
         }
-    }
-
-    #[test]
-    fn default_action_is_legal_and_never_goes_out_by_choice() {
-        let mut seen = BTreeSet::new();
-        for_random_states(400, |state, _| {
-            let Some(seat) = state.to_act() else {
-                assert_eq!(state.default_action(), None);
-                return;
-            };
-            let legal = state.legal_actions();
-            let action = state.default_action().unwrap();
-            assert!(legal.contains(&action), "{action:?} not in {legal:?}");
-            assert!(state.clone().apply(seat, action).is_ok());
-            let hand = state.hand(seat);
-            match state.phase() {
-                Phase::FirstUpcard { .. } => {
-                    assert_eq!(action, Action::PassUpcard);
-                    seen.insert("first upcard");
-                }
-                Phase::Wall { .. } => {
-                    assert_eq!(action, Action::PassUpcard);
-                    seen.insert("wall");
-                }
-                Phase::Draw { .. } => {
-                    assert_eq!(action, Action::DrawStock);
-                    seen.insert("draw");
-                }
-                Phase::Discard { must_go_out: false, taken, .. } => {
-                    let Action::Discard(card) = action else {
-                        panic!("{action:?} is not a discard");
-                    };
-                    let left = |c: Card| solver::deadwood(hand - CardSet::single(c)).unwrap();
-                    let best = legal
-                        .iter()
-                        .filter_map(|a| match a {
-                            Action::Discard(c) => Some(left(*c)),
-                            _ => None,
-                        })
-                        .min()
-                        .unwrap();
-                    assert_eq!(left(card), best);
-                    // Among equals, the highest card (ace low, then suit).
-                    for other in &legal {
-                        if let Action::Discard(other) = *other
-                            && left(other) == best
-                        {
-                            let key = |c: Card| (c.rank().ace_low_index(), c.suit());
-                            assert!(key(other) <= key(card), "{other} beats {card}");
-                        }
-                    }
-                    if taken.is_some() && !state.options().discard_taken_upcard {
-                        assert_ne!(Some(card), taken);
-                    }
-                    seen.insert("discard");
-                }
-                Phase::Discard { must_go_out: true, .. } => {
-                    check_forced_go_out(state, action);
-                    seen.insert("must go out");
-                }
-                Phase::MatchOver => unreachable!("a seat is to act"),
-            }
-        });
-        // Taking the upcard at the wall is rare in random play; the next test seeks it.
-        for kind in ["discard", "draw", "first upcard", "wall"] {
-            assert!(seen.contains(kind), "{kind} not met: {seen:?}");
-        }
-    }
-
-    /// The default action of a seat that took the upcard at the wall (GR-10): big gin, else
-    /// gin, else the knock with the least deadwood.
-    fn check_forced_go_out(state: &State, action: Action) {
-        let seat = state.to_act().unwrap();
-        let legal = state.legal_actions();
-        assert!(legal.contains(&action), "{action:?} not in {legal:?}");
-        let deadwood = |action: Action| match action {
-            Action::BigGin | Action::Gin { .. } => 0,
-            Action::Knock { discard, melds } => {
-                (state.hand(seat) - CardSet::single(discard) - melds.cards()).value()
-            }
-            other => panic!("{other:?} does not go out"),
-        };
-        let least = legal.iter().map(|&a| deadwood(a)).min().unwrap();
-        assert_eq!(deadwood(action), least);
-        if legal.contains(&Action::BigGin) {
-            assert_eq!(action, Action::BigGin);
-        }
-    }
-
-    #[test]
-    fn default_action_goes_out_only_when_the_wall_demands_it() {
-        // Seats play the default actions, which reach the wall every hand, but take the
-        // upcard at the wall whenever they may (`wall_knock`); then they must go out.
-        let mut forced = 0;
-        for seed in 0..40 {
-            let options = Options { wall_knock: true, target: 50, ..Options::default() };
-            let mut state = State::new(options, seed).unwrap();
-            for _ in 0..MAX_ACTIONS {
-                let Some(seat) = state.to_act() else { break };
-                let legal = state.legal_actions();
-                let default = state.default_action().unwrap();
-                let action = match state.phase() {
-                    Phase::Wall { .. } if legal.contains(&Action::DrawDiscard) => {
-                        Action::DrawDiscard
-                    }
-                    Phase::Discard { must_go_out: true, .. } => {
-                        check_forced_go_out(&state, default);
-                        forced += 1;
-                        default
-                    }
-                    _ => {
-                        assert!(
-                            !matches!(
-                                default,
-                                Action::Knock { .. } | Action::Gin { .. } | Action::BigGin
-                            ),
-                            "{default:?}"
-                        );
-                        default
-                    }
-                };
-                state.apply(seat, action).unwrap();
-            }
-        }
-        assert!(forced >= 10, "{forced}");
-    }
-
-    #[test]
-    fn default_discard_keeps_melds_and_breaks_ties_high() {
-        // Melds 2♣ 3♣ 4♣ and 7♦ 7♥ 7♠; deadwood candidates K♣ K♦ Q♠ 9♥ 5♠.
-        let hand: CardSet = "2C 3C 4C 7D 7H 7S KC KD QS 9H 5S".parse().unwrap();
-        let legal: Vec<Action> = hand.iter_card_order().map(Action::Discard).collect();
-        // K♣, K♦ and Q♠ each leave 10 + 10 + 9 + 5 = 34: the highest of them is K♦.
-        assert_eq!(least_deadwood_discard(hand, &legal), Some(Action::Discard(card("KD"))));
-        // With the discard of the card just taken forbidden, K♣ is next.
-        let legal: Vec<Action> =
-            legal.into_iter().filter(|a| *a != Action::Discard(card("KD"))).collect();
-        assert_eq!(least_deadwood_discard(hand, &legal), Some(Action::Discard(card("KC"))));
     }
 
     #[test]

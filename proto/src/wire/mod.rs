@@ -9,7 +9,7 @@
 mod gin;
 mod twenty_two;
 
-use cardroom_games::{Card, Game, Rank, Seat, Suit};
+use cardroom_games::{Card, Game, GameKind, Rank, Seat, Suit};
 
 use crate::pb;
 
@@ -55,20 +55,23 @@ pub trait WireGame: Game {
         let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
         pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
     }
+}
 
-    // ---- The timeout policy ---------------------------------------------------------------
-    // Not a conversion: what the server does for a seat that does not act. Issue 11 point 4
-    // moves this policy into the engines (documented with rule ids, tested there); until then
-    // these two items are its one place, and only the server uses them.
+/// A game of the catalogue on the wire.
+pub fn game_to_pb(game: GameKind) -> pb::Game {
+    match game {
+        GameKind::TwentyTwo => pb::Game::TwentyTwo,
+        GameKind::Gin => pb::Game::GinRummy,
+    }
+}
 
-    /// Whether a forfeit ends the match at once (Gin Rummy: the opponent wins) rather than the
-    /// default policy playing the forfeited seat to the end (Twenty-Two, at any table size);
-    /// docs/protocol.md, "Clocks, strikes and the default action".
-    const FORFEIT_ENDS_MATCH: bool;
-
-    /// The action the server plays for a seat whose time ran out or that forfeited: documented
-    /// per game in docs/protocol.md. Only called when the seat is to act.
-    fn default_action(&self) -> Option<Self::Action>;
+/// A game from the wire, `None` for a value this build does not know.
+pub fn game_from_pb(value: i32) -> Option<GameKind> {
+    match pb::Game::try_from(value) {
+        Ok(pb::Game::TwentyTwo) => Some(GameKind::TwentyTwo),
+        Ok(pb::Game::GinRummy) => Some(GameKind::Gin),
+        _ => None,
+    }
 }
 
 /// The action an `Act` names: one of the turn's `legal` actions by index, or an action by value

@@ -77,18 +77,6 @@ impl WireGame for State {
     fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
         serde_json::from_str(json)
     }
-
-    // The timeout policy (see the trait): issue 11 point 4 moves it into the engine.
-
-    const FORFEIT_ENDS_MATCH: bool = false;
-
-    /// Twenty-Two's default action is the first of the sorted legal actions, which is always
-    /// the cautious one: in the exchange, exchange nothing (TT-9); to lead, the lowest single
-    /// card (TT-11); to follow, the duck, the seat's lowest cards in the number led (TT-12),
-    /// which are the smallest of the legal follows. `None` once the match is over.
-    fn default_action(&self) -> Option<Action> {
-        self.legal_actions().first().copied()
-    }
 }
 
 /// A seat's typed view.
@@ -424,65 +412,6 @@ mod tests {
         );
         assert_eq!(error("", 300), "TT-4: 300 players cannot play; a table has at most 16 players");
         assert!(State::create(r#"{"packs": 4}"#, 16, 1).is_ok());
-    }
-
-    #[test]
-    fn default_action_is_the_cautious_lowest_legal_action() {
-        let mut seen = BTreeSet::new();
-        let mut matches_over = 0;
-        for_random_states(150, |state, _| {
-            let Some(seat) = state.to_act() else {
-                assert_eq!(state.default_action(), None);
-                matches_over += 1;
-                return;
-            };
-            let legal = state.legal_actions();
-            let action = state.default_action().unwrap();
-            assert_eq!(action, legal[0]);
-            assert!(state.is_legal(seat, &action));
-            assert!(legal.iter().all(|other| action <= *other));
-            let hand = state.hand(seat).unwrap();
-            match state.phase() {
-                PhaseView::Exchange { .. } => {
-                    assert_eq!(action, Action::Exchange(Cards::EMPTY));
-                    seen.insert("exchange");
-                }
-                PhaseView::Play { leader, to_act } if leader == to_act => {
-                    assert_eq!(action, Action::Play(hand.lowest(1)));
-                    seen.insert("lead");
-                }
-                PhaseView::Play { .. } => {
-                    let view = state.public_view();
-                    let led = view.tricks.last().unwrap().plays[0].cards.len();
-                    let duck = hand.lowest(led);
-                    assert_eq!(action, Action::Play(duck));
-                    // The duck is the lexicographically smallest multiset of `led` cards.
-                    for other in &legal {
-                        assert_eq!(other.cards().len(), led);
-                        assert!(duck.as_slice() <= other.cards().as_slice());
-                    }
-                    seen.insert(if legal.len() == 1 { "follow, duck only" } else { "follow" });
-                }
-                PhaseView::Over => unreachable!("a seat is to act"),
-            }
-        });
-        assert_eq!(matches_over, 150);
-        assert_eq!(seen.len(), 4, "{seen:?}");
-    }
-
-    #[test]
-    fn matches_of_default_actions_end() {
-        for seed in 0..50 {
-            let mut rng = Rng::new(seed);
-            let (options, players) = random_options(&mut rng);
-            let mut state = State::new(options, players, seed).unwrap();
-            while let Some(seat) = state.to_act() {
-                let action = state.default_action().unwrap();
-                state.apply(seat, action).unwrap();
-            }
-            assert!(state.outcome().is_some());
-            assert_eq!(state.default_action(), None);
-        }
     }
 
     #[test]

@@ -1,0 +1,263 @@
+//! The catalogue: the one list of the games cardroom hosts, with their names, aliases, option
+//! tables and seat ranges, and [`GameKind::visit`] to run generic code for a game chosen at run
+//! time (in the manner of shakmaty's `Variant`).
+//!
+//! Code above the engines dispatches on a [`GameKind`] only through [`GameKind::visit`]: a
+//! [`GameVisitor`] is written once, generic over [`Game`], and the catalogue picks the engine.
+//! A new game is a new variant here (in [`GameKind`] and [`AnyRecord`]) and its `Game`
+//! implementation.
+//!
+//! ```
+//! use cardroom_games::{Game, GameKind, GameVisitor};
+//!
+//! /// How many options each game has.
+//! struct CountOptions;
+//! impl GameVisitor for CountOptions {
+//!     type Output = usize;
+//!     fn visit<G: Game>(self) -> usize {
+//!         G::describe_options().len()
+//!     }
+//! }
+//!
+//! let kind: GameKind = "22".parse().unwrap();
+//! assert_eq!(kind, GameKind::TwentyTwo);
+//! assert_eq!(kind.visit(CountOptions), kind.options().len());
+//! assert_eq!(GameKind::Gin.seats(), 2..=2);
+//! ```
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::Game;
+use crate::options::OptionSpec;
+use crate::record::Record;
+use crate::{gin, twenty_two};
+
+/// A game cardroom hosts. Its name ([`GameKind::name`]) is how records, the wire's `name`
+/// fields, ladder files and the command line spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Twenty-Two ("22"): [`twenty_two::State`], 2 to 12 players (16 with four packs).
+    TwentyTwo,
+    /// Gin Rummy: [`gin::State`], 2 players.
+    Gin,
+}
+
+impl GameKind {
+    /// Every game, in the order `ListGames` publishes them.
+    pub const ALL: [GameKind; 2] = [GameKind::TwentyTwo, GameKind::Gin];
+
+    /// The game's name in records, on the wire and on the command line: `twenty_two`, `gin`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::TwentyTwo => "twenty_two",
+            GameKind::Gin => "gin",
+        }
+    }
+
+    /// The game's title for people: `Twenty-Two`, `Gin Rummy`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::TwentyTwo => "Twenty-Two",
+            GameKind::Gin => "Gin Rummy",
+        }
+    }
+
+    /// Other spellings [`FromStr`] accepts besides the name (compared ignoring case, with `-`
+    /// read as `_`), among them the contract's enum value names.
+    pub const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            GameKind::TwentyTwo => &["22", "tt", "twentytwo", "game_twenty_two"],
+            GameKind::Gin => &["gin_rummy", "ginrummy", "game_gin_rummy"],
+        }
+    }
+
+    /// The game's option table, as `ListGames` publishes it: every option with its
+    /// description (citing its rule) and its default.
+    pub fn options(self) -> Vec<OptionSpec> {
+        struct Options;
+        impl GameVisitor for Options {
+            type Output = Vec<OptionSpec>;
+            fn visit<G: Game>(self) -> Vec<OptionSpec> {
+                G::describe_options()
+            }
+        }
+        self.visit(Options)
+    }
+
+    /// The seats a table may have with the default options ([`Game::seats`] for others).
+    pub fn seats(self) -> RangeInclusive<u8> {
+        struct Seats;
+        impl GameVisitor for Seats {
+            type Output = RangeInclusive<u8>;
+            fn visit<G: Game>(self) -> RangeInclusive<u8> {
+                G::seats(&G::Options::default())
+            }
+        }
+        self.visit(Seats)
+    }
+
+    /// Runs `visitor` with this game's engine as its type parameter.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameKind::TwentyTwo => visitor.visit::<twenty_two::State>(),
+            GameKind::Gin => visitor.visit::<gin::State>(),
+        }
+    }
+}
+
+/// Generic code run for a game chosen at run time: [`GameKind::visit`] calls
+/// [`GameVisitor::visit`] with that game's engine.
+pub trait GameVisitor {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the chosen game's engine.
+    fn visit<G: Game>(self) -> Self::Output;
+}
+
+/// A name that is no game of the catalogue.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game {given:?}: the games are {}", names())]
+pub struct UnknownGame {
+    /// The name given.
+    pub given: String,
+}
+
+/// The games' names, for messages: `twenty_two (or 22, tt, …), gin (or …)`.
+fn names() -> String {
+    GameKind::ALL
+        .iter()
+        .map(|kind| format!("{} (or {})", kind.name(), kind.aliases().join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FromStr for GameKind {
+    type Err = UnknownGame;
+
+    /// A game's name or one of its aliases, ignoring case, with `-` read as `_`.
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        let key = text.trim().to_ascii_lowercase().replace('-', "_");
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == key || kind.aliases().contains(&key.as_str()))
+            .ok_or_else(|| UnknownGame { given: text.to_owned() })
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A record of any game of the catalogue, for readers that learn the game from the record's
+/// `"game"` tag. Its JSON is its record's with that tag ([`Record::to_json`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum AnyRecord {
+    /// A Twenty-Two match.
+    TwentyTwo(Record<twenty_two::State>),
+    /// A Gin Rummy match.
+    Gin(Record<gin::State>),
+}
+
+impl AnyRecord {
+    /// Reads a record of any game from JSON.
+    pub fn from_json(json: &str) -> Result<AnyRecord, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    /// Writes the record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Records hold only strings, numbers and lists: serialization cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The record's game.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyRecord::TwentyTwo(_) => GameKind::TwentyTwo,
+            AnyRecord::Gin(_) => GameKind::Gin,
+        }
+    }
+
+    /// The record of `G`, `None` for another game's.
+    pub fn downcast<G: Game>(self) -> Option<Record<G>> {
+        G::from_any_record(self)
+    }
+
+    /// Runs `visitor` on the record with its game's type.
+    pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            AnyRecord::TwentyTwo(record) => visitor.visit(record),
+            AnyRecord::Gin(record) => visitor.visit(record),
+        }
+    }
+}
+
+/// Generic code run on a record whose game is known only at run time ([`AnyRecord::visit`]).
+pub trait RecordVisitor {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the record's game.
+    fn visit<G: Game>(self, record: &Record<G>) -> Self::Output;
+}
+
+impl<G: Game> From<Record<G>> for AnyRecord {
+    fn from(record: Record<G>) -> AnyRecord {
+        G::into_any_record(record)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_parse_back_and_nothing_else_does() {
+        for kind in GameKind::ALL {
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.name());
+            for alias in kind.aliases() {
+                assert_eq!(alias.parse::<GameKind>(), Ok(kind), "{alias}");
+                assert_eq!(alias.to_uppercase().replace('_', "-").parse::<GameKind>(), Ok(kind));
+            }
+            // The serde name is the catalogue's name.
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        }
+        assert_eq!("Twenty-Two".parse::<GameKind>(), Ok(GameKind::TwentyTwo));
+        assert_eq!("GAME_GIN_RUMMY".parse::<GameKind>(), Ok(GameKind::Gin));
+        let error = "poker".parse::<GameKind>().unwrap_err().to_string();
+        assert!(
+            error.starts_with("unknown game \"poker\": the games are twenty_two (or 22"),
+            "{error}"
+        );
+        assert!(error.contains("gin (or gin_rummy"), "{error}");
+    }
+
+    #[test]
+    fn each_kind_visits_its_own_engine() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = (GameKind, &'static str);
+            fn visit<G: Game>(self) -> (GameKind, &'static str) {
+                (G::KIND, G::NAME)
+            }
+        }
+        for kind in GameKind::ALL {
+            assert_eq!(kind.visit(Name), (kind, kind.name()));
+        }
+    }
+
+    #[test]
+    fn seat_ranges_with_the_default_options() {
+        assert_eq!(GameKind::TwentyTwo.seats(), 2..=12);
+        assert_eq!(GameKind::Gin.seats(), 2..=2);
+    }
+}

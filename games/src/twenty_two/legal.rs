@@ -1,0 +1,258 @@
+//! Move generation: the legal actions of the seat to act, generated already sorted, the check
+//! of any action against the rules, and the timeout policy's default action.
+
+use crate::card::{Card, Rank};
+use crate::seat::Seat;
+
+use super::Action;
+use super::cards::{Cards, MAX_HAND};
+use super::error::IllegalAction;
+use super::state::{Phase, State};
+
+impl State {
+    /// The default action of the seat to act, played for it when its time runs out or after it
+    /// forfeited (docs/protocol.md, "Clocks, strikes and the default action"); `None` once the
+    /// match is over. It is the first of the sorted legal actions, which is always the cautious
+    /// one: in the exchange, exchange nothing (TT-9); to lead, the lowest single card (TT-11);
+    /// to follow, the duck, the seat's lowest cards in the number led (TT-12), which are the
+    /// smallest of the legal follows.
+    pub fn default_action(&self) -> Option<Action> {
+        self.legal_actions().first().copied()
+    }
+
+    /// The actions of the seat to act, every distinct choice once, sorted (fewer cards first,
+    /// then from the lowest card); empty only when the match is over.
+    ///
+    /// Suits never matter in play (TT-1), so choices that differ only in the suits of equal
+    /// ranks are one choice: the listed action holds the lowest suits of each rank held (for
+    /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        let mut current = Cards::EMPTY;
+        match self.phase {
+            Phase::Over => {}
+            Phase::Exchange { seat } => {
+                let hand = &self.seats[seat.index()].hand;
+                out = Runs::new(hand).exchanges(hand.len().min(self.stock.len()));
+            }
+            Phase::Play { leader, seat } if leader == seat => {
+                let hand = &self.seats[seat.index()].hand;
+                let runs = Runs::new(hand);
+                let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
+                for n in 1..=max {
+                    for run in 0..runs.len {
+                        if runs.count[run] as usize >= n {
+                            out.push(Action::Play(
+                                Cards::new(runs.cards(run, n)).unwrap_or_default(),
+                            ));
+                        }
+                    }
+                }
+            }
+            Phase::Play { seat, .. } => {
+                let hand = &self.seats[seat.index()].hand;
+                let trick = self.current_trick();
+                let strongest = trick.plays[trick.strongest].cards;
+                let target = strongest.as_slice();
+                // TT-12: from low to high, the card at position `i` must be at least
+                // `target[i]`; `target` is sorted, so checking the last position suffices.
+                let dominates =
+                    |rank: Rank, filled: usize, j: usize| target[filled + j - 1].rank() <= rank;
+                Runs::new(hand).combinations(0, target.len(), &mut current, &dominates, &mut |c| {
+                    out.push(Action::Play(*c));
+                });
+                let duck = Action::Play(hand.lowest(target.len()));
+                if let Err(at) = out.binary_search(&duck) {
+                    out.insert(at, duck);
+                }
+            }
+        }
+        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
+        out
+    }
+
+    /// True when `seat` may take `action` now.
+    pub fn is_legal(&self, seat: Seat, action: &Action) -> bool {
+        self.check(seat, action).is_ok()
+    }
+
+    /// Checks an action; on success, tells whether a play becomes the strongest combination.
+    pub(super) fn check(&self, seat: Seat, action: &Action) -> Result<bool, IllegalAction> {
+        let to_act = self.to_act().ok_or(IllegalAction::MatchOver)?;
+        let exchanging = matches!(self.phase, Phase::Exchange { .. });
+        if seat != to_act {
+            return Err(IllegalAction::NotYourTurn { seat, to_act, exchanging });
+        }
+        let hand = &self.seats[seat.index()].hand;
+        let cards = match (action, exchanging) {
+            (Action::Exchange(cards), true) | (Action::Play(cards), false) => cards,
+            _ => return Err(IllegalAction::WrongPhase { exchanging }),
+        };
+        if !hand.contains_all(cards) {
+            return Err(IllegalAction::NotInHand { cards: *cards, hand: *hand, exchanging });
+        }
+        match self.phase {
+            Phase::Over => Err(IllegalAction::MatchOver),
+            Phase::Exchange { .. } => {
+                if cards.len() > self.stock.len() {
+                    Err(IllegalAction::ExchangeTooMany {
+                        discards: cards.len(),
+                        stock: self.stock.len(),
+                    })
+                } else {
+                    Ok(false)
+                }
+            }
+            Phase::Play { leader, .. } if leader == seat => {
+                if cards.is_empty() {
+                    Err(IllegalAction::EmptyLead)
+                } else if !cards.is_one_rank() {
+                    Err(IllegalAction::LeadNotOneRank { cards: *cards })
+                } else if cards.len() >= hand.len() && hand.len() > 1 {
+                    Err(IllegalAction::LeadEmptiesHand { hand_len: hand.len() })
+                } else {
+                    Ok(true)
+                }
+            }
+            Phase::Play { .. } => {
+                let trick = self.current_trick();
+                let strongest = trick.plays[trick.strongest].cards;
+                if cards.len() != strongest.len() {
+                    return Err(IllegalAction::WrongCount {
+                        played: cards.len(),
+                        led: strongest.len(),
+                    });
+                }
+                let duck = hand.lowest(cards.len());
+                if cards.dominates(&strongest) {
+                    Ok(true)
+                } else if cards.same_ranks(&duck) {
+                    Ok(false)
+                } else {
+                    Err(IllegalAction::NeitherBeatNorDuck { cards: *cards, strongest, duck })
+                }
+            }
+        }
+    }
+}
+
+/// A sorted hand seen as runs of equal ranks: run `i` is `hand[start[i]..start[i] + count[i]]`.
+/// The canonical `j` cards of a run are its first `j` (the lowest suits).
+struct Runs<'a> {
+    hand: &'a [Card],
+    len: usize,
+    start: [u8; MAX_HAND],
+    count: [u8; MAX_HAND],
+    /// `after[i]`: cards in runs `i..`.
+    after: [u8; MAX_HAND + 1],
+}
+
+impl<'a> Runs<'a> {
+    fn new(hand: &'a Cards) -> Runs<'a> {
+        let cards = hand.as_slice();
+        let mut runs = Runs {
+            hand: cards,
+            len: 0,
+            start: [0; MAX_HAND],
+            count: [0; MAX_HAND],
+            after: [0; MAX_HAND + 1],
+        };
+        for (i, card) in cards.iter().enumerate() {
+            if i == 0 || cards[i - 1].rank() != card.rank() {
+                runs.start[runs.len] = i as u8;
+                runs.len += 1;
+            }
+            runs.count[runs.len - 1] += 1;
+        }
+        for i in (0..runs.len).rev() {
+            runs.after[i] = runs.after[i + 1] + runs.count[i];
+        }
+        runs
+    }
+
+    fn cards(&self, run: usize, j: usize) -> &'a [Card] {
+        let start = self.start[run] as usize;
+        &self.hand[start..start + j]
+    }
+
+    fn rank(&self, run: usize) -> Rank {
+        self.hand[self.start[run] as usize].rank()
+    }
+
+    /// Every multiset of at most `max` cards (by rank) as exchanges, sorted by size and then
+    /// lexicographically, with no sort: the sizes are counted first, then one walk writes
+    /// each multiset at the next slot of its size (the walk meets each size's multisets in
+    /// lexicographic order, as [`Runs::combinations`] explains).
+    fn exchanges(&self, max: usize) -> Vec<Action> {
+        // Multisets per size: the product of (1 + x + … + x^count) over the runs.
+        let mut per_size = [0usize; MAX_HAND + 1];
+        per_size[0] = 1;
+        for run in 0..self.len {
+            for size in (0..=max).rev() {
+                let count = self.count[run] as usize;
+                per_size[size] = (0..=count.min(size)).map(|j| per_size[size - j]).sum();
+            }
+        }
+        let mut next = [0usize; MAX_HAND + 1];
+        for size in 1..=max {
+            next[size] = next[size - 1] + per_size[size - 1];
+        }
+        let mut out = vec![Action::Exchange(Cards::EMPTY); next[max] + per_size[max]];
+        let mut current = Cards::EMPTY;
+        self.walk(0, max, &mut current, &mut |cards| {
+            out[next[cards.len()]] = Action::Exchange(*cards);
+            next[cards.len()] += 1;
+        });
+        out
+    }
+
+    fn walk(&self, run: usize, max: usize, current: &mut Cards, emit: &mut impl FnMut(&Cards)) {
+        if run == self.len {
+            return emit(current);
+        }
+        let most = (self.count[run] as usize).min(max - current.len());
+        for j in (0..=most).rev() {
+            for &card in self.cards(run, j) {
+                current.push_in_order(card);
+            }
+            self.walk(run + 1, max, current, emit);
+            for _ in 0..j {
+                current.pop();
+            }
+        }
+    }
+
+    /// Every multiset of `k` cards (by rank) in lexicographic order, passed to `emit`; `accept`
+    /// says whether `j` cards of run `run` may stand at positions `filled..filled + j`.
+    fn combinations(
+        &self,
+        run: usize,
+        k: usize,
+        current: &mut Cards,
+        accept: &impl Fn(Rank, usize, usize) -> bool,
+        emit: &mut impl FnMut(&Cards),
+    ) {
+        let filled = current.len();
+        if filled == k {
+            emit(current);
+            return;
+        }
+        if run == self.len || (self.after[run] as usize) < k - filled {
+            return;
+        }
+        // More copies of the lower rank first: that is lexicographic order.
+        let most = (self.count[run] as usize).min(k - filled);
+        for j in (0..=most).rev() {
+            if j > 0 && !accept(self.rank(run), filled, j) {
+                continue;
+            }
+            for &card in self.cards(run, j) {
+                current.push_in_order(card);
+            }
+            self.combinations(run + 1, k, current, accept, emit);
+            for _ in 0..j {
+                current.pop();
+            }
+        }
+    }
+}
