@@ -18,6 +18,8 @@ mod card;
 mod game;
 pub mod gin;
 mod record;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod seat;
 pub mod twenty_two;
 

@@ -8,6 +8,7 @@ use crate::{gin, twenty_two};
 /// `{"game": "twenty_two", "players": 4, "seed": 7, "actions": [...]}` or
 /// `{"game": "gin", "seed": 7, "actions": [...]}`. Each game's record type documents the rest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum Record {
     /// A Twenty-Two match.

@@ -12,6 +12,7 @@ use crate::seat::Seat;
 /// A Gin Rummy match as data: it replays exactly, with the same rules engine, on every
 /// platform. See the [module documentation](super) for the JSON form.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     /// The rule set; any field left out takes its default.
     #[serde(default)]
@@ -26,6 +27,7 @@ pub struct Record {
 
 /// How a recorded match began.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Start {
     /// [`State::new`] with this seed.
@@ -36,6 +38,7 @@ pub enum Start {
 
 /// One action and the seat that took it: `{"seat": 0, "action": "draw_stock"}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordedAction {
     /// Who acted.
     pub seat: Seat,

@@ -30,6 +30,7 @@ use super::view::Event;
 /// `options` may leave out any field (it takes the default). Instead of `"seed"`, a record may
 /// start from `"setup"`, an explicit [`Setup`]. Cards are written `AS`, `TH`, `2C`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Record {
     /// The rule set.
     #[serde(default)]
@@ -46,6 +47,7 @@ pub struct Record {
 
 /// How a recorded match began.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Start {
     /// [`State::new`] with this seed.
@@ -56,6 +58,7 @@ pub enum Start {
 
 /// One action and the seat that took it: `{"seat": 1, "action": {"play": ["7S"]}}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordedAction {
     /// Who acted.
     pub seat: Seat,

@@ -31,6 +31,7 @@ pub const fn penalty_value(rank: Rank) -> u32 {
 /// and bug reports. It becomes a [`State`] only through [`State::from_setup`], which checks it.
 /// In JSON every field but `dealer` and `hands` may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     /// Who dealt.
