@@ -121,9 +121,19 @@ struct TwentyTwoRecord;
 struct GinRecord;
 
 /// The schema of one game's record inside the tagged [`crate::Record`]: the game's own record
-/// schema with the `game` tag required and fixed.
+/// schema with the `game` tag required and fixed, and a description for readers of the JSON
+/// rather than of the Rust docs.
 fn tagged_record<R: JsonSchema>(generator: &mut SchemaGenerator, tag: &str) -> Schema {
     let mut schema = R::json_schema(generator);
+    schema.insert(
+        "description".to_owned(),
+        format!(
+            "A finished match as data (\"game\": \"{tag}\"): the options, the seed or an explicit \
+             setup, and every action in order, with the seat that took it. It replays exactly with \
+             the rules engine (`cardroom replay FILE`)."
+        )
+        .into(),
+    );
     if let Some(object) = schema.as_object_mut() {
         if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
             properties.insert("game".to_owned(), serde_json::json!({ "const": tag }));

@@ -27,8 +27,8 @@ use cardroom_tests::{
 use jsonschema::Validator;
 use pb::server_message::Message;
 use prost::Message as _;
+use rand::SeedableRng;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
@@ -83,13 +83,19 @@ impl Schemas {
         *self.checked.entry(form.slug()).or_default() += 1;
     }
 
-    fn check_serialized(&mut self, form: Form, value: &impl Serialize, context: &dyn std::fmt::Display) {
+    fn check_serialized(
+        &mut self,
+        form: Form,
+        value: &impl Serialize,
+        context: &dyn std::fmt::Display,
+    ) {
         self.check(form, &serde_json::to_value(value).unwrap(), context);
     }
 
     fn check_text(&mut self, form: Form, json: &str, context: &dyn std::fmt::Display) {
-        let value: Value = serde_json::from_str(json)
-            .unwrap_or_else(|err| panic!("{} {} ({context}): not JSON: {err}", self.game, form.slug()));
+        let value: Value = serde_json::from_str(json).unwrap_or_else(|err| {
+            panic!("{} {} ({context}): not JSON: {err}", self.game, form.slug())
+        });
         self.check(form, &value, context);
     }
 
@@ -149,10 +155,9 @@ fn the_schemas_refuse_malformed_documents() {
     unknown["event"] = "teleported".into();
     assert!(refused(Form::Event, &unknown));
 
-    let gin_record = serde_json::to_value(
-        gin::State::new(gin::Options::default(), 1).unwrap().record(),
-    )
-    .unwrap();
+    let gin_record =
+        serde_json::to_value(gin::State::new(gin::Options::default(), 1).unwrap().record())
+            .unwrap();
     let mut tagged = gin_record.clone();
     tagged["game"] = "gin".into();
     assert!(refused(Form::Record, &tagged), "a Gin Rummy record is no Twenty-Two record");
@@ -160,10 +165,17 @@ fn the_schemas_refuse_malformed_documents() {
     assert!(!Schemas::new("gin").validators["record"].is_valid(&gin_record), "the tag is required");
 }
 
-/// Plays `G` at random from `state` to the end, validating every seat's observation and the
-/// public view after every action, every event, and the record.
-fn play_and_check<G: Game>(schemas: &mut Schemas, mut state: G, rng: &mut ChaCha8Rng, case: &str)
--> BTreeSet<String> {
+/// Plays `G` from `state` to the end, validating every seat's observation and the public view
+/// after every action, every event, and the record. Each seat takes an action that `prefer`s
+/// says to take when it may (in Gin Rummy, going out: random bots that never go out play
+/// hundreds of hands), else a random one.
+fn play_and_check<G: Game>(
+    schemas: &mut Schemas,
+    mut state: G,
+    prefer: fn(&G::Action) -> bool,
+    rng: &mut ChaCha8Rng,
+    case: &str,
+) -> BTreeSet<String> {
     let mut kinds = BTreeSet::new();
     let mut check_events = |schemas: &mut Schemas, events: &[G::Event], step: usize| {
         for event in events {
@@ -181,7 +193,8 @@ fn play_and_check<G: Game>(schemas: &mut Schemas, mut state: G, rng: &mut ChaCha
         schemas.check_serialized(Form::PublicView, &state.public_view(), &context);
         let Some(seat) = state.to_act() else { break };
         let legal = state.legal_actions();
-        let action = *legal.choose(rng).unwrap();
+        let action = legal.iter().find(|a| prefer(a)).copied();
+        let action = action.unwrap_or_else(|| *legal.choose(rng).unwrap());
         let events = state.apply(seat, action).unwrap();
         check_events(schemas, &events, step + 1);
     }
@@ -197,20 +210,25 @@ const TWENTY_TWO_CASES: &[(u8, &str)] = &[
     (4, r#"{"first_hand": 11, "limit": 12}"#),
     (5, r#"{"variant": "elimination"}"#),
     (7, r#"{"limit": 8, "tied_dealer": "nearest_left_of_previous_dealer"}"#),
-    (9, r#"{"packs": 3, "limit": 6, "first_hand": 2}"#),
-    (12, r#"{"limit": 4, "variant": "elimination", "first_hand": 3}"#),
+    (9, r#"{"packs": 3, "limit": 4, "first_hand": 2}"#),
+    (12, r#"{"limit": 3, "variant": "elimination", "first_hand": 2}"#),
 ];
 
 const GIN_CASES: &[&str] = &[
     "{}",
-    r#"{"oklahoma": true, "oklahoma_spades_double": true, "target": 60}"#,
-    r#"{"big_gin": true, "discard_taken_upcard": true, "first_upcard": "seed", "target": 60}"#,
-    r#"{"wall_knock": true, "knock_limit": 0, "target": 40}"#,
+    r#"{"oklahoma": true, "oklahoma_spades_double": true}"#,
+    r#"{"big_gin": true, "discard_taken_upcard": true, "first_upcard": "seed"}"#,
+    r#"{"wall_knock": true, "knock_limit": 0, "target": 50}"#,
     r#"{"max_upcard_draws": 3, "box_bonus": true, "shutout_double": true, "game_bonus": true}"#,
 ];
 
+/// Gin Rummy: a knock, gin or big gin.
+fn goes_out(action: &gin::Action) -> bool {
+    matches!(action, gin::Action::Knock { .. } | gin::Action::Gin { .. } | gin::Action::BigGin)
+}
+
 /// Seeds per case.
-const SEEDS: u64 = 6;
+const SEEDS: u64 = 2;
 
 /// Every event kind the random matches of one game produced.
 fn random_matches(game: &'static str) -> (Schemas, BTreeSet<String>) {
@@ -222,14 +240,14 @@ fn random_matches(game: &'static str) -> (Schemas, BTreeSet<String>) {
             for options in GIN_CASES {
                 let state = gin::State::new(serde_json::from_str(options).unwrap(), seed).unwrap();
                 let case = format!("gin {options} seed {seed}");
-                kinds.extend(play_and_check(&mut schemas, state, &mut rng, &case));
+                kinds.extend(play_and_check(&mut schemas, state, goes_out, &mut rng, &case));
             }
         } else {
             for &(seats, options) in TWENTY_TWO_CASES {
                 let options = serde_json::from_str(options).unwrap();
                 let state = twenty_two::State::new(options, seats, seed).unwrap();
                 let case = format!("twenty-two {seats} seats {options:?} seed {seed}");
-                kinds.extend(play_and_check(&mut schemas, state, &mut rng, &case));
+                kinds.extend(play_and_check(&mut schemas, state, |_| false, &mut rng, &case));
             }
         }
     }
@@ -240,7 +258,7 @@ fn random_matches(game: &'static str) -> (Schemas, BTreeSet<String>) {
 fn every_message_of_random_twenty_two_matches_validates() {
     let (schemas, kinds) = random_matches("twenty-two");
     assert_eq!(schemas.count(Form::Record), TWENTY_TWO_CASES.len() * SEEDS as usize);
-    assert!(schemas.count(Form::Observation) > 10_000, "{:?}", schemas.checked);
+    assert!(schemas.count(Form::Observation) > 5_000, "{:?}", schemas.checked);
     // Every kind the schema allows happened, so none of them is left untested.
     assert_eq!(kinds, schema_event_kinds("twenty-two"));
 }
@@ -249,7 +267,7 @@ fn every_message_of_random_twenty_two_matches_validates() {
 fn every_message_of_random_gin_matches_validates() {
     let (schemas, kinds) = random_matches("gin");
     assert_eq!(schemas.count(Form::Record), GIN_CASES.len() * SEEDS as usize);
-    assert!(schemas.count(Form::Observation) > 10_000, "{:?}", schemas.checked);
+    assert!(schemas.count(Form::Observation) > 5_000, "{:?}", schemas.checked);
     assert_eq!(kinds, schema_event_kinds("gin"));
 }
 
@@ -308,7 +326,7 @@ async fn check_server_match(server: &TestServer, game: pb::Game, seats: u32, opt
     let record = client.get_record(request).await.unwrap().into_inner().record_json;
 
     let mut schemas = Schemas::new(name);
-    let mut check_event = |schemas: &mut Schemas, event: &pb::Event, who: &str| {
+    let check_event = |schemas: &mut Schemas, event: &pb::Event, who: &str| {
         let json: Value = serde_json::from_str(&event.json).unwrap();
         assert_eq!(json["event"].as_str(), Some(event.kind.as_str()), "{who}: kind is the tag");
         schemas.check(Form::Event, &json, &who);
