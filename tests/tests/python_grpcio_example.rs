@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use cardroom_games::{Game, gin, twenty_two};
+use cardroom_games::{gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_sdk::{Bot, ConnectConfig, PlayableGame, Played, play};
 use cardroom_server::Config;
