@@ -25,6 +25,8 @@ mod game;
 pub mod gin;
 mod options;
 mod record;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod seat;
 pub mod twenty_two;
 

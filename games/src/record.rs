@@ -49,6 +49,7 @@ pub struct Record<G: Game> {
 
 /// How a recorded match began: `"seed": 7` or `"setup": {...}` in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Start<S> {
     /// [`Game::new`] with this seed.
@@ -59,6 +60,7 @@ pub enum Start<S> {
 
 /// One action and the seat that took it: `{"seat": 1, "action": {"play": ["7S"]}}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordedAction<A> {
     /// Who acted.
     pub seat: Seat,
@@ -230,6 +232,40 @@ impl<'de, G: Game> Deserialize<'de> for Record<G> {
             }
         };
         Ok(Record { options: raw.options, players, start: raw.start, actions: raw.actions })
+    }
+}
+
+/// The record's JSON form as a schema (feature `schema`): what [`Record`]'s `Serialize` writes
+/// (and its `Deserialize` reads), `"game"` aside, which [`crate::AnyRecord`] adds.
+#[cfg(feature = "schema")]
+impl<G: Game> schemars::JsonSchema for Record<G>
+where
+    G::Options: schemars::JsonSchema,
+    G::Setup: schemars::JsonSchema,
+    G::Action: schemars::JsonSchema,
+{
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("{}Record", G::KIND.title().replace('-', "").replace(' ', "")).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let options = generator.subschema_for::<G::Options>();
+        let setup = generator.subschema_for::<G::Setup>();
+        let action = generator.subschema_for::<RecordedAction<G::Action>>();
+        schemars::json_schema!({
+            "description": "A match as data: options, a seat count (left out when the options seat \
+                            exactly one number), a seed or an explicit setup, and every action.",
+            "type": "object",
+            "properties": {
+                "options": options,
+                "players": { "type": "integer", "minimum": 0, "maximum": 255 },
+                "seed": { "type": "integer", "minimum": 0 },
+                "setup": setup,
+                "actions": { "type": "array", "items": action },
+            },
+            "required": ["options", "actions"],
+            "oneOf": [{ "required": ["seed"] }, { "required": ["setup"] }],
+        })
     }
 }
 

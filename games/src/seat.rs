@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A seat at the table, numbered clockwise from 0. "Left" is the next seat clockwise.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
@@ -25,6 +26,7 @@ impl fmt::Display for Seat {
 /// One seat's final place in a finished match: 1 is first. Tied seats share a place and the
 /// next place is skipped ("1224" competition ranking), so ratings can read ties directly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Standing {
     /// 1 for the winner(s); seats with equal `place` are tied.
     pub place: u8,

@@ -12,6 +12,7 @@ use crate::card::Card;
 /// `{"discard": "7C"}`, `{"gin": {"discard": "KD"}}`,
 /// `{"knock": {"discard": "9H", "melds": [["AS", "2S", "3S"], ["5C", "5D", "5H"]]}}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Take the first upcard (GR-5).

@@ -15,6 +15,7 @@ use crate::options::{GameOptions, OptionKind, OptionSpec};
 /// assert_eq!(options.target, 100);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Who may take the first upcard (GR-5).
@@ -188,6 +189,7 @@ pub const BOX_BONUS: u32 = 25;
 
 /// How the first upcard is offered (GR-5).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FirstUpcard {
     /// The non-dealer may take it or pass, then the dealer; if both pass the non-dealer draws

@@ -16,6 +16,7 @@ use crate::seat::Seat;
 /// The start of a hand, not necessarily valid: public fields, checked once by
 /// [`State::from_setup`]. Good for tests, puzzles, duplicate deals and bug reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Setup {
     /// Who dealt (GR-4); the other seat decides first on the upcard (GR-5).
     pub dealer: Seat,

@@ -493,6 +493,7 @@ impl<'de> Deserialize<'de> for Arrangement {
 /// How the defender lays out after a knock (GR-9): their own melds, the cards they lay off on
 /// the knocker's melds, and what is left.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Layout {
     /// The defender's own melds.
     pub melds: Arrangement,

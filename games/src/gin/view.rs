@@ -11,6 +11,7 @@ use crate::seat::{Seat, Standing};
 
 /// Where a hand stands, and who is to act. Public (GR-15).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// `seat` may take the first upcard or pass (GR-5).
@@ -60,6 +61,7 @@ impl Phase {
 
 /// How a player went out (GR-7, GR-8).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GoOut {
     /// A knock with some deadwood (GR-7).
@@ -72,6 +74,7 @@ pub enum GoOut {
 
 /// A knock or gin laid open at the end of a hand (GR-9, GR-12). Public once the hand is over.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Showdown {
     /// Who went out.
     pub knocker: Seat,
@@ -93,6 +96,7 @@ pub struct Showdown {
 
 /// How a hand ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "end", rename_all = "snake_case")]
 pub enum HandEnd {
     /// Someone knocked or went gin.
@@ -105,6 +109,7 @@ pub enum HandEnd {
 
 /// The result of one hand. Public (GR-15).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HandResult {
     /// The hand's number, from 1.
     pub hand_number: u32,
@@ -124,6 +129,7 @@ pub struct HandResult {
 
 /// A finished match (GR-13).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// Final totals: hand points plus any game bonus, box bonuses and shutout doubling.
     pub totals: [u32; 2],
@@ -140,6 +146,7 @@ pub struct Outcome {
 /// One card of the discard pile and who discarded it (none for the first upcard). Public
 /// (GR-15).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PileCard {
     /// The card.
     pub card: Card,
@@ -150,6 +157,7 @@ pub struct PileCard {
 /// Something that happened, as anyone at the table saw it (GR-15): cards drawn from the stock
 /// and the knock discard are not shown until the hand is over.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt; the upcard is the top of the discard pile.
@@ -230,6 +238,7 @@ pub enum Event {
 
 /// What a spectator sees: everything public (GR-15), nothing private (GR-16).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicView {
     /// The rule set.
     pub options: Options,
@@ -270,6 +279,7 @@ pub struct PublicView {
 /// What one seat sees (GR-15, GR-16): the public view, its own hand, and its legal actions
 /// when it is to act.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Observation {
     /// The seat observing.
     pub seat: Seat,

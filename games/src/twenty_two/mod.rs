@@ -51,6 +51,7 @@ pub use view::{
 /// What a seat does: exchange cards before the tricks (TT-9), or play cards to a trick (TT-11,
 /// TT-12). Written `{"exchange": ["2C"]}` or `{"play": ["7S", "7D"]}` in JSON.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Discard these cards face down and draw as many from the stock (none is allowed).

@@ -15,6 +15,7 @@ pub const MAX_PLAYERS: u8 = 16;
 /// A rule set: which variant of Twenty-Two is played. `Options::default()` is the rules' default.
 /// In JSON every field may be left out and takes its default.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// How many packs (TT-3).
@@ -207,6 +208,7 @@ impl<'de> Deserialize<'de> for Packs {
 
 /// Who wins a trick (TT-14).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TrickWinner {
     /// The player of the final strongest combination (TT-13).
@@ -218,6 +220,7 @@ pub enum TrickWinner {
 
 /// Which loser deals next when several lost the same deal (TT-20).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TiedDealer {
     /// One of them, drawn with the match's seeded RNG.
@@ -229,6 +232,7 @@ pub enum TiedDealer {
 
 /// Which game is played at the end of a deal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Penalty piles and a score limit (TT-17 to TT-23).

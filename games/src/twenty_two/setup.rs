@@ -20,6 +20,7 @@ use super::view::Event;
 /// In JSON every field but `dealer` and `hands` may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Setup {
     /// Who dealt.
     pub dealer: Seat,

@@ -13,6 +13,7 @@ use super::options::Options;
 
 /// One seat's card, face up: a dealer draw (TT-5) or a revealed last card (TT-17).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatCard {
     /// The seat.
     pub seat: Seat,
@@ -22,6 +23,7 @@ pub struct SeatCard {
 
 /// Cards one seat put on a trick.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Play {
     /// Who played.
     pub seat: Seat,
@@ -31,6 +33,7 @@ pub struct Play {
 
 /// One trick of the current deal, finished or under way.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Trick {
     /// The plays in order; the first is the lead.
     pub plays: Vec<Play>,
@@ -42,6 +45,7 @@ pub struct Trick {
 
 /// How one deal ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DealResult {
     /// The deal's number, from 1.
     pub deal: u32,
@@ -60,6 +64,7 @@ pub struct DealResult {
 
 /// How the elimination variant settles a tie for the highest won card (TT-27).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TieBreak {
     /// No tie to settle.
@@ -72,6 +77,7 @@ pub enum TieBreak {
 
 /// Where the match stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum PhaseView {
     /// TT-9: `to_act` may exchange.
@@ -92,6 +98,7 @@ pub enum PhaseView {
 
 /// One seat as everybody sees it (TT-24).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicSeat {
     /// The seat.
     pub seat: Seat,
@@ -112,6 +119,7 @@ pub struct PublicSeat {
 /// Everything public about a match (TT-24): what spectators see, and part of every seat's
 /// observation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicView {
     /// The rule set.
     pub options: Options,
@@ -142,6 +150,7 @@ pub struct PublicView {
 /// What one seat may see (TT-24, TT-25): the public view, its own hand and exchange discards,
 /// and its legal actions when it is to act.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Observation {
     /// Whose observation this is.
     pub seat: Seat,
@@ -157,6 +166,7 @@ pub struct Observation {
 
 /// A public event: what everybody learns when an action is applied.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// A dealer was chosen by drawing cards (TT-5; before every deal in the elimination
