@@ -358,6 +358,11 @@ fn log_dir() -> PathBuf {
     PathBuf::from("arena-logs")
 }
 
+/// Whether `server` is the URL of a server that speaks TLS.
+fn is_https(server: &str) -> bool {
+    server.starts_with("https://")
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -432,9 +437,4 @@ mod tests {
         let error = LadderFile::parse(&poker).unwrap_err().to_string();
         assert!(error.contains("unknown game \"poker\" (the games: twenty_two, gin)"), "{error}");
     }
-}
-
-/// Whether `server` is the URL of a server that speaks TLS.
-fn is_https(server: &str) -> bool {
-    server.starts_with("https://")
 }

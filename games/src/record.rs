@@ -245,7 +245,7 @@ where
     G::Action: schemars::JsonSchema,
 {
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        format!("{}Record", G::KIND.title().replace('-', "").replace(' ', "")).into()
+        format!("{}Record", G::KIND.title().replace(['-', ' '], "")).into()
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
 use cardroom_proto::pb;
-use cardroom_proto::wire::{self, game_from_pb};
 use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_proto::wire::{self, game_from_pb};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;

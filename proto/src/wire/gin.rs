@@ -8,7 +8,6 @@
 //! then by rank with the ace low. An observation fills `GinObservation`; its `json` field holds
 //! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome).
 
-
 use cardroom_games::gin::{
     Action, Arrangement, CardSet, Observation, Options, ParseCardSetError, Phase, State,
 };
