@@ -427,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    fn games_are_read_by_the_sdks_names_and_an_unknown_one_lists_them() {
+    fn games_are_read_by_the_catalogues_names_and_an_unknown_one_lists_them() {
         let file = LadderFile::parse(&ladder(
             "[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n",
         ))
@@ -435,6 +435,6 @@ mod tests {
         assert_eq!(file.game, GameKind::TwentyTwo);
         let poker = ladder("").replace("twenty_two", "poker");
         let error = LadderFile::parse(&poker).unwrap_err().to_string();
-        assert!(error.contains("unknown game \"poker\" (the games: twenty_two, gin)"), "{error}");
+        assert!(error.contains("unknown game \"poker\": the games are twenty_two"), "{error}");
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use cardroom_games::schema::{Form, GAMES, all};
-use cardroom_games::{Game, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Game, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_server::Config;
 use cardroom_tests::{
@@ -198,7 +198,8 @@ fn play_and_check<G: Game>(
         let events = state.apply(seat, action).unwrap();
         check_events(schemas, &events, step + 1);
     }
-    let record = state.record().expect("a played match has a record");
+    // A record file is tagged with its game (`AnyRecord`), as `GetRecord` and `record_dir` give it.
+    let record = AnyRecord::from(state.record().expect("a played match has a record"));
     schemas.check_serialized(Form::Record, &record, &format_args!("{case}, record"));
     kinds
 }
