@@ -1,7 +1,8 @@
 //! The property of the `action_decode` fuzz target (`fuzz/`), which this module's proptest
 //! suite also checks in CI: a bot's message from arbitrary bytes goes through the match task's
 //! own decoding (a protobuf `BotMessage`, then [`wire::act_action`]) against a real match of
-//! each game of the catalogue, with options drawn from its option table, then to `apply`. Built for tests and with the `fuzzing` feature only.
+//! each game of the catalogue, with options drawn from its option table, then to `apply`.
+//! Built for tests and with the `fuzzing` feature only.
 
 use cardroom_games::{Game, GameKind, OptionKind, RuleError, Seat};
 use cardroom_proto::pb;
