@@ -16,7 +16,7 @@ use cardroom_arena::{
     Format, Ladder, LadderFile, Leaderboard, NetPlayer, Progress, Rating, Settings, Store, Summary,
     run, run_with,
 };
-use cardroom_sdk::{GameKind, MatchSpec, TlsOptions};
+use cardroom_sdk::{MatchSpec, PlayableGame, TlsOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bots;
@@ -165,38 +165,39 @@ fn run_in_process(
     store: &mut Store,
     observe: &mut dyn FnMut(&Progress<'_>),
 ) -> anyhow::Result<Summary> {
-    let seats = file.seats;
-    let builtin = |b: &cardroom_arena::BotEntry| b.builtin.clone().unwrap_or_default();
-    Ok(match file.game {
-        GameKind::TwentyTwo => {
-            let options = bots::twenty_two_options(file)?;
-            let mut ladder_bots = Vec::new();
-            for b in &file.bots {
-                ladder_bots.push((b.name.clone(), bots::tt_bot(&builtin(b))?));
-            }
-            let ladder = Ladder {
-                settings: settings.clone(),
-                bots: ladder_bots,
-                new_match: Arc::new(move |seed| bots::new_twenty_two(options, seats, seed)),
-                parallel: file.parallel,
-            };
-            run(&ladder, store, observe)?
+    bots::with_builtins(file.game, InProcess { file, settings, store, observe })
+}
+
+/// The in-process ladder of a file, for its game: its options parsed, its built-in bots made.
+struct InProcess<'a> {
+    file: &'a LadderFile,
+    settings: &'a Settings,
+    store: &'a mut Store,
+    observe: &'a mut dyn FnMut(&Progress<'_>),
+}
+
+impl bots::WithBuiltins for InProcess<'_> {
+    type Output = anyhow::Result<Summary>;
+
+    fn with<G: PlayableGame>(self, builtin: bots::Builtin<G>) -> anyhow::Result<Summary> {
+        let file = self.file;
+        let options: G::Options = serde_json::from_str(&file.options_json())
+            .with_context(|| format!("the {} options", G::KIND.title()))?;
+        let mut ladder_bots = Vec::new();
+        for b in &file.bots {
+            ladder_bots.push((b.name.clone(), builtin(&b.builtin.clone().unwrap_or_default())?));
         }
-        GameKind::Gin => {
-            let options = bots::gin_options(file)?;
-            let mut ladder_bots = Vec::new();
-            for b in &file.bots {
-                ladder_bots.push((b.name.clone(), bots::gin_bot(&builtin(b))?));
-            }
-            let ladder = Ladder {
-                settings: settings.clone(),
-                bots: ladder_bots,
-                new_match: Arc::new(move |seed| bots::new_gin(options, seed)),
-                parallel: file.parallel,
-            };
-            run(&ladder, store, observe)?
-        }
-    })
+        let seats = file.seats;
+        let ladder = Ladder {
+            settings: self.settings.clone(),
+            bots: ladder_bots,
+            new_match: Arc::new(move |seed| {
+                G::new(options, seats, seed).map_err(|e| e.to_string())
+            }),
+            parallel: file.parallel,
+        };
+        Ok(run(&ladder, self.store, self.observe)?)
+    }
 }
 
 fn run_networked(

@@ -11,7 +11,7 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::search::{SearchBot, SearchConfig, Searchable};
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, GameKind};
+use cardroom_sdk::{AnyBot, GameKind, PlayableGame};
 
 /// The search bot with its default budget (100 ms a decision).
 fn search_bot<G: Searchable>(seed: u64) -> SearchBot<G> {
@@ -38,6 +38,38 @@ pub(crate) fn gin_bot(name: &str) -> anyhow::Result<BotMaker<gin::State>> {
         "search" => Arc::new(|seed| Box::new(search_bot::<gin::State>(seed))),
         _ => bail!("no built-in bot \"{name}\" for gin (built in: random, gin-heuristic, search)"),
     })
+}
+
+/// The built-in bots of one game, by name ([`tt_bot`], [`gin_bot`]).
+pub(crate) type Builtin<G> = fn(&str) -> anyhow::Result<BotMaker<G>>;
+
+/// Generic code over the game of a ladder, given that game's built-in bots
+/// ([`with_builtins`]).
+pub(crate) trait WithBuiltins {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the game and `builtin` its built-in bots.
+    fn with<G: PlayableGame>(self, builtin: Builtin<G>) -> Self::Output;
+}
+
+/// Runs `visitor` with `game`'s engine and its built-in bots.
+pub(crate) fn with_builtins<V: WithBuiltins>(game: GameKind, visitor: V) -> V::Output {
+    match game {
+        GameKind::TwentyTwo => visitor.with::<twenty_two::State>(tt_bot),
+        GameKind::Gin => visitor.with::<gin::State>(gin_bot),
+    }
+}
+
+/// The game `cardroom demo` plays and its built-in bots in the demo's line-up: Twenty-Two,
+/// the bots that play it (the Python example bot, when found, joins them).
+pub(crate) fn demo_lineup() -> (GameKind, Vec<BotEntry>) {
+    (
+        GameKind::TwentyTwo,
+        vec![
+            BotEntry::builtin("random", "random"),
+            BotEntry::builtin("tt-heuristic", "tt-heuristic"),
+        ],
+    )
 }
 
 /// A built-in bot for the networked runner.

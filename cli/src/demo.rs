@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 use cardroom_arena::{BotEntry, Format, LadderFile, Store, Transport};
-use cardroom_sdk::GameKind;
 
 use crate::arena::{open_store, run_ladder};
 
@@ -39,10 +38,7 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .prefix("cardroom-demo-")
         .tempdir()
         .context("making a folder for the external bots' logs")?;
-    let mut bots = vec![
-        BotEntry::builtin("random", "random"),
-        BotEntry::builtin("tt-heuristic", "tt-heuristic"),
-    ];
+    let (game, mut bots) = crate::bots::demo_lineup();
     let python = if args.no_python {
         Err("--no-python".to_owned())
     } else {
@@ -62,7 +58,7 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let per_round = (bots.len() * (bots.len() - 1)) as u64;
     let rounds = args.matches.div_ceil(per_round).max(1);
     let file = LadderFile {
-        game: GameKind::TwentyTwo,
+        game,
         seats: 2,
         options: Default::default(),
         seed: 2024,
@@ -90,7 +86,8 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     crate::bots::check(&file)?;
     writeln!(
         out,
-        "Twenty-Two, two seats, duplicate deals: {} matches over gRPC on a server in this process",
+        "{}, two seats, duplicate deals: {} matches over gRPC on a server in this process",
+        game.title(),
         rounds * per_round
     )?;
     out.flush()?;

@@ -44,6 +44,24 @@ pub(crate) enum GinCommand {
     },
 }
 
+/// This game's tools among `cardroom`'s commands (`main.rs` flattens them into its own):
+/// `cardroom gin …`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum GameTools {
+    /// Gin Rummy's exact meld solver: deadwood, knock checks, layoffs.
+    #[command(subcommand)]
+    Gin(GinCommand),
+}
+
+impl GameTools {
+    /// Runs the command, writing to `out`.
+    pub(crate) fn run(self, out: &mut dyn Write) -> anyhow::Result<()> {
+        match self {
+            GameTools::Gin(command) => run(command, out),
+        }
+    }
+}
+
 /// Runs a `cardroom gin` command, writing to `out`.
 pub(crate) fn run(command: GinCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {

@@ -48,9 +48,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Gin Rummy's exact meld solver: deadwood, knock checks, layoffs.
-    #[command(subcommand)]
-    Gin(gin::GinCommand),
+    // The games' own tools (`cardroom gin …`), each documented in its game's module.
+    #[command(flatten)]
+    Tools(gin::GameTools),
 }
 
 /// Runs the command line; errors are printed to stderr with exit code 1.
@@ -63,7 +63,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::serve(args),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
-        Command::Gin(command) => gin::run(command, &mut out),
+        Command::Tools(command) => command.run(&mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

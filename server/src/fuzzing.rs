@@ -1,38 +1,22 @@
 //! The property of the `action_decode` fuzz target (`fuzz/`), which this module's proptest
 //! suite also checks in CI: a bot's message from arbitrary bytes goes through the match task's
 //! own decoding (a protobuf `BotMessage`, then [`wire::act_action`]) against a real match of
-//! each game, then to `apply`. Built for tests and with the `fuzzing` feature only.
+//! each game of the catalogue, with options drawn from its option table, then to `apply`.
+//! Built for tests and with the `fuzzing` feature only.
 
-use cardroom_games::{Game, RuleError, Seat, gin, twenty_two};
+use cardroom_games::{Game, GameKind, OptionKind, RuleError, Seat};
 use cardroom_proto::pb;
-use cardroom_proto::wire::{self, WireGame};
+use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use prost::Message;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The Twenty-Two matches a message is played against: options and seats.
-const TWENTY_TWO: [(&str, u32); 5] = [
-    ("", 2),
-    ("", 4),
-    (r#"{"first_hand": 11, "packs": 2}"#, 3),
-    (r#"{"variant": "elimination", "trick_winner": "highest_card"}"#, 5),
-    (r#"{"limit": 5, "first_hand": 3, "tied_dealer": "nearest_left_of_previous_dealer"}"#, 6),
-];
-
-/// The Gin Rummy matches a message is played against.
-const GIN: [&str; 4] = [
-    "",
-    r#"{"big_gin": true, "wall_knock": true}"#,
-    r#"{"oklahoma": true, "oklahoma_spades_double": true, "discard_taken_upcard": true}"#,
-    r#"{"first_upcard": "seed", "knock_limit": 0, "target": 10}"#,
-];
-
 /// Reads `data` as two bytes of seed, the number of actions played before the message, a byte
 /// that picks the options, then a protobuf `BotMessage`, and plays an `Act` against a match of
-/// each game. Panics when an invariant breaks: a decoding error says why; an action that
-/// decodes round-trips through its wire form; an action by index (a listed one) is accepted;
-/// a refused action names its rule and changes nothing that a seat, a spectator or the record
-/// would show.
+/// each game of the catalogue. Panics when an invariant breaks: a decoding error says why; an
+/// action that decodes round-trips through its wire form; an action by index (a listed one) is
+/// accepted; a refused action names its rule and changes nothing that a seat, a spectator or
+/// the record would show.
 pub fn bot_message(data: &[u8]) {
     let [seed_low, seed_high, before, shape, message @ ..] = data else { return };
     let Ok(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) }) =
@@ -41,9 +25,60 @@ pub fn bot_message(data: &[u8]) {
         return;
     };
     let seed = u64::from(u16::from_le_bytes([*seed_low, *seed_high]));
-    let (options, seats) = TWENTY_TWO[usize::from(*shape) % TWENTY_TWO.len()];
-    act_on::<twenty_two::State>(&act, options, seats, seed, *before);
-    act_on::<gin::State>(&act, GIN[usize::from(*shape) % GIN.len()], 2, seed, *before);
+    for kind in GameKind::ALL {
+        wire::visit(kind, ActOn { act: &act, shape: *shape, seed, before: *before });
+    }
+}
+
+/// [`act_on`] for one game.
+struct ActOn<'a> {
+    act: &'a pb::Act,
+    shape: u8,
+    seed: u64,
+    before: u8,
+}
+
+impl WireVisitor for ActOn<'_> {
+    type Output = ();
+    fn visit<G: WireGame>(self) {
+        let (options, seats) = shaped::<G>(self.shape);
+        act_on::<G>(self.act, &options, seats, self.seed, self.before);
+    }
+}
+
+/// Options and a seat count picked by `shape` from the game's option table: each option takes
+/// one of its values (a choice, `false` or `true`, or an integer's least, default or greatest
+/// value), and the table one of the seat counts those options allow. Options the rules refuse
+/// together (too few cards for the hands) fall back to the defaults.
+fn shaped<G: WireGame>(shape: u8) -> (String, u32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(shape));
+    let mut options = serde_json::Map::new();
+    for spec in G::describe_options() {
+        let value = match spec.kind {
+            OptionKind::Bool => serde_json::Value::Bool(rng.random_bool(0.5)),
+            OptionKind::Choice(choices) => {
+                serde_json::from_str(choices[rng.random_range(0..choices.len())])
+                    .unwrap_or_else(|_| spec.default.clone())
+            }
+            OptionKind::Integer { min, max } => match rng.random_range(0..4) {
+                0 => min.into(),
+                1 => max.into(),
+                _ => spec.default.clone(),
+            },
+        };
+        options.insert(spec.name.to_owned(), value);
+    }
+    let json = serde_json::Value::Object(options).to_string();
+    let parsed: Option<G::Options> = serde_json::from_str(&json).ok();
+    if let Some(parsed) = parsed {
+        let seats = G::seats(&parsed);
+        let seats = u32::from(rng.random_range(*seats.start()..=*seats.end()));
+        if G::create(&json, seats, 0).is_ok() {
+            return (json, seats);
+        }
+    }
+    let seats = G::seats(&G::Options::default());
+    (String::new(), u32::from(rng.random_range(*seats.start()..=*seats.end())))
 }
 
 fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, before: u8) {

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use cardroom_games::{AnyRecord, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Seat};
 use cardroom_proto::pb;
-use cardroom_proto::wire::WireGame;
+use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -192,10 +192,20 @@ impl Registry {
         &self,
         request: MatchRequest,
     ) -> Result<(String, Vec<String>), Status> {
-        match request.game {
-            pb::Game::TwentyTwo => self.create::<twenty_two::State>(request),
-            pb::Game::GinRummy => self.create::<gin::State>(request),
-            pb::Game::Unspecified => Err(Status::invalid_argument("choose a game")),
+        /// [`Registry::create`] for the requested game.
+        struct Create<'a> {
+            registry: &'a Registry,
+            request: MatchRequest,
+        }
+        impl WireVisitor for Create<'_> {
+            type Output = Result<(String, Vec<String>), Status>;
+            fn visit<G: WireGame>(self) -> Self::Output {
+                self.registry.create::<G>(self.request)
+            }
+        }
+        match wire::game_from_pb(request.game as i32) {
+            Some(kind) => wire::visit(kind, Create { registry: self, request }),
+            None => Err(Status::invalid_argument("choose a game")),
         }
     }
 
@@ -290,10 +300,9 @@ impl Registry {
     ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
         let game = pb::Game::try_from(queue.game).unwrap_or(pb::Game::Unspecified);
         // Validate and canonicalise the options, so that equal requests share a queue.
-        let options = match game {
-            pb::Game::TwentyTwo => canonical::<twenty_two::State>(&queue),
-            pb::Game::GinRummy => canonical::<gin::State>(&queue),
-            pb::Game::Unspecified => Err(Status::invalid_argument("choose a game")),
+        let options = match wire::game_from_pb(queue.game) {
+            Some(kind) => wire::visit(kind, Canonical(&queue)),
+            None => Err(Status::invalid_argument("choose a game")),
         }?;
         let key = (queue.game, options.clone(), queue.seats);
         let (reply, receiver) = oneshot::channel();
@@ -505,6 +514,16 @@ fn take_from_lobby(
         }
     }
     Ok(taken)
+}
+
+/// [`canonical`] for the queue's game.
+struct Canonical<'a>(&'a pb::QueueRequest);
+
+impl WireVisitor for Canonical<'_> {
+    type Output = Result<String, Status>;
+    fn visit<G: WireGame>(self) -> Result<String, Status> {
+        canonical::<G>(self.0)
+    }
 }
 
 fn canonical<G: WireGame>(queue: &pb::QueueRequest) -> Result<String, Status> {

@@ -1,10 +1,11 @@
 //! The `cardroom.v1.Cardroom` service: requests in, registry and match tasks behind.
 
+use std::ops::RangeInclusive;
 use std::pin::Pin;
 
-use cardroom_games::{Seat, gin, twenty_two};
+use cardroom_games::{Game, GameKind, OptionKind, Seat};
 use cardroom_proto::pb;
-use cardroom_proto::wire::{self, WireGame};
+use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -43,152 +44,57 @@ impl Cardroom {
     }
 }
 
-fn game_info<G: WireGame>(
-    min_seats: u32,
-    max_seats: u32,
-    options: Vec<pb::OptionInfo>,
-) -> pb::GameInfo {
-    pb::GameInfo { game: G::PB as i32, name: G::NAME.to_owned(), min_seats, max_seats, options }
-}
+/// A game's entry in `ListGames`, from the catalogue: its name, the seats some options allow
+/// and its option table with the defaults.
+struct GameInfo;
 
-fn option(
-    name: &str,
-    description: &str,
-    default: impl serde::Serialize,
-    choices: &[&str],
-) -> pb::OptionInfo {
-    pb::OptionInfo {
-        name: name.to_owned(),
-        description: description.to_owned(),
-        default_json: serde_json::to_string(&default).unwrap_or_default(),
-        choices_json: choices.iter().map(|c| (*c).to_owned()).collect(),
+impl WireVisitor for GameInfo {
+    type Output = pb::GameInfo;
+
+    fn visit<G: WireGame>(self) -> pb::GameInfo {
+        let seats = seat_bounds::<G>();
+        let options = G::describe_options()
+            .iter()
+            .map(|spec| pb::OptionInfo {
+                name: spec.name.to_owned(),
+                description: spec.description.to_owned(),
+                default_json: spec.default_json(),
+                choices_json: spec.choices_json(),
+            })
+            .collect();
+        pb::GameInfo {
+            game: G::PB as i32,
+            name: G::NAME.to_owned(),
+            min_seats: u32::from(*seats.start()),
+            max_seats: u32::from(*seats.end()),
+            options,
+        }
     }
 }
 
-const BOOL: &[&str] = &["false", "true"];
+/// The fewest and the most seats any options allow: the default options' range, widened by
+/// every choice of every option that takes one of a list (TT-4: Twenty-Two seats more players
+/// with more packs; the `packs` option says how many each choice seats).
+fn seat_bounds<G: Game>() -> RangeInclusive<u8> {
+    let defaults = serde_json::to_value(G::Options::default()).unwrap_or_default();
+    let mut seats = G::seats(&G::Options::default());
+    for spec in G::describe_options() {
+        let OptionKind::Choice(choices) = spec.kind else { continue };
+        for choice in choices {
+            let mut options = defaults.clone();
+            let Ok(value) = serde_json::from_str(choice) else { continue };
+            options[spec.name] = value;
+            let Ok(options) = serde_json::from_value::<G::Options>(options) else { continue };
+            let range = G::seats(&options);
+            seats = *seats.start().min(range.start())..=*seats.end().max(range.end());
+        }
+    }
+    seats
+}
 
-/// The games and their options, from the engines' defaults.
+/// The games and their options, from the catalogue, in its order.
 fn catalogue() -> Vec<pb::GameInfo> {
-    let tt = twenty_two::Options::default();
-    let gin = gin::Options::default();
-    vec![
-        // The most seats any options allow (TT-4: more players with more packs); the `packs`
-        // option says how many each choice seats.
-        game_info::<twenty_two::State>(
-            u32::from(twenty_two::MIN_PLAYERS),
-            u32::from(twenty_two::MAX_PLAYERS),
-            vec![
-                option(
-                    "packs",
-                    "TT-3, TT-4: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12: 2 to 12 seats) or 1 to 4 (n packs seat 2 to 4n+8 players, at most 16)",
-                    tt.packs,
-                    &["\"auto\"", "1", "2", "3", "4"],
-                ),
-                option(
-                    "first_hand",
-                    "TT-6: cards in the first hand (every hand in the elimination variant), 1 to 11",
-                    tt.first_hand,
-                    &[],
-                ),
-                option("limit", "TT-19: the score that eliminates", tt.limit, &[]),
-                option(
-                    "trick_winner",
-                    "TT-14: who wins a trick",
-                    tt.trick_winner,
-                    &["\"strongest_combination\"", "\"highest_card\""],
-                ),
-                option(
-                    "tied_dealer",
-                    "TT-20: which of several losers deals next",
-                    tt.tied_dealer,
-                    &["\"random\"", "\"nearest_left_of_previous_dealer\""],
-                ),
-                option(
-                    "variant",
-                    "TT-26..28: standard scoring or seed 003's elimination game",
-                    tt.variant,
-                    &["\"standard\"", "\"elimination\""],
-                ),
-            ],
-        ),
-        game_info::<gin::State>(
-            2,
-            2,
-            vec![
-                option(
-                    "first_upcard",
-                    "GR-5: after both pass the first upcard, the non-dealer draws (standard) or the dealer takes a normal turn (seed)",
-                    gin.first_upcard,
-                    &["\"standard\"", "\"seed\""],
-                ),
-                option(
-                    "discard_taken_upcard",
-                    "GR-6: may a card just taken from the discard pile be discarded in the same turn",
-                    gin.discard_taken_upcard,
-                    BOOL,
-                ),
-                option(
-                    "knock_limit",
-                    "GR-7: the most deadwood a knocker may hold, 0 to 10",
-                    gin.knock_limit,
-                    &[],
-                ),
-                option(
-                    "oklahoma",
-                    "GR-14: the first upcard's value sets the hand's knock limit (an ace: gin only)",
-                    gin.oklahoma,
-                    BOOL,
-                ),
-                option(
-                    "oklahoma_spades_double",
-                    "GR-14: with oklahoma, a spade upcard doubles the hand's score",
-                    gin.oklahoma_spades_double,
-                    BOOL,
-                ),
-                option("gin_bonus", "GR-12: the bonus for gin", gin.gin_bonus, &[]),
-                option(
-                    "undercut_bonus",
-                    "GR-12: the bonus for an undercut",
-                    gin.undercut_bonus,
-                    &[],
-                ),
-                option(
-                    "big_gin",
-                    "GR-8: may a player go out with all eleven cards melded",
-                    gin.big_gin,
-                    BOOL,
-                ),
-                option("big_gin_bonus", "GR-12: the bonus for big gin", gin.big_gin_bonus, &[]),
-                option(
-                    "tie_is_undercut",
-                    "GR-12: does equal deadwood count as an undercut",
-                    gin.tie_is_undercut,
-                    BOOL,
-                ),
-                option(
-                    "wall_knock",
-                    "GR-10: at the wall, may the next player take the upcard to knock",
-                    gin.wall_knock,
-                    BOOL,
-                ),
-                option(
-                    "max_upcard_draws",
-                    "GR-11: upcard draws after which a hand is a draw",
-                    gin.max_upcard_draws,
-                    &[],
-                ),
-                option("target", "GR-13: the total that ends the match", gin.target, &[]),
-                option("game_bonus", "GR-13: 100 points to the match winner", gin.game_bonus, BOOL),
-                option("box_bonus", "GR-13: 25 points per hand won", gin.box_bonus, BOOL),
-                option(
-                    "shutout_double",
-                    "GR-13: double the winner's total if the loser scored nothing",
-                    gin.shutout_double,
-                    BOOL,
-                ),
-            ],
-        ),
-    ]
+    GameKind::ALL.into_iter().map(|kind| wire::visit(kind, GameInfo)).collect()
 }
 
 #[tonic::async_trait]

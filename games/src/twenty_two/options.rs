@@ -122,7 +122,7 @@ impl GameOptions for Options {
         vec![
             OptionSpec::new(
                 "packs",
-                "TT-3: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12) or 1 to 4",
+                "TT-3, TT-4: packs shuffled together: \"auto\" (1 up to 6 players, 2 up to 9, 3 up to 12: 2 to 12 seats) or 1 to 4 (n packs seat 2 to 4n+8 players, at most 16)",
                 &d.packs,
                 OptionKind::Choice(&["\"auto\"", "1", "2", "3", "4"]),
             ),

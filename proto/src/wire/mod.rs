@@ -57,6 +57,25 @@ pub trait WireGame: Game {
     }
 }
 
+/// Generic code over a game on the wire, run for a game chosen at run time ([`visit`]): the
+/// wire's [`cardroom_games::GameVisitor`], for code that needs `G: WireGame` (hosting a match,
+/// playing one over `cardroom.v1`) rather than only `G: Game`.
+pub trait WireVisitor {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the chosen game's engine.
+    fn visit<G: WireGame>(self) -> Self::Output;
+}
+
+/// Runs `visitor` with `game`'s engine as its type parameter (as [`GameKind::visit`] does for
+/// a [`cardroom_games::GameVisitor`]).
+pub fn visit<V: WireVisitor>(game: GameKind, visitor: V) -> V::Output {
+    match game {
+        GameKind::TwentyTwo => visitor.visit::<cardroom_games::twenty_two::State>(),
+        GameKind::Gin => visitor.visit::<cardroom_games::gin::State>(),
+    }
+}
+
 /// A game of the catalogue on the wire.
 pub fn game_to_pb(game: GameKind) -> pb::Game {
     match game {
