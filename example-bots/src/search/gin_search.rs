@@ -7,8 +7,11 @@ use cardroom_games::gin::{
 };
 use cardroom_games::{Card, Seat};
 use rand::RngExt;
+use cardroom_games::GameKind;
+use cardroom_sdk::{AnyBot, Bot};
 use rand_chacha::ChaCha8Rng;
 
+use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use super::objective::Searchable;
 use super::rollout::{BotPolicy, Policy};
 use crate::gin_heuristic::GinHeuristic;
@@ -490,6 +493,23 @@ impl Searchable for gin::State {
     fn fallback(_: &gin::Observation) -> gin::Action {
         gin::Action::DrawStock
     }
+}
+
+impl ExampleGame for gin::State {
+    const HEURISTIC: &'static str = "gin-heuristic";
+
+    fn heuristic(_seed: u64) -> Box<dyn Bot<gin::State>> {
+        Box::new(GinHeuristic::new())
+    }
+
+    fn into_any(bot: Box<dyn Bot<gin::State>>) -> AnyBot {
+        AnyBot::Gin(bot)
+    }
+}
+
+/// [`crate::catalogue::visit`]'s step for Gin Rummy.
+pub(crate) fn visit_if<V: ExampleVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
+    catalogue::visit_if::<gin::State, V>(game, visitor)
 }
 
 #[cfg(test)]

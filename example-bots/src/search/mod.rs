@@ -47,7 +47,7 @@ pub mod gin_greedy;
 pub mod gin_search;
 mod objective;
 mod rollout;
-mod tt_search;
+pub(crate) mod tt_search;
 
 use std::time::{Duration, Instant};
 

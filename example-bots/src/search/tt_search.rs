@@ -2,8 +2,11 @@
 
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{self, Cards};
+use cardroom_games::GameKind;
+use cardroom_sdk::{AnyBot, Bot};
 use rand_chacha::ChaCha8Rng;
 
+use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use super::objective::{Searchable, fill_at_random, policy_choices};
 use super::rollout::{BotPolicy, Policy};
 use crate::tt_heuristic::TtHeuristic;
@@ -70,6 +73,23 @@ impl Searchable for twenty_two::State {
         fill_at_random::<twenty_two::State>(observation, cap, rng, &mut out);
         out
     }
+}
+
+impl ExampleGame for twenty_two::State {
+    const HEURISTIC: &'static str = "tt-heuristic";
+
+    fn heuristic(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+        Box::new(TtHeuristic::new())
+    }
+
+    fn into_any(bot: Box<dyn Bot<twenty_two::State>>) -> AnyBot {
+        AnyBot::TwentyTwo(bot)
+    }
+}
+
+/// [`crate::catalogue::visit`]'s step for Twenty-Two.
+pub(crate) fn visit_if<V: ExampleVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
+    catalogue::visit_if::<twenty_two::State, V>(game, visitor)
 }
 
 #[cfg(test)]
