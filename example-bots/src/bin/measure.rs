@@ -178,8 +178,14 @@ impl ExampleVisitor for RandomRows {
         let heroes: [(&str, Maker<G>); 2] = [("random", random::<G>), (G::HEURISTIC, G::heuristic)];
         for players in tables::<G>(&[2, 4, 8]) {
             for (name, hero) in heroes {
-                let tally =
-                    measure(default_match::<G>, hero, random::<G>, players, self.matches, self.seed)?;
+                let tally = measure(
+                    default_match::<G>,
+                    hero,
+                    random::<G>,
+                    players,
+                    self.matches,
+                    self.seed,
+                )?;
                 row(G::NAME, players, name, "random", tally);
             }
         }

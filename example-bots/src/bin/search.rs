@@ -11,8 +11,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
+use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
 use cardroom_sdk::{AnyBot, play_any};
 use clap::Parser;

@@ -49,18 +49,15 @@ pub fn gin_match(_players: u8, seed: u64) -> gin::State {
         .unwrap_or_else(|err| panic!("gin with the default options: {err}"))
 }
 
-
 /// A seeded random Gin Rummy bot.
 pub fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
     Box::new(crate::random::RandomBot::new(seed))
 }
 
-
 /// The Gin Rummy heuristic (it needs no seed).
 pub fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
     Box::new(crate::gin_heuristic::GinHeuristic::new())
 }
-
 
 /// The search bot for Gin Rummy with a fixed number of samples per decision.
 pub fn search_gin(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<gin::State>> {

@@ -1,6 +1,10 @@
 //! Win rates of one bot against others, in process ([`cardroom_sdk::play_local`]), with
 //! Wilson 95% confidence intervals: what `cargo run --release -p cardroom-example-bots --bin
 //! measure` prints, and what the tests assert.
+//!
+//! The measurements are written once, generic over the game; each game's named matches and bot
+//! factories (`twenty_two_match`, `heuristic_gin`, …, and Gin Rummy's duplicate deals) are in
+//! its own module, re-exported here.
 
 use cardroom_games::{Game, Seat};
 use cardroom_sdk::{Bot, LocalError, PlayableGame, play_local};
@@ -92,7 +96,8 @@ pub fn measure<G: PlayableGame>(
     Ok(tally)
 }
 
-/// The hero's point margin over duplicate deals (as [`gin_duplicate_deals`] plays them): the mean and its standard error.
+/// The hero's point margin over duplicate deals (as [`gin_duplicate_deals`] plays them): the
+/// mean and its standard error.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Margin {
     /// Deals played (each twice).

@@ -15,21 +15,17 @@ pub fn twenty_two_match(players: u8, seed: u64) -> twenty_two::State {
         .unwrap_or_else(|err| panic!("{players} players: {err}"))
 }
 
-
 /// A seeded random Twenty-Two bot, for [`measure`](super::measure)'s bot factories.
 pub fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
     Box::new(crate::random::RandomBot::new(seed))
 }
-
 
 /// The Twenty-Two heuristic (it needs no seed).
 pub fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
     Box::new(crate::tt_heuristic::TtHeuristic::new())
 }
 
-
 /// for a seed), as the measurements and tests run it.
 pub fn search_tt(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<twenty_two::State>> {
     move |seed| Box::new(SearchBot::<twenty_two::State>::new(fixed(iterations, seed)))
 }
-

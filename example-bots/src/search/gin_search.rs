@@ -2,18 +2,18 @@
 //! it: [`GinMemory`] remembers the opponent's moves this hand and samples the hidden cards by
 //! how well they explain them.
 
+use cardroom_games::GameKind;
 use cardroom_games::gin::{
     self, Action, CardSet, FirstUpcard, Observation, Phase, PileCard, solver,
 };
 use cardroom_games::{Card, Seat};
-use rand::RngExt;
-use cardroom_games::GameKind;
 use cardroom_sdk::{AnyBot, Bot};
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use super::objective::Searchable;
 use super::rollout::{BotPolicy, Policy};
+use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use crate::gin_heuristic::GinHeuristic;
 
 /// The opponent model of [`GinMemory`] and the sampling effort. The defaults were measured

@@ -1,14 +1,14 @@
 //! Twenty-Two's half of the search: its [`Searchable`] implementation.
 
+use cardroom_games::GameKind;
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{self, Cards};
-use cardroom_games::GameKind;
 use cardroom_sdk::{AnyBot, Bot};
 use rand_chacha::ChaCha8Rng;
 
-use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use super::objective::{Searchable, fill_at_random, policy_choices};
 use super::rollout::{BotPolicy, Policy};
+use crate::catalogue::{self, ExampleGame, ExampleVisitor};
 use crate::tt_heuristic::TtHeuristic;
 
 /// Twenty-Two: a playout ends with the deal (TT-17, TT-27); its value is minus the penalty
