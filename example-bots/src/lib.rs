@@ -10,7 +10,8 @@
 //!   cards, knocks early.
 //!
 //! [`measure`] plays them against each other and computes win rates with Wilson intervals
-//! (`--bin measure`); [`cli`] is what the binaries share.
+//! (`--bin measure`); [`cli`] is what the binaries share, and [`catalogue`] runs code written
+//! once for a game chosen at run time.
 //!
 //! ```
 //! use cardroom_example_bots::{random::RandomBot, tt_heuristic::TtHeuristic};
@@ -23,6 +24,7 @@
 //! assert_eq!(standings.len(), 3);
 //! ```
 
+pub mod catalogue;
 pub mod cli;
 pub mod gin_heuristic;
 pub mod measure;

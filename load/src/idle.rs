@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use cardroom_proto::pb::cardroom_client::CardroomClient;
-use cardroom_sdk::{ConnectConfig, GameKind, MatchSpec, Organizer, play_any};
+use cardroom_sdk::{ConnectConfig, MatchSpec, Organizer, play_any};
 use serde::Serialize;
 use tokio::task::JoinSet;
 
@@ -43,7 +43,7 @@ pub(crate) async fn idle(url: &str, bots: usize) -> anyhow::Result<IdleRun> {
         let count = bots / CREATORS + usize::from(creator < bots % CREATORS);
         creators.spawn(async move {
             let spec = MatchSpec {
-                game: GameKind::Gin,
+                game: crate::gin_load::DEFAULT_GAME,
                 options_json: String::new(),
                 seats: 2,
                 seed: None,

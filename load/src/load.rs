@@ -10,7 +10,6 @@ use anyhow::Context;
 use cardroom_example_bots::random::RandomBot;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
-use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_sdk::{
     AnyBot, Bot, ConnectConfig, GameKind, MatchSpec, Organizer, PlayableGame, play_any,
 };
@@ -141,39 +140,84 @@ fn sample(stats: &pb::ServerStats, seconds: f64, decisions_per_s: f64) -> Sample
     }
 }
 
-/// The load's bot: it answers at once, at random, except that in Gin Rummy it goes out as
-/// soon as it may. Random gin players almost never knock, so their matches run to hundreds of
-/// void hands, unlike any real bot's; this one's matches are as long as real ones.
+/// The load's bot: it answers at once, at random, except that it goes out as soon as it may
+/// ([`QuickGame::goes_out`]: in Gin Rummy, a knock or gin). Random gin players almost never
+/// knock, so their matches run to hundreds of void hands, unlike any real bot's; this one's
+/// matches are as long as real ones.
 pub(crate) struct QuickBot(RandomBot);
 
 impl QuickBot {
     pub(crate) fn any(game: GameKind, seed: u64) -> AnyBot {
-        match game {
-            GameKind::Gin => AnyBot::Gin(Box::new(QuickBot(RandomBot::new(seed)))),
-            GameKind::TwentyTwo => AnyBot::TwentyTwo(Box::new(QuickBot(RandomBot::new(seed)))),
+        /// A [`QuickBot`] for the visited game.
+        struct Any(u64);
+        impl QuickVisitor for Any {
+            type Output = AnyBot;
+            fn visit<G: QuickGame>(self) -> AnyBot {
+                G::into_any(Box::new(QuickBot(RandomBot::new(self.0))))
+            }
         }
+        visit(game, Any(seed))
     }
 }
 
-impl Bot<gin::State> for QuickBot {
-    fn choose(&mut self, observation: &gin::Observation) -> gin::Action {
-        let out = observation.legal_actions.iter().find(|action| {
-            matches!(
-                action,
-                gin::Action::Knock { .. } | gin::Action::Gin { .. } | gin::Action::BigGin
-            )
-        });
+impl<G: QuickGame> Bot<G> for QuickBot {
+    fn choose(&mut self, observation: &G::Observation) -> G::Action {
+        let out = G::legal_actions_of(observation).iter().find(|action| G::goes_out(action));
         match out {
             Some(action) => *action,
-            None => Bot::<gin::State>::choose(&mut self.0, observation),
+            None => Bot::<G>::choose(&mut self.0, observation),
         }
     }
 }
 
-impl Bot<twenty_two::State> for QuickBot {
-    fn choose(&mut self, observation: &twenty_two::Observation) -> twenty_two::Action {
-        Bot::<twenty_two::State>::choose(&mut self.0, observation)
+/// A game the load plays: what its bot ([`QuickBot`]) plays at once, and how the SDK's runner
+/// takes the bot. Each game implements it in its own module (`tt_load`, `gin_load`).
+pub(crate) trait QuickGame: PlayableGame {
+    /// Whether the bot plays `action` as soon as it is legal (an action that ends the hand).
+    fn goes_out(action: &Self::Action) -> bool {
+        let _ = action;
+        false
     }
+
+    /// `bot` as the SDK's networked runner takes it.
+    fn into_any(bot: Box<dyn Bot<Self>>) -> AnyBot;
+}
+
+/// Generic code run for a game chosen at run time: [`visit`] calls [`QuickVisitor::visit`]
+/// with that game's engine.
+pub(crate) trait QuickVisitor {
+    /// What the visit gives back.
+    type Output;
+    /// The visit, with `G` the chosen game's engine.
+    fn visit<G: QuickGame>(self) -> Self::Output;
+}
+
+/// Runs `visitor` with the engine of `game`.
+///
+/// # Panics
+///
+/// If the game has no [`QuickGame`] implementation (every game of the catalogue has one; a
+/// unit test checks it).
+pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
+    let visitor = match crate::tt_load::visit_if(game, visitor) {
+        Ok(output) => return output,
+        Err(visitor) => visitor,
+    };
+    let visitor = match crate::gin_load::visit_if(game, visitor) {
+        Ok(output) => return output,
+        Err(visitor) => visitor,
+    };
+    drop(visitor);
+    panic!("the load cannot play {}", game.name())
+}
+
+/// [`QuickVisitor::visit`] with `G` if `game` is `G`'s, else the visitor back: what each
+/// game's `visit_if` calls.
+pub(crate) fn visit_if<G: QuickGame, V: QuickVisitor>(
+    game: GameKind,
+    visitor: V,
+) -> Result<V::Output, V> {
+    if game == G::KIND { Ok(visitor.visit::<G>()) } else { Err(visitor) }
 }
 
 /// The open load's bot: after each `Turn` it waits `think` (as a bot that thinks would,
@@ -205,10 +249,7 @@ async fn thinking_bot(
             Some(Message::Turn(turn)) => {
                 tokio::time::sleep(think).await;
                 let json = turn.observation.map(|observation| observation.json).unwrap_or_default();
-                let index = match game {
-                    GameKind::Gin => choose::<gin::State>(&mut bot, &json)?,
-                    GameKind::TwentyTwo => choose::<twenty_two::State>(&mut bot, &json)?,
-                };
+                let index = visit(game, Choose { bot: &mut bot, json: &json })?;
                 let act = pb::Act { turn: turn.turn, choice: Some(pb::act::Choice::Index(index)) };
                 tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
                     .await?;
@@ -221,16 +262,22 @@ async fn thinking_bot(
     anyhow::bail!("the stream ended before the match")
 }
 
-/// The index, among the observation's legal actions, of `bot`'s choice.
-fn choose<G: PlayableGame>(bot: &mut QuickBot, json: &str) -> anyhow::Result<u32>
-where
-    QuickBot: Bot<G>,
-{
-    let observation = G::parse_observation(json).context("reading the observation")?;
-    let action = bot.choose(&observation);
-    let legal = G::legal_actions_of(&observation);
-    let index = legal.iter().position(|candidate| *candidate == action);
-    Ok(u32::try_from(index.context("the bot chose a legal action")?)?)
+/// The index, among the legal actions of the observation `json` (the engine's JSON form),
+/// of `bot`'s choice.
+struct Choose<'a> {
+    bot: &'a mut QuickBot,
+    json: &'a str,
+}
+
+impl QuickVisitor for Choose<'_> {
+    type Output = anyhow::Result<u32>;
+    fn visit<G: QuickGame>(self) -> anyhow::Result<u32> {
+        let observation = G::parse_observation(self.json).context("reading the observation")?;
+        let action = Bot::<G>::choose(self.bot, &observation);
+        let legal = G::legal_actions_of(&observation);
+        let index = legal.iter().position(|candidate| *candidate == action);
+        Ok(u32::try_from(index.context("the bot chose a legal action")?)?)
+    }
 }
 
 /// Keeps one match running after another until `stop`, each seat played by a [`QuickBot`]
@@ -443,4 +490,16 @@ pub(crate) async fn pingpong(
         server_peak_rss_bytes: usage.peak_rss_bytes,
         client_cpu,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_load_plays_every_game_of_the_catalogue() {
+        for game in GameKind::ALL {
+            assert_eq!(QuickBot::any(game, 1).game(), game);
+        }
+    }
 }

@@ -14,10 +14,12 @@
 //! To pin both processes to one core, run it under `taskset -c 0`: the children inherit it.
 
 mod child;
+mod gin_load;
 mod idle;
 mod load;
 mod pingpong;
 mod report;
+mod tt_load;
 
 use std::time::Duration;
 
@@ -106,7 +108,7 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct LoadArgs {
     /// The game.
-    #[arg(long, value_enum, default_value = "gin")]
+    #[arg(long, default_value_t = gin_load::DEFAULT_GAME)]
     game: GameKind,
     /// Seats per match.
     #[arg(long, default_value_t = 2)]

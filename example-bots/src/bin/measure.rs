@@ -10,12 +10,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use cardroom_example_bots::measure::{
-    Maker, Tally, gin_match, heuristic_gin, heuristic_tt, measure, random_gin, random_tt,
-    search_gin, search_tt, twenty_two_match,
-};
+use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
+use cardroom_example_bots::measure::{Maker, Tally, default_match, measure, random, search};
 use cardroom_sdk::Bot;
-use cardroom_sdk::games::{Game, gin, twenty_two};
+use cardroom_sdk::games::{Game, GameKind};
 use clap::Parser;
 
 /// The flags: the heuristics against random bots, or `search`.
@@ -46,9 +44,10 @@ enum Command {
         /// The first match's seed; match `i` uses `seed + i`.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The games to measure: `gin`, `twenty_two`.
-        #[arg(long, value_delimiter = ',', default_value = "gin,twenty_two")]
-        games: Vec<String>,
+        /// The games to measure, by name or alias (`twenty_two` or `22`, …); by default every
+        /// game of the catalogue.
+        #[arg(long, value_delimiter = ',')]
+        games: Vec<GameKind>,
         /// Twenty-Two table sizes.
         #[arg(long, value_delimiter = ',', default_value = "2,4")]
         players: Vec<u8>,
@@ -119,38 +118,79 @@ fn report_time(started: Instant, clock: &Clock) {
     );
 }
 
+/// The table sizes of `G`'s rows: its one table size if the default options allow only one,
+/// else `players`.
+fn tables<G: Game>(players: &[u8]) -> Vec<u8> {
+    let seats = G::seats(&G::Options::default());
+    if seats.start() == seats.end() { vec![*seats.start()] } else { players.to_vec() }
+}
+
+/// One game's search rows: the search bot in one seat, the game's heuristic in the others.
+struct SearchRows<'a> {
+    matches: u32,
+    iterations: u32,
+    seed: u64,
+    players: &'a [u8],
+    hero: &'a str,
+}
+
+impl ExampleVisitor for SearchRows<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<G: ExampleGame>(self) -> anyhow::Result<()> {
+        for players in tables::<G>(self.players) {
+            let (started, clock) = (Instant::now(), Clock::default());
+            let hero = timed(search::<G>(self.iterations), &clock);
+            let tally =
+                measure(default_match::<G>, hero, G::heuristic, players, self.matches, self.seed)?;
+            row(G::NAME, players, self.hero, G::HEURISTIC, tally);
+            report_time(started, &clock);
+        }
+        Ok(())
+    }
+}
+
 fn search_rows(
     matches: u32,
     iterations: u32,
     seed: u64,
-    games: &[String],
+    games: &[GameKind],
     players: &[u8],
 ) -> anyhow::Result<()> {
     let hero = format!("search ({iterations} samples/move)");
+    let games = if games.is_empty() { &GameKind::ALL[..] } else { games };
     header();
-    for game in games {
-        match game.as_str() {
-            "gin" => {
-                let (started, clock) = (Instant::now(), Clock::default());
-                let search = timed(search_gin(iterations), &clock);
-                let tally = measure(gin_match, search, heuristic_gin, 2, matches, seed)?;
-                row("gin", 2, &hero, "gin-heuristic", tally);
-                report_time(started, &clock);
-            }
-            "twenty_two" | "22" => {
-                for &players in players {
-                    let (started, clock) = (Instant::now(), Clock::default());
-                    let search = timed(search_tt(iterations), &clock);
-                    let tally =
-                        measure(twenty_two_match, search, heuristic_tt, players, matches, seed)?;
-                    row("twenty_two", players, &hero, "tt-heuristic", tally);
-                    report_time(started, &clock);
-                }
-            }
-            other => anyhow::bail!("unknown game {other:?}: gin or twenty_two"),
-        }
+    for &game in games {
+        catalogue::visit(game, SearchRows { matches, iterations, seed, players, hero: &hero })?;
     }
     Ok(())
+}
+
+/// One game's rows against random bots: a random bot and the game's heuristic as the hero, at
+/// each table size.
+struct RandomRows {
+    matches: u32,
+    seed: u64,
+}
+
+impl ExampleVisitor for RandomRows {
+    type Output = anyhow::Result<()>;
+    fn visit<G: ExampleGame>(self) -> anyhow::Result<()> {
+        let heroes: [(&str, Maker<G>); 2] = [("random", random::<G>), (G::HEURISTIC, G::heuristic)];
+        for players in tables::<G>(&[2, 4, 8]) {
+            for (name, hero) in heroes {
+                let tally = measure(
+                    default_match::<G>,
+                    hero,
+                    random::<G>,
+                    players,
+                    self.matches,
+                    self.seed,
+                )?;
+                row(G::NAME, players, name, "random", tally);
+            }
+        }
+        Ok(())
+    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -159,20 +199,8 @@ fn main() -> anyhow::Result<()> {
         return search_rows(matches, iterations, seed, &games, &players);
     }
     header();
-    let tt: [(&str, Maker<twenty_two::State>); 2] =
-        [("random", random_tt), ("tt-heuristic", heuristic_tt)];
-    for players in [2u8, 4, 8] {
-        for (name, hero) in tt {
-            let tally =
-                measure(twenty_two_match, hero, random_tt, players, args.matches, args.seed)?;
-            row("twenty_two", players, name, "random", tally);
-        }
-    }
-    let gin: [(&str, Maker<gin::State>); 2] =
-        [("random", random_gin), ("gin-heuristic", heuristic_gin)];
-    for (name, hero) in gin {
-        let tally = measure(gin_match, hero, random_gin, 2, args.matches, args.seed)?;
-        row("gin", 2, name, "random", tally);
+    for game in GameKind::ALL {
+        catalogue::visit(game, RandomRows { matches: args.matches, seed: args.seed })?;
     }
     Ok(())
 }

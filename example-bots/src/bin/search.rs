@@ -11,10 +11,10 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
 use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
-use cardroom_sdk::games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, GameKind, play_any};
+use cardroom_sdk::{AnyBot, play_any};
 use clap::Parser;
 
 /// The flags of a networked bot, and its thinking budget.
@@ -31,6 +31,16 @@ struct Cli {
     iterations: Option<u32>,
 }
 
+/// The search bot, for whichever game the seat plays.
+struct Search(SearchConfig);
+
+impl ExampleVisitor for Search {
+    type Output = AnyBot;
+    fn visit<G: ExampleGame>(self) -> AnyBot {
+        G::into_any(Box::new(SearchBot::<G>::new(self.0)))
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     init_tracing();
@@ -41,13 +51,7 @@ async fn main() -> ExitCode {
     };
     play_matches(&cli.bot, "search", |config, seed| async move {
         let search = SearchConfig { budget, seed, ..SearchConfig::default() };
-        play_any(&config, |game| match game {
-            GameKind::TwentyTwo => {
-                AnyBot::TwentyTwo(Box::new(SearchBot::<twenty_two::State>::new(search)))
-            }
-            GameKind::Gin => AnyBot::Gin(Box::new(SearchBot::<gin::State>::new(search))),
-        })
-        .await
+        play_any(&config, |game| catalogue::visit(game, Search(search))).await
     })
     .await
 }

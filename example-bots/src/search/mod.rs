@@ -8,10 +8,10 @@
 //!    In Twenty-Two the deal is uniform ([`Game::sample`](cardroom_games::Game::sample)). In
 //!    Gin Rummy the bot remembers what the opponent did this hand (the cards it took or
 //!    declined, its discards) and picks the sample out of a pool of uniform ones by how likely
-//!    those moves were with the opponent's sampled hand ([`GinMemory`], sampling importance
-//!    resampling): a player who kept what melds and threw its loose high cards away holds a far
-//!    better hand than ten random cards, and a search that plays out against random hands
-//!    thinks it has all the time in the world.
+//!    those moves were with the opponent's sampled hand ([`GinMemory`](gin_search::GinMemory),
+//!    sampling importance resampling): a player who kept what melds and threw its loose high
+//!    cards away holds a far better hand than ten random cards, and a search that plays out
+//!    against random hands thinks it has all the time in the world.
 //! 2. **Play out** every root candidate still in the race from that sample, each with the same
 //!    playout seed (common random numbers, so that differences come from the action rather
 //!    than the luck), with a fast [`Policy`] for every seat (by default the example heuristics,
@@ -34,17 +34,20 @@
 //! when there are more than [`SearchConfig::max_candidates`], a subset
 //! ([`Searchable::candidates`]).
 //!
-//! The search is written once, over [`Searchable`], which each game implements: what the bot
-//! remembers and how it samples, what ends a playout, what a result is worth, and which
+//! The search is written once, over [`Searchable`], which each game implements in its own
+//! module (`tt_search`, [`gin_search`]; [`gin_greedy`] is a Gin Rummy playout policy): what
+//! the bot remembers and how it samples, what ends a playout, what a result is worth, and which
 //! candidates to try. Budgets are wall-clock time per move ([`Budget::Time`], by default
 //! 100 ms) or a fixed number of samples ([`Budget::Iterations`]), which with a fixed seed makes
 //! the bot deterministic for tests and measurements. An iteration costs one playout per
 //! candidate still in the race, and in Gin Rummy the weighing of
-//! [`GinInference::pool`] samples.
+//! [`GinInference::pool`](gin_search::GinInference::pool) samples.
 
-mod gin;
+pub mod gin_greedy;
+pub mod gin_search;
 mod objective;
 mod rollout;
+pub(crate) mod tt_search;
 
 use std::time::{Duration, Instant};
 
@@ -53,9 +56,8 @@ use cardroom_sdk::Bot;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-pub use gin::{GinInference, GinMemory};
 pub use objective::Searchable;
-pub use rollout::{BotPolicy, GinGreedy, Policy, Uniform};
+pub use rollout::{BotPolicy, Policy, Uniform};
 
 /// How long the bot thinks about one decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -200,7 +202,8 @@ impl<G: Searchable> SearchBot<G> {
     }
 
     /// What the bot remembers of the match (for Gin Rummy, the opponent's moves this hand and
-    /// the model that weighs samples by them, [`GinMemory::inference`]).
+    /// the model that weighs samples by them,
+    /// [`GinMemory::inference`](gin_search::GinMemory::inference)).
     pub fn memory_mut(&mut self) -> &mut G::Memory {
         &mut self.memory
     }

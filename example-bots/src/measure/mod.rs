@@ -1,13 +1,21 @@
 //! Win rates of one bot against others, in process ([`cardroom_sdk::play_local`]), with
 //! Wilson 95% confidence intervals: what `cargo run --release -p cardroom-example-bots --bin
 //! measure` prints, and what the tests assert.
+//!
+//! The measurements are written once, generic over the game; each game's named matches and bot
+//! factories (`twenty_two_match`, `heuristic_gin`, …, and Gin Rummy's duplicate deals) are in
+//! its own module, re-exported here.
 
-use cardroom_games::{Seat, gin, twenty_two};
-use cardroom_sdk::{
-    Bot, LocalError, MAX_LOCAL_DECISIONS, PlayableGame, play_local, play_local_report,
-};
+use cardroom_games::{Game, Seat};
+use cardroom_sdk::{Bot, LocalError, PlayableGame, play_local};
 
-use crate::search::{Budget, SearchBot, SearchConfig};
+use crate::search::{Budget, SearchBot, SearchConfig, Searchable};
+
+mod gin_measure;
+mod tt_measure;
+
+pub use gin_measure::*;
+pub use tt_measure::*;
 
 /// Makes a bot from a seed.
 pub type Maker<G> = fn(u64) -> Box<dyn Bot<G>>;
@@ -88,7 +96,8 @@ pub fn measure<G: PlayableGame>(
     Ok(tally)
 }
 
-/// The hero's point margin over duplicate Gin Rummy deals: the mean and its standard error.
+/// The hero's point margin over duplicate deals (as [`gin_duplicate_deals`] plays them): the
+/// mean and its standard error.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Margin {
     /// Deals played (each twice).
@@ -131,86 +140,28 @@ impl Margin {
     }
 }
 
-/// Plays `deals` Gin Rummy deals twice each, the hero in seat 0 and then in seat 1 against
-/// `villain` with the same cards (duplicate play, so that the luck of the deal cancels out),
-/// and returns the hero's points less the villain's in each deal's first scoring hand (GR-12):
-/// the matches are played to a target of 1 point with the default options otherwise. Deal `i`
-/// uses seed `seed + i`; the bots are seeded from it as in [`measure`].
-pub fn gin_duplicate_deals(
-    hero: impl Fn(u64) -> Box<dyn Bot<gin::State>>,
-    villain: impl Fn(u64) -> Box<dyn Bot<gin::State>>,
-    deals: u32,
-    seed: u64,
-) -> Result<Margin, LocalError> {
-    let options = gin::Options { target: 1, ..gin::Options::default() };
-    let mut margin = Margin::default();
-    for i in 0..deals {
-        let deal_seed = seed.wrapping_add(u64::from(i));
-        let mut total = 0.0;
-        for hero_seat in [0, 1] {
-            let mut bots: Vec<Box<dyn Bot<gin::State>>> = (0..2u8)
-                .map(|seat| {
-                    let bot_seed = deal_seed.wrapping_mul(31).wrapping_add(u64::from(seat));
-                    if seat == hero_seat { hero(bot_seed) } else { villain(bot_seed) }
-                })
-                .collect();
-            let state = gin::State::new(options, deal_seed)
-                .unwrap_or_else(|err| panic!("gin to 1 point: {err}"));
-            let scores = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS)?.state.scores();
-            let (hero_score, villain_score) =
-                (scores[usize::from(hero_seat)], scores[usize::from(1 - hero_seat)]);
-            total += f64::from(hero_score) - f64::from(villain_score);
-        }
-        margin.add(total);
-    }
-    Ok(margin)
+/// A match of `G` with the default options for `players` seats, dealt with `seed`.
+///
+/// # Panics
+///
+/// If the default options cannot seat `players` ([`Game::seats`]).
+pub fn default_match<G: Game>(players: u8, seed: u64) -> G {
+    G::new(G::Options::default(), players, seed)
+        .unwrap_or_else(|err| panic!("{} with {players} players: {err}", G::NAME))
 }
 
-/// A Twenty-Two match with the default options.
-pub fn twenty_two_match(players: u8, seed: u64) -> twenty_two::State {
-    // Two to twelve players always make a valid table with the default options.
-    twenty_two::State::new(twenty_two::Options::default(), players, seed)
-        .unwrap_or_else(|err| panic!("{players} players: {err}"))
-}
-
-/// A Gin Rummy match with the default options (two players).
-pub fn gin_match(_players: u8, seed: u64) -> gin::State {
-    gin::State::new(gin::Options::default(), seed)
-        .unwrap_or_else(|err| panic!("gin with the default options: {err}"))
-}
-
-/// A seeded random Twenty-Two bot, for [`measure`]'s bot factories.
-pub fn random_tt(seed: u64) -> Box<dyn Bot<twenty_two::State>> {
+/// A seeded random bot of any game, for [`measure`](super::measure)'s bot factories.
+pub fn random<G: PlayableGame>(seed: u64) -> Box<dyn Bot<G>> {
     Box::new(crate::random::RandomBot::new(seed))
 }
 
-/// The Twenty-Two heuristic (it needs no seed).
-pub fn heuristic_tt(_seed: u64) -> Box<dyn Bot<twenty_two::State>> {
-    Box::new(crate::tt_heuristic::TtHeuristic::new())
+/// The search bot with a fixed number of samples per decision (deterministic for a seed), as
+/// the measurements and tests run it.
+pub fn search<G: Searchable>(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<G>> {
+    move |seed| Box::new(SearchBot::<G>::new(fixed(iterations, seed)))
 }
 
-/// A seeded random Gin Rummy bot.
-pub fn random_gin(seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(crate::random::RandomBot::new(seed))
-}
-
-/// The Gin Rummy heuristic (it needs no seed).
-pub fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
-    Box::new(crate::gin_heuristic::GinHeuristic::new())
-}
-
-/// The search bot for Twenty-Two with a fixed number of samples per decision (deterministic
-/// for a seed), as the measurements and tests run it.
-pub fn search_tt(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<twenty_two::State>> {
-    move |seed| Box::new(SearchBot::<twenty_two::State>::new(fixed(iterations, seed)))
-}
-
-/// The search bot for Gin Rummy with a fixed number of samples per decision.
-pub fn search_gin(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<gin::State>> {
-    move |seed| Box::new(SearchBot::<gin::State>::new(fixed(iterations, seed)))
-}
-
-fn fixed(iterations: u32, seed: u64) -> SearchConfig {
+pub(crate) fn fixed(iterations: u32, seed: u64) -> SearchConfig {
     SearchConfig { budget: Budget::Iterations(iterations), seed, ..SearchConfig::default() }
 }
 

@@ -1,12 +1,20 @@
-//! Gin Rummy inference for the search: [`GinMemory`] remembers the opponent's moves this hand
-//! and samples the hidden cards by how well they explain them.
+//! Gin Rummy's half of the search: its [`Searchable`] implementation, and the inference behind
+//! it: [`GinMemory`] remembers the opponent's moves this hand and samples the hidden cards by
+//! how well they explain them.
 
+use cardroom_games::GameKind;
 use cardroom_games::gin::{
     self, Action, CardSet, FirstUpcard, Observation, Phase, PileCard, solver,
 };
 use cardroom_games::{Card, Seat};
+use cardroom_sdk::{AnyBot, Bot};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+
+use super::objective::Searchable;
+use super::rollout::{BotPolicy, Policy};
+use crate::catalogue::{self, ExampleGame, ExampleVisitor};
+use crate::gin_heuristic::GinHeuristic;
 
 /// The opponent model of [`GinMemory`] and the sampling effort. The defaults were measured
 /// against the example heuristic: a pool of 48 samples played clearly better than 16 (and 128
@@ -445,6 +453,63 @@ fn deadwood_left(hand: CardSet, allowed: CardSet, left: &mut [usize; 11]) -> Opt
         n += 1;
     }
     Some(n)
+}
+
+/// Gin Rummy: a playout ends with the hand (GR-10 to GR-12); its value is the seat's points
+/// in it less the opponent's (GR-12).
+impl Searchable for gin::State {
+    type Memory = GinMemory;
+
+    fn observe(memory: &mut GinMemory, observation: &gin::Observation) {
+        memory.observe(observation);
+    }
+
+    fn chose(memory: &mut GinMemory, action: gin::Action) {
+        memory.chose(action);
+    }
+
+    fn sample_with(
+        memory: &GinMemory,
+        observation: &gin::Observation,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<gin::State, gin::SetupError> {
+        memory.sample(observation, rng)
+    }
+
+    fn ends_playout(event: &gin::Event) -> bool {
+        matches!(event, gin::Event::HandEnded { .. } | gin::Event::MatchOver { .. })
+    }
+
+    fn value(_: &GinMemory, before: &gin::State, after: &gin::State, seat: Seat) -> f64 {
+        let gain = |i: usize| f64::from(after.scores()[i]) - f64::from(before.scores()[i]);
+        let me = seat.index() & 1;
+        gain(me) - gain(1 - me)
+    }
+
+    fn default_policy() -> Box<dyn Policy<gin::State>> {
+        Box::new(BotPolicy(GinHeuristic::new()))
+    }
+
+    fn fallback(_: &gin::Observation) -> gin::Action {
+        gin::Action::DrawStock
+    }
+}
+
+impl ExampleGame for gin::State {
+    const HEURISTIC: &'static str = "gin-heuristic";
+
+    fn heuristic(_seed: u64) -> Box<dyn Bot<gin::State>> {
+        Box::new(GinHeuristic::new())
+    }
+
+    fn into_any(bot: Box<dyn Bot<gin::State>>) -> AnyBot {
+        AnyBot::Gin(bot)
+    }
+}
+
+/// [`crate::catalogue::visit`]'s step for Gin Rummy.
+pub(crate) fn visit_if<V: ExampleVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
+    catalogue::visit_if::<gin::State, V>(game, visitor)
 }
 
 #[cfg(test)]
