@@ -4,7 +4,7 @@
 use cardroom_sdk::games::gin;
 use cardroom_sdk::{AnyBot, Bot, GameKind};
 
-use crate::load::{self, QuickGame, QuickVisitor};
+use crate::load::QuickGame;
 
 /// The game the load and the idle run play unless told otherwise.
 pub(crate) const DEFAULT_GAME: GameKind = GameKind::Gin;
@@ -18,9 +18,4 @@ impl QuickGame for gin::State {
     fn into_any(bot: Box<dyn Bot<gin::State>>) -> AnyBot {
         AnyBot::Gin(bot)
     }
-}
-
-/// [`load::visit`]'s step for Gin Rummy.
-pub(crate) fn visit_if<V: QuickVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
-    load::visit_if::<gin::State, V>(game, visitor)
 }

@@ -2,7 +2,6 @@
 //! it: [`GinMemory`] remembers the opponent's moves this hand and samples the hidden cards by
 //! how well they explain them.
 
-use cardroom_games::GameKind;
 use cardroom_games::gin::{
     self, Action, CardSet, FirstUpcard, Observation, Phase, PileCard, solver,
 };
@@ -13,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::objective::Searchable;
 use super::rollout::{BotPolicy, Policy};
-use crate::catalogue::{self, ExampleGame, ExampleVisitor};
+use crate::catalogue::ExampleGame;
 use crate::gin_heuristic::GinHeuristic;
 
 /// The opponent model of [`GinMemory`] and the sampling effort. The defaults were measured
@@ -505,11 +504,6 @@ impl ExampleGame for gin::State {
     fn into_any(bot: Box<dyn Bot<gin::State>>) -> AnyBot {
         AnyBot::Gin(bot)
     }
-}
-
-/// [`crate::catalogue::visit`]'s step for Gin Rummy.
-pub(crate) fn visit_if<V: ExampleVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
-    catalogue::visit_if::<gin::State, V>(game, visitor)
 }
 
 #[cfg(test)]

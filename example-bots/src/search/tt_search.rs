@@ -1,6 +1,5 @@
 //! Twenty-Two's half of the search: its [`Searchable`] implementation.
 
-use cardroom_games::GameKind;
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{self, Cards};
 use cardroom_sdk::{AnyBot, Bot};
@@ -8,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::objective::{Searchable, fill_at_random, policy_choices};
 use super::rollout::{BotPolicy, Policy};
-use crate::catalogue::{self, ExampleGame, ExampleVisitor};
+use crate::catalogue::ExampleGame;
 use crate::tt_heuristic::TtHeuristic;
 
 /// Twenty-Two: a playout ends with the deal (TT-17, TT-27); its value is minus the penalty
@@ -85,11 +84,6 @@ impl ExampleGame for twenty_two::State {
     fn into_any(bot: Box<dyn Bot<twenty_two::State>>) -> AnyBot {
         AnyBot::TwentyTwo(bot)
     }
-}
-
-/// [`crate::catalogue::visit`]'s step for Twenty-Two.
-pub(crate) fn visit_if<V: ExampleVisitor>(game: GameKind, visitor: V) -> Result<V::Output, V> {
-    catalogue::visit_if::<twenty_two::State, V>(game, visitor)
 }
 
 #[cfg(test)]
