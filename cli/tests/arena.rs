@@ -5,6 +5,8 @@
 
 use std::process::{Command, Output};
 
+mod support;
+
 fn cardroom(args: &[&str], dir: &std::path::Path) -> Output {
     std::fs::create_dir_all(dir.join("tmp")).unwrap();
     Command::new(env!("CARGO_BIN_EXE_cardroom"))
@@ -233,13 +235,7 @@ fn a_log_redirected_to_a_file_has_no_colour_codes() {
         .spawn()
         .unwrap();
     // The server says where it listens once it does; its log has said so by then.
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    assert!(line.starts_with("cardroom listening on "), "{line}");
+    support::listening_address(&mut server);
     let status = Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
     assert!(status.success());
     assert!(server.wait().unwrap().success());
@@ -267,13 +263,7 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr = line.trim().strip_prefix("cardroom listening on ").expect(&line).to_owned();
+    let addr = support::listening_address(&mut server);
     let config = format!(
         r#"
         game = "twenty_two"

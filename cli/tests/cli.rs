@@ -7,6 +7,8 @@ use std::process::{Command, Output};
 use cardroom_games::twenty_two::{Action, Cards, Options, State};
 use cardroom_games::{AnyRecord, Card};
 
+mod support;
+
 fn cardroom(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().expect("cardroom runs")
 }
@@ -120,13 +122,7 @@ fn serve_shuts_down_gracefully_on_sigterm() {
         .spawn()
         .unwrap();
     // The server says where it listens once it does: its first line on stdout.
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr = line.trim().strip_prefix("cardroom listening on ").expect(&line).to_owned();
+    let addr = support::listening_address(&mut server);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let match_id = runtime.block_on(async {
         let client = pb::cardroom_client::CardroomClient::connect(format!("http://{addr}")).await;
@@ -167,14 +163,7 @@ fn serve_speaks_tls_with_a_certificate_and_key() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    let addr: std::net::SocketAddr =
-        line.trim().strip_prefix("cardroom listening on ").expect(&line).parse().unwrap();
+    let addr: std::net::SocketAddr = support::listening_address(&mut server).parse().unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let created = runtime.block_on(async {
         let tls =
