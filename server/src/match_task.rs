@@ -523,21 +523,13 @@ impl<G: WireGame> MatchTask<G> {
     /// status). Returns whether the message was handed to a connection.
     fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
         let Some(connection) = &self.seats[seat.index()].connection else { return false };
-        if connection.tx.capacity() > 1 {
-            let message = pb::ServerMessage { message: Some(message) };
-            if connection.tx.try_send(Ok(message)).is_ok() {
-                return true;
-            }
+        let message = pb::ServerMessage { message: Some(message) };
+        match send_or_cut(&connection.tx, message, "bot", "rejoin with your seat token") {
+            Sent::Delivered => return true,
             // The stream is gone; its end is on its way to this task.
-            self.disconnect(seat);
-            return false;
+            Sent::Gone => {}
+            Sent::Behind => warn!(%seat, "bot is not reading: disconnected"),
         }
-        warn!(%seat, "bot is not reading: disconnected");
-        let behind = Status::resource_exhausted(format!(
-            "bot fell behind: {} messages unread; rejoin with your seat token",
-            connection.tx.max_capacity() - 1
-        ));
-        let _ = connection.tx.try_send(Err(behind));
         self.disconnect(seat);
         false
     }
@@ -638,19 +630,34 @@ impl<G: WireGame> MatchTask<G> {
     }
 }
 
-/// Sends to a spectator without waiting. The last place in its buffer is kept for the status
-/// that ends the stream of a spectator that fell behind (RESOURCE_EXHAUSTED, so that it cannot
-/// take the cut for a normal end); returns whether the spectator is still served.
+/// Sends to a spectator without waiting; returns whether the spectator is still served.
 fn watch_send(tx: &WatchSender, message: pb::WatchMessage) -> bool {
+    let hint = "Watch again for the current view";
+    matches!(send_or_cut(tx, message, "spectator", hint), Sent::Delivered)
+}
+
+/// What became of a message handed to an outbound channel.
+enum Sent {
+    Delivered,
+    /// The receiving stream is gone.
+    Gone,
+    /// The reader left the buffer full: its stream was ended with RESOURCE_EXHAUSTED.
+    Behind,
+}
+
+/// Hands `message` to a bot's or spectator's channel without waiting. The channel's last place
+/// is kept for the status that ends the stream of a reader who fell behind (RESOURCE_EXHAUSTED,
+/// "`who` fell behind: N messages unread; `hint`"), so a stream the server cuts off can never
+/// pass for a normal end.
+fn send_or_cut<T>(tx: &mpsc::Sender<Result<T, Status>>, message: T, who: &str, hint: &str) -> Sent {
     if tx.capacity() > 1 {
-        return tx.try_send(Ok(message)).is_ok();
+        return if tx.try_send(Ok(message)).is_ok() { Sent::Delivered } else { Sent::Gone };
     }
-    let behind = Status::resource_exhausted(format!(
-        "spectator fell behind: {} messages unread; Watch again for the current view",
-        tx.max_capacity() - 1
-    ));
+    let unread = tx.max_capacity() - 1;
+    let behind =
+        Status::resource_exhausted(format!("{who} fell behind: {unread} messages unread; {hint}"));
     let _ = tx.try_send(Err(behind));
-    false
+    Sent::Behind
 }
 
 #[cfg(test)]
