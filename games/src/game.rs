@@ -114,6 +114,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// size); docs/protocol.md, "Clocks, strikes and the default action".
     fn forfeit_ends_match() -> bool;
 
+    /// The JSON Schema of this game's serialized forms (feature `schema`), one per
+    /// [`Form`](crate::schema::Form): each game lists its own, most with
+    /// [`schema::forms`](crate::schema::forms), so that the shared schema code names no game.
+    #[cfg(feature = "schema")]
+    fn schemas() -> Vec<crate::schema::SchemaFile>;
+
     /// A full state that the observing seat cannot tell from the one it observed
     /// (`sample(o)?.observation(o.seat) == o`): the public state and the seat's own cards are
     /// copied, and every card the seat cannot see is dealt uniformly at random into the

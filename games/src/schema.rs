@@ -6,19 +6,21 @@
 //!
 //! The schemas describe the JSON as the engine *writes* it (schemars' serialize contract: every
 //! field present, cards in their canonical two-letter code). Most types derive `JsonSchema`;
-//! the few with hand-written serde impls (cards, card lists, packs, melds) get theirs here.
+//! the few with hand-written serde impls get theirs next to them (cards here, a game's own types
+//! in its `schema.rs`), and each game lists its forms in [`Game::schemas`].
 //! `cargo run -p cardroom-games --features schema --example write_schemas` writes
 //! [`all`] to `docs/schema/`.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use crate::card::{Card, Rank};
-use crate::gin::{Arrangement, CardSet};
-use crate::twenty_two::{Cards, Packs};
-use crate::{gin, twenty_two};
+use crate::catalogue::{GameKind, GameVisitor};
+use crate::game::Game;
+use crate::record::Record;
 
 /// The regular expression every card matches as the engine writes it: rank `2`–`9`, `T`, `J`,
 /// `Q`, `K`, `A`, then suit `C`, `D`, `H`, `S` (`"AS"`, `"TH"`, `"2C"`).
@@ -52,13 +54,10 @@ impl Form {
     }
 }
 
-/// A game's part of a schema file name: `twenty-two` or `gin`.
-pub const GAMES: [&str; 2] = ["twenty-two", "gin"];
-
 /// One published schema: its file name under `docs/schema/` and its JSON.
 #[derive(Clone, Debug)]
 pub struct SchemaFile {
-    /// `twenty-two` or `gin`.
+    /// The game's part of the file name, as its [`Game::schemas`] names it.
     pub game: &'static str,
     /// Which form it describes.
     pub form: Form,
@@ -89,82 +88,78 @@ fn root<T: JsonSchema>(title: &str) -> Schema {
     schema
 }
 
-/// Every published schema: one per form per game, eight in all.
+/// Every published schema: one per form per game of the catalogue, in catalogue order.
 pub fn all() -> Vec<SchemaFile> {
-    let file = |game, form, schema| SchemaFile { game, form, schema };
+    struct Schemas;
+    impl GameVisitor for Schemas {
+        type Output = Vec<SchemaFile>;
+        fn visit<G: Game>(self) -> Vec<SchemaFile> {
+            G::schemas()
+        }
+    }
+    GameKind::ALL.into_iter().flat_map(|game| game.visit(Schemas)).collect()
+}
+
+/// The four forms of game `G`, whose types describe their own JSON, titled after the game and
+/// named `slug.<form>.schema.json`: what a game's [`Game::schemas`] returns unless it has more
+/// to say.
+pub fn forms<G: Game>(slug: &'static str) -> Vec<SchemaFile>
+where
+    G::Observation: JsonSchema,
+    G::Event: JsonSchema,
+    G::PublicView: JsonSchema,
+    Record<G>: JsonSchema,
+{
+    let title = G::KIND.title();
+    let file = |form, schema| SchemaFile { game: slug, form, schema };
     vec![
-        file(
-            "twenty-two",
-            Form::Observation,
-            root::<twenty_two::Observation>("Twenty-Two observation"),
-        ),
-        file("twenty-two", Form::Event, root::<twenty_two::Event>("Twenty-Two event")),
-        file(
-            "twenty-two",
-            Form::PublicView,
-            root::<twenty_two::PublicView>("Twenty-Two public view"),
-        ),
-        file("twenty-two", Form::Record, root::<TwentyTwoRecord>("Twenty-Two record")),
-        file("gin", Form::Observation, root::<gin::Observation>("Gin Rummy observation")),
-        file("gin", Form::Event, root::<gin::Event>("Gin Rummy event")),
-        file("gin", Form::PublicView, root::<gin::PublicView>("Gin Rummy public view")),
-        file("gin", Form::Record, root::<GinRecord>("Gin Rummy record")),
+        file(Form::Observation, root::<G::Observation>(&format!("{title} observation"))),
+        file(Form::Event, root::<G::Event>(&format!("{title} event"))),
+        file(Form::PublicView, root::<G::PublicView>(&format!("{title} public view"))),
+        file(Form::Record, root::<TaggedRecord<G>>(&format!("{title} record"))),
     ]
 }
 
-/// A [`crate::Record`] of Twenty-Two: the game's record with `"game": "twenty_two"`. The
-/// record of every game is one tagged type; its schema is published per game, like the other
-/// forms, so that a bot author reads one game's files only.
-struct TwentyTwoRecord;
+/// A [`Record`] of game `G` as the tagged form every record is written in: the game's record
+/// with `"game"` its catalogue name. The record of every game is one type; its schema is
+/// published per game, like the other forms, so that a bot author reads one game's files only.
+struct TaggedRecord<G>(PhantomData<G>);
 
-/// A [`crate::Record`] of Gin Rummy: the game's record with `"game": "gin"`.
-struct GinRecord;
+impl<G: Game> JsonSchema for TaggedRecord<G>
+where
+    Record<G>: JsonSchema,
+{
+    fn schema_name() -> Cow<'static, str> {
+        let title: String = G::KIND.title().chars().filter(char::is_ascii_alphanumeric).collect();
+        format!("{title}Record").into()
+    }
 
-/// The schema of one game's record inside the tagged [`crate::Record`]: the game's own record
-/// schema with the `game` tag required and fixed, and a description for readers of the JSON
-/// rather than of the Rust docs.
-fn tagged_record<R: JsonSchema>(generator: &mut SchemaGenerator, tag: &str) -> Schema {
-    let mut schema = R::json_schema(generator);
-    schema.insert(
-        "description".to_owned(),
-        format!(
-            "A finished match as data (\"game\": \"{tag}\"): the options, the seed or an explicit \
-             setup, and every action in order, with the seat that took it. It replays exactly with \
-             the rules engine (`cardroom replay FILE`)."
-        )
-        .into(),
-    );
-    if let Some(object) = schema.as_object_mut() {
-        if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
-            properties.insert("game".to_owned(), serde_json::json!({ "const": tag }));
-        }
-        match object.get_mut("required").and_then(|r| r.as_array_mut()) {
-            Some(required) => required.insert(0, "game".into()),
-            None => {
-                object.insert("required".to_owned(), serde_json::json!(["game"]));
+    /// The game's own record schema with the `game` tag required and fixed, and a description
+    /// for readers of the JSON rather than of the Rust docs.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let tag = G::NAME;
+        let mut schema = Record::<G>::json_schema(generator);
+        schema.insert(
+            "description".to_owned(),
+            format!(
+                "A finished match as data (\"game\": \"{tag}\"): the options, the seed or an \
+                 explicit setup, and every action in order, with the seat that took it. It replays \
+                 exactly with the rules engine (`cardroom replay FILE`)."
+            )
+            .into(),
+        );
+        if let Some(object) = schema.as_object_mut() {
+            if let Some(properties) = object.get_mut("properties").and_then(|p| p.as_object_mut()) {
+                properties.insert("game".to_owned(), serde_json::json!({ "const": tag }));
+            }
+            match object.get_mut("required").and_then(|r| r.as_array_mut()) {
+                Some(required) => required.insert(0, "game".into()),
+                None => {
+                    object.insert("required".to_owned(), serde_json::json!(["game"]));
+                }
             }
         }
-    }
-    schema
-}
-
-impl JsonSchema for TwentyTwoRecord {
-    fn schema_name() -> Cow<'static, str> {
-        "TwentyTwoRecord".into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        tagged_record::<twenty_two::Record>(generator, "twenty_two")
-    }
-}
-
-impl JsonSchema for GinRecord {
-    fn schema_name() -> Cow<'static, str> {
-        "GinRecord".into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        tagged_record::<gin::Record>(generator, "gin")
+        schema
     }
 }
 
@@ -190,71 +185,9 @@ impl JsonSchema for Rank {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let codes: Vec<String> = Rank::ALL.iter().map(|rank| rank.code().to_string()).collect();
         json_schema!({
-            "description": "A rank, low to high in Twenty-Two's order (TT-1).",
+            "description": "A rank, low to high (TT-1): 2 to 9, T, J, Q, K, A.",
             "type": "string",
             "enum": codes,
-        })
-    }
-}
-
-impl JsonSchema for Cards {
-    fn schema_name() -> Cow<'static, str> {
-        "Cards".into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "Up to 11 cards, low to high (a hand or the cards of an action).",
-            "type": "array",
-            "items": generator.subschema_for::<Card>(),
-            "maxItems": twenty_two::MAX_HAND,
-        })
-    }
-}
-
-impl JsonSchema for Packs {
-    fn schema_name() -> Cow<'static, str> {
-        "Packs".into()
-    }
-
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "How many packs (TT-3): \"auto\" (by the number of players) or 1 to 4.",
-            "oneOf": [
-                { "const": "auto" },
-                { "type": "integer", "minimum": 1, "maximum": 4 },
-            ],
-        })
-    }
-}
-
-impl JsonSchema for CardSet {
-    fn schema_name() -> Cow<'static, str> {
-        "CardSet".into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "A set of distinct cards, clubs to spades, ace low to king within a suit.",
-            "type": "array",
-            "items": generator.subschema_for::<Card>(),
-            "uniqueItems": true,
-            "maxItems": 52,
-        })
-    }
-}
-
-impl JsonSchema for Arrangement {
-    fn schema_name() -> Cow<'static, str> {
-        "Arrangement".into()
-    }
-
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "Melds (GR-2): up to three sets or runs of 3 or more cards each, in canonical form.",
-            "type": "array",
-            "items": generator.subschema_for::<CardSet>(),
-            "maxItems": gin::solver::MAX_MELDS,
         })
     }
 }

@@ -91,6 +91,8 @@ mod legal;
 mod options;
 mod record;
 mod sample;
+#[cfg(feature = "schema")]
+mod schema;
 mod setup;
 pub mod solver;
 mod state;
@@ -205,6 +207,11 @@ impl crate::game::Game for State {
     /// to play for).
     fn forfeit_ends_match() -> bool {
         true
+    }
+
+    #[cfg(feature = "schema")]
+    fn schemas() -> Vec<crate::schema::SchemaFile> {
+        crate::schema::forms::<State>("gin")
     }
 
     fn sample<R: rand::Rng + ?Sized>(

@@ -27,6 +27,8 @@ mod legal;
 mod options;
 mod record;
 mod sample;
+#[cfg(feature = "schema")]
+mod schema;
 mod setup;
 mod state;
 mod view;
@@ -159,6 +161,11 @@ impl crate::game::Game for State {
     /// A forfeited seat is played by [`State::default_action`] to the end, at any table size.
     fn forfeit_ends_match() -> bool {
         false
+    }
+
+    #[cfg(feature = "schema")]
+    fn schemas() -> Vec<crate::schema::SchemaFile> {
+        crate::schema::forms::<State>("twenty-two")
     }
 
     fn sample<R: rand::Rng + ?Sized>(
