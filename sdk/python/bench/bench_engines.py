@@ -89,8 +89,9 @@ def rlcard_gin_hands() -> Callable[[], int]:
     return hand
 
 
-def twenty_two_decisions(players: int) -> Callable[[], int]:
-    """One random Twenty-Two match of ``players``; returns its decisions (typed actions)."""
+def twenty_two_decisions(players: int, typed: bool) -> Callable[[], int]:
+    """One random Twenty-Two match of ``players``; returns its decisions (typed actions, or the
+    index fast path)."""
     rng = random.Random(2)
     seeds = iter(range(1 << 62))
 
@@ -98,7 +99,10 @@ def twenty_two_decisions(players: int) -> Callable[[], int]:
         state = engine.new("twenty_two", players=players, seed=next(seeds))
         decisions = 0
         while (seat := state.to_act()) is not None:
-            state.apply(seat, rng.choice(state.legal_actions()))
+            if typed:
+                state.apply(seat, rng.choice(state.legal_actions()))
+            else:
+                state.apply_index(rng.randrange(state.num_legal_actions()))
             decisions += 1
         return decisions
 
@@ -160,11 +164,16 @@ def main() -> None:
     measure("Gin, cardroom.engine, apply_index", lambda: cardroom_gin_hands(False), "hands")
     measure("Gin, pyspiel gin_rummy (open_spiel 1.6)", pyspiel_gin_hands, "hands")
     measure("Gin, RLCard gin-rummy", rlcard_gin_hands, "hands")
-    measure("Twenty-Two, 4 players, typed actions", lambda: twenty_two_decisions(4), "decisions")
+    measure(
+        "Twenty-Two, 4 players, typed actions", lambda: twenty_two_decisions(4, True), "decisions"
+    )
+    measure(
+        "Twenty-Two, 4 players, apply_index", lambda: twenty_two_decisions(4, False), "decisions"
+    )
     measure("Gin sample, from the observation's JSON", lambda: sampling("gin", 2, True), "µs")
     measure("Gin sample, State.sample", lambda: sampling("gin", 2, False), "µs")
-    measure("Twenty-Two sample (4 players), from JSON", lambda: sampling("twenty_two", 4, True), "µs")
-    measure("Twenty-Two sample (4 players), State.sample", lambda: sampling("twenty_two", 4, False), "µs")
+    measure("Twenty-Two sample, 4 players, from JSON", lambda: sampling("twenty_two", 4, True), "µs")
+    measure("Twenty-Two sample, 4 players, State.sample", lambda: sampling("twenty_two", 4, False), "µs")
     print()
     print("| measurement | result |")
     print("| --- | --- |")

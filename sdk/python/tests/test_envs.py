@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from pettingzoo.test import api_test
 
 from cardroom import Hand, Knock, TakeUpcard, engine, spiel
@@ -36,7 +37,9 @@ def test_an_episode_is_a_whole_match_with_masked_actions_and_zero_sum_rewards() 
             env.step(None)
             continue
         mask = observation["action_mask"]
-        assert observation["observation"].shape == env.observation_space(agent)["observation"].shape
+        space = env.observation_space(agent)
+        assert isinstance(space, spaces.Dict)
+        assert observation["observation"].shape == space["observation"].shape
         legal = np.flatnonzero(mask)
         # The mask holds one id per legal action (Twenty-Two numbers them by list position).
         assert len(legal) == len(info["legal_actions"])

@@ -105,12 +105,15 @@ fn from_record(record: &Bound<'_, PyAny>) -> PyResult<PyState> {
     let text = sdk(record.py())?.json_text(record)?;
     let record = AnyRecord::from_json(&text)
         .map_err(|error| errors::record(format!("not a record: {error}")))?;
-    let replayed = |message: String| errors::record(format!("the record does not replay: {message}"));
+    let replayed =
+        |message: String| errors::record(format!("the record does not replay: {message}"));
     let inner = match record {
         AnyRecord::TwentyTwo(record) => {
             record.replay().map_err(|error| replayed(error.to_string()))?.wrap()
         }
-        AnyRecord::Gin(record) => record.replay().map_err(|error| replayed(error.to_string()))?.wrap(),
+        AnyRecord::Gin(record) => {
+            record.replay().map_err(|error| replayed(error.to_string()))?.wrap()
+        }
     };
     Ok(PyState { inner })
 }

@@ -160,7 +160,8 @@ impl Sdk {
         py: Python<'py>,
         arrangement: &Arrangement,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let melds = arrangement.melds().map(|meld| self.hand(py, meld)).collect::<PyResult<Vec<_>>>()?;
+        let melds =
+            arrangement.melds().map(|meld| self.hand(py, meld)).collect::<PyResult<Vec<_>>>()?;
         PyTuple::new(py, melds)
     }
 
@@ -287,6 +288,10 @@ impl PyActions for twenty_two::State {
         }
         let cards = sdk.cards_from(&object.getattr("cards")?)?;
         let cards = Cards::new(&cards).map_err(|e| errors::action_type(e.to_string()))?;
-        Ok(if exchange { twenty_two::Action::Exchange(cards) } else { twenty_two::Action::Play(cards) })
+        Ok(if exchange {
+            twenty_two::Action::Exchange(cards)
+        } else {
+            twenty_two::Action::Play(cards)
+        })
     }
 }

@@ -62,7 +62,9 @@ fn discards<'py>(cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let items = discards
         .all
         .iter()
-        .map(|&(card, deadwood)| PyTuple::new(py, [sdk.card(py, card), deadwood.into_pyobject(py)?.into_any()]))
+        .map(|&(card, deadwood)| {
+            PyTuple::new(py, [sdk.card(py, card), deadwood.into_pyobject(py)?.into_any()])
+        })
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, items)
 }

@@ -120,7 +120,11 @@ fn apply<G: Engine>(
 }
 
 /// An engine action as an SDK value.
-fn to_py<'py, G: Engine>(py: Python<'py>, _state: &G, action: &G::Action) -> PyResult<Bound<'py, PyAny>> {
+fn to_py<'py, G: Engine>(
+    py: Python<'py>,
+    _state: &G,
+    action: &G::Action,
+) -> PyResult<Bound<'py, PyAny>> {
     G::action_to_py(sdk(py)?, py, action)
 }
 
@@ -158,9 +162,7 @@ fn action_of_id<G: Engine>(state: &G, id: usize) -> PyResult<G::Action> {
         .into_iter()
         .find(|&(legal_id, _)| legal_id == id)
         .map(|(_, index)| legal[index])
-        .ok_or_else(|| {
-            errors::no_such_action(format!("action id {id} is not legal now"), None)
-        })
+        .ok_or_else(|| errors::no_such_action(format!("action id {id} is not legal now"), None))
 }
 
 /// A full state that `seat` cannot tell from this one (`Game::sample` of its observation).

@@ -42,7 +42,11 @@ Observation = dict[str, npt.NDArray[Any]]
 class CardroomEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     """One game of cardroom as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "cardroom_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "cardroom_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -104,7 +108,7 @@ class CardroomEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._select()
 
     def _select(self) -> None:
