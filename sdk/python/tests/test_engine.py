@@ -160,6 +160,10 @@ def test_legal_actions_are_the_sdks_values_and_apply_takes_equal_ones() -> None:
     tt = engine.new("22", players=3, seed=2)
     legal: list[Action] = tt.legal_actions()
     assert legal[0] == Exchange(Hand())
+    # The engine's hands are sorted as the SDK sorts them.
+    for action in legal:
+        assert isinstance(action, Exchange)
+        assert action.cards == Hand(reversed(action.cards.cards))
 
 
 def test_a_clone_is_independent() -> None:

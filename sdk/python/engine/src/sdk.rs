@@ -18,7 +18,8 @@ use crate::errors;
 /// The SDK's classes and the shared instances.
 pub(crate) struct Sdk {
     card: Py<PyAny>,
-    hand: Py<PyAny>,
+    /// `Hand._from_sorted`.
+    hand_from_sorted: Py<PyAny>,
     standing: Py<PyAny>,
     json_loads: Py<PyAny>,
     json_dumps: Py<PyAny>,
@@ -91,7 +92,7 @@ impl Sdk {
         ];
         Ok(Sdk {
             card: card.unbind(),
-            hand: cards_module.getattr("Hand")?.unbind(),
+            hand_from_sorted: cards_module.getattr("Hand")?.getattr("_from_sorted")?.unbind(),
             standing: model.getattr("Standing")?.unbind(),
             json_loads: json.getattr("loads")?.unbind(),
             json_dumps: json.getattr("dumps")?.unbind(),
@@ -143,15 +144,18 @@ impl Sdk {
         object.try_iter()?.map(|card| self.card_from(&card?)).collect()
     }
 
-    /// An SDK `Hand` of these cards.
+    /// An SDK `Hand` of these cards. The engine's card order (rank, then suit) is the SDK's,
+    /// so the cards are sorted here and handed to `Hand._from_sorted`, which does not sort
+    /// again in Python.
     pub(crate) fn hand<'py>(
         &self,
         py: Python<'py>,
         cards: impl IntoIterator<Item = Card>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let cards: Vec<_> = cards.into_iter().map(|card| self.card(py, card)).collect();
-        let cards = PyTuple::new(py, cards)?;
-        self.hand.bind(py).call1((cards,))
+        let mut cards: Vec<Card> = cards.into_iter().collect();
+        cards.sort_unstable();
+        let cards = PyTuple::new(py, cards.into_iter().map(|card| self.card(py, card)))?;
+        self.hand_from_sorted.bind(py).call1((cards,))
     }
 
     /// A Gin arrangement as the SDK's melds: a tuple of `Hand`s.
