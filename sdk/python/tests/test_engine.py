@@ -100,6 +100,11 @@ def test_bad_values_raise_typed_errors_not_crashes() -> None:
         state.apply(0, "exchange nothing")  # type: ignore[arg-type]
     with pytest.raises(engine.NoSuchSeatError):
         state.observation(2)
+    with pytest.raises(engine.NoSuchSeatError):
+        state.apply(-1, Exchange(Hand()))
+    with pytest.raises(engine.IllegalActionError) as past_the_table:
+        state.apply(7, Exchange(Hand()))
+    assert past_the_table.value.rule == "TT-9"
     with pytest.raises(engine.NoSuchActionError):
         state.apply_index(10_000)
     with pytest.raises(engine.RecordError):

@@ -55,7 +55,7 @@ pub(crate) fn no_such_action(message: String, rule: Option<&str>) -> PyErr {
 }
 
 /// `NoSuchSeatError`: a seat past the table.
-pub(crate) fn no_such_seat(seat: u8, players: u8) -> PyErr {
+pub(crate) fn no_such_seat(seat: i64, players: u8) -> PyErr {
     raise("NoSuchSeatError", format!("there is no seat {seat} at a table of {players}"), None)
 }
 

@@ -91,9 +91,19 @@ pub(crate) struct PyState {
 
 impl PyState {
     /// Refuses a seat the table does not have.
-    fn seat(&self, seat: u8) -> PyResult<Seat> {
+    fn seat(&self, seat: i64) -> PyResult<Seat> {
         let players = dispatch!(&self.inner, s => s.players());
-        if seat < players { Ok(Seat(seat)) } else { Err(errors::no_such_seat(seat, players)) }
+        match u8::try_from(seat) {
+            Ok(number) if number < players => Ok(Seat(number)),
+            _ => Err(errors::no_such_seat(seat, players)),
+        }
+    }
+
+    /// A seat number for `apply`, which the engine checks itself (naming the rule); one past
+    /// any table's numbers is refused here.
+    fn acting_seat(&self, seat: i64) -> PyResult<Seat> {
+        let players = dispatch!(&self.inner, s => s.players());
+        u8::try_from(seat).map(Seat).map_err(|_| errors::no_such_seat(seat, players))
     }
 }
 
@@ -234,19 +244,21 @@ impl PyState {
     /// Applies `action` (an SDK action value) for `seat`. Raises `IllegalActionError`
     /// naming the rule, and then nothing changed; `ActionTypeError` for a value that is no
     /// action of this game.
-    fn apply(&mut self, py: Python<'_>, seat: u8, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        dispatch!(&mut self.inner, s => apply(py, s, Seat(seat), action).map(drop))
+    fn apply(&mut self, py: Python<'_>, seat: i64, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = self.acting_seat(seat)?;
+        dispatch!(&mut self.inner, s => apply(py, s, seat, action).map(drop))
     }
 
     /// As `apply`, returning the public events the action caused, as JSON values.
     fn apply_with_events<'py>(
         &mut self,
         py: Python<'py>,
-        seat: u8,
+        seat: i64,
         action: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.acting_seat(seat)?;
         dispatch!(&mut self.inner, s => {
-            let events = apply(py, s, Seat(seat), action)?;
+            let events = apply(py, s, seat, action)?;
             sdk(py)?.to_python(py, &events)
         })
     }
@@ -284,7 +296,7 @@ impl PyState {
     }
 
     /// What `seat` may see, as numbers in 0..=1 (the layout is in the stubs).
-    fn observation_tensor(&self, seat: u8) -> PyResult<Vec<f32>> {
+    fn observation_tensor(&self, seat: i64) -> PyResult<Vec<f32>> {
         let seat = self.seat(seat)?;
         Ok(dispatch!(&self.inner, s => s.tensor(seat)))
     }
@@ -304,13 +316,13 @@ impl PyState {
 
     /// What `seat` may see now: the engine's JSON form, the same as the SDK's
     /// `Observation.json` in a live match.
-    fn observation<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
         dispatch!(&self.inner, s => sdk(py)?.to_python(py, &s.observation(seat)))
     }
 
     /// `observation(seat)` as JSON text.
-    fn observation_json(&self, seat: u8) -> PyResult<String> {
+    fn observation_json(&self, seat: i64) -> PyResult<String> {
         let seat = self.seat(seat)?;
         dispatch!(&self.inner, s => serde_json::to_string(&s.observation(seat))
             .map_err(|error| errors::internal(&error.to_string())))
@@ -340,7 +352,7 @@ impl PyState {
     }
 
     /// The cards `seat` holds, as an SDK `Hand`.
-    fn hand<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+    fn hand<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
         let cards = dispatch!(&self.inner, s => s.hand_cards(seat));
         sdk(py)?.hand(py, cards)
@@ -370,7 +382,7 @@ impl PyState {
     /// A full state that `seat` cannot tell from this one: its observation, with every card it
     /// cannot see dealt at random from `seed` (what `cardroom.engine.sample` does with an
     /// observation received in a live match, without the JSON).
-    fn sample(&self, seat: u8, seed: u64) -> PyResult<PyState> {
+    fn sample(&self, seat: i64, seed: u64) -> PyResult<PyState> {
         let seat = self.seat(seat)?;
         let inner = dispatch!(&self.inner, s => sample_own(s, seat, seed))?;
         Ok(PyState { inner })
