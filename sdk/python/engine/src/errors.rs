@@ -5,8 +5,7 @@
 
 use std::fmt::Display;
 
-use cardroom_games::gin::solver::{ArrangementError, SolverError};
-use cardroom_games::{RuleError, gin, twenty_two};
+use cardroom_games::RuleError;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -15,7 +14,7 @@ const MODULE: &str = "cardroom._engine_errors";
 
 /// An exception of class `name` with `message`, naming `rule` (else the rule the message
 /// starts with, found by the class itself).
-fn raise(name: &str, message: String, rule: Option<&str>) -> PyErr {
+pub(crate) fn raise(name: &str, message: String, rule: Option<&str>) -> PyErr {
     Python::attach(|py| {
         let class = match py.import(MODULE).and_then(|module| module.getattr(name)) {
             Ok(class) => class,
@@ -41,11 +40,6 @@ pub(crate) fn action_type(message: String) -> PyErr {
 /// `IllegalActionError` for an engine's refusal, with its rule.
 pub(crate) fn illegal(error: &impl RuleError) -> PyErr {
     raise("IllegalActionError", error.to_string(), Some(error.rule()))
-}
-
-/// `IllegalActionError` for a knock whose melds are no arrangement (GR-2).
-pub(crate) fn illegal_melds(error: &ArrangementError) -> PyErr {
-    raise("IllegalActionError", error.to_string(), Some("GR-2"))
 }
 
 /// `NoSuchActionError`: an index or id that names no legal action now (`rule` when the match
@@ -79,58 +73,16 @@ pub(crate) fn sample(error: &impl Display) -> PyErr {
     raise("SampleError", error.to_string(), None)
 }
 
-/// `SolverError`.
-pub(crate) fn solver(error: &SolverError) -> PyErr {
-    raise("SolverError", error.to_string(), None)
-}
-
-/// `SolverError` for a card given twice.
-pub(crate) fn duplicate_card(card: cardroom_games::Card) -> PyErr {
-    raise("SolverError", format!("GR-1: {card} appears twice; there is one pack"), None)
-}
-
 /// `SetupError` for a setup that is not the game's setup JSON.
 pub(crate) fn setup_json(game: &str, error: &serde_json::Error) -> PyErr {
     raise("SetupError", format!("this is not a {game} setup: {error}"), None)
 }
 
 /// One game's errors as exceptions: `OptionsError` for options that cannot be played, else
-/// `SetupError`.
+/// `SetupError` (implemented in each game's module).
 pub(crate) trait PyErrors: cardroom_games::Game {
     /// A refused setup.
     fn setup_error(error: &Self::SetupError) -> PyErr;
     /// A refused seeded start (options, table size).
     fn create_error(error: &Self::CreateError) -> PyErr;
-}
-
-impl PyErrors for gin::State {
-    fn setup_error(error: &gin::SetupError) -> PyErr {
-        let class = match error {
-            gin::SetupError::Options(_) => "OptionsError",
-            _ => "SetupError",
-        };
-        raise(class, error.to_string(), None)
-    }
-
-    fn create_error(error: &gin::SetupError) -> PyErr {
-        Self::setup_error(error)
-    }
-}
-
-impl PyErrors for twenty_two::State {
-    fn setup_error(error: &twenty_two::SetupError) -> PyErr {
-        let class = match error {
-            // A table size the options do not seat is the setup's fault, not the options'.
-            twenty_two::SetupError::Options(twenty_two::OptionsError::Players { .. }) => {
-                "SetupError"
-            }
-            twenty_two::SetupError::Options(_) => "OptionsError",
-            _ => "SetupError",
-        };
-        raise(class, error.to_string(), None)
-    }
-
-    fn create_error(error: &twenty_two::SetupError) -> PyErr {
-        Self::setup_error(error)
-    }
 }

@@ -14,11 +14,15 @@
 
 mod errors;
 mod features;
+mod gin;
+mod gin_solver;
 mod sdk;
-mod solver;
 mod state;
+mod twenty_two;
 
-use cardroom_games::{AnyRecord, GameKind, gin, twenty_two};
+use cardroom_games::gin::State as Gin;
+use cardroom_games::twenty_two::State as TwentyTwo;
+use cardroom_games::{AnyRecord, GameKind};
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -64,8 +68,8 @@ fn new(
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyState> {
     match kind(game)? {
-        GameKind::TwentyTwo => new_game::<twenty_two::State>(players, seed, options),
-        GameKind::Gin => new_game::<gin::State>(players, seed, options),
+        GameKind::TwentyTwo => new_game::<TwentyTwo>(players, seed, options),
+        GameKind::Gin => new_game::<Gin>(players, seed, options),
     }
 }
 
@@ -92,8 +96,8 @@ fn from_setup(
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyState> {
     match kind(game)? {
-        GameKind::TwentyTwo => setup_game::<twenty_two::State>(setup, options),
-        GameKind::Gin => setup_game::<gin::State>(setup, options),
+        GameKind::TwentyTwo => setup_game::<TwentyTwo>(setup, options),
+        GameKind::Gin => setup_game::<Gin>(setup, options),
     }
 }
 
@@ -162,8 +166,8 @@ fn sample(observation: &Bound<'_, PyAny>, seed: u64, game: Option<&str>) -> PyRe
         None => game_of(&text)?,
     };
     match kind {
-        GameKind::TwentyTwo => sample_game::<twenty_two::State>(&text, seed),
-        GameKind::Gin => sample_game::<gin::State>(&text, seed),
+        GameKind::TwentyTwo => sample_game::<TwentyTwo>(&text, seed),
+        GameKind::Gin => sample_game::<Gin>(&text, seed),
     }
 }
 
@@ -189,6 +193,6 @@ fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sample, module)?)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
     module.add_function(wrap_pyfunction!(seats, module)?)?;
-    solver::register(module)?;
+    gin_solver::register(module)?;
     Ok(())
 }

@@ -1,13 +1,10 @@
-//! The Python SDK's own card, hand, action and standing types (`cardroom.cards`,
-//! `cardroom.actions`, `cardroom.model`), looked up once per interpreter, and the conversions
-//! between them and the engines' types: a bot's code handles the same values whether they come
-//! from a live match or from the engine.
+//! The Python SDK's own card, hand and standing types (`cardroom.cards`, `cardroom.model`),
+//! looked up once per interpreter, and the conversions between them and the engines' types: a
+//! bot's code handles the same values whether they come from a live match or from the engine.
+//! Each game's actions are converted in its own module ([`PyActions`]).
 //!
-//! The 52 cards and the actions without a variable part (`DrawStock()`, `Discard(card)`, …) are
-//! built once and shared: they are frozen dataclasses, equal by value.
+//! The 52 cards are built once and shared: they are frozen dataclasses, equal by value.
 
-use cardroom_games::gin::{self, Arrangement, CardSet};
-use cardroom_games::twenty_two::{self, Cards};
 use cardroom_games::{Card, Rank, Standing, Suit};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -15,7 +12,7 @@ use pyo3::types::{PyList, PyTuple};
 
 use crate::errors;
 
-/// The SDK's classes and the shared instances.
+/// The SDK's classes and the shared cards.
 pub(crate) struct Sdk {
     card: Py<PyAny>,
     /// `Hand._from_sorted`.
@@ -25,22 +22,6 @@ pub(crate) struct Sdk {
     json_dumps: Py<PyAny>,
     /// `cards[i]` is the SDK `Card` of the engine's card byte `i`.
     cards: Vec<Py<PyAny>>,
-    exchange: Py<PyAny>,
-    play: Py<PyAny>,
-    take_upcard: Py<PyAny>,
-    pass_upcard: Py<PyAny>,
-    draw_stock: Py<PyAny>,
-    draw_discard: Py<PyAny>,
-    discard: Py<PyAny>,
-    knock: Py<PyAny>,
-    gin: Py<PyAny>,
-    big_gin: Py<PyAny>,
-    /// One instance each of the unit actions, in the order of the fields above.
-    units: [Py<PyAny>; 5],
-    /// `discards[i]` is `Discard(cards[i])`.
-    discards: Vec<Py<PyAny>>,
-    /// `gins[i]` is `Gin(cards[i])`.
-    gins: Vec<Py<PyAny>>,
 }
 
 static SDK: PyOnceLock<Sdk> = PyOnceLock::new();
@@ -50,10 +31,14 @@ pub(crate) fn sdk(py: Python<'_>) -> PyResult<&'static Sdk> {
     SDK.get_or_try_init(py, || Sdk::load(py))
 }
 
+/// A class of `cardroom.actions`, for a game's [`PyActions`].
+pub(crate) fn action_class(py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+    Ok(py.import("cardroom.actions")?.getattr(name)?.unbind())
+}
+
 impl Sdk {
     fn load(py: Python<'_>) -> PyResult<Sdk> {
         let cards_module = py.import("cardroom.cards")?;
-        let actions = py.import("cardroom.actions")?;
         let model = py.import("cardroom.model")?;
         let json = py.import("json")?;
         let card = cards_module.getattr("Card")?;
@@ -66,30 +51,6 @@ impl Sdk {
             let suit = suit.call1((engine.suit() as u8 + 1,))?;
             cards.push(card.call1((rank, suit))?.unbind());
         }
-        let class = |name: &str| actions.getattr(name).map(Bound::unbind);
-        let (discard, gin) = (class("Discard")?, class("Gin")?);
-        let discards = cards
-            .iter()
-            .map(|c| discard.bind(py).call1((c.clone_ref(py),)).map(Bound::unbind))
-            .collect::<PyResult<Vec<_>>>()?;
-        let gins = cards
-            .iter()
-            .map(|c| gin.bind(py).call1((c.clone_ref(py),)).map(Bound::unbind))
-            .collect::<PyResult<Vec<_>>>()?;
-        let (take_upcard, pass_upcard, draw_stock, draw_discard, big_gin) = (
-            class("TakeUpcard")?,
-            class("PassUpcard")?,
-            class("DrawStock")?,
-            class("DrawDiscard")?,
-            class("BigGin")?,
-        );
-        let units = [
-            take_upcard.bind(py).call0()?.unbind(),
-            pass_upcard.bind(py).call0()?.unbind(),
-            draw_stock.bind(py).call0()?.unbind(),
-            draw_discard.bind(py).call0()?.unbind(),
-            big_gin.bind(py).call0()?.unbind(),
-        ];
         Ok(Sdk {
             card: card.unbind(),
             hand_from_sorted: cards_module.getattr("Hand")?.getattr("_from_sorted")?.unbind(),
@@ -97,19 +58,6 @@ impl Sdk {
             json_loads: json.getattr("loads")?.unbind(),
             json_dumps: json.getattr("dumps")?.unbind(),
             cards,
-            exchange: class("Exchange")?,
-            play: class("Play")?,
-            take_upcard,
-            pass_upcard,
-            draw_stock,
-            draw_discard,
-            discard,
-            knock: class("Knock")?,
-            gin,
-            big_gin,
-            units,
-            discards,
-            gins,
         })
     }
 
@@ -118,7 +66,12 @@ impl Sdk {
         self.cards[usize::from(card.index())].bind(py).clone()
     }
 
-    /// The engine card of an SDK `Card`; `TypeError` for anything else.
+    /// The shared SDK `Card`s, by card byte.
+    pub(crate) fn cards(&self) -> &[Py<PyAny>] {
+        &self.cards
+    }
+
+    /// The engine card of an SDK `Card`; `ActionTypeError` for anything else.
     pub(crate) fn card_from(&self, object: &Bound<'_, PyAny>) -> PyResult<Card> {
         if !object.get_type().is(&self.card) {
             return Err(errors::action_type(format!(
@@ -156,17 +109,6 @@ impl Sdk {
         cards.sort_unstable();
         let cards = PyTuple::new(py, cards.into_iter().map(|card| self.card(py, card)))?;
         self.hand_from_sorted.bind(py).call1((cards,))
-    }
-
-    /// A Gin arrangement as the SDK's melds: a tuple of `Hand`s.
-    pub(crate) fn melds<'py>(
-        &self,
-        py: Python<'py>,
-        arrangement: &Arrangement,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let melds =
-            arrangement.melds().map(|meld| self.hand(py, meld)).collect::<PyResult<Vec<_>>>()?;
-        PyTuple::new(py, melds)
     }
 
     /// Standings as the SDK's `Standing`s (never forfeited: the engines know no clock).
@@ -214,88 +156,4 @@ pub(crate) trait PyActions: cardroom_games::Game {
     /// The engine action of an SDK action; `ActionTypeError` for another game's action or for
     /// anything that is no action.
     fn action_from_py(sdk: &Sdk, object: &Bound<'_, PyAny>) -> PyResult<Self::Action>;
-}
-
-impl PyActions for gin::State {
-    fn action_to_py<'py>(
-        sdk: &Sdk,
-        py: Python<'py>,
-        action: &gin::Action,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let shared = |object: &Py<PyAny>| Ok(object.bind(py).clone());
-        match action {
-            gin::Action::TakeUpcard => shared(&sdk.units[0]),
-            gin::Action::PassUpcard => shared(&sdk.units[1]),
-            gin::Action::DrawStock => shared(&sdk.units[2]),
-            gin::Action::DrawDiscard => shared(&sdk.units[3]),
-            gin::Action::BigGin => shared(&sdk.units[4]),
-            gin::Action::Discard(card) => shared(&sdk.discards[usize::from(card.index())]),
-            gin::Action::Gin { discard } => shared(&sdk.gins[usize::from(discard.index())]),
-            gin::Action::Knock { discard, melds } => {
-                sdk.knock.bind(py).call1((sdk.card(py, *discard), sdk.melds(py, melds)?))
-            }
-        }
-    }
-
-    fn action_from_py(sdk: &Sdk, object: &Bound<'_, PyAny>) -> PyResult<gin::Action> {
-        let class = object.get_type();
-        if class.is(&sdk.take_upcard) {
-            Ok(gin::Action::TakeUpcard)
-        } else if class.is(&sdk.pass_upcard) {
-            Ok(gin::Action::PassUpcard)
-        } else if class.is(&sdk.draw_stock) {
-            Ok(gin::Action::DrawStock)
-        } else if class.is(&sdk.draw_discard) {
-            Ok(gin::Action::DrawDiscard)
-        } else if class.is(&sdk.big_gin) {
-            Ok(gin::Action::BigGin)
-        } else if class.is(&sdk.discard) {
-            Ok(gin::Action::Discard(sdk.card_from(&object.getattr("card")?)?))
-        } else if class.is(&sdk.gin) {
-            Ok(gin::Action::Gin { discard: sdk.card_from(&object.getattr("discard")?)? })
-        } else if class.is(&sdk.knock) {
-            let discard = sdk.card_from(&object.getattr("discard")?)?;
-            let melds = object
-                .getattr("melds")?
-                .try_iter()?
-                .map(|meld| Ok(sdk.cards_from(&meld?)?.into_iter().collect::<CardSet>()))
-                .collect::<PyResult<Vec<CardSet>>>()?;
-            let melds = Arrangement::new(&melds).map_err(|e| errors::illegal_melds(&e))?;
-            Ok(gin::Action::Knock { discard, melds })
-        } else {
-            Err(errors::action_type(format!("not a Gin Rummy action: {}", object.repr()?)))
-        }
-    }
-}
-
-impl PyActions for twenty_two::State {
-    fn action_to_py<'py>(
-        sdk: &Sdk,
-        py: Python<'py>,
-        action: &twenty_two::Action,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let (class, cards) = match action {
-            twenty_two::Action::Exchange(cards) => (&sdk.exchange, cards),
-            twenty_two::Action::Play(cards) => (&sdk.play, cards),
-        };
-        class.bind(py).call1((sdk.hand(py, cards.as_slice().iter().copied())?,))
-    }
-
-    fn action_from_py(sdk: &Sdk, object: &Bound<'_, PyAny>) -> PyResult<twenty_two::Action> {
-        let class = object.get_type();
-        let exchange = class.is(&sdk.exchange);
-        if !exchange && !class.is(&sdk.play) {
-            return Err(errors::action_type(format!(
-                "not a Twenty-Two action: {}",
-                object.repr()?
-            )));
-        }
-        let cards = sdk.cards_from(&object.getattr("cards")?)?;
-        let cards = Cards::new(&cards).map_err(|e| errors::action_type(e.to_string()))?;
-        Ok(if exchange {
-            twenty_two::Action::Exchange(cards)
-        } else {
-            twenty_two::Action::Play(cards)
-        })
-    }
 }

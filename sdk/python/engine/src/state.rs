@@ -29,38 +29,6 @@ pub(crate) trait Engine:
     fn deal_number(&self) -> u32;
 }
 
-impl Engine for gin::State {
-    const MATCH_OVER_RULE: &'static str = "GR-13";
-    fn wrap(self) -> AnyState {
-        AnyState::Gin(self)
-    }
-    fn hand_cards(&self, seat: Seat) -> Vec<Card> {
-        self.hand(seat).to_vec()
-    }
-    fn scores(&self) -> Vec<u32> {
-        gin::State::scores(self).to_vec()
-    }
-    fn deal_number(&self) -> u32 {
-        self.hand_number()
-    }
-}
-
-impl Engine for twenty_two::State {
-    const MATCH_OVER_RULE: &'static str = "TT-21";
-    fn wrap(self) -> AnyState {
-        AnyState::TwentyTwo(self)
-    }
-    fn hand_cards(&self, seat: Seat) -> Vec<Card> {
-        self.hand(seat).map(|cards| cards.as_slice().to_vec()).unwrap_or_default()
-    }
-    fn scores(&self) -> Vec<u32> {
-        twenty_two::State::scores(self)
-    }
-    fn deal_number(&self) -> u32 {
-        self.public_view().deal
-    }
-}
-
 /// A match of either game.
 #[derive(Clone, Debug)]
 pub(crate) enum AnyState {

@@ -2,19 +2,32 @@
 //! arrangement of least deadwood, the 11-card knock check (GR-3), each discard's deadwood and
 //! every arrangement a knocker may lay (GR-7).
 
-use cardroom_games::gin::{CardSet, solver};
+use cardroom_games::Card;
+use cardroom_games::gin::CardSet;
+use cardroom_games::gin::solver::{self, SolverError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use crate::errors;
+use crate::gin::melds_to_py;
 use crate::sdk::sdk;
+
+/// `SolverError`, naming the rule.
+fn solver_error(error: &SolverError) -> PyErr {
+    errors::raise("SolverError", error.to_string(), None)
+}
+
+/// `SolverError` for a card given twice (GR-1).
+fn duplicate_card(card: Card) -> PyErr {
+    errors::raise("SolverError", format!("GR-1: {card} appears twice; there is one pack"), None)
+}
 
 /// The hand given as any iterable of SDK cards; a card given twice is refused (GR-1).
 fn hand(cards: &Bound<'_, PyAny>) -> PyResult<CardSet> {
     let mut set = CardSet::EMPTY;
     for card in sdk(cards.py())?.cards_from(cards)? {
         if !set.insert(card) {
-            return Err(errors::duplicate_card(card));
+            return Err(duplicate_card(card));
         }
     }
     Ok(set)
@@ -23,7 +36,7 @@ fn hand(cards: &Bound<'_, PyAny>) -> PyResult<CardSet> {
 /// The least deadwood of a hand of at most 11 cards (GR-3).
 #[pyfunction]
 fn deadwood(cards: &Bound<'_, PyAny>) -> PyResult<u8> {
-    solver::deadwood(hand(cards)?).map_err(|error| errors::solver(&error))
+    solver::deadwood(hand(cards)?).map_err(|error| solver_error(&error))
 }
 
 /// The least deadwood of a hand of at most 11 cards and every arrangement that reaches it,
@@ -32,17 +45,17 @@ fn deadwood(cards: &Bound<'_, PyAny>) -> PyResult<u8> {
 fn best_melds<'py>(cards: &Bound<'py, PyAny>) -> PyResult<(u8, Bound<'py, PyList>)> {
     let py = cards.py();
     let (deadwood, arrangements) =
-        solver::min_deadwood(hand(cards)?).map_err(|error| errors::solver(&error))?;
+        solver::min_deadwood(hand(cards)?).map_err(|error| solver_error(&error))?;
     let sdk = sdk(py)?;
     let arrangements =
-        arrangements.iter().map(|a| sdk.melds(py, a)).collect::<PyResult<Vec<_>>>()?;
+        arrangements.iter().map(|a| melds_to_py(sdk, py, a)).collect::<PyResult<Vec<_>>>()?;
     Ok((deadwood, PyList::new(py, arrangements)?))
 }
 
 /// The knock check of an 11-card hand (GR-3): the least deadwood left by any discard.
 #[pyfunction]
 fn knock_deadwood(cards: &Bound<'_, PyAny>) -> PyResult<u8> {
-    solver::knock_deadwood(hand(cards)?).map_err(|error| errors::solver(&error))
+    solver::knock_deadwood(hand(cards)?).map_err(|error| solver_error(&error))
 }
 
 /// Whether an 11-card hand may knock (or go gin) with this knock limit (GR-3, GR-7).
@@ -57,7 +70,7 @@ fn can_knock(cards: &Bound<'_, PyAny>, limit: u8) -> PyResult<bool> {
 #[pyfunction]
 fn discards<'py>(cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = cards.py();
-    let discards = solver::best_discards(hand(cards)?).map_err(|error| errors::solver(&error))?;
+    let discards = solver::best_discards(hand(cards)?).map_err(|error| solver_error(&error))?;
     let sdk = sdk(py)?;
     let items = discards
         .all
@@ -75,10 +88,10 @@ fn discards<'py>(cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
 fn knock_arrangements<'py>(cards: &Bound<'py, PyAny>, limit: u8) -> PyResult<Bound<'py, PyList>> {
     let py = cards.py();
     let arrangements =
-        solver::knock_arrangements(hand(cards)?, limit).map_err(|error| errors::solver(&error))?;
+        solver::knock_arrangements(hand(cards)?, limit).map_err(|error| solver_error(&error))?;
     let sdk = sdk(py)?;
     let arrangements =
-        arrangements.iter().map(|a| sdk.melds(py, a)).collect::<PyResult<Vec<_>>>()?;
+        arrangements.iter().map(|a| melds_to_py(sdk, py, a)).collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, arrangements)
 }
 
