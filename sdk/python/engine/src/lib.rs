@@ -155,11 +155,8 @@ fn game_of(observation: &str) -> PyResult<GameKind> {
 #[pyo3(signature = (observation, seed, game = None))]
 fn sample(observation: &Bound<'_, PyAny>, seed: u64, game: Option<&str>) -> PyResult<PyState> {
     let sdk = sdk(observation.py())?;
-    // The SDK's `Observation` carries the engine's JSON in `.json`.
-    let json = match observation.getattr_opt("json")? {
-        Some(json) if !observation.is_instance_of::<pyo3::types::PyString>() => json,
-        _ => observation.clone(),
-    };
+    // The SDK's `Observation` carries the engine's JSON in `.json`; a dict or a str has none.
+    let json = observation.getattr_opt("json")?.unwrap_or_else(|| observation.clone());
     let text = sdk.json_text(&json)?;
     let kind = match game {
         Some(game) => kind(game)?,
