@@ -134,6 +134,14 @@ class Hand(Sequence[Card]):
         self._cards: tuple[Card, ...] = tuple(sorted(cards))
 
     @classmethod
+    def _from_sorted(cls, cards: tuple[Card, ...]) -> Hand:
+        """A hand of cards already sorted low to high, kept as given: how the engine's
+        extension (:mod:`cardroom.engine`), whose card order is this one, builds hands fast."""
+        hand = cls.__new__(cls)
+        hand._cards = cards
+        return hand
+
+    @classmethod
     def parse(cls, text: str) -> Hand:
         """Reads cards separated by spaces or commas: ``"2C 7♦ AS"``."""
         return cls(Card.parse(part) for part in text.replace(",", " ").split())
