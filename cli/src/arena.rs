@@ -16,7 +16,8 @@ use cardroom_arena::{
     Format, Ladder, LadderFile, Leaderboard, NetPlayer, Progress, Rating, Settings, Store, Summary,
     run, run_with,
 };
-use cardroom_sdk::{MatchSpec, PlayableGame, TlsOptions};
+use cardroom_example_bots::catalogue::ExampleGame;
+use cardroom_sdk::{MatchSpec, TlsOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::bots;
@@ -179,7 +180,7 @@ struct InProcess<'a> {
 impl bots::WithBuiltins for InProcess<'_> {
     type Output = anyhow::Result<Summary>;
 
-    fn with<G: PlayableGame>(self, builtin: bots::Builtin<G>) -> anyhow::Result<Summary> {
+    fn with<G: ExampleGame>(self, builtin: bots::Builtin<G>) -> anyhow::Result<Summary> {
         let file = self.file;
         let options: G::Options = serde_json::from_str(&file.options_json())
             .with_context(|| format!("the {} options", G::KIND.title()))?;

@@ -4,43 +4,23 @@
 
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use cardroom_arena::{AnyBotMaker, BotEntry, BotMaker, BotSource, ExternalBot, LadderFile, NetBot};
-use cardroom_example_bots::gin_heuristic::GinHeuristic;
-use cardroom_example_bots::random::RandomBot;
-use cardroom_example_bots::search::{SearchBot, SearchConfig, Searchable};
-use cardroom_example_bots::tt_heuristic::TtHeuristic;
-use cardroom_games::{gin, twenty_two};
-use cardroom_sdk::{AnyBot, GameKind, PlayableGame};
+use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
+use cardroom_sdk::GameKind;
 
-/// The search bot with its default budget (100 ms a decision).
-fn search_bot<G: Searchable>(seed: u64) -> SearchBot<G> {
-    SearchBot::new(SearchConfig { seed, ..SearchConfig::default() })
-}
-
-/// A built-in Twenty-Two bot.
-pub(crate) fn tt_bot(name: &str) -> anyhow::Result<BotMaker<twenty_two::State>> {
-    Ok(match name {
-        "random" => Arc::new(|seed| Box::new(RandomBot::new(seed))),
-        "tt-heuristic" => Arc::new(|_| Box::new(TtHeuristic::new())),
-        "search" => Arc::new(|seed| Box::new(search_bot::<twenty_two::State>(seed))),
-        _ => bail!(
-            "no built-in bot \"{name}\" for twenty_two (built in: random, tt-heuristic, search)"
-        ),
+/// The built-in bot `name` of game `G` (the example bots: [`ExampleGame::builtin`]).
+pub(crate) fn builtin<G: ExampleGame>(name: &str) -> anyhow::Result<BotMaker<G>> {
+    G::builtin(name).with_context(|| {
+        format!(
+            "no built-in bot \"{name}\" for {} (built in: {})",
+            G::NAME,
+            G::builtin_names().join(", ")
+        )
     })
 }
 
-/// A built-in Gin Rummy bot.
-pub(crate) fn gin_bot(name: &str) -> anyhow::Result<BotMaker<gin::State>> {
-    Ok(match name {
-        "random" => Arc::new(|seed| Box::new(RandomBot::new(seed))),
-        "gin-heuristic" => Arc::new(|_| Box::new(GinHeuristic::new())),
-        "search" => Arc::new(|seed| Box::new(search_bot::<gin::State>(seed))),
-        _ => bail!("no built-in bot \"{name}\" for gin (built in: random, gin-heuristic, search)"),
-    })
-}
-
-/// The built-in bots of one game, by name ([`tt_bot`], [`gin_bot`]).
+/// The built-in bots of one game, by name ([`builtin`]).
 pub(crate) type Builtin<G> = fn(&str) -> anyhow::Result<BotMaker<G>>;
 
 /// Generic code over the game of a ladder, given that game's built-in bots
@@ -49,15 +29,19 @@ pub(crate) trait WithBuiltins {
     /// What the visit gives back.
     type Output;
     /// The visit, with `G` the game and `builtin` its built-in bots.
-    fn with<G: PlayableGame>(self, builtin: Builtin<G>) -> Self::Output;
+    fn with<G: ExampleGame>(self, builtin: Builtin<G>) -> Self::Output;
 }
 
 /// Runs `visitor` with `game`'s engine and its built-in bots.
 pub(crate) fn with_builtins<V: WithBuiltins>(game: GameKind, visitor: V) -> V::Output {
-    match game {
-        GameKind::TwentyTwo => visitor.with::<twenty_two::State>(tt_bot),
-        GameKind::Gin => visitor.with::<gin::State>(gin_bot),
+    struct Visit<V>(V);
+    impl<V: WithBuiltins> ExampleVisitor for Visit<V> {
+        type Output = V::Output;
+        fn visit<G: ExampleGame>(self) -> V::Output {
+            self.0.with::<G>(builtin::<G>)
+        }
     }
+    catalogue::visit(game, Visit(visitor))
 }
 
 /// The game `cardroom demo` plays and its built-in bots in the demo's line-up: Twenty-Two,
@@ -74,40 +58,15 @@ pub(crate) fn demo_lineup() -> (GameKind, Vec<BotEntry>) {
 
 /// A built-in bot for the networked runner.
 fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
-    Ok(match game {
-        GameKind::TwentyTwo => {
-            let make = tt_bot(name)?;
-            Arc::new(move |seed| AnyBot::TwentyTwo(make(seed)))
+    struct AnyBuiltin<'a>(&'a str);
+    impl WithBuiltins for AnyBuiltin<'_> {
+        type Output = anyhow::Result<AnyBotMaker>;
+        fn with<G: ExampleGame>(self, builtin: Builtin<G>) -> anyhow::Result<AnyBotMaker> {
+            let make = builtin(self.0)?;
+            Ok(Arc::new(move |seed| G::into_any(make(seed))))
         }
-        GameKind::Gin => {
-            let make = gin_bot(name)?;
-            Arc::new(move |seed| AnyBot::Gin(make(seed)))
-        }
-    })
-}
-
-/// The rules' options of the file's game, parsed.
-pub(crate) fn twenty_two_options(file: &LadderFile) -> anyhow::Result<twenty_two::Options> {
-    serde_json::from_str(&file.options_json()).context("the Twenty-Two options")
-}
-
-/// The rules' options of the file's game, parsed.
-pub(crate) fn gin_options(file: &LadderFile) -> anyhow::Result<gin::Options> {
-    serde_json::from_str(&file.options_json()).context("the Gin Rummy options")
-}
-
-/// Deals a Twenty-Two match as the ladder does.
-pub(crate) fn new_twenty_two(
-    options: twenty_two::Options,
-    seats: u8,
-    seed: u64,
-) -> Result<twenty_two::State, String> {
-    twenty_two::State::new(options, seats, seed).map_err(|e| e.to_string())
-}
-
-/// Deals a Gin Rummy match as the ladder does.
-pub(crate) fn new_gin(options: gin::Options, seed: u64) -> Result<gin::State, String> {
-    gin::State::new(options, seed).map_err(|e| e.to_string())
+    }
+    with_builtins(game, AnyBuiltin(name))
 }
 
 /// The networked ladder's bots, by name.
@@ -148,21 +107,21 @@ fn external(
 /// options and a first deal at this table size, every built-in bot's name, every external
 /// program.
 pub(crate) fn check(file: &LadderFile) -> anyhow::Result<()> {
-    match file.game {
-        GameKind::TwentyTwo => {
-            new_twenty_two(twenty_two_options(file)?, file.seats, file.seed)
+    struct FirstDeal<'a>(&'a LadderFile);
+    impl WithBuiltins for FirstDeal<'_> {
+        type Output = anyhow::Result<()>;
+        fn with<G: ExampleGame>(self, _: Builtin<G>) -> anyhow::Result<()> {
+            let file = self.0;
+            let context = || format!("the {} options", G::KIND.title());
+            let options: G::Options =
+                serde_json::from_str(&file.options_json()).with_context(context)?;
+            G::new(options, file.seats, file.seed)
                 .map_err(anyhow::Error::msg)
-                .context("the Twenty-Two options")?;
-        }
-        GameKind::Gin => {
-            if file.seats != 2 {
-                bail!("Gin Rummy is played at tables of 2, not seats = {}", file.seats);
-            }
-            new_gin(gin_options(file)?, file.seed)
-                .map_err(anyhow::Error::msg)
-                .context("the Gin Rummy options")?;
+                .with_context(context)?;
+            Ok(())
         }
     }
+    with_builtins(file.game, FirstDeal(file))?;
     if file.uses_grpc() {
         net_bots(file)?;
     } else {

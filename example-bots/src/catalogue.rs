@@ -6,10 +6,16 @@
 //! (`search::tt_search`, [`crate::search::gin_search`]); a new game adds its implementation
 //! and one line to [`visit`].
 
+use std::sync::Arc;
+
 use cardroom_games::{GameKind, gin, twenty_two};
 use cardroom_sdk::{AnyBot, Bot};
 
-use crate::search::Searchable;
+use crate::random::RandomBot;
+use crate::search::{SearchBot, SearchConfig, Searchable};
+
+/// A bot of game `G` for each seed: how a ladder makes one bot per match.
+pub type BotFactory<G> = Arc<dyn Fn(u64) -> Box<dyn Bot<G>> + Send + Sync>;
 
 /// A game with example bots: its heuristic, and how the networked runner takes its bots.
 pub trait ExampleGame: Searchable {
@@ -22,6 +28,25 @@ pub trait ExampleGame: Searchable {
 
     /// `bot` as the networked runner ([`cardroom_sdk::play_any`]) takes it.
     fn into_any(bot: Box<dyn Bot<Self>>) -> AnyBot;
+
+    /// The names of the built-in bots, as ladder files name them: `random`, the game's
+    /// heuristic and `search`.
+    fn builtin_names() -> [&'static str; 3] {
+        ["random", Self::HEURISTIC, "search"]
+    }
+
+    /// The built-in bot `name` ([`ExampleGame::builtin_names`]), `None` for another name. The
+    /// search has its default budget (100 ms a decision).
+    fn builtin(name: &str) -> Option<BotFactory<Self>> {
+        Some(match name {
+            "random" => Arc::new(|seed| Box::new(RandomBot::new(seed))),
+            "search" => Arc::new(|seed| {
+                Box::new(SearchBot::<Self>::new(SearchConfig { seed, ..SearchConfig::default() }))
+            }),
+            name if name == Self::HEURISTIC => Arc::new(Self::heuristic),
+            _ => return None,
+        })
+    }
 }
 
 /// Generic code run for a game chosen at run time: [`visit`] calls [`ExampleVisitor::visit`]
@@ -57,6 +82,29 @@ mod tests {
         }
         for game in GameKind::ALL {
             assert_eq!(visit(game, Kind), game);
+        }
+    }
+
+    #[test]
+    fn every_builtin_name_makes_a_bot_that_plays_and_no_other_name_does() {
+        struct Builtins;
+        impl ExampleVisitor for Builtins {
+            type Output = ();
+            fn visit<G: ExampleGame>(self) {
+                let options = G::Options::default();
+                let players = *G::seats(&options).start();
+                let state = G::new(options, players, 3).unwrap();
+                let seat = state.to_act().unwrap();
+                for name in G::builtin_names() {
+                    let make = G::builtin(name).unwrap_or_else(|| panic!("{}: {name}", G::NAME));
+                    let action = make(1).choose(&state.observation(seat));
+                    assert!(state.legal_actions().contains(&action), "{}: {name}", G::NAME);
+                }
+                assert!(G::builtin("no-such-bot").is_none());
+            }
+        }
+        for game in GameKind::ALL {
+            visit(game, Builtins);
         }
     }
 }

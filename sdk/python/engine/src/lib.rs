@@ -12,21 +12,18 @@
 //! Nothing a caller passes makes the extension panic: every refusal is an exception of the
 //! `EngineError` hierarchy (`cardroom._engine_errors`), naming the rule where there is one.
 
+mod catalogue;
 mod errors;
 mod features;
-mod gin;
-mod gin_solver;
 mod sdk;
 mod state;
-mod twenty_two;
 
-use cardroom_games::gin::State as Gin;
-use cardroom_games::twenty_two::State as TwentyTwo;
 use cardroom_games::{AnyRecord, GameKind};
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::catalogue::EngineVisitor;
 use crate::sdk::sdk;
 use crate::state::{Engine, PyState};
 
@@ -44,15 +41,21 @@ fn options<G: Engine>(options: Option<&Bound<'_, PyAny>>) -> PyResult<G::Options
     serde_json::from_str(&text).map_err(|error| errors::options_json(G::NAME, &error))
 }
 
-fn new_game<G: Engine>(
+/// [`new`] for the game the visit picks.
+struct NewGame<'a, 'py> {
     players: Option<u8>,
     seed: u64,
-    given: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyState> {
-    let options = options::<G>(given)?;
-    let players = players.unwrap_or(*G::seats(&options).start());
-    let state = G::new(options, players, seed).map_err(|error| G::create_error(&error))?;
-    Ok(PyState { inner: state.wrap() })
+    options: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl EngineVisitor for NewGame<'_, '_> {
+    type Output = PyResult<PyState>;
+    fn visit<G: Engine>(self) -> PyResult<PyState> {
+        let options = options::<G>(self.options)?;
+        let players = self.players.unwrap_or(*G::seats(&options).start());
+        let state = G::new(options, players, self.seed).map_err(|error| G::create_error(&error))?;
+        Ok(PyState { inner: state.wrap() })
+    }
 }
 
 /// A new match of `game` (`"gin"`, `"twenty_two"` or an alias) for `players` seats (the
@@ -67,22 +70,25 @@ fn new(
     seed: u64,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyState> {
-    match kind(game)? {
-        GameKind::TwentyTwo => new_game::<TwentyTwo>(players, seed, options),
-        GameKind::Gin => new_game::<Gin>(players, seed, options),
-    }
+    catalogue::visit(kind(game)?, NewGame { players, seed, options })
 }
 
-fn setup_game<G: Engine>(
-    setup: &Bound<'_, PyAny>,
-    given: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyState> {
-    let options = options::<G>(given)?;
-    let text = sdk(setup.py())?.json_text(setup)?;
-    let setup: G::Setup =
-        serde_json::from_str(&text).map_err(|error| errors::setup_json(G::NAME, &error))?;
-    let state = G::from_setup(options, setup).map_err(|error| G::setup_error(&error))?;
-    Ok(PyState { inner: state.wrap() })
+/// [`from_setup`] for the game the visit picks.
+struct SetupGame<'a, 'py> {
+    setup: &'a Bound<'py, PyAny>,
+    options: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl EngineVisitor for SetupGame<'_, '_> {
+    type Output = PyResult<PyState>;
+    fn visit<G: Engine>(self) -> PyResult<PyState> {
+        let options = options::<G>(self.options)?;
+        let text = sdk(self.setup.py())?.json_text(self.setup)?;
+        let setup: G::Setup =
+            serde_json::from_str(&text).map_err(|error| errors::setup_json(G::NAME, &error))?;
+        let state = G::from_setup(options, setup).map_err(|error| G::setup_error(&error))?;
+        Ok(PyState { inner: state.wrap() })
+    }
 }
 
 /// A match of `game` from an explicit position: `setup` is the game's setup in the records'
@@ -95,10 +101,7 @@ fn from_setup(
     setup: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyState> {
-    match kind(game)? {
-        GameKind::TwentyTwo => setup_game::<TwentyTwo>(setup, options),
-        GameKind::Gin => setup_game::<Gin>(setup, options),
-    }
+    catalogue::visit(kind(game)?, SetupGame { setup, options })
 }
 
 /// Replays `record` (what `State.record_json()` writes and `cardroom replay` reads: JSON text
@@ -109,40 +112,49 @@ fn from_record(record: &Bound<'_, PyAny>) -> PyResult<PyState> {
     let text = sdk(record.py())?.json_text(record)?;
     let record = AnyRecord::from_json(&text)
         .map_err(|error| errors::record(format!("not a record: {error}")))?;
-    let replayed =
-        |message: String| errors::record(format!("the record does not replay: {message}"));
-    let inner = match record {
-        AnyRecord::TwentyTwo(record) => {
-            record.replay().map_err(|error| replayed(error.to_string()))?.wrap()
-        }
-        AnyRecord::Gin(record) => {
-            record.replay().map_err(|error| replayed(error.to_string()))?.wrap()
-        }
-    };
+    let inner = catalogue::replay(record)
+        .map_err(|message| errors::record(format!("the record does not replay: {message}")))?;
     Ok(PyState { inner })
 }
 
-fn sample_game<G: Engine>(observation: &str, seed: u64) -> PyResult<PyState> {
-    let observation: G::Observation = serde_json::from_str(observation).map_err(|error| {
-        errors::sample(&format!("this is not a {} observation: {error}", G::NAME))
-    })?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let state = G::sample(&observation, &mut rng).map_err(|error| errors::sample(&error))?;
-    Ok(PyState { inner: state.wrap() })
+/// [`sample`] for the game the visit picks, from the observation's JSON text.
+struct SampleGame<'a> {
+    observation: &'a str,
+    seed: u64,
 }
 
-/// The game of an observation's JSON, told by its public part's fields.
-fn game_of(observation: &str) -> PyResult<GameKind> {
-    let value: serde_json::Value = serde_json::from_str(observation)
-        .map_err(|error| errors::sample(&format!("an observation is JSON: {error}")))?;
-    let public = value.get("public");
-    if public.and_then(|public| public.get("knock_limit")).is_some() {
-        Ok(GameKind::Gin)
-    } else if public.and_then(|public| public.get("packs")).is_some() {
-        Ok(GameKind::TwentyTwo)
-    } else {
-        Err(errors::sample(&"this is no observation of a cardroom game (no public part)"))
+impl EngineVisitor for SampleGame<'_> {
+    type Output = PyResult<PyState>;
+    fn visit<G: Engine>(self) -> PyResult<PyState> {
+        let observation: G::Observation =
+            serde_json::from_str(self.observation).map_err(|error| {
+                errors::sample(&format!("this is not a {} observation: {error}", G::NAME))
+            })?;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let state = G::sample(&observation, &mut rng).map_err(|error| errors::sample(&error))?;
+        Ok(PyState { inner: state.wrap() })
     }
+}
+
+/// Whether an observation's JSON text is one of the visited game's observations.
+struct IsObservation<'a>(&'a str);
+
+impl EngineVisitor for IsObservation<'_> {
+    type Output = bool;
+    fn visit<G: Engine>(self) -> bool {
+        serde_json::from_str::<G::Observation>(self.0).is_ok()
+    }
+}
+
+/// The game of an observation's JSON: the first of the catalogue whose observation it reads
+/// as.
+fn game_of(observation: &str) -> PyResult<GameKind> {
+    GameKind::ALL
+        .into_iter()
+        .find(|&game| catalogue::visit(game, IsObservation(observation)))
+        .ok_or_else(|| {
+            errors::sample(&"this is no observation of a cardroom game (it reads as none of them)")
+        })
 }
 
 /// A full state that the observing seat cannot tell from the one it observed: its own cards
@@ -162,10 +174,7 @@ fn sample(observation: &Bound<'_, PyAny>, seed: u64, game: Option<&str>) -> PyRe
         Some(game) => kind(game)?,
         None => game_of(&text)?,
     };
-    match kind {
-        GameKind::TwentyTwo => sample_game::<TwentyTwo>(&text, seed),
-        GameKind::Gin => sample_game::<Gin>(&text, seed),
-    }
+    catalogue::visit(kind, SampleGame { observation: &text, seed })
 }
 
 /// The catalogue's games, by name: `["twenty_two", "gin"]`.
@@ -190,6 +199,6 @@ fn _engine(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sample, module)?)?;
     module.add_function(wrap_pyfunction!(games, module)?)?;
     module.add_function(wrap_pyfunction!(seats, module)?)?;
-    gin_solver::register(module)?;
+    catalogue::register(module)?;
     Ok(())
 }

@@ -1,14 +1,15 @@
 //! [`PyState`], the Python `State`: one match of either game, with the engine's whole API
 //! (`to_act`, `legal_actions`, `apply`, `observation`, `sample`, records) on the SDK's types.
 //! The per-game code is written once, generic over [`Engine`], and reached through one
-//! exhaustive `match` on [`AnyState`].
+//! exhaustive `match` on [`AnyState`] (`crate::catalogue`).
 
-use cardroom_games::{AnyRecord, Card, Game, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Card, Game, Seat};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::catalogue::{AnyState, dispatch};
 use crate::errors::{self, PyErrors};
 use crate::features::Features;
 use crate::sdk::{PyActions, sdk};
@@ -27,25 +28,6 @@ pub(crate) trait Engine:
     fn scores(&self) -> Vec<u32>;
     /// The number of the hand (Gin Rummy) or deal (Twenty-Two) under way, from 1.
     fn deal_number(&self) -> u32;
-}
-
-/// A match of either game.
-#[derive(Clone, Debug)]
-pub(crate) enum AnyState {
-    /// Twenty-Two.
-    TwentyTwo(twenty_two::State),
-    /// Gin Rummy.
-    Gin(gin::State),
-}
-
-/// Runs `$body` with `$s` bound to the state of whichever game `$state` holds.
-macro_rules! dispatch {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            AnyState::TwentyTwo($s) => $body,
-            AnyState::Gin($s) => $body,
-        }
-    };
 }
 
 /// One match of Gin Rummy or Twenty-Two, always a valid position. Made by `cardroom.engine`'s
@@ -168,19 +150,19 @@ impl PyState {
     /// How many action ids the game has ([`Features`]).
     #[getter]
     fn num_action_ids(&self) -> usize {
-        match &self.inner {
-            AnyState::TwentyTwo(_) => twenty_two::State::NUM_IDS,
-            AnyState::Gin(_) => gin::State::NUM_IDS,
+        fn num_ids<G: Features>(_: &G) -> usize {
+            G::NUM_IDS
         }
+        dispatch!(&self.inner, s => num_ids(s))
     }
 
     /// The length of `observation_tensor`.
     #[getter]
     fn tensor_len(&self) -> usize {
-        match &self.inner {
-            AnyState::TwentyTwo(_) => twenty_two::State::TENSOR_LEN,
-            AnyState::Gin(_) => gin::State::TENSOR_LEN,
+        fn tensor_len<G: Features>(_: &G) -> usize {
+            G::TENSOR_LEN
         }
+        dispatch!(&self.inner, s => tensor_len(s))
     }
 
     /// The match's options, as JSON values.

@@ -6,10 +6,11 @@ use cardroom_games::{Card, Seat};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
+use crate::catalogue::AnyState;
 use crate::errors::{self, PyErrors};
 use crate::features::{Features, mark};
 use crate::sdk::{PyActions, Sdk, action_class};
-use crate::state::{AnyState, Engine};
+use crate::state::Engine;
 
 /// The SDK's Twenty-Two action classes.
 struct TwentyTwoClasses {

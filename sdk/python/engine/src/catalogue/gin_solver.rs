@@ -8,8 +8,8 @@ use cardroom_games::gin::solver::{self, SolverError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use super::gin::melds_to_py;
 use crate::errors;
-use crate::gin::melds_to_py;
 use crate::sdk::sdk;
 
 /// `SolverError`, naming the rule.

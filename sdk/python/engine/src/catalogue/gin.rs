@@ -9,10 +9,11 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
+use crate::catalogue::AnyState;
 use crate::errors::{self, PyErrors};
 use crate::features::{Features, mark};
 use crate::sdk::{PyActions, Sdk, action_class};
-use crate::state::{AnyState, Engine};
+use crate::state::Engine;
 
 /// The SDK's Gin Rummy action classes, and the actions without a variable part built once
 /// (frozen dataclasses, equal by value).
