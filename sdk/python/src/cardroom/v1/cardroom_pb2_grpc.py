@@ -70,6 +70,26 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
                 _registered_method=True)
+        self.RegisterBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RegisterBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+                _registered_method=True)
+        self.ListBots = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListBots',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.FromString,
+                _registered_method=True)
+        self.RevokeBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RevokeBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+                _registered_method=True)
+        self.RotateBotKey = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RotateBotKey',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -132,6 +152,40 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RegisterBot(self, request, context):
+        """Unary. Registers a bot under a name (1 to 64 ASCII letters, digits, `.`, `_`, `-`) and
+        returns its key, the only time the key is shown: the server keeps its SHA-256 only. Needs
+        the admin token, and the server a store (`--store`): else FAILED_PRECONDITION. A name taken
+        is ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBots(self, request, context):
+        """Unary. Every registered bot, by name, with its status and the versions it reported. Needs
+        the admin token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeBot(self, request, context):
+        """Unary. Revokes a bot's key: the bot cannot join until its key is rotated. Its name stays
+        taken and its results stay. Needs the admin token; an unknown name is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateBotKey(self, request, context):
+        """Unary. Issues a bot a new key (shown once) and makes a revoked bot active again; the old
+        key stops working at once. Needs the admin token; an unknown name is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -169,6 +223,26 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetStats,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.SerializeToString,
+            ),
+            'RegisterBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.SerializeToString,
+            ),
+            'ListBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBots,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.SerializeToString,
+            ),
+            'RevokeBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.SerializeToString,
+            ),
+            'RotateBotKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateBotKey,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -361,6 +435,114 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetStats',
             cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RegisterBot',
+            cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListBots',
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RevokeBot',
+            cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateBotKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RotateBotKey',
+            cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
             options,
             channel_credentials,
             insecure,
