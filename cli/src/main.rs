@@ -23,6 +23,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant (`serve`'s flags) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// A short ladder of the example bots over real gRPC, on a server started in this process;

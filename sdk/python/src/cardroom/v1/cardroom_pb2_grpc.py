@@ -122,7 +122,10 @@ class CardroomServicer:
     def Play(self, request_iterator, context):
         """Bidirectional streaming. A bot's connection. The first message must be `Join`; after it
         the server sends `Joined`, then `Turn` whenever the seat must act, `Events` as public
-        events happen, `ActError` when an `Act` is refused, and `MatchEnd` last.
+        events happen, `ActError` when an `Act` is refused, and `MatchEnd` last. A registered bot
+        sends its key as `authorization: Bearer <key>` metadata: on a server with accounts, the
+        name a `Join` claims (its lobby name, else its `bot_name`) is seated only on its own key
+        (docs/protocol.md, "Bot accounts").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,8 +158,9 @@ class CardroomServicer:
     def RegisterBot(self, request, context):
         """Unary. Registers a bot under a name (1 to 64 ASCII letters, digits, `.`, `_`, `-`) and
         returns its key, the only time the key is shown: the server keeps its SHA-256 only. Needs
-        the admin token, and the server a store (`--store`): else FAILED_PRECONDITION. A name taken
-        is ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
+        the admin token (UNAUTHENTICATED without it); a server with no store (`--store`) or no admin
+        token of its own refuses every account rpc with FAILED_PRECONDITION. A name taken is
+        ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
