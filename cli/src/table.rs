@@ -1,17 +1,9 @@
-//! Rows printed as a table, JSON or CSV (`--format`), for the commands that list things.
+//! Rows printed as a table, JSON (an array of objects keyed by the column names) or CSV (a
+//! header row, RFC 4180 quoting), as `--format` says, for the commands that list things.
 
 use std::io::Write;
 
-/// How a command prints its rows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Aligned columns with a header, for people.
-    Table,
-    /// A JSON array of objects, one per row, keyed by the column names.
-    Json,
-    /// CSV with a header row (RFC 4180 quoting).
-    Csv,
-}
+pub(crate) use crate::arena::OutputFormat as Format;
 
 /// Rows of strings under named columns.
 pub(crate) struct Table {
@@ -132,7 +124,7 @@ mod tests {
     fn times_are_utc_dates() {
         assert_eq!(utc_time(0), "1970-01-01 00:00:00Z");
         assert_eq!(utc_time(951_782_400_000), "2000-02-29 00:00:00Z");
-        assert_eq!(utc_time(1_796_135_400_999), "2026-12-01 12:30:00Z");
+        assert_eq!(utc_time(1_796_128_200_999), "2026-12-01 12:30:00Z");
         assert_eq!(utc_time(-1_000), "1969-12-31 23:59:59Z");
     }
 }

@@ -335,6 +335,18 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         Ok(Response::new(accounts::account_to_pb(accounts, bot).await?))
     }
 
+    async fn get_bot(
+        &self,
+        request: Request<pb::GetBotRequest>,
+    ) -> Result<Response<pb::BotAccount>, Status> {
+        let accounts = self.registry.config().accounts.as_ref().ok_or_else(|| {
+            Status::failed_precondition("this server keeps no bot accounts (no --store)")
+        })?;
+        let bot =
+            accounts.get(&request.into_inner().name).await.map_err(accounts::account_status)?;
+        Ok(Response::new(accounts::account_to_pb(accounts, bot).await?))
+    }
+
     #[tracing::instrument(skip_all)]
     async fn rotate_bot_key(
         &self,

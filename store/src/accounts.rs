@@ -166,6 +166,14 @@ impl Accounts {
         Ok(self.store.revoke_bot(name, now_ms()).await?)
     }
 
+    /// The bot registered as `name`.
+    pub async fn get(&self, name: &str) -> Result<BotAccount, AccountError> {
+        match self.store.bot_credential(name).await? {
+            Some(credential) => Ok(credential.account),
+            None => Err(StoreError::NoSuchBot(name.to_owned()).into()),
+        }
+    }
+
     /// Every registered bot, by name.
     pub async fn list(&self) -> Result<Vec<BotAccount>, AccountError> {
         Ok(self.store.bots().await?)
@@ -316,6 +324,9 @@ mod tests {
         let names: Vec<String> =
             accounts.list().await.unwrap().into_iter().map(|bot| bot.name).collect();
         assert_eq!(names, ["a.b_c-9"]);
+        assert_eq!(accounts.get("a.b_c-9").await.unwrap().name, "a.b_c-9");
+        let unknown = accounts.get("nobody").await.unwrap_err();
+        assert!(matches!(unknown, AccountError::Store(StoreError::NoSuchBot(_))));
     }
 
     #[tokio::test]

@@ -195,6 +195,11 @@ async fn sdk_bots_play_on_their_keys_and_their_versions_are_kept() {
 
     let bots = client.list_bots(admin(pb::ListBotsRequest {})).await.unwrap().into_inner().bots;
     assert_eq!(bots.len(), 1);
+    // Anyone may read a bot's account, without its key.
+    let public = client.get_bot(pb::GetBotRequest { name: "alice".into() }).await.unwrap();
+    assert_eq!(public.into_inner(), bots[0]);
+    let unknown = client.get_bot(pb::GetBotRequest { name: "guest".into() }).await.unwrap_err();
+    assert_eq!(unknown.code(), Code::NotFound);
     let versions: Vec<&str> = bots[0].versions.iter().map(|v| v.version.as_str()).collect();
     assert_eq!((bots[0].name.as_str(), versions), ("alice", vec!["v1.0.0"]));
 }

@@ -90,6 +90,11 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
                 _registered_method=True)
+        self.GetBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -190,6 +195,15 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBot(self, request, context):
+        """Unary. A registered bot, for anyone: its status, when it was registered and the versions it
+        reported (never its key or hash). NOT_FOUND for a name not registered; FAILED_PRECONDITION
+        on a server that keeps no accounts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -247,6 +261,11 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.RotateBotKey,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.SerializeToString,
+            ),
+            'GetBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -547,6 +566,33 @@ class Cardroom:
             '/cardroom.v1.Cardroom/RotateBotKey',
             cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetBot',
+            cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
             options,
             channel_credentials,
             insecure,
