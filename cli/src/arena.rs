@@ -42,8 +42,8 @@ pub(crate) enum ArenaCommand {
     },
 }
 
-/// How the leaderboard is printed.
-#[derive(Copy, Clone, Debug, clap::ValueEnum)]
+/// How the leaderboard (and every listing, `crate::table`) is printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum OutputFormat {
     /// A text table.
     Table,

@@ -1,12 +1,14 @@
 //! `cardroom`: the game server and its tools, one module per command group. See
 //! `cardroom --help`.
 
+mod accounts;
 mod arena;
 mod bots;
 mod demo;
 mod gin;
 mod replay;
 mod serve;
+mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +23,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant (`serve`'s flags) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// A short ladder of the example bots over real gRPC, on a server started in this process;
@@ -31,6 +35,10 @@ enum Command {
     Arena(arena::ArenaCommand),
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
     Serve(serve::ServeArgs),
+    /// Bot accounts in the server's store: register a bot (printing its key once), list,
+    /// revoke, rotate.
+    #[command(subcommand)]
+    Bots(accounts::BotsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings. A bad record names its first illegal action.
     Replay {
@@ -61,6 +69,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(args),
+        Command::Bots(command) => accounts::run_command(command, &mut out),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
         Command::Tools(command) => command.run(&mut out),

@@ -81,6 +81,14 @@ pub(crate) struct ServeArgs {
     /// The private key of --tls-cert, PEM.
     #[arg(long, env = "CARDROOM_TLS_KEY", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
+    /// The store of bot accounts: sqlite:FILE (created if need be). A lobby name registered
+    /// there (`cardroom bots add`) is seated only on its own key.
+    #[arg(long, env = "CARDROOM_STORE")]
+    store: Option<String>,
+    /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
+    /// PERMISSION_DENIED (needs --store).
+    #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
+    registered_only: bool,
 }
 
 impl ServeArgs {
@@ -114,6 +122,7 @@ impl ServeArgs {
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             keep_finished: self.keep_finished,
             tls,
+            registered_only: self.registered_only,
             ..Config::default()
         })
     }
@@ -124,8 +133,15 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::init_tracing("info");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
-    let config = args.config()?;
+    let store = args.store.clone();
+    let mut config = args.config()?;
     runtime.block_on(async move {
+        if let Some(store) = store {
+            let opened = cardroom_store::open(&store)
+                .await
+                .with_context(|| format!("opening the store {store}"))?;
+            config.accounts = Some(cardroom_store::Accounts::new(opened));
+        }
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await

@@ -222,6 +222,7 @@ async fn thinking_bot(
         seat: Some(pb::join::Seat::SeatToken(token)),
         bot_name: "bench".into(),
         omit: Some(pb::Omit { typed: true, json: false, events: true }),
+        ..Default::default()
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut inbound = client.play(ReceiverStream::new(rx)).await?.into_inner();

@@ -29,6 +29,44 @@ pub enum JoinBy {
     Lobby(String),
 }
 
+/// A bot account's key, sent as `authorization: Bearer <key>` with every `Play` stream: the
+/// server seats a registered name only on its own key. Its `Debug` never shows the key.
+#[derive(Clone)]
+pub struct BotKey {
+    /// `Bearer <key>`, checked once to be a valid header value, and marked sensitive.
+    header: tonic::metadata::AsciiMetadataValue,
+}
+
+impl BotKey {
+    /// The key as issued (`cardroom bots add`, or the `RegisterBot` rpc).
+    pub fn new(key: &str) -> Result<BotKey, ConfigError> {
+        let mut header =
+            tonic::metadata::AsciiMetadataValue::try_from(format!("Bearer {}", key.trim()))
+                .map_err(|_| ConfigError::BadKey)?;
+        header.set_sensitive(true);
+        Ok(BotKey { header })
+    }
+
+    /// The `authorization` header's value.
+    pub(crate) fn header(&self) -> &tonic::metadata::AsciiMetadataValue {
+        &self.header
+    }
+}
+
+impl std::fmt::Debug for BotKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BotKey(…)")
+    }
+}
+
+impl PartialEq for BotKey {
+    fn eq(&self, other: &BotKey) -> bool {
+        self.header.as_bytes() == other.header.as_bytes()
+    }
+}
+
+impl Eq for BotKey {}
+
 /// Reconnection back-off: after a failed attempt wait `initial`, then twice as long each time,
 /// never more than `max`; give up after `attempts` failures in a row.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,6 +105,12 @@ pub struct ConnectConfig {
     pub join: JoinBy,
     /// The bot's name, shown in standings and logs.
     pub name: String,
+    /// The bot account's key, for a server that keeps accounts (a registered lobby name is
+    /// seated only on its own key).
+    pub key: Option<BotKey>,
+    /// The bot's version (a tag or a commit hash), reported in `Join.bot_version`; empty for
+    /// none.
+    pub version: String,
     /// Reconnection back-off.
     pub backoff: Backoff,
     /// HTTP/2 keep-alive ping interval, so that a dead connection is noticed even while the
@@ -102,6 +146,8 @@ impl ConnectConfig {
             tls: TlsOptions::default(),
             join,
             name: "rust-bot".to_owned(),
+            key: None,
+            version: String::new(),
             backoff: Backoff::default(),
             keep_alive: Duration::from_secs(10),
         }
@@ -110,6 +156,18 @@ impl ConnectConfig {
     /// The same configuration with this bot name.
     pub fn named(mut self, name: impl Into<String>) -> ConnectConfig {
         self.name = name.into();
+        self
+    }
+
+    /// The same configuration, authenticating with a bot account's `key`.
+    pub fn with_key(mut self, key: BotKey) -> ConnectConfig {
+        self.key = Some(key);
+        self
+    }
+
+    /// The same configuration, reporting this version of the bot.
+    pub fn with_version(mut self, version: impl Into<String>) -> ConnectConfig {
+        self.version = version.into();
         self
     }
 
@@ -131,6 +189,8 @@ impl ConnectConfig {
 /// --queue-options JSON  [env CARDROOM_QUEUE_OPTIONS]  default {} (every option at its default)
 /// --queue-seats N       [env CARDROOM_QUEUE_SEATS]    default 2
 /// --name NAME           [env CARDROOM_BOT_NAME]
+/// --key KEY             [env CARDROOM_KEY]          the bot account's key
+/// --bot-version V       [env CARDROOM_BOT_VERSION]  reported in Join.bot_version
 /// --reconnect-initial-ms, --reconnect-max-ms, --reconnect-attempts
 /// ```
 #[derive(Clone, Debug, clap::Args)]
@@ -163,6 +223,12 @@ pub struct ConnectArgs {
     /// The bot's name in standings and logs (default: the binary's name).
     #[arg(long, env = "CARDROOM_BOT_NAME")]
     pub name: Option<String>,
+    /// The bot account's key (from `cardroom bots add`), sent as `authorization: Bearer`.
+    #[arg(long, env = "CARDROOM_KEY", hide_env_values = true)]
+    pub key: Option<String>,
+    /// The bot's version (a tag or a commit hash), kept with its results.
+    #[arg(long, env = "CARDROOM_BOT_VERSION", default_value = "")]
+    pub bot_version: String,
     /// The first wait before reconnecting, in milliseconds.
     #[arg(long, default_value_t = 100)]
     pub reconnect_initial_ms: u64,
@@ -185,6 +251,11 @@ pub enum ConfigError {
     /// More than one of them.
     #[error("give one of a seat token, a queue (--queue-game) or a lobby name (--lobby)")]
     MoreThanOne,
+    /// The key cannot be sent in a header (it is not printable ASCII).
+    #[error(
+        "the key (--key or CARDROOM_KEY) is not printable ASCII: give the key as it was issued"
+    )]
+    BadKey,
 }
 
 impl ConnectArgs {
@@ -206,6 +277,8 @@ impl ConnectArgs {
         config.tls =
             TlsOptions { ca_file: self.ca_file.clone(), server_name: self.tls_server_name.clone() };
         config.name = self.name.clone().unwrap_or_else(|| default_name.to_owned());
+        config.key = self.key.as_deref().map(BotKey::new).transpose()?;
+        config.version = self.bot_version.clone();
         config.backoff = Backoff {
             initial: Duration::from_millis(self.reconnect_initial_ms),
             max: Duration::from_millis(self.reconnect_max_ms),
@@ -287,6 +360,29 @@ mod tests {
             }
         );
         assert_eq!(config.name, "me");
+
+        assert_eq!((config.key, config.version), (None, String::new()));
+
+        let cli = Cli::try_parse_from([
+            "bot",
+            "--lobby",
+            "alice",
+            "--key",
+            "crk_00ff",
+            "--bot-version",
+            "v1.2",
+        ])
+        .unwrap();
+        let config = cli.connect.config("random").unwrap();
+        assert_eq!(config.join, JoinBy::Lobby("alice".into()));
+        assert_eq!(
+            config.key.as_ref().map(|key| key.header().as_bytes()),
+            Some(&b"Bearer crk_00ff"[..])
+        );
+        assert_eq!(format!("{:?}", config.key), "Some(BotKey(…))");
+        assert_eq!(config.version, "v1.2");
+        let bad = Cli::try_parse_from(["bot", "--lobby", "a", "--key", "crk\n1"]).unwrap();
+        assert_eq!(bad.connect.config("x").unwrap_err(), ConfigError::BadKey);
 
         let both = Cli::try_parse_from(["bot", "--token", "T", "--queue-game", "gin"]).unwrap();
         assert_eq!(both.connect.config("x").unwrap_err(), ConfigError::MoreThanOne);

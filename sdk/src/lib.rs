@@ -94,7 +94,9 @@ mod tls;
 pub use bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
 /// The conversions between the engines and the wire, shared with the server.
 pub use cardroom_proto::wire::WireGame;
-pub use config::{Backoff, ConfigError, ConnectArgs, ConnectConfig, DEFAULT_SERVER, JoinBy};
+pub use config::{
+    Backoff, BotKey, ConfigError, ConnectArgs, ConnectConfig, DEFAULT_SERVER, JoinBy,
+};
 pub use game::PlayableGame;
 pub use local::{LocalError, LocalReport, MAX_LOCAL_DECISIONS, play_local, play_local_report};
 pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus};

@@ -14,7 +14,7 @@ use tonic::{Code, Status, Streaming};
 use tracing::{debug, info, warn};
 
 use crate::bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
-use crate::config::{ConnectConfig, JoinBy};
+use crate::config::{BotKey, ConnectConfig, JoinBy};
 use crate::game::PlayableGame;
 use crate::tls;
 
@@ -227,7 +227,12 @@ async fn join(
         }),
         JoinBy::Lobby(name) => pb::join::Seat::Lobby(name.clone()),
     };
-    let join = pb::Join { seat: Some(join), bot_name: config.name.clone(), omit: Some(OMIT) };
+    let join = pb::Join {
+        seat: Some(join),
+        bot_name: config.name.clone(),
+        omit: Some(OMIT),
+        bot_version: config.version.clone(),
+    };
     match open_with_backoff(&mut client, &join, config).await? {
         (link, Opened::Joined(joined)) => {
             info!(match_id = %joined.match_id, seat = joined.seat, "joined");
@@ -271,7 +276,7 @@ async fn open_with_backoff(
 ) -> Result<(Link, Opened), RunError> {
     let mut failures = 0u32;
     loop {
-        match open(client, join.clone()).await {
+        match open(client, join.clone(), config.key.as_ref()).await {
             Ok(opened) => return Ok(opened),
             Err(status) if retryable(&status) => {
                 if let Some(cause) = tls::refused_certificate(&status) {
@@ -290,15 +295,21 @@ async fn open_with_backoff(
     }
 }
 
-/// Opens one `Play` stream, sends `join` and reads the first answer.
+/// Opens one `Play` stream (with the bot's `key`, if any), sends `join` and reads the first
+/// answer.
 async fn open(
     client: &mut CardroomClient<Channel>,
     join: pb::Join,
+    key: Option<&BotKey>,
 ) -> Result<(Link, Opened), Status> {
     let (tx, rx) = mpsc::channel(OUTBOUND_BUFFER);
     let first = pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) };
     tx.send(first).await.map_err(|_| Status::internal("the request stream closed"))?;
-    let mut stream = client.play(ReceiverStream::new(rx)).await?.into_inner();
+    let mut request = tonic::Request::new(ReceiverStream::new(rx));
+    if let Some(key) = key {
+        request.metadata_mut().insert("authorization", key.header().clone());
+    }
+    let mut stream = client.play(request).await?.into_inner();
     loop {
         let message = stream.message().await?;
         let opened = match message.and_then(|m| m.message) {
@@ -342,6 +353,7 @@ async fn drive<G: PlayableGame>(
         seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
         bot_name: config.name.clone(),
         omit: Some(OMIT),
+        bot_version: config.version.clone(),
     };
     bot.match_start(&start);
     let mut errors = Vec::new();

@@ -72,6 +72,14 @@ pub struct Config {
     /// flood is stopped at its stream, long before HTTP/2's own limits would close the whole
     /// connection and every other seat on it.
     pub max_unapplied_acts: u32,
+    /// The bot accounts (in the server's store): a `Play` stream that claims a registered name
+    /// (its lobby name, else its `bot_name`) must present that bot's key as `authorization:
+    /// Bearer <key>`. None: no accounts, no keys checked, and no account rpcs.
+    pub accounts: Option<cardroom_store::Accounts>,
+    /// Whether the lobby seats registered bots only (with `accounts`): an unregistered lobby
+    /// name is refused with PERMISSION_DENIED. Otherwise unregistered names wait in the lobby
+    /// without a key, as on a server with no accounts.
+    pub registered_only: bool,
 }
 
 impl Default for Config {
@@ -98,6 +106,8 @@ impl Default for Config {
             keep_finished: 1_000,
             outbound_buffer: 256,
             max_unapplied_acts: 1_000,
+            accounts: None,
+            registered_only: false,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! # Ok(()) }
 //! ```
 
+mod accounts;
 mod clock;
 mod config;
 #[cfg(any(test, feature = "fuzzing"))]

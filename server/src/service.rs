@@ -12,6 +12,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::info;
 
+use crate::accounts;
 use crate::match_task::{Command, Connect, Joining};
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::status::read_error;
@@ -41,6 +42,24 @@ impl Cardroom {
                 "this server needs its admin token: send `authorization: Bearer <token>`",
             )),
         }
+    }
+
+    /// The bot accounts, for an admin rpc: the server must keep accounts and have an admin
+    /// token (an account rpc open to anyone would hand out keys), and the caller must send it.
+    fn accounts_admin<T>(&self, request: &Request<T>) -> Result<&cardroom_store::Accounts, Status> {
+        let config = self.registry.config();
+        if config.admin_token.is_none() {
+            return Err(Status::failed_precondition(
+                "this server has no admin token (--admin-token), so it serves no account rpcs: \
+                 manage its bots with `cardroom bots` on its store",
+            ));
+        }
+        self.check_admin(request)?;
+        config.accounts.as_ref().ok_or_else(|| {
+            Status::failed_precondition(
+                "this server keeps no bot accounts: start it with --store sqlite:FILE",
+            )
+        })
     }
 }
 
@@ -144,6 +163,7 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
+        let key = accounts::bearer(request.metadata()).map(str::to_owned);
         let mut inbound = request.into_inner();
         let id = self.registry.next_id();
         let join = {
@@ -180,11 +200,25 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         };
         let config = self.registry.config();
         check_name("Join.bot_name", &join.bot_name, config.max_name_bytes)?;
+        check_name("Join.bot_version", &join.bot_version, config.max_name_bytes)?;
+        if let Some(pb::join::Seat::Lobby(name)) = &join.seat {
+            check_name("Join.lobby", name, config.max_name_bytes)?;
+        }
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
+        let mut bot_name = join.bot_name;
+        if let Some(accounts) = &config.accounts {
+            let bot =
+                accounts::identify(accounts, &join.seat, &bot_name, key.as_deref(), config).await?;
+            if let Some(bot) = bot {
+                accounts::note_version(accounts, &bot, &join.bot_version).await;
+                // A registered bot plays under its registered name.
+                bot_name = bot.name;
+            }
+        }
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
-        let joining = Joining { id, bot_name: join.bot_name, omit, tx, permit };
+        let joining = Joining { id, bot_name, omit, tx, permit };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = registry.seat(&token)?;
@@ -211,7 +245,6 @@ impl pb::cardroom_server::Cardroom for Cardroom {
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             Some(pb::join::Seat::Lobby(name)) => {
-                check_name("Join.lobby", &name, registry.config().max_name_bytes)?;
                 let seated = registry.join_lobby(name, id)?;
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
@@ -264,6 +297,66 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<pb::ServerStats>, Status> {
         self.check_admin(&request)?;
         Ok(Response::new(self.registry.server_stats(request.into_inner().reset)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn register_bot(
+        &self,
+        request: Request<pb::RegisterBotRequest>,
+    ) -> Result<Response<pb::IssuedBotKey>, Status> {
+        let accounts = self.accounts_admin(&request)?;
+        let name = request.into_inner().name;
+        let issued = accounts.register(&name).await.map_err(accounts::account_status)?;
+        info!(bot = %issued.bot.name, "bot registered");
+        Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
+    }
+
+    async fn list_bots(
+        &self,
+        request: Request<pb::ListBotsRequest>,
+    ) -> Result<Response<pb::ListBotsResponse>, Status> {
+        let accounts = self.accounts_admin(&request)?;
+        let mut bots = Vec::new();
+        for bot in accounts.list().await.map_err(accounts::account_status)? {
+            bots.push(accounts::account_to_pb(accounts, bot).await?);
+        }
+        Ok(Response::new(pb::ListBotsResponse { bots }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn revoke_bot(
+        &self,
+        request: Request<pb::RevokeBotRequest>,
+    ) -> Result<Response<pb::BotAccount>, Status> {
+        let accounts = self.accounts_admin(&request)?;
+        let name = request.into_inner().name;
+        let bot = accounts.revoke(&name).await.map_err(accounts::account_status)?;
+        info!(bot = %bot.name, "bot key revoked");
+        Ok(Response::new(accounts::account_to_pb(accounts, bot).await?))
+    }
+
+    async fn get_bot(
+        &self,
+        request: Request<pb::GetBotRequest>,
+    ) -> Result<Response<pb::BotAccount>, Status> {
+        let accounts = self.registry.config().accounts.as_ref().ok_or_else(|| {
+            Status::failed_precondition("this server keeps no bot accounts (no --store)")
+        })?;
+        let bot =
+            accounts.get(&request.into_inner().name).await.map_err(accounts::account_status)?;
+        Ok(Response::new(accounts::account_to_pb(accounts, bot).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn rotate_bot_key(
+        &self,
+        request: Request<pb::RotateBotKeyRequest>,
+    ) -> Result<Response<pb::IssuedBotKey>, Status> {
+        let accounts = self.accounts_admin(&request)?;
+        let name = request.into_inner().name;
+        let issued = accounts.rotate(&name).await.map_err(accounts::account_status)?;
+        info!(bot = %issued.bot.name, "bot key rotated");
+        Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
     }
 }
 

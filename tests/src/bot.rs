@@ -63,10 +63,19 @@ pub async fn call_raw(
     method: &'static str,
     requests: impl Stream<Item = Bytes> + Send + 'static,
 ) -> Result<Streaming<Bytes>, Status> {
+    call_raw_request(channel, method, Request::new(requests)).await
+}
+
+/// [`call_raw`] with the request's metadata.
+async fn call_raw_request(
+    channel: Channel,
+    method: &'static str,
+    request: Request<impl Stream<Item = Bytes> + Send + 'static>,
+) -> Result<Streaming<Bytes>, Status> {
     let mut grpc = tonic::client::Grpc::new(channel);
     grpc.ready().await.map_err(|err| Status::unavailable(err.to_string()))?;
     let path = PathAndQuery::from_static(method);
-    Ok(grpc.streaming(Request::new(requests), path, RawCodec).await?.into_inner())
+    Ok(grpc.streaming(request, path, RawCodec).await?.into_inner())
 }
 
 /// A spectator's `Watch` stream of `match_id`, undecoded.
@@ -110,9 +119,33 @@ impl Bot {
 
     /// Opens a Play stream whose first message is `first`, whatever its bytes.
     pub async fn open_raw(channel: Channel, first: Bytes) -> Result<Bot, Status> {
+        Bot::open_request(channel, first, None).await
+    }
+
+    /// Opens a Play stream with a bot account's key (`authorization: Bearer <key>`) and sends
+    /// `join` first.
+    ///
+    /// # Panics
+    ///
+    /// When the key cannot be sent in a header.
+    pub async fn open_with_key(channel: Channel, join: pb::Join, key: &str) -> Result<Bot, Status> {
+        let join = pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) };
+        Bot::open_request(channel, join.encode_to_vec().into(), Some(key)).await
+    }
+
+    async fn open_request(
+        channel: Channel,
+        first: Bytes,
+        key: Option<&str>,
+    ) -> Result<Bot, Status> {
         let (tx, rx) = mpsc::channel(64);
         tx.send(first).await.expect("the new request stream is open");
-        let rx = call_raw(channel, "/cardroom.v1.Cardroom/Play", ReceiverStream::new(rx)).await?;
+        let mut request = Request::new(ReceiverStream::new(rx));
+        if let Some(key) = key {
+            let header = format!("Bearer {key}").parse().expect("a key fits in a header");
+            request.metadata_mut().insert("authorization", header);
+        }
+        let rx = call_raw_request(channel, "/cardroom.v1.Cardroom/Play", request).await?;
         Ok(Bot { tx, rx })
     }
 
@@ -215,7 +248,7 @@ impl Bot {
 /// A `Join` message with a seat token, asking for everything.
 pub fn join(token: &str, bot_name: &str) -> pb::BotMessage {
     let seat = Some(pb::join::Seat::SeatToken(token.into()));
-    let join = pb::Join { seat, bot_name: bot_name.into(), omit: None };
+    let join = pb::Join { seat, bot_name: bot_name.into(), omit: None, ..Default::default() };
     pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }
 }
 

@@ -211,6 +211,7 @@ async fn gin_bots_are_seated_through_the_queue_and_play_to_the_end() {
         })),
         bot_name: "queued".into(),
         omit: None,
+        ..Default::default()
     };
     let mut first = Bot::open(server.channel().await, queue()).await.unwrap();
     let mut second = Bot::open(server.channel().await, queue()).await.unwrap();
@@ -694,6 +695,7 @@ async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
         seat: Some(pb::join::Seat::Lobby(name.into())),
         bot_name: name.into(),
         omit: None,
+        ..Default::default()
     };
     // Nobody waits yet: refused, and no match is created.
     let refused = client.create_match(request(&["alice", ""])).await.unwrap_err();
@@ -786,6 +788,7 @@ async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
         seat: Some(pb::join::Seat::SeatToken(tokens[seat].clone())),
         bot_name: format!("seat {seat}"),
         omit: Some(omit),
+        ..Default::default()
     };
     let neither = pb::Omit { typed: true, json: true, events: false };
     let refused = Bot::open(server.channel().await, join(0, neither)).await.err().unwrap();
@@ -966,6 +969,7 @@ async fn create_match_refuses_options_that_are_not_an_object_and_clocks_over_the
         })),
         bot_name: "positional".into(),
         omit: None,
+        ..Default::default()
     };
     let status = Bot::open(server.channel().await, queue).await.err().unwrap();
     assert_eq!(status.code(), Code::InvalidArgument, "{status}");
@@ -1020,6 +1024,7 @@ async fn bot_and_lobby_names_have_a_length_limit() {
         seat: Some(pb::join::Seat::SeatToken(tokens[0].clone())),
         bot_name: name.into(),
         omit: None,
+        ..Default::default()
     };
     let status = Bot::open(server.channel().await, join(&"é".repeat(33))).await.err().unwrap();
     assert_eq!(status.code(), Code::InvalidArgument, "{status}");
@@ -1030,6 +1035,7 @@ async fn bot_and_lobby_names_have_a_length_limit() {
         seat: Some(pb::join::Seat::Lobby("l".repeat(65))),
         bot_name: "waiting".into(),
         omit: None,
+        ..Default::default()
     };
     let status = Bot::open(server.channel().await, lobby).await.err().unwrap();
     assert_eq!(status.code(), Code::InvalidArgument, "{status}");
@@ -1047,6 +1053,7 @@ fn queue_join() -> pb::Join {
         })),
         bot_name: "queued".into(),
         omit: None,
+        ..Default::default()
     }
 }
 

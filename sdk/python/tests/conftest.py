@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,14 +107,15 @@ def wait_until_serving(channel: grpc.Channel, process: subprocess.Popen[bytes]) 
     assert response.status == health_pb2.HealthCheckResponse.SERVING
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A fresh server on a free port, records under ``tmp_path``; stopped with SIGTERM after."""
+@contextmanager
+def serve(tmp_path: Path, *extra_args: str) -> Iterator[Server]:
+    """A fresh ``cardroom serve`` on a free port with ``extra_args``, records under
+    ``tmp_path``; stopped with SIGTERM after."""
     port = free_port()
     address = f"127.0.0.1:{port}"
     command = [str(server_binary()), "serve", "--addr", address, "--record-dir", str(tmp_path)]
     with open(tmp_path / "server.log", "wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([*command, *extra_args], stdout=log, stderr=subprocess.STDOUT)
     # Retry the connection quickly while the server starts (gRPC's default first back-off is 1 s).
     fast_retry = [
         ("grpc.initial_reconnect_backoff_ms", 20),
@@ -134,6 +136,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
             process.wait()
         if process.returncode not in (0, -15):
             sys.stderr.write((tmp_path / "server.log").read_text(errors="replace"))
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A fresh server on a free port, records under ``tmp_path``; stopped with SIGTERM after."""
+    with serve(tmp_path) as running:
+        yield running
 
 
 def play_all(jobs: list[Callable[[], cardroom.MatchResult]]) -> list[cardroom.MatchResult]:

@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import grpc
 
@@ -78,6 +78,12 @@ class RunConfig:
     lobby: str | None = None
     #: The name to join with; the bot's :attr:`Bot.name` when absent.
     bot_name: str | None = None
+    #: The bot account's key (``cardroom bots add``), sent as ``authorization: Bearer <key>``
+    #: with every ``Play`` stream: a server with accounts seats a registered lobby name only on
+    #: its own key. Left out of the config's ``repr``.
+    key: str | None = field(default=None, repr=False)
+    #: The bot's version (a tag or a commit hash), sent in ``Join.bot_version``.
+    bot_version: str = ""
     #: Stop reconnecting after this many seconds without a connection.
     reconnect_timeout: float = 30.0
     #: The first wait before reconnecting, doubled on every failure up to :attr:`max_backoff`.
@@ -95,8 +101,8 @@ class RunConfig:
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
         """Reads ``CARDROOM_SERVER``, ``CARDROOM_CA_FILE``, ``CARDROOM_TLS_SERVER_NAME``,
         ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
-        ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS``, ``CARDROOM_LOBBY`` and
-        ``CARDROOM_BOT_NAME``."""
+        ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS``, ``CARDROOM_LOBBY``,
+        ``CARDROOM_BOT_NAME``, ``CARDROOM_KEY`` and ``CARDROOM_BOT_VERSION``."""
         env = os.environ if environ is None else environ
         game = env.get("CARDROOM_QUEUE_GAME")
         return cls(
@@ -109,12 +115,14 @@ class RunConfig:
             seats=int(env.get("CARDROOM_QUEUE_SEATS") or 2),
             lobby=env.get("CARDROOM_LOBBY") or None,
             bot_name=env.get("CARDROOM_BOT_NAME") or None,
+            key=env.get("CARDROOM_KEY") or None,
+            bot_version=env.get("CARDROOM_BOT_VERSION", ""),
         )
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Adds ``--server``, ``--ca-file``, ``--tls-server-name``, ``--token``, ``--queue-game``, ``--queue-options``,
-        ``--queue-seats``, ``--lobby`` and ``--name`` to ``parser`` (the Rust SDK's flags), each defaulting to
+        ``--queue-seats``, ``--lobby``, ``--name``, ``--key`` and ``--bot-version`` to ``parser`` (the Rust SDK's flags), each defaulting to
         its environment variable."""
         env = cls.from_env()
         parser.add_argument(
@@ -157,6 +165,14 @@ class RunConfig:
             "(CARDROOM_LOBBY)",
         )
         parser.add_argument("--name", default=env.bot_name, help="bot name (CARDROOM_BOT_NAME)")
+        parser.add_argument(
+            "--key", default=env.key, help="the bot account's key (CARDROOM_KEY)"
+        )
+        parser.add_argument(
+            "--bot-version",
+            default=env.bot_version,
+            help="the bot's version, a tag or a hash (CARDROOM_BOT_VERSION)",
+        )
 
     @classmethod
     def from_args(cls, argv: Sequence[str] | None = None, description: str = "") -> RunConfig:
@@ -178,6 +194,8 @@ class RunConfig:
             seats=args.queue_seats,
             lobby=args.lobby,
             bot_name=args.name,
+            key=args.key,
+            bot_version=args.bot_version,
         )
 
     @property
@@ -224,10 +242,11 @@ class RunConfig:
     def join(self, bot_name: str, token: str | None) -> pb.Join:
         """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue."""
         omit = None if self.json else pb.Omit(json=True)
+        version = self.bot_version
         if token:
-            return pb.Join(seat_token=token, bot_name=bot_name, omit=omit)
+            return pb.Join(seat_token=token, bot_name=bot_name, omit=omit, bot_version=version)
         if self.lobby:
-            return pb.Join(lobby=self.lobby, bot_name=bot_name, omit=omit)
+            return pb.Join(lobby=self.lobby, bot_name=bot_name, omit=omit, bot_version=version)
         if self.game is None:
             raise CardroomError(
                 "give a seat token (--token), a game to queue for (--queue-game) or a lobby name "
@@ -238,7 +257,14 @@ class RunConfig:
             options_json=self.options_json,
             seats=self.seats,
         )
-        return pb.Join(queue=queue_request, bot_name=bot_name, omit=omit)
+        return pb.Join(queue=queue_request, bot_name=bot_name, omit=omit, bot_version=version)
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """The ``Play`` stream's metadata: the bot's key, when it has one."""
+        if self.key is None:
+            return ()
+        return (("authorization", f"Bearer {self.key.strip()}"),)
 
 
 class _StreamEnded(Exception):
@@ -272,7 +298,7 @@ class _Session:
 
         outbox.put(pb.BotMessage(join=self.config.join(self.name, self.token)))
         stub = pb_grpc.CardroomStub(channel)  # type: ignore[no-untyped-call]
-        responses = stub.Play(requests())
+        responses = stub.Play(requests(), metadata=self.config.metadata)
         send: Callable[[pb.Act], None] = lambda act: outbox.put(pb.BotMessage(act=act))
         try:
             for message in responses:

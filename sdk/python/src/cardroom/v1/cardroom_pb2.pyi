@@ -63,6 +63,12 @@ class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACT_ERROR_CODE_MALFORMED: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_TIMED_OUT: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_FORFEITED: _ClassVar[ActErrorCode]
+
+class BotStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_STATUS_UNSPECIFIED: _ClassVar[BotStatus]
+    BOT_STATUS_ACTIVE: _ClassVar[BotStatus]
+    BOT_STATUS_REVOKED: _ClassVar[BotStatus]
 GAME_UNSPECIFIED: Game
 GAME_TWENTY_TWO: Game
 GAME_GIN_RUMMY: Game
@@ -102,6 +108,9 @@ ACT_ERROR_CODE_STALE_TURN: ActErrorCode
 ACT_ERROR_CODE_MALFORMED: ActErrorCode
 ACT_ERROR_CODE_TIMED_OUT: ActErrorCode
 ACT_ERROR_CODE_FORFEITED: ActErrorCode
+BOT_STATUS_UNSPECIFIED: BotStatus
+BOT_STATUS_ACTIVE: BotStatus
+BOT_STATUS_REVOKED: BotStatus
 
 class Card(_message.Message):
     __slots__ = ("rank", "suit")
@@ -242,18 +251,20 @@ class BotMessage(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("seat_token", "queue", "lobby", "bot_name", "omit")
+    __slots__ = ("seat_token", "queue", "lobby", "bot_name", "omit", "bot_version")
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     LOBBY_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     OMIT_FIELD_NUMBER: _ClassVar[int]
+    BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     seat_token: str
     queue: QueueRequest
     lobby: str
     bot_name: str
     omit: Omit
-    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ...) -> None: ...
+    bot_version: str
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class Omit(_message.Message):
     __slots__ = ("typed", "json", "events")
@@ -624,3 +635,71 @@ class Latency(_message.Message):
     max_us: int
     mean_us: float
     def __init__(self, count: _Optional[int] = ..., p50_us: _Optional[int] = ..., p90_us: _Optional[int] = ..., p99_us: _Optional[int] = ..., p999_us: _Optional[int] = ..., max_us: _Optional[int] = ..., mean_us: _Optional[float] = ...) -> None: ...
+
+class RegisterBotRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListBotsResponse(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotAccount]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotAccount, _Mapping]]] = ...) -> None: ...
+
+class RevokeBotRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class GetBotRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RotateBotKeyRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class BotAccount(_message.Message):
+    __slots__ = ("name", "status", "created_ms", "key_issued_ms", "revoked_ms", "versions")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    KEY_ISSUED_MS_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_MS_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    status: BotStatus
+    created_ms: int
+    key_issued_ms: int
+    revoked_ms: int
+    versions: _containers.RepeatedCompositeFieldContainer[BotVersion]
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ...) -> None: ...
+
+class BotVersion(_message.Message):
+    __slots__ = ("version", "first_seen_ms", "last_seen_ms")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_SEEN_MS_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEEN_MS_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    first_seen_ms: int
+    last_seen_ms: int
+    def __init__(self, version: _Optional[str] = ..., first_seen_ms: _Optional[int] = ..., last_seen_ms: _Optional[int] = ...) -> None: ...
+
+class IssuedBotKey(_message.Message):
+    __slots__ = ("bot", "key")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    bot: BotAccount
+    key: str
+    def __init__(self, bot: _Optional[_Union[BotAccount, _Mapping]] = ..., key: _Optional[str] = ...) -> None: ...

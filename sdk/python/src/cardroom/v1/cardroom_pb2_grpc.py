@@ -70,6 +70,31 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
                 _registered_method=True)
+        self.RegisterBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RegisterBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+                _registered_method=True)
+        self.ListBots = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListBots',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.FromString,
+                _registered_method=True)
+        self.RevokeBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RevokeBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+                _registered_method=True)
+        self.RotateBotKey = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RotateBotKey',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+                _registered_method=True)
+        self.GetBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -102,7 +127,10 @@ class CardroomServicer:
     def Play(self, request_iterator, context):
         """Bidirectional streaming. A bot's connection. The first message must be `Join`; after it
         the server sends `Joined`, then `Turn` whenever the seat must act, `Events` as public
-        events happen, `ActError` when an `Act` is refused, and `MatchEnd` last.
+        events happen, `ActError` when an `Act` is refused, and `MatchEnd` last. A registered bot
+        sends its key as `authorization: Bearer <key>` metadata: on a server with accounts, the
+        name a `Join` claims (its lobby name, else its `bot_name`) is seated only on its own key
+        (docs/protocol.md, "Bot accounts").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -127,6 +155,50 @@ class CardroomServicer:
     def GetStats(self, request, context):
         """Unary. The server's counters and the decision round trip as the server sees it, for
         operators and load tools. Needs the admin token, as `CreateMatch` does.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RegisterBot(self, request, context):
+        """Unary. Registers a bot under a name (1 to 64 ASCII letters, digits, `.`, `_`, `-`) and
+        returns its key, the only time the key is shown: the server keeps its SHA-256 only. Needs
+        the admin token (UNAUTHENTICATED without it); a server with no store (`--store`) or no admin
+        token of its own refuses every account rpc with FAILED_PRECONDITION. A name taken is
+        ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBots(self, request, context):
+        """Unary. Every registered bot, by name, with its status and the versions it reported. Needs
+        the admin token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeBot(self, request, context):
+        """Unary. Revokes a bot's key: the bot cannot join until its key is rotated. Its name stays
+        taken and its results stay. Needs the admin token; an unknown name is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateBotKey(self, request, context):
+        """Unary. Issues a bot a new key (shown once) and makes a revoked bot active again; the old
+        key stops working at once. Needs the admin token; an unknown name is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetBot(self, request, context):
+        """Unary. A registered bot, for anyone: its status, when it was registered and the versions it
+        reported (never its key or hash). NOT_FOUND for a name not registered; FAILED_PRECONDITION
+        on a server that keeps no accounts.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -169,6 +241,31 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetStats,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ServerStats.SerializeToString,
+            ),
+            'RegisterBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.SerializeToString,
+            ),
+            'ListBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBots,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.SerializeToString,
+            ),
+            'RevokeBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.SerializeToString,
+            ),
+            'RotateBotKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateBotKey,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.SerializeToString,
+            ),
+            'GetBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -361,6 +458,141 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetStats',
             cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.ServerStats.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RegisterBot',
+            cardroom_dot_v1_dot_cardroom__pb2.RegisterBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListBots',
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotsRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RevokeBot',
+            cardroom_dot_v1_dot_cardroom__pb2.RevokeBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateBotKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RotateBotKey',
+            cardroom_dot_v1_dot_cardroom__pb2.RotateBotKeyRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedBotKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetBot',
+            cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
             options,
             channel_credentials,
             insecure,

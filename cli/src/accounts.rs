@@ -1,0 +1,119 @@
+//! `cardroom bots`: bot accounts, against the server's store (the file `cardroom serve
+//! --store` opens; a running server sees the changes at the bot's next join).
+
+use std::io::Write;
+
+use anyhow::Context;
+use cardroom_store::{Accounts, BotAccount, IssuedKey};
+
+use crate::table::{Format, Table, utc_time};
+
+/// The store's address, as `cardroom serve --store` takes it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StoreArg {
+    /// The store: sqlite:FILE.
+    #[arg(long, env = "CARDROOM_STORE")]
+    store: String,
+}
+
+impl StoreArg {
+    async fn accounts(&self) -> anyhow::Result<Accounts> {
+        let store = cardroom_store::open(&self.store)
+            .await
+            .with_context(|| format!("opening the store {}", self.store))?;
+        Ok(Accounts::new(store))
+    }
+}
+
+/// The subcommands of `cardroom bots`.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum BotsCommand {
+    /// Register a bot and print its key: shown this once, the store keeps only its SHA-256.
+    /// The key alone goes to stdout (for scripts), a note to stderr.
+    Add {
+        /// The bot's name (1 to 64 ASCII letters, digits, '.', '_', '-'): its lobby name.
+        name: String,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// List the registered bots, their status and the versions they reported.
+    List {
+        #[command(flatten)]
+        store: StoreArg,
+        /// How to print them.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Revoke a bot's key: it cannot join until its key is rotated (its name and results stay).
+    Revoke {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// Issue a bot a new key (printed as by `add`); the old one stops working, and a revoked
+    /// bot is active again.
+    Rotate {
+        /// The bot's name.
+        name: String,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+}
+
+/// Runs a `cardroom bots` subcommand.
+pub(crate) fn run_command(command: BotsCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        match command {
+            BotsCommand::Add { name, store } => {
+                let issued = store.accounts().await?.register(&name).await?;
+                print_key(&issued, "registered", out)
+            }
+            BotsCommand::Rotate { name, store } => {
+                let issued = store.accounts().await?.rotate(&name).await?;
+                print_key(&issued, "has a new key", out)
+            }
+            BotsCommand::Revoke { name, store } => {
+                let bot = store.accounts().await?.revoke(&name).await?;
+                writeln!(out, "{}: {}", bot.name, bot.status)?;
+                Ok(())
+            }
+            BotsCommand::List { store, format } => {
+                let accounts = store.accounts().await?;
+                let mut table =
+                    Table::new(&["name", "status", "registered", "key_issued", "versions"]);
+                for bot in accounts.list().await? {
+                    let versions = accounts.versions(&bot.name).await?;
+                    let versions: Vec<&str> = versions.iter().map(|v| v.version.as_str()).collect();
+                    table.row(account_row(&bot, &versions.join(" ")));
+                }
+                table.write(format, out)
+            }
+        }
+    })
+}
+
+fn account_row(bot: &BotAccount, versions: &str) -> Vec<String> {
+    vec![
+        bot.name.clone(),
+        bot.status.to_string(),
+        utc_time(bot.created_ms),
+        utc_time(bot.key_issued_ms),
+        versions.to_owned(),
+    ]
+}
+
+/// The key on stdout, alone on its line; what it is on stderr.
+fn print_key(issued: &IssuedKey, what: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    eprintln!(
+        "bot {} {what}; its key follows, shown this once (the store keeps only its hash): \
+         give it to the bot as --key or CARDROOM_KEY",
+        issued.bot.name
+    );
+    writeln!(out, "{}", issued.key.expose())?;
+    Ok(())
+}

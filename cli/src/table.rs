@@ -1,0 +1,130 @@
+//! Rows printed as a table, JSON (an array of objects keyed by the column names) or CSV (a
+//! header row, RFC 4180 quoting), as `--format` says, for the commands that list things.
+
+use std::io::Write;
+
+pub(crate) use crate::arena::OutputFormat as Format;
+
+/// Rows of strings under named columns.
+pub(crate) struct Table {
+    columns: Vec<&'static str>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// An empty table with these columns.
+    pub(crate) fn new(columns: &[&'static str]) -> Table {
+        Table { columns: columns.to_vec(), rows: Vec::new() }
+    }
+
+    /// Adds a row: one value per column.
+    pub(crate) fn row(&mut self, row: Vec<String>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.rows.push(row);
+    }
+
+    /// Prints the table in `format`.
+    pub(crate) fn write(&self, format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
+        match format {
+            Format::Table => {
+                let mut widths: Vec<usize> =
+                    self.columns.iter().map(|c| c.chars().count()).collect();
+                for row in &self.rows {
+                    for (width, value) in widths.iter_mut().zip(row) {
+                        *width = (*width).max(value.chars().count());
+                    }
+                }
+                let header: Vec<String> = self.columns.iter().map(|c| (*c).to_owned()).collect();
+                for row in std::iter::once(&header).chain(&self.rows) {
+                    let cells: Vec<String> =
+                        row.iter().zip(&widths).map(|(v, w)| format!("{v:<w$}")).collect();
+                    writeln!(out, "{}", cells.join("  ").trim_end())?;
+                }
+            }
+            Format::Json => {
+                let rows: Vec<serde_json::Map<String, serde_json::Value>> = self
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        self.columns
+                            .iter()
+                            .zip(row)
+                            .map(|(c, v)| ((*c).to_owned(), serde_json::Value::String(v.clone())))
+                            .collect()
+                    })
+                    .collect();
+                serde_json::to_writer_pretty(&mut *out, &rows)?;
+                writeln!(out)?;
+            }
+            Format::Csv => {
+                writeln!(out, "{}", self.columns.join(","))?;
+                for row in &self.rows {
+                    let cells: Vec<String> = row.iter().map(|v| csv_field(v)).collect();
+                    writeln!(out, "{}", cells.join(","))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_owned()
+    }
+}
+
+/// Milliseconds since the Unix epoch as a UTC time, `2026-12-01 12:30:00Z`.
+pub(crate) fn utc_time(ms: i64) -> String {
+    let seconds = ms.div_euclid(1_000);
+    let (days, in_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Days to a civil date (Howard Hinnant's `civil_from_days`).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (hour, minute, second) = (in_day / 3_600, in_day % 3_600 / 60, in_day % 60);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{second:02}Z")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn printed(table: &Table, format: Format) -> String {
+        let mut out = Vec::new();
+        table.write(format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rows_print_as_a_table_json_and_csv() {
+        let mut table = Table::new(&["name", "note"]);
+        table.row(vec!["alice".into(), "a, \"b\"".into()]);
+        table.row(vec!["bo".into(), String::new()]);
+        assert_eq!(printed(&table, Format::Table), "name   note\nalice  a, \"b\"\nbo\n");
+        assert_eq!(printed(&table, Format::Csv), "name,note\nalice,\"a, \"\"b\"\"\"\nbo,\n");
+        let json: serde_json::Value = serde_json::from_str(&printed(&table, Format::Json)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!([{"name": "alice", "note": "a, \"b\""}, {"name": "bo", "note": ""}])
+        );
+    }
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(utc_time(0), "1970-01-01 00:00:00Z");
+        assert_eq!(utc_time(951_782_400_000), "2000-02-29 00:00:00Z");
+        assert_eq!(utc_time(1_796_128_200_999), "2026-12-01 12:30:00Z");
+        assert_eq!(utc_time(-1_000), "1969-12-31 23:59:59Z");
+    }
+}

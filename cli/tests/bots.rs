@@ -1,0 +1,80 @@
+//! `cardroom bots`: accounts in a store file, keys printed once, list in every format.
+
+#![allow(clippy::unwrap_used)]
+
+use std::process::{Command, Output};
+
+fn bots(args: &[&str], store: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .arg("bots")
+        .args(args)
+        .args(["--store", store])
+        .output()
+        .expect("cardroom runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn listed(store: &str) -> serde_json::Value {
+    let output = bots(&["list", "--format", "json"], store);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn a_bot_is_added_with_its_key_printed_once_then_revoked_and_rotated() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = format!("sqlite:{}", dir.path().join("store.db").display());
+
+    let added = bots(&["add", "alice"], &store);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    let key = text(&added.stdout).trim().to_owned();
+    assert!(key.starts_with("crk_") && key.len() == 68, "the key alone on stdout: {key:?}");
+    assert!(text(&added.stderr).contains("shown this once"), "{}", text(&added.stderr));
+    // The file keeps the hash, never the key.
+    let file = std::fs::read(dir.path().join("store.db")).unwrap();
+    let wal = std::fs::read(dir.path().join("store.db-wal")).unwrap_or_default();
+    let key_bytes = key.as_bytes();
+    assert!(
+        !file.windows(key_bytes.len()).chain(wal.windows(key_bytes.len())).any(|w| w == key_bytes)
+    );
+
+    let again = bots(&["add", "alice"], &store);
+    assert!(!again.status.success());
+    assert!(text(&again.stderr).contains("registered already"), "{}", text(&again.stderr));
+    let bad = bots(&["add", "a b"], &store);
+    assert!(text(&bad.stderr).contains("cannot be registered"), "{}", text(&bad.stderr));
+
+    let list = listed(&store);
+    assert_eq!(list[0]["name"], "alice");
+    assert_eq!(list[0]["status"], "active");
+
+    let revoked = bots(&["revoke", "alice"], &store);
+    assert_eq!(text(&revoked.stdout), "alice: revoked\n");
+    assert_eq!(listed(&store)[0]["status"], "revoked");
+    let rotated = bots(&["rotate", "alice"], &store);
+    assert!(rotated.status.success(), "{}", text(&rotated.stderr));
+    let new_key = text(&rotated.stdout).trim().to_owned();
+    assert!(new_key.starts_with("crk_") && new_key != key);
+    assert_eq!(listed(&store)[0]["status"], "active");
+
+    let csv = bots(&["list", "--format", "csv"], &store);
+    let csv = text(&csv.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("name,status,registered,key_issued,versions"));
+    assert!(lines.next().unwrap().starts_with("alice,active,"), "{csv}");
+    let table = text(&bots(&["list"], &store).stdout);
+    assert!(table.starts_with("name ") && table.contains("\nalice "), "{table}");
+
+    let unknown = bots(&["revoke", "nobody"], &store);
+    assert!(text(&unknown.stderr).contains("no bot named \"nobody\""), "{}", text(&unknown.stderr));
+}
+
+#[test]
+fn a_store_that_is_not_sqlite_is_refused_with_what_is_accepted() {
+    let output = bots(&["list"], "postgres://localhost/cardroom");
+    assert!(!output.status.success());
+    assert!(text(&output.stderr).contains("give sqlite:FILE"), "{}", text(&output.stderr));
+}

@@ -1,0 +1,118 @@
+//! Bot accounts on the wire: the key a `Play` stream presents, checked against the name it
+//! claims, and the admin rpcs that manage accounts. The accounts themselves, their keys and
+//! hashes live in `cardroom_store`.
+
+use cardroom_proto::pb;
+use cardroom_store::{AccountError, Accounts, AuthError, BotAccount, BotStatus, StoreError};
+use tonic::Status;
+use tonic::metadata::MetadataMap;
+use tracing::warn;
+
+use crate::config::Config;
+
+/// The credential in `authorization: Bearer <credential>` metadata, if any.
+pub(crate) fn bearer(metadata: &MetadataMap) -> Option<&str> {
+    metadata.get("authorization")?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// Who sits down: the registered account a `Join` authenticated as, if any.
+///
+/// The name a `Join` claims is its lobby name when it waits in the lobby, else its `bot_name`.
+/// A registered name is seated only on its own active key; a key presented must be valid and
+/// be the claimed name's. A
+/// lobby join under an unregistered name may not show a registered `bot_name` without that
+/// bot's key either. (`config.registered_only` says whether the lobby seats registered bots
+/// only.)
+pub(crate) async fn identify(
+    accounts: &Accounts,
+    seat: &Option<pb::join::Seat>,
+    bot_name: &str,
+    key: Option<&str>,
+    config: &Config,
+) -> Result<Option<BotAccount>, Status> {
+    let lobby = match seat {
+        Some(pb::join::Seat::Lobby(name)) => Some(name.as_str()),
+        _ => None,
+    };
+    let claimed = lobby.unwrap_or(bot_name);
+    let registered_only = config.registered_only && lobby.is_some();
+    let account =
+        accounts.authenticate(claimed, key, registered_only).await.map_err(auth_status)?;
+    if account.is_none() && claimed != bot_name && !bot_name.is_empty() {
+        accounts.authenticate(bot_name, key, false).await.map_err(auth_status)?;
+    }
+    Ok(account)
+}
+
+/// An authentication failure's status, by gRPC's conventions: no valid credential is
+/// UNAUTHENTICATED; a valid one that does not allow this seat is PERMISSION_DENIED.
+fn auth_status(error: AuthError) -> Status {
+    match error {
+        AuthError::Store(error) => store_status(error),
+        error if error.is_unauthenticated() => Status::unauthenticated(error.to_string()),
+        error => Status::permission_denied(error.to_string()),
+    }
+}
+
+/// An account operation's failure as a status.
+pub(crate) fn account_status(error: AccountError) -> Status {
+    match error {
+        AccountError::BadName { .. } => Status::invalid_argument(error.to_string()),
+        AccountError::Store(error) => store_status(error),
+    }
+}
+
+fn store_status(error: StoreError) -> Status {
+    match error {
+        StoreError::NameTaken(_) => Status::already_exists(error.to_string()),
+        StoreError::NoSuchBot(_) => Status::not_found(error.to_string()),
+        error => {
+            warn!(cause = %error, "the store failed");
+            Status::unavailable(format!("the server's store failed: {error}"))
+        }
+    }
+}
+
+/// Notes the version a registered bot joined with, before it is seated (a join, never a
+/// decision, waits for it; and only the first join with each version writes). A failure to
+/// write is logged, never the bot's problem.
+pub(crate) async fn note_version(accounts: &Accounts, bot: &BotAccount, version: &str) {
+    if let Err(error) = accounts.note_version(bot.id, version).await {
+        warn!(bot = %bot.name, %version, cause = %error, "the bot's version was not stored");
+    }
+}
+
+/// An account on the wire, with its versions.
+pub(crate) async fn account_to_pb(
+    accounts: &Accounts,
+    bot: BotAccount,
+) -> Result<pb::BotAccount, Status> {
+    let versions = accounts.versions(&bot.name).await.map_err(account_status)?;
+    Ok(pb::BotAccount {
+        status: match bot.status {
+            BotStatus::Active => pb::BotStatus::Active,
+            BotStatus::Revoked => pb::BotStatus::Revoked,
+        } as i32,
+        created_ms: bot.created_ms,
+        key_issued_ms: bot.key_issued_ms,
+        revoked_ms: bot.revoked_ms.unwrap_or(0),
+        versions: versions
+            .into_iter()
+            .map(|v| pb::BotVersion {
+                version: v.version,
+                first_seen_ms: v.first_seen_ms,
+                last_seen_ms: v.last_seen_ms,
+            })
+            .collect(),
+        name: bot.name,
+    })
+}
+
+/// A key just issued, on the wire: the one time it is sent.
+pub(crate) async fn issued_to_pb(
+    accounts: &Accounts,
+    issued: cardroom_store::IssuedKey,
+) -> Result<pb::IssuedBotKey, Status> {
+    let key = issued.key.expose().to_owned();
+    Ok(pb::IssuedBotKey { bot: Some(account_to_pb(accounts, issued.bot).await?), key })
+}

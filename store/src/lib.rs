@@ -1,0 +1,223 @@
+//! cardroom's storage: one interface, [`Store`], behind the server's bot accounts, and SQLite
+//! ([`SqliteStore`]) as its embedded default.
+//!
+//! The interface is shaped for a server with many nodes on PostgreSQL next: every method is
+//! async and is one transaction, takes the time from its caller (no database clock), and speaks
+//! in plain structs, never in a backend's types. Keys never reach a backend: [`Accounts`] makes
+//! them, shows them once, and hands the store only their SHA-256 ([`KeyHash`]).
+//!
+//! ```
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! let store = cardroom_store::open("sqlite::memory:").await?;
+//! let accounts = cardroom_store::Accounts::new(store);
+//! let issued = accounts.register("alice").await?;
+//! let alice = accounts.authenticate("alice", Some(issued.key.expose()), false).await?;
+//! assert_eq!(alice.map(|bot| bot.name), Some("alice".to_owned()));
+//! # Ok(()) }
+//! ```
+
+mod accounts;
+mod keys;
+mod sqlite;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use accounts::{AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES};
+pub use keys::{BotKey, KeyHash};
+pub use sqlite::SqliteStore;
+
+/// A bot account's id in its store.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BotId(pub i64);
+
+/// Whether a bot may play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BotStatus {
+    /// Its key is valid.
+    Active,
+    /// Its key was revoked: the bot's name is still taken, and it plays again only with a new
+    /// key (rotating it).
+    Revoked,
+}
+
+impl BotStatus {
+    /// The status as stored and shown: `active` or `revoked`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotStatus::Active => "active",
+            BotStatus::Revoked => "revoked",
+        }
+    }
+}
+
+impl fmt::Display for BotStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A registered bot, as everyone may see it (no key, no hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotAccount {
+    /// Its id.
+    pub id: BotId,
+    /// Its name: the lobby name it plays under.
+    pub name: String,
+    /// Whether it may play.
+    pub status: BotStatus,
+    /// When it was registered, in milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// When its current key was issued (registration or the last rotation).
+    pub key_issued_ms: i64,
+    /// When its key was revoked, while it is.
+    pub revoked_ms: Option<i64>,
+}
+
+/// A bot account with the hash of its key, for checking a key presented for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCredential {
+    /// The account.
+    pub account: BotAccount,
+    /// Its key's hash; `None` while revoked.
+    pub key_hash: Option<KeyHash>,
+}
+
+/// A version (a tag or a hash) a bot reported when it joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotVersion {
+    /// The version as the bot reported it.
+    pub version: String,
+    /// When the bot first joined with it, in milliseconds since the Unix epoch.
+    pub first_seen_ms: i64,
+    /// When the bot last joined with it (as noted: a server notes each version once per run).
+    pub last_seen_ms: i64,
+}
+
+/// Why storage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed (its own message).
+    #[error("database: {0}")]
+    Backend(Box<dyn std::error::Error + Send + Sync>),
+    /// The database holds a newer schema than this code knows.
+    #[error("the database has schema version {found}, this cardroom knows up to {known}")]
+    NewerSchema {
+        /// The database's version.
+        found: i64,
+        /// The newest this code knows.
+        known: i64,
+    },
+    /// A bot of this name is registered already.
+    #[error("a bot named {0:?} is registered already")]
+    NameTaken(String),
+    /// No bot of this name is registered.
+    #[error("no bot named {0:?} is registered")]
+    NoSuchBot(String),
+    /// The store's address is not one this build opens.
+    #[error(
+        "the store {0:?} is not one cardroom opens: give sqlite:FILE (or sqlite::memory: for a store that \
+         lives as long as the process)"
+    )]
+    BadUrl(String),
+    /// The blocking task that ran the query died.
+    #[error("the storage task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+/// The storage interface: bot accounts and the versions they report.
+///
+/// Every method is one transaction (a write commits whole or not at all), takes any time it
+/// writes from its caller, and returns plain structs: a PostgreSQL implementation fits behind
+/// it as SQLite does. Reads of what everyone may see return [`BotAccount`]s, never hashes.
+#[async_trait::async_trait]
+pub trait Store: fmt::Debug + Send + Sync + 'static {
+    /// Registers `name` with the hash of its first key. [`StoreError::NameTaken`] if the name
+    /// is registered, revoked or not.
+    async fn register_bot(
+        &self,
+        name: &str,
+        key_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<BotAccount, StoreError>;
+
+    /// Replaces `name`'s key hash (the old key stops working) and makes it active again if it
+    /// was revoked.
+    async fn replace_key(
+        &self,
+        name: &str,
+        key_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<BotAccount, StoreError>;
+
+    /// Revokes `name`'s key: the bot cannot play until its key is replaced. Revoking a
+    /// revoked bot changes nothing.
+    async fn revoke_bot(&self, name: &str, now_ms: i64) -> Result<BotAccount, StoreError>;
+
+    /// Every registered bot, by name.
+    async fn bots(&self) -> Result<Vec<BotAccount>, StoreError>;
+
+    /// `name`'s account and key hash, if registered.
+    async fn bot_credential(&self, name: &str) -> Result<Option<BotCredential>, StoreError>;
+
+    /// The active bot whose key has this hash, if any.
+    async fn bot_by_key(&self, key_hash: &KeyHash) -> Result<Option<BotAccount>, StoreError>;
+
+    /// Notes that `bot` joined reporting `version` at `now_ms`.
+    async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError>;
+
+    /// The versions `name` reported, first seen first.
+    async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError>;
+}
+
+/// Where a store lives, parsed from `--store`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreUrl {
+    /// `sqlite:FILE` (also `sqlite://FILE`): a SQLite file, created if need be.
+    Sqlite(PathBuf),
+    /// `sqlite::memory:`: a SQLite database in memory, gone with the process.
+    SqliteMemory,
+}
+
+impl std::str::FromStr for StoreUrl {
+    type Err = StoreError;
+
+    fn from_str(url: &str) -> Result<StoreUrl, StoreError> {
+        if url == "sqlite::memory:" {
+            return Ok(StoreUrl::SqliteMemory);
+        }
+        let path = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .filter(|path| !path.is_empty())
+            .ok_or_else(|| StoreError::BadUrl(url.to_owned()))?;
+        Ok(StoreUrl::Sqlite(PathBuf::from(path)))
+    }
+}
+
+/// Opens the store at `url` (see [`StoreUrl`]), bringing its schema up to date.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    let store = match url.parse()? {
+        StoreUrl::Sqlite(path) => SqliteStore::open(path).await?,
+        StoreUrl::SqliteMemory => SqliteStore::in_memory().await?,
+    };
+    Ok(Arc::new(store))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_urls_name_a_sqlite_file_or_memory() {
+        let parse = |url: &str| url.parse::<StoreUrl>();
+        assert_eq!(parse("sqlite:bots.db").unwrap(), StoreUrl::Sqlite("bots.db".into()));
+        assert_eq!(parse("sqlite:///var/c.db").unwrap(), StoreUrl::Sqlite("/var/c.db".into()));
+        assert_eq!(parse("sqlite::memory:").unwrap(), StoreUrl::SqliteMemory);
+        for bad in ["bots.db", "sqlite:", "postgres://host/db", ""] {
+            assert!(matches!(parse(bad), Err(StoreError::BadUrl(url)) if url == bad), "{bad}");
+        }
+    }
+}

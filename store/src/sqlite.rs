@@ -1,0 +1,369 @@
+//! [`SqliteStore`]: the store in one SQLite file, the embedded default.
+//!
+//! One connection behind a std mutex, used only inside `spawn_blocking`: no query runs on the
+//! server's async threads. The write-ahead log lets `cardroom bots` change the file while a
+//! server reads it, and makes a committed transaction survive the process's death. Schema
+//! migrations are numbered (`PRAGMA user_version`), each applied in its own transaction.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::keys::KeyHash;
+use crate::{BotAccount, BotCredential, BotId, BotStatus, BotVersion, Store, StoreError};
+
+/// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. Plain
+/// SQL that PostgreSQL runs too (times are integers from the caller, no database clock).
+const MIGRATIONS: &[&str] = &[
+    // 1: bot accounts (a key's hash, never the key) and the versions they report.
+    "CREATE TABLE bots (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        key_hash BLOB UNIQUE,
+        created_ms BIGINT NOT NULL,
+        key_issued_ms BIGINT NOT NULL,
+        revoked_ms BIGINT
+    );
+    CREATE TABLE bot_versions (
+        bot_id INTEGER NOT NULL REFERENCES bots(id),
+        version TEXT NOT NULL,
+        first_seen_ms BIGINT NOT NULL,
+        last_seen_ms BIGINT NOT NULL,
+        PRIMARY KEY (bot_id, version)
+    );",
+];
+
+/// The columns [`account`] reads, in its order.
+const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
+
+/// The store in a SQLite file (or in memory).
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the file and brings its schema up to date.
+    pub async fn open(path: impl Into<PathBuf>) -> Result<SqliteStore, StoreError> {
+        let path = path.into();
+        let conn = tokio::task::spawn_blocking(move || Connection::open(path)).await?;
+        SqliteStore::init(conn.map_err(backend)?).await
+    }
+
+    /// A store in memory, gone with the process.
+    pub async fn in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::init(Connection::open_in_memory().map_err(backend)?).await
+    }
+
+    async fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore { conn: Arc::new(Mutex::new(conn)) };
+        store
+            .run(|conn| {
+                conn.busy_timeout(std::time::Duration::from_secs(5))?;
+                conn.pragma_update(None, "journal_mode", "WAL")?;
+                conn.pragma_update(None, "synchronous", "NORMAL")?;
+                conn.pragma_update(None, "foreign_keys", "ON")?;
+                Ok(())
+            })
+            .await?;
+        store.run(migrate).await?;
+        Ok(store)
+    }
+
+    /// The schema version.
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        self.run(|conn| Ok(schema_version(conn)?)).await
+    }
+
+    /// Runs `work` on the connection in a blocking thread.
+    async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        tokio::task::spawn_blocking(move || {
+            // A panic mid-query leaves no transaction open (rusqlite rolls back on drop).
+            let mut conn = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut conn)
+        })
+        .await?
+    }
+}
+
+fn backend(error: rusqlite::Error) -> StoreError {
+    StoreError::Backend(Box::new(error))
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> StoreError {
+        backend(error)
+    }
+}
+
+fn schema_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let known = MIGRATIONS.len() as i64;
+    let found = schema_version(conn)?;
+    if found > known {
+        return Err(StoreError::NewerSchema { found, known });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// A row of [`ACCOUNT_COLUMNS`].
+fn credential(row: &Row<'_>) -> rusqlite::Result<BotCredential> {
+    let revoked_ms: Option<i64> = row.get(4)?;
+    let key_hash: Option<Vec<u8>> = row.get(5)?;
+    let account = BotAccount {
+        id: BotId(row.get(0)?),
+        name: row.get(1)?,
+        status: if revoked_ms.is_some() { BotStatus::Revoked } else { BotStatus::Active },
+        created_ms: row.get(2)?,
+        key_issued_ms: row.get(3)?,
+        revoked_ms,
+    };
+    // A revoked bot's hash is gone; a stored hash of another length matches no key.
+    let key_hash = key_hash.as_deref().and_then(KeyHash::from_slice);
+    Ok(BotCredential { account, key_hash })
+}
+
+fn account_named(conn: &Connection, name: &str) -> Result<BotCredential, StoreError> {
+    conn.query_row(
+        &format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE name = ?1"),
+        [name],
+        credential,
+    )
+    .optional()?
+    .ok_or_else(|| StoreError::NoSuchBot(name.to_owned()))
+}
+
+/// Whether `error` is a UNIQUE constraint's refusal.
+fn is_unique_violation(error: &rusqlite::Error) -> bool {
+    matches!(
+        error,
+        rusqlite::Error::SqliteFailure(failure, _)
+            if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+    )
+}
+
+#[async_trait::async_trait]
+impl Store for SqliteStore {
+    async fn register_bot(
+        &self,
+        name: &str,
+        key_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<BotAccount, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let inserted = tx.execute(
+                "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms) VALUES (?1, ?2, ?3, ?3)",
+                params![name, key_hash.0.as_slice(), now_ms],
+            );
+            match inserted {
+                Err(error) if is_unique_violation(&error) => {
+                    return Err(StoreError::NameTaken(name));
+                }
+                other => other?,
+            };
+            let account = account_named(&tx, &name)?.account;
+            tx.commit()?;
+            Ok(account)
+        })
+        .await
+    }
+
+    async fn replace_key(
+        &self,
+        name: &str,
+        key_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<BotAccount, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let changed = tx.execute(
+                "UPDATE bots SET key_hash = ?2, key_issued_ms = ?3, revoked_ms = NULL WHERE name = ?1",
+                params![name, key_hash.0.as_slice(), now_ms],
+            )?;
+            if changed == 0 {
+                return Err(StoreError::NoSuchBot(name));
+            }
+            let account = account_named(&tx, &name)?.account;
+            tx.commit()?;
+            Ok(account)
+        })
+        .await
+    }
+
+    async fn revoke_bot(&self, name: &str, now_ms: i64) -> Result<BotAccount, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            tx.execute(
+                "UPDATE bots SET key_hash = NULL, revoked_ms = ?2
+                 WHERE name = ?1 AND revoked_ms IS NULL",
+                params![name, now_ms],
+            )?;
+            let account = account_named(&tx, &name)?.account;
+            tx.commit()?;
+            Ok(account)
+        })
+        .await
+    }
+
+    async fn bots(&self) -> Result<Vec<BotAccount>, StoreError> {
+        self.run(|conn| {
+            let mut stmt =
+                conn.prepare(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots ORDER BY name"))?;
+            let bots = stmt
+                .query_map([], |row| credential(row).map(|c| c.account))?
+                .collect::<Result<_, _>>()?;
+            Ok(bots)
+        })
+        .await
+    }
+
+    async fn bot_credential(&self, name: &str) -> Result<Option<BotCredential>, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| match account_named(conn, &name) {
+            Ok(credential) => Ok(Some(credential)),
+            Err(StoreError::NoSuchBot(_)) => Ok(None),
+            Err(error) => Err(error),
+        })
+        .await
+    }
+
+    async fn bot_by_key(&self, key_hash: &KeyHash) -> Result<Option<BotAccount>, StoreError> {
+        let key_hash = *key_hash;
+        self.run(move |conn| {
+            let found = conn
+                .query_row(
+                    &format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE key_hash = ?1"),
+                    [key_hash.0.as_slice()],
+                    credential,
+                )
+                .optional()?;
+            Ok(found.map(|credential| credential.account))
+        })
+        .await
+    }
+
+    async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
+        let version = version.to_owned();
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
+                 VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
+                params![bot.0, version, now_ms],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let bot = account_named(&tx, &name)?.account.id;
+            let versions = {
+                let mut stmt = tx.prepare(
+                    "SELECT version, first_seen_ms, last_seen_ms FROM bot_versions
+                     WHERE bot_id = ?1 ORDER BY first_seen_ms, version",
+                )?;
+                stmt.query_map([bot.0], |row| {
+                    Ok(BotVersion {
+                        version: row.get(0)?,
+                        first_seen_ms: row.get(1)?,
+                        last_seen_ms: row.get(2)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?
+            };
+            tx.commit()?;
+            Ok(versions)
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_file_keeps_its_accounts_across_opens_and_migrates_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.db");
+        let hash = KeyHash::of("crk_test");
+        {
+            let store = SqliteStore::open(&path).await.unwrap();
+            assert_eq!(store.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+            store.register_bot("alice", hash, 1_000).await.unwrap();
+        }
+        let store = SqliteStore::open(&path).await.unwrap();
+        assert_eq!(store.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
+        let alice = store.bot_credential("alice").await.unwrap().unwrap();
+        assert_eq!(alice.key_hash, Some(hash));
+        assert_eq!(alice.account.created_ms, 1_000);
+        assert_eq!(store.bot_by_key(&hash).await.unwrap().map(|a| a.name), Some("alice".into()));
+        assert_eq!(store.bot_credential("bob").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn a_newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(conn);
+        let refused = SqliteStore::open(&path).await.unwrap_err();
+        assert!(matches!(refused, StoreError::NewerSchema { found: 99, .. }), "{refused}");
+    }
+
+    #[tokio::test]
+    async fn a_revoked_bot_has_no_hash_and_is_found_by_no_key() {
+        let store = SqliteStore::in_memory().await.unwrap();
+        let hash = KeyHash::of("crk_test");
+        store.register_bot("alice", hash, 1).await.unwrap();
+        let revoked = store.revoke_bot("alice", 2).await.unwrap();
+        assert_eq!((revoked.status, revoked.revoked_ms), (BotStatus::Revoked, Some(2)));
+        // Revoking again keeps the first revocation's time.
+        assert_eq!(store.revoke_bot("alice", 3).await.unwrap().revoked_ms, Some(2));
+        assert_eq!(store.bot_credential("alice").await.unwrap().unwrap().key_hash, None);
+        assert_eq!(store.bot_by_key(&hash).await.unwrap(), None);
+        let back = store.replace_key("alice", KeyHash::of("crk_new"), 4).await.unwrap();
+        assert_eq!((back.status, back.key_issued_ms), (BotStatus::Active, 4));
+    }
+
+    #[tokio::test]
+    async fn a_version_keeps_its_first_sighting_and_moves_its_last() {
+        let store = SqliteStore::in_memory().await.unwrap();
+        let bot = store.register_bot("alice", KeyHash::of("k"), 1).await.unwrap().id;
+        store.note_version(bot, "v1", 10).await.unwrap();
+        store.note_version(bot, "v2", 20).await.unwrap();
+        store.note_version(bot, "v1", 30).await.unwrap();
+        let versions = store.bot_versions("alice").await.unwrap();
+        let seen: Vec<(&str, i64, i64)> = versions
+            .iter()
+            .map(|v| (v.version.as_str(), v.first_seen_ms, v.last_seen_ms))
+            .collect();
+        assert_eq!(seen, [("v1", 10, 30), ("v2", 20, 20)]);
+    }
+}
