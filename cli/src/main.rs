@@ -30,7 +30,7 @@ enum Command {
     #[command(subcommand)]
     Arena(arena::ArenaCommand),
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings. A bad record names its first illegal action.
     Replay {
@@ -60,7 +60,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
-        Command::Serve(args) => serve::serve(args),
+        Command::Serve(args) => serve::serve(*args),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
         Command::Tools(command) => command.run(&mut out),

@@ -22,7 +22,14 @@ pub(crate) fn better(mean_a: f64, sigma_a: f64, mean_b: f64, sigma_b: f64) -> f6
 pub(crate) fn matrix(ratings: &[(f64, f64)]) -> Vec<Vec<f64>> {
     ratings
         .iter()
-        .map(|&(ma, sa)| ratings.iter().map(|&(mb, sb)| better(ma, sa, mb, sb)).collect())
+        .enumerate()
+        .map(|(i, &(ma, sa))| {
+            ratings
+                .iter()
+                .enumerate()
+                .map(|(j, &(mb, sb))| if i == j { 0.5 } else { better(ma, sa, mb, sb) })
+                .collect()
+        })
         .collect()
 }
 
@@ -73,7 +80,7 @@ mod tests {
         // Two bots far apart and one near the second.
         let m = matrix(&[(1900.0, 30.0), (1500.0, 40.0), (1480.0, 60.0)]);
         for (i, row) in m.iter().enumerate() {
-            assert!((row[i] - 0.5).abs() < 1e-9);
+            assert_eq!(row[i], 0.5);
             for (j, p) in row.iter().enumerate() {
                 assert!((p + m[j][i] - 1.0).abs() < 1e-9, "{i} {j}");
             }
