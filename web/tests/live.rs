@@ -7,7 +7,6 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -18,7 +17,6 @@ use cardroom_sdk::{ConnectConfig, GameKind, MatchSpec, Organizer};
 use cardroom_server::Config;
 use cardroom_tests::TestServer;
 use cardroom_web::{LocalSource, WebConfig};
-use futures::StreamExt as _;
 use scraper::{Html, Selector};
 use tower::ServiceExt as _;
 
@@ -32,37 +30,6 @@ fn select(html: &Html, css: &str) -> Vec<String> {
 /// The cards named in a fragment of the pages (`data-card="AS"`).
 fn cards_in(html: &str) -> BTreeSet<String> {
     html.split("data-card=\"").skip(1).filter_map(|rest| rest.get(..2)).map(str::to_owned).collect()
-}
-
-/// Reads server-sent events from `body` until one named `name` arrives; returns its data.
-async fn next_event(
-    stream: &mut (impl futures::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
-    buffer: &mut String,
-    name: &str,
-) -> String {
-    loop {
-        while let Some(end) = buffer.find("\n\n") {
-            let event: String = buffer.drain(..end + 2).collect();
-            let mut kind = "";
-            let mut data = Vec::new();
-            for line in event.lines() {
-                if let Some(k) = line.strip_prefix("event: ") {
-                    kind = k;
-                } else if let Some(d) = line.strip_prefix("data: ") {
-                    data.push(d);
-                }
-            }
-            if kind == name {
-                return data.join("\n");
-            }
-        }
-        let chunk = tokio::time::timeout(Duration::from_secs(60), stream.next())
-            .await
-            .expect("an event within a minute")
-            .expect("the stream goes on")
-            .unwrap();
-        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-    }
 }
 
 #[tokio::test]
@@ -103,7 +70,7 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     assert_eq!(response.status(), StatusCode::OK);
     let mut stream = response.into_body().into_data_stream();
     let mut buffer = String::new();
-    let view = next_event(&mut stream, &mut buffer, "view").await;
+    let view = common::next_event(&mut stream, &mut buffer, "view").await;
     // The deal is known from its seed: the upcard is public, neither hand is.
     let dealt =
         gin::State::new(gin::Options { target: 10, ..gin::Options::default() }, SEED).unwrap();
@@ -135,9 +102,9 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
             })
         })
         .collect();
-    let events = next_event(&mut stream, &mut buffer, "events").await;
+    let events = common::next_event(&mut stream, &mut buffer, "events").await;
     assert!(events.contains("<li>"), "{events}");
-    let end = next_event(&mut stream, &mut buffer, "end").await;
+    let end = common::next_event(&mut stream, &mut buffer, "end").await;
     assert!(end.contains("over") && end.contains(&format!("/matches/{id}")), "{end}");
     for player in players {
         player.await.unwrap();

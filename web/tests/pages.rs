@@ -5,12 +5,14 @@
 
 mod common;
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
 use cardroom_arena::Store;
 use cardroom_games::AnyRecord;
 use cardroom_web::{LocalSource, WebConfig};
 use common::{EVIL_NAME, Fixture, get, text_of};
 use scraper::{Html, Selector};
+use tower::ServiceExt as _;
 
 fn select(html: &Html, css: &str) -> Vec<String> {
     let selector = Selector::parse(css).unwrap();
@@ -220,4 +222,33 @@ async fn the_vendored_scripts_are_served_from_the_binary() {
         assert_eq!(headers.get("content-type").unwrap(), kind);
         assert!(body.len() > 500, "{path}");
     }
+}
+
+#[tokio::test]
+async fn the_leaderboard_is_redrawn_live_when_a_match_finishes() {
+    use cardroom_arena::{MatchOutcome, PlannedMatch, SeatHealth};
+
+    let fixture = Fixture::ladders();
+    let config = WebConfig { poll_interval: std::time::Duration::from_millis(10), ..WebConfig::default() };
+    let router = fixture.router_with(config);
+    let request = Request::get("/ladders/tt/live").body(Body::empty()).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers().get("content-type").unwrap(), "text/event-stream");
+    let mut stream = response.into_body().into_data_stream();
+    // Another process (here: this test) finishes a match in the file.
+    let mut store = Store::open(&fixture.tt).unwrap();
+    let (done, _) = store.progress().unwrap();
+    store.add_set(9, &[0, 1], &[PlannedMatch { seed: 99, seats: vec![0, 1] }]).unwrap();
+    let id = store.pending_matches().unwrap()[0].id;
+    let outcome = MatchOutcome {
+        places: vec![(0, 1), (1, 2)],
+        health: vec![SeatHealth::default(), SeatHealth::default()],
+        decisions: 1,
+    };
+    store.finish_match(id, &outcome, None).unwrap();
+    let mut buffer = String::new();
+    let board = common::next_event(&mut stream, &mut buffer, "board").await;
+    let board = Html::parse_fragment(&board);
+    assert_eq!(select(&board, ".summary .done"), [(done + 1).to_string()]);
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -15,6 +16,7 @@ use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_web::{LocalSource, WebConfig};
 use scraper::Html;
+use futures::StreamExt as _;
 use tower::ServiceExt as _;
 
 /// A bot name that is markup, to check that the pages escape it.
@@ -128,3 +130,35 @@ pub async fn get(router: &Router, path: &str) -> (StatusCode, Html) {
 pub fn text_of(html: &Html) -> String {
     html.root_element().text().collect()
 }
+
+/// Reads server-sent events from `body` until one named `name` arrives; returns its data.
+pub async fn next_event(
+    stream: &mut (impl futures::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
+    buffer: &mut String,
+    name: &str,
+) -> String {
+    loop {
+        while let Some(end) = buffer.find("\n\n") {
+            let event: String = buffer.drain(..end + 2).collect();
+            let mut kind = "";
+            let mut data = Vec::new();
+            for line in event.lines() {
+                if let Some(k) = line.strip_prefix("event: ") {
+                    kind = k;
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push(d);
+                }
+            }
+            if kind == name {
+                return data.join("\n");
+            }
+        }
+        let chunk = tokio::time::timeout(Duration::from_secs(60), stream.next())
+            .await
+            .expect("an event within a minute")
+            .expect("the stream goes on")
+            .unwrap();
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+}
+
