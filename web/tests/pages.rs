@@ -229,7 +229,8 @@ async fn the_leaderboard_is_redrawn_live_when_a_match_finishes() {
     use cardroom_arena::{MatchOutcome, PlannedMatch, SeatHealth};
 
     let fixture = Fixture::ladders();
-    let config = WebConfig { poll_interval: std::time::Duration::from_millis(10), ..WebConfig::default() };
+    let config =
+        WebConfig { poll_interval: std::time::Duration::from_millis(10), ..WebConfig::default() };
     let router = fixture.router_with(config);
     let request = Request::get("/ladders/tt/live").body(Body::empty()).unwrap();
     let response = router.clone().oneshot(request).await.unwrap();

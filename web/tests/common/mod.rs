@@ -15,8 +15,8 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_web::{LocalSource, WebConfig};
-use scraper::Html;
 use futures::StreamExt as _;
+use scraper::Html;
 use tower::ServiceExt as _;
 
 /// A bot name that is markup, to check that the pages escape it.
@@ -161,4 +161,3 @@ pub async fn next_event(
         buffer.push_str(std::str::from_utf8(&chunk).unwrap());
     }
 }
-
