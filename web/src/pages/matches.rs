@@ -99,7 +99,6 @@ fn steps(m: &FinishedMatch, replay: &Replay) -> Markup {
                                 "Step " (i) ": "
                                 span.action { (step.action.as_deref().unwrap_or("the deal")) }
                             }
-                            div.table { (value(&step.public)) }
                             div.hands {
                                 @for (seat, hand) in step.hands.iter().enumerate() {
                                     div.hand data-seat=(seat) {
@@ -108,6 +107,7 @@ fn steps(m: &FinishedMatch, replay: &Replay) -> Markup {
                                     }
                                 }
                             }
+                            div.table { (value(&step.public)) }
                         }
                     }
                 }
