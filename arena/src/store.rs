@@ -717,7 +717,7 @@ mod tests {
         assert!(Store::open_read_only(&path).is_err(), "a reader creates no file");
         assert!(!path.exists());
         let mut store = Store::open(&path).unwrap();
-        let initial = Rating::initial(RatingSystem::Glicko2);
+        let initial = Rating::initial(RatingSystem::WengLin);
         store.begin("{}", &["a".into(), "b".into(), "c".into()], initial).unwrap();
         let plan = [
             PlannedMatch { seed: 1, seats: vec![0, 1] },
@@ -746,7 +746,7 @@ mod tests {
 
         let outcomes = store.unrated_sets().unwrap().remove(0).1;
         let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
-        let mut ratings = Ratings::new(RatingSystem::Glicko2, 3);
+        let mut ratings = Ratings::new(RatingSystem::WengLin, 3);
         let changes = ratings.update(&paired).unwrap();
         store.rate_set(set, &paired, &changes).unwrap();
         let history = reader.rating_history(1).unwrap();
