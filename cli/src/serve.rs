@@ -140,6 +140,12 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
              loopback, which a TLS server does not speak; serve the pages from a plaintext server"
         );
     }
+    if let Some(missing) = web.iter().flat_map(|(_, ladders)| ladders).find(|l| !l.is_file()) {
+        anyhow::bail!(
+            "--web-ladder {}: no such ladder file (`cardroom arena run` makes it)",
+            missing.display()
+        );
+    }
     runtime.block_on(async move {
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         let listener = tokio::net::TcpListener::bind(addr)
