@@ -253,3 +253,119 @@ async fn the_leaderboard_is_redrawn_live_when_a_match_finishes() {
     let board = Html::parse_fragment(&board);
     assert_eq!(select(&board, ".summary .done"), [(done + 1).to_string()]);
 }
+
+/// A source that keeps failures and one bot key, over the ladder files for everything else:
+/// the shape of a store with bot accounts (issue #13's), to test the author-only section.
+struct WithFailures {
+    inner: LocalSource,
+    key: &'static str,
+}
+
+impl cardroom_web::Source for WithFailures {
+    async fn ladders(&self) -> Result<Vec<cardroom_web::LadderInfo>, cardroom_web::SourceError> {
+        self.inner.ladders().await
+    }
+    async fn leaderboard(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<cardroom_web::Leaderboard>, cardroom_web::SourceError> {
+        self.inner.leaderboard(ladder).await
+    }
+    async fn ladder_revision(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<u64>, cardroom_web::SourceError> {
+        self.inner.ladder_revision(ladder).await
+    }
+    async fn bot(
+        &self,
+        ladder: &str,
+        bot: &str,
+        matches: cardroom_web::PageRequest,
+    ) -> Result<Option<cardroom_web::BotPage>, cardroom_web::SourceError> {
+        self.inner.bot(ladder, bot, matches).await
+    }
+    fn keeps_failures(&self) -> bool {
+        true
+    }
+    async fn failures(
+        &self,
+        _ladder: &str,
+        _bot: &str,
+        key: &str,
+    ) -> Result<cardroom_web::Failures, cardroom_web::SourceError> {
+        Ok(if key == self.key {
+            cardroom_web::Failures::Shown(vec![cardroom_web::Failure {
+                match_id: "7".into(),
+                error: "TT-12: <must follow>".into(),
+                answer: Some("play 2C".into()),
+                observation: r#"{"hand": ["2C"]}"#.into(),
+            }])
+        } else {
+            cardroom_web::Failures::WrongKey
+        })
+    }
+    async fn ladder_match(
+        &self,
+        ladder: &str,
+        id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        self.inner.ladder_match(ladder, id).await
+    }
+    async fn server_stats(&self) -> Result<cardroom_web::ServerStats, cardroom_web::SourceError> {
+        self.inner.server_stats().await
+    }
+    async fn live_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<cardroom_web::LiveMatch>, cardroom_web::SourceError> {
+        self.inner.live_match(id).await
+    }
+    async fn server_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        self.inner.server_match(id).await
+    }
+    async fn watch(
+        &self,
+        id: &str,
+    ) -> Result<
+        futures::stream::BoxStream<
+            'static,
+            Result<cardroom_web::WatchUpdate, cardroom_web::SourceError>,
+        >,
+        cardroom_web::SourceError,
+    > {
+        self.inner.watch(id).await
+    }
+}
+
+#[tokio::test]
+async fn failures_are_shown_only_with_the_bots_key() {
+    let fixture = Fixture::ladders();
+    let source = WithFailures { inner: fixture.source(), key: "s3cret" };
+    let router = cardroom_web::router(std::sync::Arc::new(source), WebConfig::default());
+    let (_, page) = get(&router, "/ladders/tt/bots/0").await;
+    assert_eq!(attrs(&page, "form[method=post]", "action"), ["/ladders/tt/bots/0/failures"]);
+    let post = |key: &'static str| {
+        let router = router.clone();
+        async move {
+            let request = Request::post("/ladders/tt/bots/0/failures")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from(format!("key={key}")))
+                .unwrap();
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status();
+            let body = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+            (status, Html::parse_document(std::str::from_utf8(&body).unwrap()))
+        }
+    };
+    let (status, wrong) = post("guess").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&wrong, ".wrong-key").len(), 1);
+    assert!(select(&wrong, "article.failure").is_empty());
+    let (_, right) = post("s3cret").await;
+    assert_eq!(select(&right, "article.failure h3"), ["Match 7: TT-12: <must follow>"]);
+    assert_eq!(select(&right, "article.failure pre"), [r#"{"hand": ["2C"]}"#]);
+}
