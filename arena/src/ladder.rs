@@ -120,6 +120,20 @@ impl Settings {
         Ok(())
     }
 
+    /// For the SPRT format, the test rebuilt from the rated sets in `store` of the ladder of
+    /// the bots `names`; `None` for the other formats.
+    pub fn sprt(&self, names: &[String], store: &Store) -> Result<Option<Sprt>, ArenaError> {
+        let Format::Sprt { a, b, sprt, .. } = &self.format else { return Ok(None) };
+        let (a, b) = (bot_index(names, a)?, bot_index(names, b)?);
+        let mut test = Sprt::new(*sprt);
+        for set in store.sets()? {
+            if let Some(score) = set.paired.and_then(|p| p.score(a, b)) {
+                test.add(score);
+            }
+        }
+        Ok(Some(test))
+    }
+
     /// The matches the format plays at most with `bots` bots: all of them for round robin,
     /// gauntlet, Swiss and the continuous ladder; the SPRT's `max_sets` (it may stop sooner).
     pub fn total_matches(&self, bots: usize) -> u64 {
@@ -289,6 +303,14 @@ impl<G: PlayableGame> MatchPlayer for Ladder<G> {
     }
 }
 
+/// The ladder index of the bot `name` among `names`.
+fn bot_index(names: &[String], name: &str) -> Result<usize, ArenaError> {
+    names
+        .iter()
+        .position(|n| n == name)
+        .ok_or_else(|| ArenaError::Config(format!("no bot named {name:?}")))
+}
+
 /// What plans a ladder's rounds: its settings and its bots' names.
 struct Planner<'a> {
     settings: &'a Settings,
@@ -301,23 +323,12 @@ impl Planner<'_> {
     }
 
     fn index(&self, name: &str) -> Result<usize, ArenaError> {
-        self.names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| ArenaError::Config(format!("no bot named {name:?}")))
+        bot_index(self.names, name)
     }
 
     /// The SPRT rebuilt from the rated sets.
     fn sprt(&self, store: &Store) -> Result<Option<Sprt>, ArenaError> {
-        let Format::Sprt { a, b, sprt, .. } = &self.settings.format else { return Ok(None) };
-        let (a, b) = (self.index(a)?, self.index(b)?);
-        let mut test = Sprt::new(*sprt);
-        for set in store.sets()? {
-            if let Some(score) = set.paired.and_then(|p| p.score(a, b)) {
-                test.add(score);
-            }
-        }
-        Ok(Some(test))
+        self.settings.sprt(self.names, store)
     }
 
     /// The tables of round `round`, or `None` when the format is over. Byes are stored here.
@@ -440,7 +451,12 @@ impl<G: PlayableGame> Ladder<G> {
                 think: think.lock().unwrap_or_else(PoisonError::into_inner).clone(),
             })
             .collect();
-        let record = report.state.record().map(|r| serde_json::to_string(&r)).transpose();
+        // Tagged with its game (`"game": "gin"`), as `cardroom replay` and the pages read it.
+        let record = report
+            .state
+            .record()
+            .map(|r| serde_json::to_string(&G::into_any_record(r)))
+            .transpose();
         let record = record.map_err(|e| err(e.to_string()))?;
         Ok((MatchOutcome { places, health, decisions: report.decisions }, record))
     }

@@ -51,4 +51,6 @@ pub use net::{AnyBotMaker, ExternalBot, NetBot, NetPlayer};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
-pub use store::{PendingMatch, PlannedMatch, Store, StoreError, StoredSet};
+pub use store::{
+    FinishedMatch, PendingMatch, PlannedMatch, RatingPoint, Store, StoreError, StoredSet,
+};

@@ -47,6 +47,14 @@ impl ThinkTimes {
         self.buckets.values().sum()
     }
 
+    /// The histogram: each non-empty bucket as its lower and upper edges in microseconds and
+    /// its count, fastest first.
+    pub fn buckets(&self) -> impl Iterator<Item = (f64, f64, u64)> + '_ {
+        self.buckets.iter().map(|(&b, &n)| {
+            (GROWTH.powi(i32::from(b)) - 1.0, GROWTH.powi(i32::from(b) + 1) - 1.0, n)
+        })
+    }
+
     /// The `q`-quantile (`0.5` median, `0.99`) in microseconds: the upper edge of the bucket
     /// that holds it; `None` without samples.
     pub fn quantile(&self, q: f64) -> Option<f64> {

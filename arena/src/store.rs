@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::rating::{PairedResult, Rating, RatingChange};
 use crate::stats::MatchOutcome;
@@ -31,6 +31,17 @@ pub enum StoreError {
         /// The file's version.
         found: i64,
         /// The newest this code knows.
+        known: i64,
+    },
+    /// A file opened read-only holds an older schema than this arena's (or none): only a
+    /// writer migrates.
+    #[error(
+        "the database has schema version {found}, a reader needs {known}: run the arena on it once"
+    )]
+    OlderSchema {
+        /// The file's version.
+        found: i64,
+        /// The version this code reads.
         known: i64,
     },
     /// The file holds another ladder (other bots or settings).
@@ -118,6 +129,34 @@ pub struct StoredSet {
     pub paired: Option<PairedResult>,
 }
 
+/// A finished match as stored, for readers (the web pages).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedMatch {
+    /// Its id.
+    pub id: i64,
+    /// Its duplicate set.
+    pub set_id: i64,
+    /// The deal's seed.
+    pub seed: u64,
+    /// `seats[seat]` is the bot (ladder index) in that seat.
+    pub seats: Vec<usize>,
+    /// Its outcome.
+    pub outcome: MatchOutcome,
+    /// When it finished (UTC, `YYYY-MM-DD HH:MM:SS`).
+    pub finished_at: String,
+}
+
+/// One point of a bot's rating history: its rating after a rated set.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    /// The set that changed it.
+    pub set_id: i64,
+    /// The rating before that set.
+    pub before: Rating,
+    /// The rating after it.
+    pub after: Rating,
+}
+
 /// A ladder's SQLite file.
 #[derive(Debug)]
 pub struct Store {
@@ -133,6 +172,23 @@ impl Store {
     /// A store in memory, for tests.
     pub fn in_memory() -> Result<Store, StoreError> {
         Store::init(Connection::open_in_memory()?)
+    }
+
+    /// Opens an existing file for reading only: nothing is created, migrated or written, so
+    /// that a reader (the web pages) can never disturb the arena that writes it.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let store = Store { conn };
+        let known = MIGRATIONS.len() as i64;
+        match store.schema_version()? {
+            found if found > known => Err(StoreError::NewerSchema { found, known }),
+            found if found < known => Err(StoreError::OlderSchema { found, known }),
+            _ => Ok(store),
+        }
     }
 
     fn init(conn: Connection) -> Result<Store, StoreError> {
@@ -454,10 +510,127 @@ impl Store {
             .flatten())
     }
 
+    /// A number that changes whenever a match finishes or a set is rated: readers poll it to
+    /// learn that the leaderboard moved.
+    pub fn revision(&self) -> Result<u64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT (SELECT COUNT(*) FROM matches WHERE status = 'done')
+                  + (SELECT COUNT(*) FROM rating_changes)",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
+    /// Bot `bot`'s rating after each rated set it played, oldest first.
+    pub fn rating_history(&self, bot: usize) -> Result<Vec<RatingPoint>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.set_id, c.mean_before, c.sigma_before, c.mean_after, c.sigma_after,
+                    c.volatility_after, b.volatility
+             FROM rating_changes c JOIN bots b ON b.id = c.bot
+             WHERE c.bot = ?1 ORDER BY c.id",
+        )?;
+        let points = stmt
+            .query_map([bot as i64], |r| {
+                Ok(RatingPoint {
+                    set_id: r.get(0)?,
+                    // The volatility before a change is not stored; the latest stands in.
+                    before: Rating { mean: r.get(1)?, sigma: r.get(2)?, volatility: r.get(6)? },
+                    after: Rating { mean: r.get(3)?, sigma: r.get(4)?, volatility: r.get(5)? },
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(points)
+    }
+
+    /// Finished matches, newest first: those of bot `bot` (every match if `None`), skipping
+    /// `offset` and returning at most `limit`.
+    pub fn finished_matches(
+        &self,
+        bot: Option<usize>,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<FinishedMatch>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, set_id, seed, seats, outcome, finished_at FROM matches
+             WHERE status = 'done'
+               AND (?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(seats) WHERE value = ?1))
+             ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+        )?;
+        let rows = stmt
+            .query_map(
+                params![bot.map(|b| b as i64), limit as i64, offset as i64],
+                FinishedRow::read,
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter().map(FinishedRow::parse).collect()
+    }
+
+    /// Finished matches of bot `bot` (every match if `None`).
+    pub fn finished_count(&self, bot: Option<usize>) -> Result<u64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM matches WHERE status = 'done'
+               AND (?1 IS NULL OR EXISTS (SELECT 1 FROM json_each(seats) WHERE value = ?1))",
+            [bot.map(|b| b as i64)],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
+    /// One finished match and its record (JSON, if kept); `None` for an unknown or unfinished
+    /// match.
+    pub fn finished_match(
+        &self,
+        id: i64,
+    ) -> Result<Option<(FinishedMatch, Option<String>)>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT id, set_id, seed, seats, outcome, finished_at, record FROM matches
+                 WHERE id = ?1 AND status = 'done'",
+                [id],
+                |r| Ok((FinishedRow::read(r)?, r.get::<_, Option<String>>(6)?)),
+            )
+            .optional()?;
+        row.map(|(row, record)| Ok((row.parse()?, record))).transpose()
+    }
+
     /// How many rating changes are stored.
     pub fn rating_change_count(&self) -> Result<u64, StoreError> {
         Ok(self.conn.query_row("SELECT COUNT(*) FROM rating_changes", [], |r| r.get::<_, i64>(0))?
             as u64)
+    }
+}
+
+/// A finished match's columns, before its JSON is parsed.
+struct FinishedRow {
+    id: i64,
+    set_id: i64,
+    seed: i64,
+    seats: String,
+    outcome: String,
+    finished_at: Option<String>,
+}
+
+impl FinishedRow {
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<FinishedRow> {
+        Ok(FinishedRow {
+            id: r.get(0)?,
+            set_id: r.get(1)?,
+            seed: r.get(2)?,
+            seats: r.get(3)?,
+            outcome: r.get(4)?,
+            finished_at: r.get(5)?,
+        })
+    }
+
+    fn parse(self) -> Result<FinishedMatch, StoreError> {
+        Ok(FinishedMatch {
+            id: self.id,
+            set_id: self.set_id,
+            seed: self.seed as u64,
+            seats: serde_json::from_str(&self.seats)?,
+            outcome: serde_json::from_str(&self.outcome)?,
+            finished_at: self.finished_at.unwrap_or_default(),
+        })
     }
 }
 
@@ -535,5 +708,50 @@ mod tests {
         store.add_bye(1, 1).unwrap();
         assert_eq!(store.sets().unwrap()[1].bots, vec![1]);
         assert!(store.unrated_sets().unwrap().is_empty());
+    }
+
+    #[test]
+    fn readers_page_finished_matches_and_see_the_rating_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ladder.sqlite");
+        assert!(Store::open_read_only(&path).is_err(), "a reader creates no file");
+        assert!(!path.exists());
+        let mut store = Store::open(&path).unwrap();
+        let initial = Rating::initial(RatingSystem::WengLin);
+        store.begin("{}", &["a".into(), "b".into(), "c".into()], initial).unwrap();
+        let plan = [
+            PlannedMatch { seed: 1, seats: vec![0, 1] },
+            PlannedMatch { seed: 2, seats: vec![1, 2] },
+            PlannedMatch { seed: 3, seats: vec![2, 0] },
+        ];
+        let set = store.add_set(0, &[0, 1, 2], &plan).unwrap();
+        let reader = Store::open_read_only(&path).unwrap();
+        let before = reader.revision().unwrap();
+        let pending = store.pending_matches().unwrap();
+        for (m, places) in
+            pending.iter().zip([[(0, 1), (1, 2)], [(1, 1), (2, 2)], [(2, 1), (0, 2)]])
+        {
+            store.finish_match(m.id, &outcome(&places), Some("{}")).unwrap();
+        }
+        assert!(reader.revision().unwrap() > before);
+        assert_eq!(reader.finished_count(None).unwrap(), 3);
+        assert_eq!(reader.finished_count(Some(0)).unwrap(), 2);
+        let newest_of_a = reader.finished_matches(Some(0), 0, 1).unwrap();
+        assert_eq!(newest_of_a.len(), 1);
+        assert_eq!((newest_of_a[0].id, newest_of_a[0].seed), (pending[2].id, 3));
+        assert_eq!(reader.finished_matches(Some(0), 1, 10).unwrap()[0].seats, vec![0, 1]);
+        let (m, record) = reader.finished_match(pending[1].id).unwrap().unwrap();
+        assert_eq!((m.set_id, record.as_deref()), (set, Some("{}")));
+        assert!(reader.finished_match(9_999).unwrap().is_none());
+
+        let outcomes = store.unrated_sets().unwrap().remove(0).1;
+        let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
+        let mut ratings = Ratings::new(RatingSystem::WengLin, 3);
+        let changes = ratings.update(&paired).unwrap();
+        store.rate_set(set, &paired, &changes).unwrap();
+        let history = reader.rating_history(1).unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!((history[0].set_id, history[0].after.mean), (set, ratings.all()[1].mean));
+        assert_eq!(history[0].before.mean, initial.mean);
     }
 }

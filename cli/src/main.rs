@@ -24,7 +24,6 @@ struct Cli {
 }
 
 // Parsed once per process: the size of the largest variant (`serve`'s flags) costs nothing.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// A short ladder of the example bots over real gRPC, on a server started in this process;
@@ -34,7 +33,7 @@ enum Command {
     #[command(subcommand)]
     Arena(arena::ArenaCommand),
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Bot accounts in the server's store: register a bot (printing its key once), list,
     /// revoke, rotate.
     #[command(subcommand)]
@@ -68,7 +67,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
-        Command::Serve(args) => serve::serve(args),
+        Command::Serve(args) => serve::serve(*args),
         Command::Bots(command) => accounts::run_command(command, &mut out),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),

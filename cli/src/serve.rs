@@ -89,6 +89,14 @@ pub(crate) struct ServeArgs {
     /// PERMISSION_DENIED (needs --store).
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
     registered_only: bool,
+    /// Also serve the web pages (ladders, bots, replays, live matches, the server's figures)
+    /// on this address, read-only for anyone.
+    #[arg(long, env = "CARDROOM_HTTP_ADDR")]
+    http_addr: Option<SocketAddr>,
+    /// An arena ladder file (SQLite, as `cardroom arena run` writes it) for the web pages to
+    /// show; repeatable.
+    #[arg(long = "web-ladder", requires = "http_addr")]
+    web_ladders: Vec<PathBuf>,
 }
 
 impl ServeArgs {
@@ -128,13 +136,26 @@ impl ServeArgs {
     }
 }
 
-/// Runs the server until SIGINT or SIGTERM.
+/// Runs the server (and its web pages, with `--http-addr`) until SIGINT or SIGTERM.
 pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::init_tracing("info");
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
+    let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
     let mut config = args.config()?;
+    if web.is_some() && config.tls.is_some() {
+        anyhow::bail!(
+            "--http-addr with --tls-cert: the pages read the server over plaintext gRPC on the \
+             loopback, which a TLS server does not speak; serve the pages from a plaintext server"
+        );
+    }
+    if let Some(missing) = web.iter().flat_map(|(_, ladders)| ladders).find(|l| !l.is_file()) {
+        anyhow::bail!(
+            "--web-ladder {}: no such ladder file (`cardroom arena run` makes it)",
+            missing.display()
+        );
+    }
     runtime.block_on(async move {
         if let Some(store) = store {
             let opened = cardroom_store::open(&store)
@@ -146,9 +167,38 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("listening on {addr}"))?;
+        let grpc_addr = listener.local_addr()?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
-        println!("cardroom listening on {}", listener.local_addr()?);
-        cardroom_server::run(listener, config, shutdown).await
+        println!("cardroom listening on {grpc_addr}");
+        let Some((http_addr, ladders)) = web else {
+            return cardroom_server::run(listener, config, shutdown).await;
+        };
+        let http = tokio::net::TcpListener::bind(http_addr)
+            .await
+            .with_context(|| format!("listening on {http_addr}"))?;
+        println!("cardroom pages on http://{}", http.local_addr()?);
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
+            .context("the pages' address of the server")?
+            .connect_lazy();
+        let source = cardroom_web::LocalSource::new(ladders)
+            .with_server(channel, config.admin_token.clone());
+        let router = cardroom_web::router(std::sync::Arc::new(source), Default::default());
+        // One signal stops both: the pages once the server has stopped.
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let grace = config.shutdown_grace;
+        let pages = tokio::spawn(cardroom_web::serve(
+            http,
+            router,
+            async move {
+                let mut stopped = stopped;
+                let _ = stopped.wait_for(|s| *s).await;
+            },
+            grace,
+        ));
+        let served = cardroom_server::run(listener, config, shutdown).await;
+        let _ = stop.send(true);
+        let pages = pages.await.context("the pages' task")?.context("serving the pages");
+        served.and(pages)
     })
 }
 
@@ -229,5 +279,23 @@ mod tests {
         assert_eq!(config.max_bank_time, Duration::from_secs(90));
         assert_eq!(config.max_name_bytes, 32);
         assert_eq!(config.max_unapplied_acts, 50);
+    }
+
+    #[test]
+    fn web_ladders_need_the_pages_address() {
+        let parse = |args: &[&str]| {
+            Serve::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+        };
+        assert!(parse(&["--web-ladder", "a.sqlite"]).is_err());
+        let serve = parse(&[
+            "--http-addr",
+            "127.0.0.1:0",
+            "--web-ladder",
+            "a.sqlite",
+            "--web-ladder",
+            "b.sqlite",
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(serve.args.web_ladders, [PathBuf::from("a.sqlite"), PathBuf::from("b.sqlite")]);
     }
 }

@@ -143,6 +143,41 @@ fn serve_shuts_down_gracefully_on_sigterm() {
     assert!(matches!(AnyRecord::from_json(&record).unwrap(), AnyRecord::TwentyTwo(_)));
 }
 
+/// `cardroom serve --http-addr` serves the web pages beside gRPC: the server's page reads its
+/// figures over gRPC, an unknown path is a 404, and SIGTERM stops both.
+#[test]
+fn serve_serves_the_pages_beside_grpc_and_stops_both() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"])
+        .args(["--shutdown-grace-ms", "200"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let grpc = lines.next().unwrap().unwrap();
+    assert!(grpc.starts_with("cardroom listening on 127.0.0.1:"), "{grpc}");
+    let pages = lines.next().unwrap().unwrap();
+    let addr = pages.strip_prefix("cardroom pages on http://").unwrap_or_else(|| panic!("{pages}"));
+    let get = |path: &str| {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let page = get("/server");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains(r#"<dd class="running">0</dd>"#), "{page}");
+    assert!(get("/no/such/page").starts_with("HTTP/1.1 404"));
+    let status = Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = server.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+}
+
 /// `cardroom serve --tls-cert --tls-key` prints its listening line and serves TLS: a client that
 /// trusts the test's CA creates a match over `https://`.
 #[test]

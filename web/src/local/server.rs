@@ -1,0 +1,149 @@
+//! A running cardroom server as the pages see it, over its own public rpcs: `GetStats`,
+//! `GetMatch`, `GetRecord` and `Watch` (the spectators' stream, which carries only the public
+//! view).
+
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use futures::StreamExt as _;
+use futures::stream::BoxStream;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status};
+
+use crate::source::{FinishedMatch, LiveMatch, LiveSeat, ServerStats, SourceError, WatchUpdate};
+
+/// A client of one server.
+#[derive(Clone, Debug)]
+pub(crate) struct ServerClient {
+    client: CardroomClient<Channel>,
+    /// The admin token, sent with `GetStats` only (a server with a token keeps its figures to
+    /// its operator).
+    admin_token: Option<String>,
+}
+
+fn server_error(status: &Status) -> SourceError {
+    SourceError::Server(format!("{:?}: {}", status.code(), status.message()))
+}
+
+impl ServerClient {
+    pub(crate) fn new(channel: Channel, admin_token: Option<String>) -> ServerClient {
+        ServerClient { client: CardroomClient::new(channel), admin_token }
+    }
+
+    pub(crate) async fn stats(&self) -> Result<ServerStats, SourceError> {
+        let mut request = Request::new(pb::GetStatsRequest { reset: false });
+        if let Some(token) = &self.admin_token {
+            let value = format!("Bearer {token}")
+                .parse()
+                .map_err(|_| SourceError::Server("the admin token is not a header value".into()))?;
+            request.metadata_mut().insert("authorization", value);
+        }
+        let stats = self
+            .client
+            .clone()
+            .get_stats(request)
+            .await
+            .map_err(|s| server_error(&s))?
+            .into_inner();
+        let latency = stats.decision_round_trip.unwrap_or_default();
+        Ok(ServerStats {
+            uptime_ms: stats.uptime_ms,
+            matches_running: stats.matches_running,
+            matches_finished: stats.matches_finished,
+            connections_open: stats.connections_open,
+            decisions: stats.decisions,
+            decision_p50_us: latency.p50_us,
+            decision_p99_us: latency.p99_us,
+        })
+    }
+
+    /// `GetMatch`; `None` for a match the server does not know.
+    async fn info(&self, id: &str) -> Result<Option<pb::MatchInfo>, SourceError> {
+        let request = pb::GetMatchRequest { match_id: id.to_owned() };
+        match self.client.clone().get_match(request).await {
+            Ok(info) => Ok(Some(info.into_inner())),
+            Err(status) if status.code() == Code::NotFound => Ok(None),
+            Err(status) => Err(server_error(&status)),
+        }
+    }
+
+    pub(crate) async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
+        Ok(self.info(id).await?.map(|info| LiveMatch {
+            id: info.match_id,
+            game: cardroom_proto::wire::game_from_pb(info.game)
+                .map_or("?", |game| game.title())
+                .to_owned(),
+            seats: info
+                .seats
+                .into_iter()
+                .map(|s| LiveSeat { name: s.bot_name, connected: s.connected, strikes: s.strikes })
+                .collect(),
+            over: info.over,
+        }))
+    }
+
+    pub(crate) async fn finished_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<FinishedMatch>, SourceError> {
+        // A match the server has forgotten (`keep_finished`) may still have its record on disk.
+        let info = self.info(id).await?;
+        if info.as_ref().is_some_and(|info| !info.over) {
+            return Ok(None);
+        }
+        let request = pb::GetRecordRequest { match_id: id.to_owned() };
+        let record_json = match self.client.clone().get_record(request).await {
+            Ok(record) => Some(record.into_inner().record_json),
+            Err(status) if matches!(status.code(), Code::NotFound | Code::FailedPrecondition) => {
+                None
+            }
+            Err(status) => return Err(server_error(&status)),
+        };
+        if info.is_none() && record_json.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(FinishedMatch {
+            id: id.to_owned(),
+            ladder: None,
+            seats: info
+                .map(|info| info.seats.into_iter().map(|s| (None, s.bot_name)).collect())
+                .unwrap_or_default(),
+            finished_at: None,
+            record_json,
+        }))
+    }
+
+    pub(crate) async fn watch(
+        &self,
+        id: &str,
+    ) -> Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError> {
+        let request = pb::WatchRequest { match_id: id.to_owned() };
+        let stream =
+            self.client.clone().watch(request).await.map_err(|s| server_error(&s))?.into_inner();
+        Ok(stream
+            .map(|message| {
+                let message = message.map_err(|s| server_error(&s))?;
+                Ok(WatchUpdate {
+                    events: message.events.into_iter().map(|e| e.text).collect(),
+                    public_json: (!message.public_json.is_empty()).then_some(message.public_json),
+                    end: message.end.map(|end| describe_end(&end)),
+                })
+            })
+            .boxed())
+    }
+}
+
+/// A match's end in words: each seat's place, or why it was aborted.
+fn describe_end(end: &pb::MatchEnd) -> String {
+    if end.aborted {
+        return format!("aborted: {}", end.reason);
+    }
+    let places: Vec<String> = end
+        .standings
+        .iter()
+        .map(|s| {
+            let forfeit = if s.forfeited { " (forfeited)" } else { "" };
+            format!("seat {} place {}{forfeit}", s.seat, s.place)
+        })
+        .collect();
+    format!("over: {}", places.join(", "))
+}

@@ -1,0 +1,199 @@
+//! The front page, the list of ladders and a ladder's leaderboard, live as matches finish.
+
+use std::convert::Infallible;
+
+use axum::extract::{Path, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::Stream;
+use maud::{Markup, html};
+
+use super::{PageError, layout, percent};
+use crate::App;
+use crate::source::{LadderInfo, Leaderboard, Source};
+
+fn ladder_table(ladders: &[LadderInfo]) -> Markup {
+    html! {
+        @if ladders.is_empty() {
+            p.none { "No ladders yet: give the pages a ladder file (" code { "--web-ladder" } ")." }
+        } @else {
+            table.ladders {
+                thead { tr { th { "ladder" } th { "game" } th { "format" } th { "seats" }
+                    th { "rating" } th { "bots" } th { "matches" } } }
+                tbody {
+                    @for l in ladders {
+                        tr {
+                            td { a href={ "/ladders/" (l.id) } { (l.id) } }
+                            td { (l.game) }
+                            td { (l.format) }
+                            td.num { (l.seats) }
+                            td { (l.rating) }
+                            td.num { (l.bots) }
+                            td.num { (l.matches_done) " / " (l.matches_planned) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `/`: the ladders, the server and a way to open a match by its id.
+pub(crate) async fn front<S: Source>(State(app): State<App<S>>) -> Result<Markup, PageError> {
+    let ladders = app.source.ladders().await?;
+    Ok(layout(
+        "cardroom",
+        html! {
+            h1 { "cardroom" }
+            p { "Card-game matches between bots: ladders, ratings, replays and live matches." }
+            h2 { a href="/ladders" { "Ladders" } }
+            (ladder_table(&ladders))
+            h2 { a href="/server" { "The server" } }
+            p { "Matches running, decisions per second and connected bots." }
+            h2 { "A match" }
+            form action="/matches" method="get" {
+                label for="match-id" { "Match id " }
+                input #match-id type="text" name="id" required;
+                " " button type="submit" { "Open" }
+            }
+        },
+    ))
+}
+
+/// `/ladders`.
+pub(crate) async fn ladders<S: Source>(State(app): State<App<S>>) -> Result<Markup, PageError> {
+    let ladders = app.source.ladders().await?;
+    Ok(layout("Ladders", html! { h1 { "Ladders" } (ladder_table(&ladders)) }))
+}
+
+async fn load<S: Source>(app: &App<S>, ladder: &str) -> Result<Leaderboard, PageError> {
+    app.source
+        .leaderboard(ladder)
+        .await?
+        .ok_or_else(|| PageError::NotFound(format!("no ladder {ladder}")))
+}
+
+/// The leaderboard itself: the part the live page redraws.
+fn board(board: &Leaderboard) -> Markup {
+    let l = &board.ladder;
+    html! {
+        p.summary {
+            (l.game) ", " (l.format) ", tables of " (l.seats) ", rated by " (l.rating) ": "
+            span.done { (l.matches_done) } " of " (l.matches_planned) " matches played."
+        }
+        table.leaderboard {
+            thead { tr {
+                th { "rank" } th { "bot" } th { "rating" } th { "±σ" } th { "rank interval" }
+                th { "games" } th { "win rate" } th { "illegal" } th { "timeouts" } th { "crashes" }
+            } }
+            tbody {
+                @for r in &board.rows {
+                    tr data-bot=(r.bot) {
+                        td.num { (r.rank) }
+                        td { a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) } }
+                        td.num { (format!("{:.1}", r.rating)) }
+                        td.num { (format!("{:.1}", r.sigma)) }
+                        td.num {
+                            @if r.rank_interval.0 == r.rank_interval.1 { (r.rank_interval.0) }
+                            @else { (r.rank_interval.0) "–" (r.rank_interval.1) }
+                        }
+                        td.num { (r.matches) }
+                        td.num { (percent(r.win_rate)) }
+                        td.num { (r.health.illegal) }
+                        td.num { (r.health.timeouts) }
+                        td.num { (r.health.crashes) }
+                    }
+                }
+            }
+        }
+        @if let Some(t) = &board.sprt {
+            section.sprt {
+                h2 { "SPRT: " (t.a) " against " (t.b) }
+                p {
+                    "LLR " span.llr { (format!("{:.2}", t.llr)) }
+                    " between its bounds " (format!("{:.2}", t.lower)) " (H0) and "
+                    (format!("{:.2}", t.upper)) " (H1) after " (t.samples) " sets: "
+                    strong.decision { (t.decision) } "."
+                }
+                meter min=(t.lower) max=(t.upper) value=(t.llr.clamp(t.lower, t.upper)) {}
+            }
+        }
+        @if board.rows.len() > 1 {
+            h2 { "How likely each bot is stronger than each other" }
+            table.matrix {
+                thead { tr { th { "P(row > column)" } @for r in &board.rows { th { (r.name) } } } }
+                tbody {
+                    @for (i, r) in board.rows.iter().enumerate() {
+                        tr {
+                            th { (r.name) }
+                            @for (j, p) in board.better[i].iter().enumerate() {
+                                @if i == j { td.none { "—" } }
+                                @else { td.num style={ "--p:" (format!("{p:.3}")) } { (percent(*p)) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `/ladders/{ladder}`: the leaderboard, redrawn through server-sent events as matches finish.
+pub(crate) async fn leaderboard<S: Source>(
+    State(app): State<App<S>>,
+    Path(ladder): Path<String>,
+) -> Result<Markup, PageError> {
+    let loaded = load(&app, &ladder).await?;
+    Ok(layout(
+        &ladder,
+        html! {
+            h1 { "Ladder " (ladder) }
+            div #board hx-ext="sse" sse-connect={ "/ladders/" (ladder) "/live" } sse-swap="board" {
+                (board(&loaded))
+            }
+        },
+    ))
+}
+
+/// `/ladders/{ladder}/board`: the leaderboard alone, as the live page swaps it in.
+pub(crate) async fn board_fragment<S: Source>(
+    State(app): State<App<S>>,
+    Path(ladder): Path<String>,
+) -> Result<Markup, PageError> {
+    Ok(board(&load(&app, &ladder).await?))
+}
+
+/// `/ladders/{ladder}/live`: an event `board` with the redrawn leaderboard whenever the
+/// ladder's revision moves (polled every `poll_interval`: another process writes the file).
+pub(crate) async fn ladder_live<S: Source>(
+    State(app): State<App<S>>,
+    Path(ladder): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, PageError> {
+    let Some(first) = app.source.ladder_revision(&ladder).await? else {
+        return Err(PageError::NotFound(format!("no ladder {ladder}")));
+    };
+    let mut interval = tokio::time::interval(app.config.poll_interval);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let stream = futures::stream::unfold(
+        (app, ladder, first, interval),
+        |(app, ladder, mut seen, mut interval)| async move {
+            loop {
+                interval.tick().await;
+                match app.source.ladder_revision(&ladder).await {
+                    Ok(Some(now)) if now != seen => {
+                        seen = now;
+                        let Ok(Some(loaded)) = app.source.leaderboard(&ladder).await else {
+                            continue;
+                        };
+                        let event =
+                            Event::default().event("board").data(board(&loaded).into_string());
+                        return Some((Ok(event), (app, ladder, seen, interval)));
+                    }
+                    Ok(Some(_)) => {}
+                    // The ladder went away or its file cannot be read: end the stream.
+                    Ok(None) | Err(_) => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

@@ -1,0 +1,282 @@
+//! A match: the step-through replay of its verified record once it is over, its record for
+//! download, and while it runs on the server only its public view, live from `Watch`.
+
+use std::convert::Infallible;
+
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use futures::{Stream, StreamExt as _};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use super::view::{cards, value};
+use super::{PageError, layout, ordinal};
+use crate::App;
+use crate::replay::{Replay, read_record, unfold};
+use crate::source::{FinishedMatch, LiveMatch, Source, WatchUpdate};
+
+/// A seat's name and, when it has one, the link to its bot's page.
+fn seat_name(m: &FinishedMatch, seat: usize) -> Markup {
+    match (m.seats.get(seat), &m.ladder) {
+        (Some((Some(bot), name)), Some(ladder)) => {
+            html! { a.seat href={ "/ladders/" (ladder) "/bots/" (bot) } { (name) } }
+        }
+        (Some((_, name)), _) => html! { span.seat { (name) } },
+        (None, _) => html! { span.seat { "seat " (seat) } },
+    }
+}
+
+fn replay_page(m: &FinishedMatch, record_href: &str) -> Markup {
+    let title = format!("Match {}", m.id);
+    let Some(json) = &m.record_json else {
+        return layout(
+            &title,
+            html! { h1 { (title) } p.none { "No record was kept of this match." } },
+        );
+    };
+    let replay = match unfold(json) {
+        Ok(replay) => replay,
+        Err(error) => {
+            return layout(&title, html! { h1 { (title) } p.error { (error.to_string()) } });
+        }
+    };
+    layout(
+        &title,
+        html! {
+            h1 { (title) }
+            p {
+                (replay.game)
+                @if let Some(ladder) = &m.ladder { ", ladder " a href={ "/ladders/" (ladder) } { (ladder) } }
+                @if let Some(at) = &m.finished_at { ", finished " (at) }
+                "."
+            }
+            (result(m, &replay))
+            p {
+                a.download href=(record_href) download { "Download the record" }
+                " (JSON, for " code { "cardroom replay" } ")"
+            }
+            @if let Some(error) = &replay.error {
+                p.error.unverified { "The record does not verify: " (error) }
+            }
+            (steps(m, &replay))
+            script src="/static/replay.js" defer {}
+        },
+    )
+}
+
+fn result(m: &FinishedMatch, replay: &Replay) -> Markup {
+    html! {
+        ol.result {
+            @for seat in 0..usize::from(replay.players) {
+                li data-seat=(seat) {
+                    "seat " (seat) ": " (seat_name(m, seat))
+                    @if let Some(place) = replay.places.as_ref().and_then(|p| p.get(seat)) {
+                        ", " span.place { (ordinal(*place)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn steps(m: &FinishedMatch, replay: &Replay) -> Markup {
+    let last = replay.steps.len().saturating_sub(1);
+    html! {
+        div #replay data-steps=(replay.steps.len()) {
+            div.controls {
+                button #prev type="button" aria-label="previous step" { "←" }
+                input #step type="range" min="0" max=(last) value="0" aria-label="step";
+                button #next type="button" aria-label="next step" { "→" }
+                output #step-label for="step" { "step 0 of " (last) }
+            }
+            div.board {
+                div.steps {
+                    @for (i, step) in replay.steps.iter().enumerate() {
+                        section.step #{ "step-" (i) } data-step=(i) {
+                            h3 {
+                                "Step " (i) ": "
+                                span.action { (step.action.as_deref().unwrap_or("the deal")) }
+                            }
+                            div.hands {
+                                @for (seat, hand) in step.hands.iter().enumerate() {
+                                    div.hand data-seat=(seat) {
+                                        h4 { (seat_name(m, seat)) }
+                                        (cards(hand))
+                                    }
+                                }
+                            }
+                            div.table { (value(&step.public)) }
+                        }
+                    }
+                }
+                ol #log start="0" {
+                    @for (i, step) in replay.steps.iter().enumerate() {
+                        li data-step=(i) {
+                            strong { (step.action.as_deref().unwrap_or("the deal")) }
+                            @for event in &step.events { br; (event) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn record_download(m: &FinishedMatch) -> Result<Response, PageError> {
+    let Some(json) = &m.record_json else {
+        return Err(PageError::NotFound(format!("no record of match {}", m.id)));
+    };
+    // Written again tagged with its game, whatever form it was stored in.
+    let json = read_record(json).map_or_else(|_| json.clone(), |record| record.to_json());
+    let disposition = format!("attachment; filename=\"match-{}.json\"", m.id);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        json,
+    )
+        .into_response())
+}
+
+async fn ladder_finished<S: Source>(
+    app: &App<S>,
+    ladder: &str,
+    id: &str,
+) -> Result<FinishedMatch, PageError> {
+    app.source
+        .ladder_match(ladder, id)
+        .await?
+        .ok_or_else(|| PageError::NotFound(format!("no finished match {id} in ladder {ladder}")))
+}
+
+/// `/ladders/{ladder}/matches/{id}`: the replay.
+pub(crate) async fn ladder_match<S: Source>(
+    State(app): State<App<S>>,
+    Path((ladder, id)): Path<(String, String)>,
+) -> Result<Markup, PageError> {
+    let m = ladder_finished(&app, &ladder, &id).await?;
+    Ok(replay_page(&m, &format!("/ladders/{ladder}/matches/{id}/record.json")))
+}
+
+/// `/ladders/{ladder}/matches/{id}/record.json`.
+pub(crate) async fn ladder_record<S: Source>(
+    State(app): State<App<S>>,
+    Path((ladder, id)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    record_download(&ladder_finished(&app, &ladder, &id).await?)
+}
+
+/// The front page's form: `/matches?id=ID`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct FindQuery {
+    id: String,
+}
+
+/// Whether `id` can be a server's match id (hex), so that it goes into a path unescaped.
+fn is_match_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// `/matches?id=ID`: to the match's page.
+pub(crate) async fn find_match(Query(query): Query<FindQuery>) -> Result<Redirect, PageError> {
+    let id = query.id.trim();
+    if !is_match_id(id) {
+        return Err(PageError::NotFound(format!("{id:?} is not a match id")));
+    }
+    Ok(Redirect::to(&format!("/matches/{id}")))
+}
+
+fn live_page(m: &LiveMatch) -> Markup {
+    let title = format!("Match {}", m.id);
+    layout(
+        &title,
+        html! {
+            h1 { (title) " " span.live { "live" } }
+            p { (m.game) ", running. Only what spectators may see is shown; the hands appear in the replay once it is over." }
+            ol.seats {
+                @for (seat, s) in m.seats.iter().enumerate() {
+                    li data-seat=(seat) {
+                        "seat " (seat) ": " span.seat { (s.name) }
+                        @if !s.connected { " (disconnected)" }
+                        @if s.strikes > 0 { ", " (s.strikes) " strikes" }
+                    }
+                }
+            }
+            div hx-ext="sse" sse-connect={ "/matches/" (m.id) "/live" } {
+                div #public sse-swap="view" { p.none { "Waiting for the next move…" } }
+                p #end sse-swap="end" {}
+                h2 { "Events" }
+                ol #events sse-swap="events" hx-swap="beforeend" {}
+            }
+        },
+    )
+}
+
+async fn finished_on_server<S: Source>(app: &App<S>, id: &str) -> Result<FinishedMatch, PageError> {
+    app.source
+        .server_match(id)
+        .await?
+        .ok_or_else(|| PageError::NotFound(format!("no finished match {id} on the server")))
+}
+
+/// `/matches/{id}`: a server's match, live while it runs, its replay once it is over.
+pub(crate) async fn server_match<S: Source>(
+    State(app): State<App<S>>,
+    Path(id): Path<String>,
+) -> Result<Markup, PageError> {
+    match app.source.live_match(&id).await? {
+        Some(live) if !live.over => Ok(live_page(&live)),
+        _ => {
+            let m = finished_on_server(&app, &id).await?;
+            Ok(replay_page(&m, &format!("/matches/{id}/record.json")))
+        }
+    }
+}
+
+/// `/matches/{id}/record.json`.
+pub(crate) async fn server_record<S: Source>(
+    State(app): State<App<S>>,
+    Path(id): Path<String>,
+) -> Result<Response, PageError> {
+    record_download(&finished_on_server(&app, &id).await?)
+}
+
+/// The SSE events of one `Watch` message: `view` (the public view redrawn), `events` (list
+/// items to append) and, at the end, `end`.
+fn watch_events(id: &str, update: &WatchUpdate) -> Vec<Event> {
+    let mut out = Vec::new();
+    if let Some(public) = &update.public_json
+        && let Ok(view) = serde_json::from_str::<serde_json::Value>(public)
+    {
+        out.push(Event::default().event("view").data(value(&view).into_string()));
+    }
+    if !update.events.is_empty() {
+        let items = html! { @for e in &update.events { li { (e) } } };
+        out.push(Event::default().event("events").data(items.into_string()));
+    }
+    if let Some(end) = &update.end {
+        let text = html! { (end) ". " a href={ "/matches/" (id) } { "See the replay" } };
+        out.push(Event::default().event("end").data(text.into_string()));
+    }
+    out
+}
+
+/// `/matches/{id}/live`: the match's public stream as server-sent events.
+pub(crate) async fn server_match_live<S: Source>(
+    State(app): State<App<S>>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, PageError> {
+    if app.source.live_match(&id).await?.is_none() {
+        return Err(PageError::NotFound(format!("no match {id} on the server")));
+    }
+    let updates = app.source.watch(&id).await?;
+    let stream =
+        updates.take_while(|update| std::future::ready(update.is_ok())).flat_map(move |update| {
+            let events = update.map(|u| watch_events(&id, &u)).unwrap_or_default();
+            futures::stream::iter(events.into_iter().map(Ok))
+        });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

@@ -1,0 +1,395 @@
+//! Where the pages read their data: the read-only [`Source`] trait and the plain structs it
+//! returns.
+//!
+//! The pages know nothing of SQLite or gRPC. [`LocalSource`](crate::LocalSource) implements the
+//! trait over the arena's ladder files and a running server; another store (bot accounts,
+//! hosted ladders) needs only another implementation. Every method is a read: nothing a page
+//! does changes a ladder or a match.
+//!
+//! What a source returns must already be fit to show anyone: a running match is only its
+//! public view, and hands appear only in a finished match's record.
+
+use std::future::Future;
+
+use futures::stream::BoxStream;
+
+/// Why a source could not answer. A missing ladder, bot or match is not an error but `None`
+/// (the page answers 404).
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// A ladder's file could not be read.
+    #[error("ladder {ladder}: {message}")]
+    Ladder {
+        /// The ladder's id.
+        ladder: String,
+        /// What failed.
+        message: String,
+    },
+    /// The game server did not answer.
+    #[error("the game server: {0}")]
+    Server(String),
+    /// The source holds no game server to ask.
+    #[error("no game server is configured for these pages")]
+    NoServer,
+}
+
+/// One ladder in the list of ladders.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderInfo {
+    /// Its id in URLs.
+    pub id: String,
+    /// The game's title (`Twenty-Two`, `Gin Rummy`), or `?` before its first match.
+    pub game: String,
+    /// The format, in words (`round robin, 2 rounds`, `SPRT a vs b`).
+    pub format: String,
+    /// Seats per table.
+    pub seats: u8,
+    /// The rating system's name.
+    pub rating: String,
+    /// Bots in the ladder.
+    pub bots: usize,
+    /// Matches finished.
+    pub matches_done: u64,
+    /// Matches planned so far.
+    pub matches_planned: u64,
+}
+
+/// A bot's conduct, summed over matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Health {
+    /// Choices refused as illegal.
+    pub illegal: u32,
+    /// Decisions that ran out of time.
+    pub timeouts: u32,
+    /// Matches in which it crashed.
+    pub crashes: u32,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaderRow {
+    /// Its rank, from 1.
+    pub rank: usize,
+    /// The bot's id in URLs.
+    pub bot: String,
+    /// The bot's name, as it calls itself (escaped when shown).
+    pub name: String,
+    /// Rating mean.
+    pub rating: f64,
+    /// Rating uncertainty (one standard deviation).
+    pub sigma: f64,
+    /// The ranks it may hold with 95% confidence, best and worst.
+    pub rank_interval: (usize, usize),
+    /// Matches played.
+    pub matches: u32,
+    /// Share of matches won.
+    pub win_rate: f64,
+    /// Its conduct.
+    pub health: Health,
+}
+
+/// A sequential probability ratio test's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtState {
+    /// The bot tested for being stronger.
+    pub a: String,
+    /// Its opponent.
+    pub b: String,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// The bound at which H0 is accepted.
+    pub lower: f64,
+    /// The bound at which H1 is accepted.
+    pub upper: f64,
+    /// Samples (duplicate sets) so far.
+    pub samples: u32,
+    /// The decision in words (`undecided`, `H0 accepted`, `H1 accepted`).
+    pub decision: String,
+}
+
+/// A ladder's leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaderboard {
+    /// The ladder.
+    pub ladder: LadderInfo,
+    /// Best first.
+    pub rows: Vec<LeaderRow>,
+    /// `better[i][j]`: how likely row `i`'s bot is stronger than row `j`'s (the diagonal is ½).
+    pub better: Vec<Vec<f64>>,
+    /// The SPRT, for a ladder of that format.
+    pub sprt: Option<SprtState>,
+}
+
+/// A rating at one point of a bot's history.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingAt {
+    /// Which rated set (in the ladder's order) it followed; 0 is the initial rating.
+    pub step: u64,
+    /// Rating mean.
+    pub rating: f64,
+    /// Its uncertainty.
+    pub sigma: f64,
+}
+
+/// One match as a bot's page lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchLine {
+    /// The match's id in URLs.
+    pub id: String,
+    /// When it finished.
+    pub finished_at: String,
+    /// The bot's place (1 is first).
+    pub place: u8,
+    /// Seats at the table.
+    pub seats: usize,
+    /// The other bots at the table: id and name.
+    pub opponents: Vec<(String, String)>,
+}
+
+/// A bucket of a think-time histogram.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThinkBucket {
+    /// Lower edge, microseconds.
+    pub from_us: f64,
+    /// Upper edge, microseconds.
+    pub to_us: f64,
+    /// Decisions in the bucket.
+    pub count: u64,
+}
+
+/// One opponent in a bot's head-to-head table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadToHeadLine {
+    /// The opponent's id.
+    pub bot: String,
+    /// Its name.
+    pub name: String,
+    /// Matches in which the bot placed ahead.
+    pub wins: u32,
+    /// Same place.
+    pub ties: u32,
+    /// Behind.
+    pub losses: u32,
+}
+
+/// A version of a bot, with the matches it played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersionLine {
+    /// The tag or hash it reported.
+    pub version: String,
+    /// When it was first seen.
+    pub first_seen: String,
+    /// Matches it played.
+    pub matches: u64,
+}
+
+/// Which page of a list to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageRequest {
+    /// Lines skipped.
+    pub offset: u64,
+    /// At most this many lines.
+    pub limit: u64,
+}
+
+/// A bot's page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotPage {
+    /// The ladder it plays in.
+    pub ladder: LadderInfo,
+    /// Its id in URLs.
+    pub bot: String,
+    /// Its name.
+    pub name: String,
+    /// Its leaderboard line.
+    pub row: LeaderRow,
+    /// Its rating after each rated set, the initial rating first.
+    pub history: Vec<RatingAt>,
+    /// Its versions, oldest first; empty when the source records none.
+    pub versions: Vec<VersionLine>,
+    /// The requested page of its matches, newest first.
+    pub matches: Vec<MatchLine>,
+    /// Its matches in all.
+    pub match_count: u64,
+    /// Its think times.
+    pub think: Vec<ThinkBucket>,
+    /// Median and 99th-percentile think time, microseconds.
+    pub think_quantiles: Option<(f64, f64)>,
+    /// Against each other bot.
+    pub head_to_head: Vec<HeadToHeadLine>,
+}
+
+/// One failure of a bot, for its author.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// The match's id.
+    pub match_id: String,
+    /// What went wrong (the rule broken, the timeout, the crash).
+    pub error: String,
+    /// The bot's answer, if it gave one.
+    pub answer: Option<String>,
+    /// The observation it had (JSON).
+    pub observation: String,
+}
+
+/// What a bot's author may read of its failures.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failures {
+    /// The source keeps no failures or no bot keys (the arena's ladder files).
+    NotKept,
+    /// The key is not this bot's.
+    WrongKey,
+    /// The failures, newest first.
+    Shown(Vec<Failure>),
+}
+
+/// A finished match with its record, from a ladder or from the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedMatch {
+    /// Its id in URLs.
+    pub id: String,
+    /// The ladder it belongs to, if any.
+    pub ladder: Option<String>,
+    /// Per seat: the bot's id (if it has a page) and name.
+    pub seats: Vec<(Option<String>, String)>,
+    /// When it finished, if known.
+    pub finished_at: Option<String>,
+    /// The record, as `cardroom replay` reads it; `None` if the ladder kept none.
+    pub record_json: Option<String>,
+}
+
+/// A seat of a match running on the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveSeat {
+    /// The bot's name.
+    pub name: String,
+    /// Whether its connection is up.
+    pub connected: bool,
+    /// Timeouts so far.
+    pub strikes: u32,
+}
+
+/// A match on the server, as `GetMatch` tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveMatch {
+    /// Its id.
+    pub id: String,
+    /// The game's title.
+    pub game: String,
+    /// The seats.
+    pub seats: Vec<LiveSeat>,
+    /// Whether it is over (then its record may be read).
+    pub over: bool,
+}
+
+/// One message of a running match's public stream (`Watch`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchUpdate {
+    /// The public events since the last update, as text.
+    pub events: Vec<String>,
+    /// The public view now (the engine's JSON), if sent.
+    pub public_json: Option<String>,
+    /// How it ended, once it has: each seat's place, or why it was aborted.
+    pub end: Option<String>,
+}
+
+/// The server's figures (`GetStats`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ServerStats {
+    /// Time since the server started, milliseconds.
+    pub uptime_ms: u64,
+    /// Matches running.
+    pub matches_running: u64,
+    /// Matches finished since the start.
+    pub matches_finished: u64,
+    /// Bot connections open.
+    pub connections_open: u64,
+    /// Decisions made since the start.
+    pub decisions: u64,
+    /// Median decision round trip, microseconds.
+    pub decision_p50_us: u64,
+    /// 99th-percentile decision round trip, microseconds.
+    pub decision_p99_us: u64,
+}
+
+impl ServerStats {
+    /// Decisions per second, averaged since the start.
+    pub fn decisions_per_second(&self) -> f64 {
+        if self.uptime_ms == 0 {
+            0.0
+        } else {
+            self.decisions as f64 * 1000.0 / self.uptime_ms as f64
+        }
+    }
+}
+
+/// The pages' data, read-only.
+///
+/// Methods return `Ok(None)` for a ladder, bot or match that does not exist.
+pub trait Source: Send + Sync + 'static {
+    /// Every ladder.
+    fn ladders(&self) -> impl Future<Output = Result<Vec<LadderInfo>, SourceError>> + Send;
+
+    /// A ladder's leaderboard.
+    fn leaderboard(
+        &self,
+        ladder: &str,
+    ) -> impl Future<Output = Result<Option<Leaderboard>, SourceError>> + Send;
+
+    /// A number that changes when the ladder's leaderboard may have (a match finished, a set
+    /// was rated): the live page redraws when it moves.
+    fn ladder_revision(
+        &self,
+        ladder: &str,
+    ) -> impl Future<Output = Result<Option<u64>, SourceError>> + Send;
+
+    /// A bot's page, with the requested page of its matches.
+    fn bot(
+        &self,
+        ladder: &str,
+        bot: &str,
+        matches: PageRequest,
+    ) -> impl Future<Output = Result<Option<BotPage>, SourceError>> + Send;
+
+    /// Whether the source keeps bots' keys and failures (the failures form shows only then).
+    fn keeps_failures(&self) -> bool;
+
+    /// A bot's failures, for the holder of its key.
+    fn failures(
+        &self,
+        ladder: &str,
+        bot: &str,
+        key: &str,
+    ) -> impl Future<Output = Result<Failures, SourceError>> + Send;
+
+    /// A finished match of a ladder.
+    fn ladder_match(
+        &self,
+        ladder: &str,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<FinishedMatch>, SourceError>> + Send;
+
+    /// The game server's figures; `Err(NoServer)` without a server.
+    fn server_stats(&self) -> impl Future<Output = Result<ServerStats, SourceError>> + Send;
+
+    /// A match on the server (`GetMatch`).
+    fn live_match(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<LiveMatch>, SourceError>> + Send;
+
+    /// A finished server match with its record (`GetRecord`); `None` while it runs or if the
+    /// server does not know it.
+    fn server_match(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<FinishedMatch>, SourceError>> + Send;
+
+    /// A running match's public stream (`Watch`): only what spectators may see.
+    fn watch(
+        &self,
+        id: &str,
+    ) -> impl Future<
+        Output = Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError>,
+    > + Send;
+}

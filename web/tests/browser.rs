@@ -1,0 +1,177 @@
+//! The pages in a real browser: headless Chromium driven through chromedriver (WebDriver),
+//! with no network but the loopback. It opens the front page, follows a ladder to a bot to a
+//! match, steps the replay to its end with the arrow keys and checks what it shows against the
+//! record.
+//!
+//! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
+//! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+
+use cardroom_arena::Store;
+use cardroom_games::AnyRecord;
+use cardroom_web::WebConfig;
+use common::{EVIL_NAME, Fixture};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use tokio::io::{AsyncBufReadExt as _, BufReader};
+use tokio::process::{Child, Command};
+
+/// A program on `PATH`, or at the path in `var`.
+fn find_program(var: &str, name: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var) {
+        return Some(PathBuf::from(path));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+/// chromedriver on a free port of 127.0.0.1, ready once it says so.
+async fn start_chromedriver() -> (Child, u16) {
+    let Some(driver) = find_program("CARDROOM_CHROMEDRIVER", "chromedriver") else {
+        panic!(
+            "chromedriver is not installed: `apt-get install -y chromium chromium-driver` \
+             (or set CARDROOM_CHROMEDRIVER to its path); this test drives a real browser"
+        );
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = Command::new(&driver)
+        .arg(format!("--port={port}"))
+        .arg("--allowed-ips=127.0.0.1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", driver.display()));
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        if line.contains("started successfully") {
+            // Keep draining its output so that it never blocks on a full pipe.
+            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+            return (child, port);
+        }
+    }
+    panic!("chromedriver exited before it was ready");
+}
+
+/// A session of headless Chromium, with a fresh profile and nothing that reaches the network.
+async fn browser(port: u16, profile: &std::path::Path) -> Client {
+    let mut args = vec![
+        "--headless".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--disable-sync".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-quic".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    args.push("--window-size=1280,1000".to_owned());
+    let mut options = serde_json::json!({ "args": args });
+    if let Some(chromium) = find_program("CARDROOM_CHROMIUM", "chromium") {
+        options["binary"] = serde_json::json!(chromium);
+    }
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("goog:chromeOptions".to_owned(), options);
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .unwrap()
+}
+
+/// The one step section the browser shows.
+async fn shown_step(client: &Client) -> (String, String) {
+    let shown = client
+        .execute(
+            "const s = [...document.querySelectorAll('section.step')].filter(s => !s.hidden); \
+             return s.map(s => s.dataset.step + '|' + s.querySelector('.action').textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let shown: Vec<String> = serde_json::from_value(shown).unwrap();
+    assert_eq!(shown.len(), 1, "one step at a time: {shown:?}");
+    let (step, action) = shown[0].split_once('|').unwrap();
+    (step.to_owned(), action.to_owned())
+}
+
+#[tokio::test]
+async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
+    let fixture = Fixture::ladders();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = cardroom_web::router(Arc::new(fixture.source()), WebConfig::default());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let pages = tokio::spawn(cardroom_web::serve(
+        listener,
+        router,
+        async move {
+            let _ = stopped.await;
+        },
+        std::time::Duration::from_secs(1),
+    ));
+    let (mut driver, port) = start_chromedriver().await;
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+
+    // The front page, to the Twenty-Two ladder.
+    client.goto(&base).await.unwrap();
+    client.find(Locator::Css("a[href='/ladders/tt']")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("table.leaderboard")).await.unwrap();
+    assert_eq!(client.current_url().await.unwrap().path(), "/ladders/tt");
+
+    // To the bot whose name is markup: shown as its text, never run.
+    let link = client.find(Locator::LinkText(EVIL_NAME)).await.unwrap();
+    link.click().await.unwrap();
+    let name = client.wait().for_element(Locator::Css("h1 .name")).await.unwrap();
+    assert_eq!(name.text().await.unwrap(), EVIL_NAME);
+    let injected = client.execute("return document.querySelectorAll('h1 b').length", vec![]);
+    assert_eq!(injected.await.unwrap(), serde_json::json!(0));
+
+    // To its newest match.
+    let store = Store::open(&fixture.tt).unwrap();
+    let bot = store.bot_names().unwrap().iter().position(|n| n == EVIL_NAME).unwrap();
+    let newest = store.finished_matches(Some(bot), 0, 1).unwrap().remove(0);
+    let record = AnyRecord::from_json(&store.record(newest.id).unwrap().unwrap()).unwrap();
+    let AnyRecord::TwentyTwo(record) = record else { panic!("a Twenty-Two record") };
+    client.find(Locator::Css("a.match")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();
+    assert_eq!(
+        client.current_url().await.unwrap().path(),
+        format!("/ladders/tt/matches/{}", newest.id)
+    );
+    assert_eq!(shown_step(&client).await, ("0".to_owned(), "the deal".to_owned()));
+
+    // Step to the end with the arrow key, and one more (it stays at the end).
+    let last = record.actions.len();
+    let slider = client.find(Locator::Css("#step")).await.unwrap();
+    for _ in 0..=last {
+        slider.send_keys(&Key::Right.to_string()).await.unwrap();
+    }
+    let final_action = record.actions.last().unwrap();
+    assert_eq!(
+        shown_step(&client).await,
+        (last.to_string(), format!("{}: {}", final_action.seat, final_action.action))
+    );
+    let label = client.find(Locator::Css("#step-label")).await.unwrap().text().await.unwrap();
+    assert_eq!(label, format!("step {last} of {last}"));
+    let current = client.find(Locator::Css("#log li[aria-current]")).await.unwrap();
+    assert_eq!(current.attr("data-step").await.unwrap(), Some(last.to_string()));
+    // And back one with the left arrow.
+    slider.send_keys(&Key::Left.to_string()).await.unwrap();
+    assert_eq!(shown_step(&client).await.0, (last - 1).to_string());
+
+    client.close().await.unwrap();
+    driver.kill().await.unwrap();
+    let _ = stop.send(());
+    pages.await.unwrap().unwrap();
+}

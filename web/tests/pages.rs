@@ -1,0 +1,371 @@
+//! The pages through the router (`tower::ServiceExt::oneshot`), read with an HTML parser:
+//! each page's content against the ladder file and the server it is drawn from, the escaping
+//! of what bots call themselves, and 404s.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use cardroom_arena::Store;
+use cardroom_games::AnyRecord;
+use cardroom_web::{LocalSource, WebConfig};
+use common::{EVIL_NAME, Fixture, get, text_of};
+use scraper::{Html, Selector};
+use tower::ServiceExt as _;
+
+fn select(html: &Html, css: &str) -> Vec<String> {
+    let selector = Selector::parse(css).unwrap();
+    html.select(&selector).map(|e| e.text().collect::<String>().trim().to_owned()).collect()
+}
+
+fn attrs(html: &Html, css: &str, attr: &str) -> Vec<String> {
+    let selector = Selector::parse(css).unwrap();
+    html.select(&selector).filter_map(|e| e.value().attr(attr).map(str::to_owned)).collect()
+}
+
+#[tokio::test]
+async fn the_front_page_links_every_ladder_and_the_server() {
+    let fixture = Fixture::ladders();
+    let (status, page) = get(&fixture.router(), "/").await;
+    assert_eq!(status, StatusCode::OK);
+    let links = attrs(&page, "a", "href");
+    assert!(links.contains(&"/ladders/tt".to_owned()), "{links:?}");
+    assert!(links.contains(&"/ladders/gin-sprt".to_owned()), "{links:?}");
+    assert!(links.contains(&"/server".to_owned()));
+    let (_, ladders) = get(&fixture.router(), "/ladders").await;
+    let rows = select(&ladders, "table.ladders tbody tr");
+    assert_eq!(rows.len(), 2);
+    let tt = Store::open(&fixture.tt).unwrap();
+    let (done, planned) = tt.progress().unwrap();
+    assert!(
+        rows.iter().any(|r| r.contains("Twenty-Two") && r.contains(&format!("{done} / {planned}")))
+    );
+}
+
+#[tokio::test]
+async fn the_leaderboard_is_the_ladder_files_with_names_escaped() {
+    let fixture = Fixture::ladders();
+    let (status, page) = get(&fixture.router(), "/ladders/tt").await;
+    assert_eq!(status, StatusCode::OK);
+    let store = Store::open(&fixture.tt).unwrap();
+    let expected = cardroom_arena::Leaderboard::from_store(&store).unwrap();
+    let names = select(&page, "table.leaderboard tbody td:nth-child(2) a");
+    let expected_names: Vec<String> = expected.rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(names, expected_names);
+    let ratings = select(&page, "table.leaderboard tbody td:nth-child(3)");
+    let expected_ratings: Vec<String> =
+        expected.rows.iter().map(|r| format!("{:.1}", r.rating)).collect();
+    assert_eq!(ratings, expected_ratings);
+    let games = select(&page, "table.leaderboard tbody td:nth-child(6)");
+    assert_eq!(games, expected.rows.iter().map(|r| r.matches.to_string()).collect::<Vec<_>>());
+    // The evil name arrives as text, never as markup.
+    assert!(names.contains(&EVIL_NAME.to_owned()));
+    assert!(select(&page, "script").iter().all(|s| !s.contains("alert")));
+    assert!(!page.html().contains("<b>bold"));
+    // The pairwise matrix: n × n, ½ … and live through SSE.
+    assert_eq!(select(&page, "table.matrix tbody tr").len(), expected.rows.len());
+    assert_eq!(attrs(&page, "#board", "sse-connect"), ["/ladders/tt/live"]);
+    // Each rank interval holds its rank.
+    let intervals = select(&page, "table.leaderboard tbody td:nth-child(5)");
+    for (row, interval) in expected.rows.iter().zip(&intervals) {
+        let bounds: Vec<usize> = interval.split('–').map(|b| b.parse().unwrap()).collect();
+        assert!(bounds[0] <= row.rank && row.rank <= *bounds.last().unwrap(), "{interval}");
+    }
+    let (fragment_status, fragment) = get(&fixture.router(), "/ladders/tt/board").await;
+    assert_eq!(fragment_status, StatusCode::OK);
+    assert_eq!(select(&fragment, "table.leaderboard tbody td:nth-child(2) a"), expected_names);
+}
+
+#[tokio::test]
+async fn an_sprt_ladder_shows_its_llr_against_its_bounds() {
+    let fixture = Fixture::ladders();
+    let (_, page) = get(&fixture.router(), "/ladders/gin-sprt").await;
+    let store = Store::open(&fixture.gin).unwrap();
+    let settings: cardroom_arena::Settings =
+        serde_json::from_str(&store.config().unwrap().unwrap()).unwrap();
+    let test = settings.sprt(&store.bot_names().unwrap(), &store).unwrap().unwrap();
+    assert_eq!(select(&page, ".sprt .llr"), [format!("{:.2}", test.llr())]);
+    let text = select(&page, ".sprt p").join(" ");
+    let (lower, upper) = test.bounds();
+    assert!(
+        text.contains(&format!("{lower:.2}")) && text.contains(&format!("{upper:.2}")),
+        "{text}"
+    );
+    assert_eq!(select(&page, ".sprt .decision"), [test.decision().name()]);
+}
+
+#[tokio::test]
+async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
+    let fixture = Fixture::ladders();
+    let store = Store::open(&fixture.tt).unwrap();
+    let bot = store.bot_names().unwrap().iter().position(|n| n == EVIL_NAME).unwrap();
+    let router = fixture.router_with(WebConfig { page_size: 2, ..WebConfig::default() });
+    let (status, page) = get(&router, &format!("/ladders/tt/bots/{bot}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "h1 .name"), [EVIL_NAME]);
+    let history = store.rating_history(bot).unwrap();
+    assert_eq!(select(&page, "svg.rating circle").len(), history.len() + 1);
+    // Newest first, two a page, with a link to the next page.
+    let count = store.finished_count(Some(bot)).unwrap();
+    assert!(count > 2);
+    let newest: Vec<String> = store
+        .finished_matches(Some(bot), 0, 2)
+        .unwrap()
+        .iter()
+        .map(|m| format!("/ladders/tt/matches/{}", m.id))
+        .collect();
+    assert_eq!(attrs(&page, "a.match", "href"), newest);
+    assert_eq!(attrs(&page, "a[rel=next]", "href"), [format!("/ladders/tt/bots/{bot}?page=2")]);
+    let (_, second) = get(&router, &format!("/ladders/tt/bots/{bot}?page=2")).await;
+    let older: Vec<String> = store
+        .finished_matches(Some(bot), 2, 2)
+        .unwrap()
+        .iter()
+        .map(|m| format!("/ladders/tt/matches/{}", m.id))
+        .collect();
+    assert_eq!(attrs(&second, "a.match", "href"), older);
+    // Health and think times as the outcomes say.
+    let mut stats = cardroom_arena::Stats::new(store.bot_names().unwrap().len());
+    for outcome in store.outcomes().unwrap() {
+        stats.add(&outcome);
+    }
+    assert_eq!(select(&page, ".health .illegal"), [stats.bots[bot].illegal.to_string()]);
+    assert!(!select(&page, "svg.histogram rect").is_empty());
+    // Head to head: one line per opponent met, wins as counted.
+    let h2h = select(&page, "table.head-to-head tbody tr");
+    assert_eq!(h2h.len(), 2);
+    let wins: u32 = select(&page, "table.head-to-head tbody td:nth-child(2)")
+        .iter()
+        .map(|w| w.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(wins, stats.head_to_head[bot].iter().map(|h| h.wins).sum::<u32>());
+    // Ladder files keep no keys: no failures form.
+    assert!(select(&page, "form").is_empty());
+}
+
+#[tokio::test]
+async fn a_match_replays_its_record_step_by_step_and_offers_it_for_download() {
+    let fixture = Fixture::ladders();
+    let store = Store::open(&fixture.tt).unwrap();
+    let m = store.finished_matches(None, 0, 1).unwrap().remove(0);
+    let record = store.record(m.id).unwrap().unwrap();
+    let any = AnyRecord::from_json(&record).unwrap();
+    let AnyRecord::TwentyTwo(tt) = &any else { panic!("a Twenty-Two record") };
+    let (status, page) = get(&fixture.router(), &format!("/ladders/tt/matches/{}", m.id)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "section.step").len(), tt.actions.len() + 1);
+    let actions = select(&page, "section.step .action");
+    let last = tt.actions.last().unwrap();
+    assert_eq!(actions.last().unwrap(), &format!("{}: {}", last.seat, last.action));
+    assert_eq!(select(&page, "#log li").len(), tt.actions.len() + 1);
+    // Cards drawn as cards; every hand of the finished match; its places.
+    assert!(!attrs(&page, "section.step .card", "data-card").is_empty());
+    assert_eq!(select(&page, "section.step:first-of-type .hand").len(), usize::from(tt.players));
+    let places = select(&page, "ol.result .place");
+    let standings = tt.replay().unwrap();
+    let winners = cardroom_games::Game::standings(&standings).unwrap();
+    assert_eq!(places.len(), winners.len());
+    assert!(select(&page, ".unverified").is_empty());
+    // The seats link to their bots.
+    let seat_links = attrs(&page, "ol.result a.seat", "href");
+    let expected: Vec<String> = m.seats.iter().map(|b| format!("/ladders/tt/bots/{b}")).collect();
+    assert_eq!(seat_links, expected);
+    // The download is the record `cardroom replay` reads.
+    let href = attrs(&page, "a.download", "href").remove(0);
+    let (status, body, headers) = common::get_raw(&fixture.router(), &href).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers.get("content-type").unwrap(), "application/json");
+    assert_eq!(AnyRecord::from_json(&body).unwrap(), any);
+}
+
+#[tokio::test]
+async fn what_does_not_exist_is_a_404_page() {
+    let fixture = Fixture::ladders();
+    let router = fixture.router();
+    for path in [
+        "/nowhere",
+        "/ladders/nope",
+        "/ladders/nope/live",
+        "/ladders/tt/bots/99",
+        "/ladders/tt/bots/not-a-number",
+        "/ladders/tt/matches/999999",
+        "/ladders/tt/matches/x/record.json",
+        "/static/secret.txt",
+        "/matches?id=%3Cscript%3E",
+        // No game server behind these pages.
+        "/server",
+        "/matches/abc",
+    ] {
+        let (status, page) = get(&router, path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(attrs(&page, "a", "href").first().map(String::as_str), Some("/"), "{path}");
+    }
+    // A 404 names what was asked for as text.
+    let (_, page) = get(&router, "/ladders/%3Cb%3Ex").await;
+    assert!(text_of(&page).contains("no ladder <b>x"));
+    assert!(!page.html().contains("<b>x"));
+}
+
+#[tokio::test]
+async fn the_vendored_scripts_are_served_from_the_binary() {
+    let router =
+        cardroom_web::router(std::sync::Arc::new(LocalSource::new([])), WebConfig::default());
+    for (path, kind) in [
+        ("/static/htmx.min.js", "text/javascript"),
+        ("/static/htmx-ext-sse.min.js", "text/javascript"),
+        ("/static/replay.js", "text/javascript"),
+        ("/static/style.css", "text/css"),
+    ] {
+        let (status, body, headers) = common::get_raw(&router, path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(headers.get("content-type").unwrap(), kind);
+        assert!(body.len() > 500, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_leaderboard_is_redrawn_live_when_a_match_finishes() {
+    use cardroom_arena::{MatchOutcome, PlannedMatch, SeatHealth};
+
+    let fixture = Fixture::ladders();
+    let config =
+        WebConfig { poll_interval: std::time::Duration::from_millis(10), ..WebConfig::default() };
+    let router = fixture.router_with(config);
+    let request = Request::get("/ladders/tt/live").body(Body::empty()).unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers().get("content-type").unwrap(), "text/event-stream");
+    let mut stream = response.into_body().into_data_stream();
+    // Another process (here: this test) finishes a match in the file.
+    let mut store = Store::open(&fixture.tt).unwrap();
+    let (done, _) = store.progress().unwrap();
+    store.add_set(9, &[0, 1], &[PlannedMatch { seed: 99, seats: vec![0, 1] }]).unwrap();
+    let id = store.pending_matches().unwrap()[0].id;
+    let outcome = MatchOutcome {
+        places: vec![(0, 1), (1, 2)],
+        health: vec![SeatHealth::default(), SeatHealth::default()],
+        decisions: 1,
+    };
+    store.finish_match(id, &outcome, None).unwrap();
+    let mut buffer = String::new();
+    let board = common::next_event(&mut stream, &mut buffer, "board").await;
+    let board = Html::parse_fragment(&board);
+    assert_eq!(select(&board, ".summary .done"), [(done + 1).to_string()]);
+}
+
+/// A source that keeps failures and one bot key, over the ladder files for everything else:
+/// the shape of a store with bot accounts (issue #13's), to test the author-only section.
+struct WithFailures {
+    inner: LocalSource,
+    key: &'static str,
+}
+
+impl cardroom_web::Source for WithFailures {
+    async fn ladders(&self) -> Result<Vec<cardroom_web::LadderInfo>, cardroom_web::SourceError> {
+        self.inner.ladders().await
+    }
+    async fn leaderboard(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<cardroom_web::Leaderboard>, cardroom_web::SourceError> {
+        self.inner.leaderboard(ladder).await
+    }
+    async fn ladder_revision(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<u64>, cardroom_web::SourceError> {
+        self.inner.ladder_revision(ladder).await
+    }
+    async fn bot(
+        &self,
+        ladder: &str,
+        bot: &str,
+        matches: cardroom_web::PageRequest,
+    ) -> Result<Option<cardroom_web::BotPage>, cardroom_web::SourceError> {
+        self.inner.bot(ladder, bot, matches).await
+    }
+    fn keeps_failures(&self) -> bool {
+        true
+    }
+    async fn failures(
+        &self,
+        _ladder: &str,
+        _bot: &str,
+        key: &str,
+    ) -> Result<cardroom_web::Failures, cardroom_web::SourceError> {
+        Ok(if key == self.key {
+            cardroom_web::Failures::Shown(vec![cardroom_web::Failure {
+                match_id: "7".into(),
+                error: "TT-12: <must follow>".into(),
+                answer: Some("play 2C".into()),
+                observation: r#"{"hand": ["2C"]}"#.into(),
+            }])
+        } else {
+            cardroom_web::Failures::WrongKey
+        })
+    }
+    async fn ladder_match(
+        &self,
+        ladder: &str,
+        id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        self.inner.ladder_match(ladder, id).await
+    }
+    async fn server_stats(&self) -> Result<cardroom_web::ServerStats, cardroom_web::SourceError> {
+        self.inner.server_stats().await
+    }
+    async fn live_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<cardroom_web::LiveMatch>, cardroom_web::SourceError> {
+        self.inner.live_match(id).await
+    }
+    async fn server_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        self.inner.server_match(id).await
+    }
+    async fn watch(
+        &self,
+        id: &str,
+    ) -> Result<
+        futures::stream::BoxStream<
+            'static,
+            Result<cardroom_web::WatchUpdate, cardroom_web::SourceError>,
+        >,
+        cardroom_web::SourceError,
+    > {
+        self.inner.watch(id).await
+    }
+}
+
+#[tokio::test]
+async fn failures_are_shown_only_with_the_bots_key() {
+    let fixture = Fixture::ladders();
+    let source = WithFailures { inner: fixture.source(), key: "s3cret" };
+    let router = cardroom_web::router(std::sync::Arc::new(source), WebConfig::default());
+    let (_, page) = get(&router, "/ladders/tt/bots/0").await;
+    assert_eq!(attrs(&page, "form[method=post]", "action"), ["/ladders/tt/bots/0/failures"]);
+    let post = |key: &'static str| {
+        let router = router.clone();
+        async move {
+            let request = Request::post("/ladders/tt/bots/0/failures")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from(format!("key={key}")))
+                .unwrap();
+            let response = router.oneshot(request).await.unwrap();
+            let status = response.status();
+            let body = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+            (status, Html::parse_document(std::str::from_utf8(&body).unwrap()))
+        }
+    };
+    let (status, wrong) = post("guess").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&wrong, ".wrong-key").len(), 1);
+    assert!(select(&wrong, "article.failure").is_empty());
+    let (_, right) = post("s3cret").await;
+    assert_eq!(select(&right, "article.failure h3"), ["Match 7: TT-12: <must follow>"]);
+    assert_eq!(select(&right, "article.failure pre"), [r#"{"hand": ["2C"]}"#]);
+}
