@@ -33,11 +33,31 @@ pub struct GinHeuristic {
     /// The danger cost of discarding a card of the same suit next to one the opponent is known
     /// to hold (half as much two ranks away).
     pub run_danger: u8,
+    /// Whether discards are judged by the deadwood expected after the next draw (a one-step
+    /// lookahead over every card it has not seen, [`expected_deadwood`]) rather than by the
+    /// deadwood now: of two discards that leave the same deadwood, the one whose kept cards
+    /// more unseen cards would improve is better. About 300 solver calls a discard, so the
+    /// search's playouts leave it off.
+    pub lookahead: bool,
+    /// Knock timing (GR-7): once the stock holds fewer than this many cards, the opponent has
+    /// had time to build its hand and an undercut (GR-12) grows likely, so it knocks only with
+    /// at most [`late_knock`](Self::late_knock) deadwood (gin is always played).
+    pub late_stock: usize,
+    /// The most deadwood it knocks with once the stock is below
+    /// [`late_stock`](Self::late_stock).
+    pub late_knock: u8,
 }
 
 impl Default for GinHeuristic {
     fn default() -> GinHeuristic {
-        GinHeuristic { take_margin: 4, same_rank_danger: 6, run_danger: 4 }
+        GinHeuristic {
+            take_margin: 4,
+            same_rank_danger: 6,
+            run_danger: 4,
+            lookahead: true,
+            late_stock: 0,
+            late_knock: 10,
+        }
     }
 }
 
@@ -45,6 +65,12 @@ impl GinHeuristic {
     /// The heuristic with its default weights.
     pub fn new() -> GinHeuristic {
         GinHeuristic::default()
+    }
+
+    /// The heuristic without the discard lookahead: a hundred times cheaper a decision, for
+    /// the search's playouts.
+    pub fn fast() -> GinHeuristic {
+        GinHeuristic { lookahead: false, ..GinHeuristic::default() }
     }
 
     /// Whether taking `card` into `hand` (ten cards) is worth it.
@@ -88,6 +114,8 @@ impl GinHeuristic {
             .map(|pile| pile.card)
             .collect();
         let hand = observation.hand;
+        let dead: CardSet = observation.public.discard_pile.iter().map(|pile| pile.card).collect();
+        let unseen = CardSet::FULL - hand - dead - known;
         observation
             .legal_actions
             .iter()
@@ -95,8 +123,13 @@ impl GinHeuristic {
                 Action::Discard(card) => {
                     let mut kept = hand;
                     kept.remove(card);
-                    let deadwood = i32::from(solver::deadwood(kept).ok()?);
-                    let danger = self.danger(card, known, &their_discards);
+                    // In tenths of a point, so that the expectation keeps its first decimal.
+                    let deadwood = if self.lookahead {
+                        expected_deadwood(kept, unseen - CardSet::single(card))?
+                    } else {
+                        10 * i32::from(solver::deadwood(kept).ok()?)
+                    };
+                    let danger = 10 * self.danger(card, known, &their_discards);
                     let value = i32::from(card.rank().ace_low_index()) + 1;
                     Some((deadwood + danger, -value, *action))
                 }
@@ -129,8 +162,8 @@ impl GinHeuristic {
     }
 
     /// The best way out: big gin, gin, else the knock with the least deadwood and the fewest
-    /// layoff spots.
-    fn go_out(observation: &Observation) -> Option<Action> {
+    /// layoff spots, if the knock timing allows it.
+    fn go_out(&self, observation: &Observation) -> Option<Action> {
         let legal = &observation.legal_actions;
         if let Some(action) = legal.iter().find(|action| matches!(action, Action::BigGin)) {
             return Some(*action);
@@ -140,6 +173,7 @@ impl GinHeuristic {
         }
         let dead: CardSet = observation.public.discard_pile.iter().map(|pile| pile.card).collect();
         let visible = dead | observation.hand;
+        let late = observation.public.stock_size < self.late_stock;
         legal
             .iter()
             .filter_map(|action| match *action {
@@ -147,6 +181,9 @@ impl GinHeuristic {
                     let mut kept = observation.hand;
                     kept.remove(discard);
                     let deadwood = (kept - melds.cards()).value();
+                    if late && deadwood > u32::from(self.late_knock) {
+                        return None;
+                    }
                     Some(((deadwood, layoff_spots(melds.melds(), visible)), *action))
                 }
                 _ => None,
@@ -154,6 +191,26 @@ impl GinHeuristic {
             .min_by_key(|&(key, _)| key)
             .map(|(_, action)| action)
     }
+}
+
+/// The deadwood of the ten cards `kept` expected after one more draw, in tenths of a point:
+/// the average, over the `unseen` cards as equally likely draws, of the least deadwood left
+/// after drawing that card and discarding the best one (GR-3), or of keeping `kept` as it is
+/// when the draw helps nothing. `None` when the solver refuses the hand (more than 11 cards).
+pub fn expected_deadwood(kept: CardSet, unseen: CardSet) -> Option<i32> {
+    let now = solver::deadwood(kept).ok()?;
+    if unseen.is_empty() {
+        return Some(10 * i32::from(now));
+    }
+    let mut total = 0u32;
+    for card in unseen.iter() {
+        let mut with = kept;
+        with.insert(card);
+        let after = solver::knock_deadwood(with).ok()?.min(now);
+        total += u32::from(after);
+    }
+    let draws = unseen.len() as u32;
+    i32::try_from((10 * total + draws / 2) / draws).ok()
 }
 
 /// Cards the defender could lay off on these melds (GR-9), not counting visible ones.
@@ -213,7 +270,7 @@ impl Bot<State> for GinHeuristic {
                 }
             }
             Phase::Discard { .. } => {
-                GinHeuristic::go_out(observation).or_else(|| self.discard(observation, me))
+                self.go_out(observation).or_else(|| self.discard(observation, me))
             }
             Phase::MatchOver => None,
         };

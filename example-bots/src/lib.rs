@@ -27,6 +27,7 @@
 pub mod catalogue;
 pub mod cli;
 pub mod gin_heuristic;
+pub mod gin_simple;
 pub mod measure;
 pub mod random;
 pub mod search;

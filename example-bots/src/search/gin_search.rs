@@ -486,7 +486,7 @@ impl Searchable for gin::State {
     }
 
     fn default_policy() -> Box<dyn Policy<gin::State>> {
-        Box::new(BotPolicy(GinHeuristic::new()))
+        Box::new(BotPolicy(GinHeuristic::fast()))
     }
 
     fn fallback(_: &gin::Observation) -> gin::Action {
