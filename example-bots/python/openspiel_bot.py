@@ -156,12 +156,16 @@ def place_hidden_cards(
 @dataclass
 class HandLog:
     """What the adapter saw of the current hand: the public events since it was dealt, its own
-    dealt hand and the card of each of its stock draws."""
+    dealt hand (what it held at its first turn of the hand) and the card of each of its stock
+    draws."""
 
+    #: The hand's number (``GinView.deal``).
+    number: int
     dealer: int
     upcard: int
-    events: list[dict[str, Any]] = field(default_factory=list)
-    dealt: list[int] | None = None
+    #: The public events of the hand so far (the adapter's list, still growing).
+    events: list[dict[str, Any]]
+    dealt: list[int]
     #: Its stock draws' cards, by the draw's number in the hand.
     drawn: dict[int, int] = field(default_factory=dict)
     #: The knock planned at the wall (discard, melds), played on the next turn.
@@ -186,6 +190,10 @@ class OpenSpielSimpleBot(cardroom.Bot):
         self.melds: dict[int, frozenset[int]] = {}
         self.meld_ids: dict[frozenset[int], int] = {}
         self.hand: HandLog | None = None
+        #: The public events since the last hand ended.
+        self.pending: list[dict[str, Any]] = []
+        #: Decisions the simple bot made.
+        self.decided = 0
         #: Decisions answered with the first legal action because the replay failed.
         self.fallbacks = 0
 
@@ -212,27 +220,33 @@ class OpenSpielSimpleBot(cardroom.Bot):
         self.meld_ids = {cards: meld for meld, cards in self.melds.items()}
 
     def on_events(self, events: list[Event]) -> None:
-        """Keeps the current hand's events."""
+        """Keeps the current hand's events: those since the last hand ended (the first hand's
+        deal happens before the seats join, so its ``hand_dealt`` is never seen)."""
         for event in events:
             data = event.json
-            kind = data.get("event")
-            if kind == "hand_dealt":
-                self.hand = HandLog(
-                    dealer=int(data["dealer"]), upcard=openspiel_card(Card.parse(data["upcard"]))
-                )
-            elif self.hand is not None:
-                self.hand.events.append(data)
+            if data.get("event") in ("hand_ended", "hand_dealt"):
+                self.hand = None
+                self.pending = []
+            else:
+                self.pending.append(data)
 
     def choose(self, turn: Turn) -> int | cardroom.Action:
         """The simple bot's action, or the first legal action when the hand cannot be replayed."""
         view = turn.observation.gin
-        if view is None or self.game is None or self.hand is None:
+        if view is None or self.game is None:
+            self.fallbacks += 1
             return 0
-        hand = self.hand
         me = turn.observation.seat
-        if hand.dealt is None:
+        if self.hand is None or self.hand.number != view.deal:
             # Its first turn of the hand: it has not acted yet, so it holds what it was dealt.
-            hand.dealt = [openspiel_card(card) for card in view.hand]
+            self.hand = HandLog(
+                number=view.deal,
+                dealer=view.dealer,
+                upcard=self._first_upcard(view),
+                events=self.pending,
+                dealt=[openspiel_card(card) for card in view.hand],
+            )
+        hand = self.hand
         if view.phase is GinPhase.DISCARD and view.drawn is not None:
             hand.drawn[self._stock_draws(me) - 1] = openspiel_card(view.drawn)
         try:
@@ -246,7 +260,18 @@ class OpenSpielSimpleBot(cardroom.Bot):
             self.fallbacks += 1
             log.warning("turn %d: the simple bot's %s is not legal here", turn.number, action)
             return 0
+        self.decided += 1
         return action
+
+    def _first_upcard(self, view: cardroom.GinView) -> int:
+        """The hand's first upcard: the card of the ``upcard_taken`` event if the opponent took
+        it before this seat's first turn, else the bottom of the discard pile."""
+        for data in self.pending:
+            if data.get("event") == "upcard_taken":
+                return openspiel_card(Card.parse(data["card"]))
+        if not view.discard_pile:
+            raise ReplayError("no first upcard")
+        return openspiel_card(view.discard_pile[0])
 
     def _stock_draws(self, seat: int) -> int:
         assert self.hand is not None
@@ -335,7 +360,7 @@ class OpenSpielSimpleBot(cardroom.Bot):
     def _replay(self, me: int) -> tuple[Any, int]:
         """OpenSpiel's state of this hand at the current decision, and the adapter's player."""
         hand = self.hand
-        if hand is None or hand.dealt is None:
+        if hand is None:
             raise ReplayError("no hand dealt yet")
         dealt = hand.dealt
         dealer = hand.dealer

@@ -94,5 +94,7 @@ def test_the_adapter_plays_a_match_with_openspiels_bot_deciding_every_turn(
     assert all(not result.aborted for result in results)
     assert server.match_info(created.match_id).over
     assert adapter.decisions > 20
-    assert adapter.fallbacks == 0, "every decision was the simple bot's"
+    assert adapter.fallbacks == 0 and adapter.decided == adapter.decisions, (
+        "every decision was the simple bot's"
+    )
     assert adapter.errors == [], "the server refused none of its answers"

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::measure::{
-    Maker, Tally, default_match, gin_duplicate_matches, measure, openspiel_options,
-    random, search, search_gin, simple_gin,
+    Maker, Tally, default_match, gin_duplicate_matches, measure, openspiel_options, random, search,
+    search_gin, simple_gin,
 };
 use cardroom_sdk::Bot;
 use cardroom_sdk::games::{Game, GameKind};
@@ -82,6 +82,15 @@ struct Weights {
     /// `GinHeuristic::take_margin`.
     #[arg(long)]
     take_margin: Option<u8>,
+    /// `GinHeuristic::take_cost`.
+    #[arg(long)]
+    take_cost: Option<u8>,
+    /// `GinHeuristic::same_rank_danger`.
+    #[arg(long)]
+    same_rank_danger: Option<u8>,
+    /// `GinHeuristic::run_danger`.
+    #[arg(long)]
+    run_danger: Option<u8>,
     /// `GinHeuristic::lookahead`.
     #[arg(long)]
     lookahead: Option<bool>,
@@ -98,6 +107,15 @@ impl Weights {
         let mut heuristic = GinHeuristic::default();
         if let Some(take_margin) = self.take_margin {
             heuristic.take_margin = take_margin;
+        }
+        if let Some(take_cost) = self.take_cost {
+            heuristic.take_cost = Some(take_cost);
+        }
+        if let Some(danger) = self.same_rank_danger {
+            heuristic.same_rank_danger = danger;
+        }
+        if let Some(danger) = self.run_danger {
+            heuristic.run_danger = danger;
         }
         if let Some(lookahead) = self.lookahead {
             heuristic.lookahead = lookahead;
@@ -257,25 +275,14 @@ fn simple_rows(deals: u32, iterations: u32, seed: u64, weights: &Weights) -> any
     header();
     let started = Instant::now();
     let heuristic = weights.heuristic();
-    let tally = gin_duplicate_matches(
-        |_| Box::new(heuristic.clone()),
-        simple_gin,
-        options,
-        deals,
-        seed,
-    )?;
+    let tally =
+        gin_duplicate_matches(|_| Box::new(heuristic.clone()), simple_gin, options, deals, seed)?;
     row("gin (OpenSpiel rules)", 2, "gin-heuristic", "simple (stand-in)", tally);
     eprintln!("  {:.0} s", started.elapsed().as_secs_f64());
     if iterations > 0 {
         let (started, clock) = (Instant::now(), Clock::default());
         let hero = timed(search_gin(iterations), &clock);
-        let tally = gin_duplicate_matches(
-            hero,
-            simple_gin,
-            options,
-            deals,
-            seed,
-        )?;
+        let tally = gin_duplicate_matches(hero, simple_gin, options, deals, seed)?;
         let name = format!("search ({iterations} samples/move)");
         row("gin (OpenSpiel rules)", 2, &name, "simple (stand-in)", tally);
         report_time(started, &clock);

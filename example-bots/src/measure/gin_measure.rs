@@ -59,6 +59,14 @@ pub fn heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
     Box::new(crate::gin_heuristic::GinHeuristic::new())
 }
 
+/// The Gin Rummy heuristic as the search plays it out ([`GinHeuristic::fast`]: no lookahead,
+/// the weights from before the tuning against OpenSpiel's bot).
+///
+/// [`GinHeuristic::fast`]: crate::gin_heuristic::GinHeuristic::fast
+pub fn fast_heuristic_gin(_seed: u64) -> Box<dyn Bot<gin::State>> {
+    Box::new(crate::gin_heuristic::GinHeuristic::fast())
+}
+
 /// The search bot for Gin Rummy with a fixed number of samples per decision.
 pub fn search_gin(iterations: u32) -> impl Fn(u64) -> Box<dyn Bot<gin::State>> {
     move |seed| Box::new(SearchBot::<gin::State>::new(fixed(iterations, seed)))
