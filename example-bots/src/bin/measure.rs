@@ -79,6 +79,9 @@ enum Command {
 /// `GinHeuristic`'s weights as flags; each left out keeps its default.
 #[derive(clap::Args)]
 struct Weights {
+    /// Start from `GinHeuristic::fast` (the heuristic before the tuning) instead of the default.
+    #[arg(long)]
+    fast: bool,
     /// `GinHeuristic::take_margin`.
     #[arg(long)]
     take_margin: Option<u8>,
@@ -104,7 +107,7 @@ struct Weights {
 
 impl Weights {
     fn heuristic(&self) -> GinHeuristic {
-        let mut heuristic = GinHeuristic::default();
+        let mut heuristic = if self.fast { GinHeuristic::fast() } else { GinHeuristic::default() };
         if let Some(take_margin) = self.take_margin {
             heuristic.take_margin = take_margin;
         }
