@@ -116,15 +116,16 @@ fn gin_heuristic_beats_random_by_a_wide_margin() {
     assert!(low > 0.9, "won {} of {} (lower bound {low:.3})", tally.wins, tally.matches);
 }
 
-/// Under OpenSpiel's rules, over 300 duplicate deals (600 matches to 100 points, seats
+/// Under OpenSpiel's rules, over 150 duplicate deals (300 matches to 100 points, seats
 /// swapped), the tuned heuristic wins more than half its matches against the stand-in for
-/// OpenSpiel's simple bot: the Wilson interval's lower end is above 50% (it is 52.5%, at a win
-/// rate of 56.5%). The real OpenSpiel bot's numbers, over a server, are in the README.
+/// OpenSpiel's simple bot: the Wilson interval's lower end is above 50% (it is 51.0%, at a win
+/// rate of 56.7%; the heuristic before the tuning won 46.7% of 2,000). The real OpenSpiel bot's
+/// numbers, over a server, are in the README.
 #[test]
 fn the_gin_heuristic_beats_the_stand_in_for_openspiels_simple_bot() {
     let tally =
-        gin_duplicate_matches(heuristic_gin, simple_gin, openspiel_options(), 300, 1).unwrap();
+        gin_duplicate_matches(heuristic_gin, simple_gin, openspiel_options(), 150, 1).unwrap();
     println!("{tally:?}");
-    assert_eq!(tally.matches, 600);
+    assert_eq!(tally.matches, 300);
     assert!(tally.wilson95().0 > 0.5, "{tally:?}: {:?}", tally.wilson95());
 }
