@@ -8,6 +8,8 @@
 //! - [`gin_heuristic::GinHeuristic`] (`--bin gin-heuristic`): Gin Rummy on the exact meld
 //!   solver: draws what melds, discards to cut deadwood and away from the opponent's known
 //!   cards, knocks early.
+//! - [`gin_simple::SimpleGin`] (no binary): a stand-in for OpenSpiel's simple Gin Rummy bot, to
+//!   tune the others in process (the real one plays through `python/openspiel_bot.py`).
 //!
 //! [`measure`] plays them against each other and computes win rates with Wilson intervals
 //! (`--bin measure`); [`cli`] is what the binaries share, and [`catalogue`] runs code written
@@ -27,6 +29,7 @@
 pub mod catalogue;
 pub mod cli;
 pub mod gin_heuristic;
+pub mod gin_simple;
 pub mod measure;
 pub mod random;
 pub mod search;

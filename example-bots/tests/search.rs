@@ -1,14 +1,16 @@
 //! The search bot against the heuristics it plays out with, over fixed seeds and a fixed number of
 //! samples per move (so the result is reproducible): it beats the Twenty-Two heuristic by a
-//! conservative margin, and outscores the Gin Rummy heuristic over duplicate deals (the full
-//! match measurements, with larger margins, are in `example-bots/README.md`).
+//! conservative margin, and outscores the Gin Rummy heuristic it plays out with
+//! ([`GinHeuristic::fast`](cardroom_example_bots::gin_heuristic::GinHeuristic::fast)) over
+//! duplicate deals (the full match measurements, with larger margins, are in
+//! `example-bots/README.md`).
 
 #![allow(clippy::unwrap_used)]
 
 use std::thread;
 
 use cardroom_example_bots::measure::{
-    gin_duplicate_deals, heuristic_gin, heuristic_tt, measure, search_gin, search_tt,
+    fast_heuristic_gin, gin_duplicate_deals, heuristic_tt, measure, search_gin, search_tt,
     twenty_two_match,
 };
 
@@ -27,7 +29,7 @@ fn search_beats_the_twenty_two_heuristic_at_a_table_of_three() {
 /// above it (it is about three: about 8 points per deal, with a standard error under 3).
 #[test]
 fn search_outscores_the_gin_heuristic_over_duplicate_deals() {
-    let half = |seed| move || gin_duplicate_deals(search_gin(100), heuristic_gin, 50, seed);
+    let half = |seed| move || gin_duplicate_deals(search_gin(100), fast_heuristic_gin, 50, seed);
     let (first, second) = thread::scope(|scope| {
         let first = scope.spawn(half(1));
         let second = scope.spawn(half(51));

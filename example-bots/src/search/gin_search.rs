@@ -485,8 +485,15 @@ impl Searchable for gin::State {
         gain(me) - gain(1 - me)
     }
 
+    /// The heuristic without its discard lookahead ([`GinHeuristic::fast`]): a playout asks
+    /// it some twenty times.
     fn default_policy() -> Box<dyn Policy<gin::State>> {
-        Box::new(BotPolicy(GinHeuristic::new()))
+        Box::new(BotPolicy(GinHeuristic::fast()))
+    }
+
+    /// The full heuristic, lookahead included, asked once a decision.
+    fn guide(observation: &gin::Observation) -> Option<gin::Action> {
+        Some(GinHeuristic::new().choose(observation))
     }
 
     fn fallback(_: &gin::Observation) -> gin::Action {

@@ -28,7 +28,8 @@
 //!    the budget goes to the candidates that might still be best.
 //!
 //! The bot then plays the candidate with the best average, but only if it beats the policy's
-//! own choice by [`SearchConfig::confidence`] standard errors of their paired difference;
+//! own choice (or the game's [`Searchable::guide`], in Gin Rummy the full heuristic, whose
+//! playout version leaves out its costly lookahead) by [`SearchConfig::confidence`] standard errors of their paired difference;
 //! otherwise it plays the policy's choice. (Without that guard, Gin Rummy's noisy hand margins
 //! make the bot worse than its policy at small budgets.) Candidates are every legal action, or,
 //! when there are more than [`SearchConfig::max_candidates`], a subset
@@ -247,12 +248,15 @@ impl<G: Searchable> SearchBot<G> {
         }
         // The policy's own choice is the default: another candidate replaces it only when it is
         // better by a margin the playouts make significant.
-        let default = match G::sample_with(&self.memory, observation, &mut self.rng) {
-            Ok(state) => self.policy.act(&state, seat, &mut self.rng),
-            Err(error) => {
-                tracing::warn!(cause = %error, "cannot sample the observation; playing the first legal action");
-                None
-            }
+        let default = match G::guide(observation) {
+            Some(action) => Some(action),
+            None => match G::sample_with(&self.memory, observation, &mut self.rng) {
+                Ok(state) => self.policy.act(&state, seat, &mut self.rng),
+                Err(error) => {
+                    tracing::warn!(cause = %error, "cannot sample the observation; playing the first legal action");
+                    None
+                }
+            },
         };
         let Some(default) = default.filter(|action| legal.contains(action)) else {
             return Decision {

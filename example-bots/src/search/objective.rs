@@ -46,6 +46,13 @@ pub trait Searchable: PlayableGame {
     /// The playout policy a [`SearchBot::new`](super::SearchBot::new) uses.
     fn default_policy() -> Box<dyn Policy<Self>>;
 
+    /// The action the search plays unless another beats it significantly (its guard): by
+    /// default `None`, the playout policy's choice in a sample. A game whose playout policy is
+    /// a cheap version of a stronger bot returns that bot's choice here.
+    fn guide(_observation: &Self::Observation) -> Option<Self::Action> {
+        None
+    }
+
     /// An action for an observation with no legal actions (never asked by the runners).
     fn fallback(observation: &Self::Observation) -> Self::Action;
 
