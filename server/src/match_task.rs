@@ -481,17 +481,8 @@ impl<G: WireGame> MatchTask<G> {
         let slot = &self.seats[seat.index()];
         // Nobody reads a turn without a connection: it is sent again when one joins.
         let Some(omit) = slot.connection.as_ref().map(|c| c.omit) else { return };
-        let legal_actions = if omit.typed {
-            Vec::new()
-        } else {
-            let legal = self.legal.iter().enumerate();
-            legal
-                .map(|(index, action)| pb::LegalAction {
-                    index: index as u32,
-                    action: Some(G::action_to_pb(action)),
-                })
-                .collect()
-        };
+        let legal_actions =
+            if omit.typed { Vec::new() } else { wire::legal_actions_to_pb::<G>(&self.legal) };
         let (move_left, bank_left) = self.clock.left(seat);
         let turn = pb::Turn {
             turn: self.turn,
