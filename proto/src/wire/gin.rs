@@ -101,6 +101,10 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
+    fn into_legal_actions(observation: Observation) -> Vec<Action> {
+        observation.legal_actions
+    }
+
     fn observer(observation: &Observation) -> Seat {
         observation.seat
     }

@@ -38,6 +38,9 @@ pub trait WireGame: Game {
     /// its seat is to act).
     fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
 
+    /// The legal actions an observation holds, taken out of it (no copy).
+    fn into_legal_actions(observation: Self::Observation) -> Vec<Self::Action>;
+
     /// The seat an observation belongs to.
     fn observer(observation: &Self::Observation) -> Seat;
 
