@@ -205,9 +205,9 @@ pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
 /// The open load's bot: after each `Turn` it waits `think` (as a bot that thinks would,
 /// without holding a thread), then answers as a [`QuickBot`] would. It is not an SDK bot (the
 /// SDK's `Bot::choose` is synchronous: a thousand bots each blocking a thread to wait would
-/// measure the thread pool, not the server), but it asks for what the SDK asks for (the
-/// engine's JSON, no typed view, no events: `Join.omit`) and reads it the same way, so the
-/// server does the same work for it.
+/// measure the thread pool, not the server), but it asks for what the SDK asks for (the typed
+/// view, no JSON, no events: `Join.omit`) and reads it the same way (the engine's observation
+/// rebuilt with `WireGame::observation_from_pb`), so the server does the same work for it.
 async fn thinking_bot(
     url: String,
     token: String,
@@ -221,18 +221,20 @@ async fn thinking_bot(
     let join = pb::Join {
         seat: Some(pb::join::Seat::SeatToken(token)),
         bot_name: "bench".into(),
-        omit: Some(pb::Omit { typed: true, json: false, events: true }),
+        omit: Some(pb::Omit { typed: false, json: true, events: true }),
         ..Default::default()
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut inbound = client.play(ReceiverStream::new(rx)).await?.into_inner();
     let mut bot = QuickBot(RandomBot::new(seed));
+    let mut options_json = String::new();
     while let Some(message) = inbound.message().await? {
         match message.message {
+            Some(Message::Joined(joined)) => options_json = joined.options_json,
             Some(Message::Turn(turn)) => {
                 tokio::time::sleep(think).await;
-                let json = turn.observation.map(|observation| observation.json).unwrap_or_default();
-                let index = visit(game, Choose { bot: &mut bot, json: &json })?;
+                let choose = Choose { bot: &mut bot, turn: &turn, options_json: &options_json };
+                let index = visit(game, choose)?;
                 let act = pb::Act { turn: turn.turn, choice: Some(pb::act::Choice::Index(index)) };
                 tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
                     .await?;
@@ -245,17 +247,23 @@ async fn thinking_bot(
     anyhow::bail!("the stream ended before the match")
 }
 
-/// The index, among the legal actions of the observation `json` (the engine's JSON form),
-/// of `bot`'s choice.
+/// The index, among the legal actions of `turn`, of `bot`'s choice (the SDK's way: the
+/// engine's observation rebuilt from the typed view, with the match's options).
 struct Choose<'a> {
     bot: &'a mut QuickBot,
-    json: &'a str,
+    turn: &'a pb::Turn,
+    options_json: &'a str,
 }
 
 impl QuickVisitor for Choose<'_> {
     type Output = anyhow::Result<u32>;
     fn visit<G: QuickGame>(self) -> anyhow::Result<u32> {
-        let observation = G::parse_observation(self.json).context("reading the observation")?;
+        // Read per turn (a few hundred bytes of JSON, on the bots' side): the SDK reads it once.
+        let options = G::options_from_json(self.options_json).map_err(anyhow::Error::msg)?;
+        let observation = self.turn.observation.as_ref().context("the turn has no observation")?;
+        let observation = G::observation_from_pb(observation, &self.turn.legal_actions, &options)
+            .map_err(anyhow::Error::msg)
+            .context("reading the observation")?;
         let action = Bot::<G>::choose(self.bot, &observation);
         let legal = G::legal_actions_of(&observation);
         let index = legal.iter().position(|candidate| *candidate == action);

@@ -7,8 +7,8 @@ use cardroom_proto::wire::WireGame;
 /// listed in the catalogue, [`cardroom_games::GameKind`]). A bot is written as
 /// `impl Bot<twenty_two::State>` or, for any game, `impl<G: PlayableGame> Bot<G>`.
 ///
-/// Reading observations from the wire's JSON, the legal actions inside an observation and
-/// actions on the wire are [`WireGame`]'s, the one conversion layer the server uses too; which
+/// Reading observations from the wire's typed view (or its JSON), the legal actions inside an
+/// observation and actions on the wire are [`WireGame`]'s, the one conversion layer the server uses too; which
 /// game it is is [`cardroom_games::Game::KIND`].
 pub trait PlayableGame: WireGame {}
 

@@ -349,6 +349,9 @@ async fn drive<G: PlayableGame>(
         return Err(RunError::WrongGame { expected: <G as Game>::KIND, found });
     }
     let start = match_start(&joined, <G as Game>::KIND)?;
+    // Observations do not repeat the options: they are read once, here.
+    let options = G::options_from_json(&joined.options_json)
+        .map_err(|err| RunError::Protocol(format!("Joined.options_json: {err}")))?;
     let rejoin = pb::Join {
         seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
         bot_name: config.name.clone(),
@@ -366,7 +369,7 @@ async fn drive<G: PlayableGame>(
             Ok(Some(pb::ServerMessage { message: Some(message) })) => match message {
                 pb::server_message::Message::Turn(turn) => {
                     decisions += 1;
-                    let (act, now) = answer::<G>(bot, &turn, &mut pace);
+                    let (act, now) = answer::<G>(bot, &turn, &options, &mut pace);
                     pending = Some(now);
                     match send(&link, act).await {
                         Ok(()) => continue,
@@ -454,19 +457,23 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
 }
 
 /// What the runner never reads, so the server need not send it: a bot reads the engine's
-/// observation (`Observation.json`, with its legal actions), and the `Bot` trait has no events.
-const OMIT: pb::Omit = pb::Omit { typed: true, json: false, events: true };
+/// observation, which the runner builds from the typed view and the turn's legal actions
+/// (`WireGame::observation_from_pb`, no JSON), and the `Bot` trait has no events.
+const OMIT: pb::Omit = pb::Omit { typed: false, json: true, events: true };
 
-/// Asks the bot about `turn` and builds the answer.
+/// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`.
 fn answer<G: PlayableGame>(
     bot: &mut dyn Bot<G>,
     turn: &pb::Turn,
+    options: &G::Options,
     pace: &mut Pace,
 ) -> (pb::BotMessage, Pending) {
-    // Without the typed list (`Omit.typed`) the indices are the observation's, from 0.
     let first = turn.legal_actions.first().map_or(0, |legal| legal.index);
-    let json = turn.observation.as_ref().map_or("", |observation| observation.json.as_str());
-    let observation = match G::parse_observation(json) {
+    let read =
+        turn.observation.as_ref().ok_or_else(|| "the turn has no observation".to_owned()).and_then(
+            |observation| G::observation_from_pb(observation, &turn.legal_actions, options),
+        );
+    let observation = match read {
         Ok(observation) => observation,
         Err(err) => {
             warn!(turn = turn.turn, cause = %err, "unreadable observation; playing the first legal action");
@@ -518,8 +525,7 @@ impl Pace {
 }
 
 /// The turn's index of `action` (the turn lists the engine's sorted legal actions, as the
-/// observation does, or none when the typed form is omitted); an action not among them goes by
-/// value.
+/// observation does); an action not among them goes by value.
 fn choice_for<G: PlayableGame>(
     observation: &G::Observation,
     legal: &[pb::LegalAction],

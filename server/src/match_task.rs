@@ -477,25 +477,18 @@ impl<G: WireGame> MatchTask<G> {
     /// from the observation so the engine lists them once per turn.
     fn send_turn(&mut self, seat: Seat) {
         let observation = self.state.observation(seat);
-        self.legal = G::legal_actions_of(&observation).to_vec();
-        let slot = &self.seats[seat.index()];
+        let omit = self.seats[seat.index()].connection.as_ref().map(|c| c.omit);
+        let wire_observation = omit.map(|omit| G::observation_to_pb(&observation, &omit));
+        // The observation's own list, moved (not copied) once the wire form is built.
+        self.legal = G::into_legal_actions(observation);
         // Nobody reads a turn without a connection: it is sent again when one joins.
-        let Some(omit) = slot.connection.as_ref().map(|c| c.omit) else { return };
-        let legal_actions = if omit.typed {
-            Vec::new()
-        } else {
-            let legal = self.legal.iter().enumerate();
-            legal
-                .map(|(index, action)| pb::LegalAction {
-                    index: index as u32,
-                    action: Some(G::action_to_pb(action)),
-                })
-                .collect()
-        };
+        let (Some(omit), Some(wire_observation)) = (omit, wire_observation) else { return };
+        let legal_actions =
+            if omit.typed { Vec::new() } else { wire::legal_actions_to_pb::<G>(&self.legal) };
         let (move_left, bank_left) = self.clock.left(seat);
         let turn = pb::Turn {
             turn: self.turn,
-            observation: Some(G::observation_to_pb(&observation, &omit)),
+            observation: Some(wire_observation),
             legal_actions,
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
@@ -576,6 +569,7 @@ impl<G: WireGame> MatchTask<G> {
         final_standings(self.state.standings(), &forfeited)
     }
 
+    /// The match's status (`GetMatch`), with `end` once it is over.
     fn info(&self, end: Option<pb::MatchEnd>) -> pb::MatchInfo {
         pb::MatchInfo {
             match_id: self.id.clone(),
@@ -614,7 +608,14 @@ impl<G: WireGame> MatchTask<G> {
         // for the record and the final status at once.
         let record = self.state.record().map(AnyRecord::from);
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
-        let finished = Finished { info: self.info(Some(end.clone())), record, tokens };
+        // The think times grow with the match: the final status takes them over, not a copy.
+        let think: Vec<Vec<u32>> =
+            self.seats.iter_mut().map(|slot| std::mem::take(&mut slot.think_us)).collect();
+        let mut info = self.info(Some(end.clone()));
+        for (seat, think_us) in info.seats.iter_mut().zip(think) {
+            seat.think_us = think_us;
+        }
+        let finished = Finished { info, record, tokens };
         self.registry.finished(&self.id, finished).await;
         for seat in 0..self.seats.len() {
             self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));

@@ -8,12 +8,17 @@
 //! then by rank with the ace low. An observation fills `GinObservation`; its `json` field holds
 //! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome).
 
+use cardroom_games::gin::solver::MAX_MELDS;
 use cardroom_games::gin::{
-    Action, Arrangement, CardSet, Observation, Options, ParseCardSetError, Phase, State,
+    Action, Arrangement, CardSet, GoOut, HandEnd, HandResult, Layout, Observation, Options,
+    Outcome, ParseCardSetError, Phase, PileCard, PublicView, Showdown, State,
 };
 use cardroom_games::{Card, Seat};
 
-use super::{WireGame, card_from_pb, card_to_pb, cards_to_pb, count, parse_options, seat_to_pb};
+use super::{
+    WireGame, byte, card_from_pb, card_to_pb, cards_to_pb, count, legal_actions_from_pb, pair,
+    parse_options, seat_from_pb, seat_to_pb, size, standing_from_pb, standing_to_pb,
+};
 use crate::pb;
 
 impl WireGame for State {
@@ -96,36 +101,296 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
+    fn into_legal_actions(observation: Observation) -> Vec<Action> {
+        observation.legal_actions
+    }
+
     fn observer(observation: &Observation) -> Seat {
         observation.seat
     }
 
     fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
-        let public = &observation.public;
         super::observation_to_pb(observation, observation.seat, omit, || {
-            pb::observation::Game::Gin(pb::GinObservation {
-                hand: cards_to_pb(observation.hand),
-                drawn: observation.drawn.map(card_to_pb),
-                scores: public.scores.to_vec(),
-                dealer: seat_to_pb(public.dealer),
-                deal: public.hand_number,
-                phase: phase_to_pb(public.phase) as i32,
-                stock_size: count(public.stock_size),
-                discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
-                known_cards: public
-                    .known_cards
-                    .iter()
-                    .map(|&known| pb::Cards { cards: cards_to_pb(known) })
-                    .collect(),
-                knock_limit: u32::from(public.knock_limit),
-                to_act: public.to_act.map(seat_to_pb),
-            })
+            pb::observation::Game::Gin(typed(observation))
         })
     }
 
     fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
         serde_json::from_str(json)
     }
+
+    fn options_from_json(options_json: &str) -> Result<Options, String> {
+        parse_options(options_json, "Gin Rummy")
+    }
+
+    fn observation_from_pb(
+        observation: &pb::Observation,
+        legal_actions: &[pb::LegalAction],
+        options: &Options,
+    ) -> Result<Observation, String> {
+        let Some(pb::observation::Game::Gin(typed)) = &observation.game else {
+            return Err("the observation has no Gin Rummy view (`Observation.gin`)".into());
+        };
+        Ok(Observation {
+            seat: seat_from_pb(observation.seat)?,
+            hand: set_from_pb(&typed.hand, "the hand")?,
+            drawn: typed.drawn.as_ref().map(card_from_pb).transpose()?,
+            legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
+            public: public_from_pb(typed, *options)?,
+        })
+    }
+}
+
+/// A seat's typed view: its hand and everything public but the options (in `Joined`).
+fn typed(observation: &Observation) -> pb::GinObservation {
+    let public = &observation.public;
+    let dealt_upcards = public.discard_pile.iter().take_while(|pile| pile.by.is_none()).count();
+    let (stock_only, taken, must_go_out) = match public.phase {
+        Phase::Draw { stock_only, .. } => (stock_only, None, false),
+        Phase::Discard { taken, must_go_out, .. } => (false, taken.map(card_to_pb), must_go_out),
+        Phase::FirstUpcard { .. } | Phase::Wall { .. } | Phase::MatchOver => (false, None, false),
+    };
+    pb::GinObservation {
+        hand: cards_to_pb(observation.hand),
+        drawn: observation.drawn.map(card_to_pb),
+        scores: public.scores.to_vec(),
+        dealer: seat_to_pb(public.dealer),
+        deal: public.hand_number,
+        phase: phase_to_pb(public.phase) as i32,
+        stock_size: count(public.stock_size),
+        discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
+        known_cards: public.known_cards.iter().map(|&known| set_to_pb(known)).collect(),
+        knock_limit: u32::from(public.knock_limit),
+        to_act: public.to_act.map(seat_to_pb),
+        hands_won: public.hands_won.to_vec(),
+        multiplier: public.multiplier,
+        hand_sizes: public.hand_sizes.iter().map(|&n| count(n)).collect(),
+        upcard_draws: public.upcard_draws,
+        dealt_upcards: count(dealt_upcards),
+        discarded_by: public.discard_pile[dealt_upcards..]
+            .iter()
+            .map(|pile| pile.by.map_or(u32::MAX, seat_to_pb))
+            .collect(),
+        stock_only,
+        taken,
+        must_go_out,
+        last_result: public.last_result.as_ref().map(hand_result_to_pb),
+        outcome: public.outcome.as_ref().map(outcome_to_pb),
+    }
+}
+
+fn set_to_pb(cards: CardSet) -> pb::Cards {
+    pb::Cards { cards: cards_to_pb(cards) }
+}
+
+fn melds_to_pb(melds: &Arrangement) -> Vec<pb::Cards> {
+    melds.melds().map(set_to_pb).collect()
+}
+
+fn hand_result_to_pb(result: &HandResult) -> pb::GinHandResult {
+    let (end, showdown) = match &result.end {
+        HandEnd::Showdown(showdown) => (pb::GinHandEnd::Showdown, Some(showdown_to_pb(showdown))),
+        HandEnd::Wall => (pb::GinHandEnd::Wall, None),
+        HandEnd::UpcardLimit => (pb::GinHandEnd::UpcardLimit, None),
+    };
+    pb::GinHandResult {
+        deal: result.hand_number,
+        dealer: seat_to_pb(result.dealer),
+        end: end as i32,
+        showdown,
+        winner: result.winner.map(seat_to_pb),
+        undercut: result.undercut,
+        points: result.points,
+        scores: result.scores.to_vec(),
+    }
+}
+
+fn showdown_to_pb(showdown: &Showdown) -> pb::GinShowdown {
+    let kind = match showdown.kind {
+        GoOut::Knock => pb::GinGoOut::Knock,
+        GoOut::Gin => pb::GinGoOut::Gin,
+        GoOut::BigGin => pb::GinGoOut::BigGin,
+    };
+    let layout = &showdown.layout;
+    let onto = layout.onto.iter().rposition(|set| !set.is_empty()).map_or(0, |last| last + 1);
+    pb::GinShowdown {
+        knocker: seat_to_pb(showdown.knocker),
+        kind: kind as i32,
+        discard: showdown.discard.map(card_to_pb),
+        melds: melds_to_pb(&showdown.melds),
+        deadwood_cards: cards_to_pb(showdown.deadwood_cards),
+        deadwood: u32::from(showdown.deadwood),
+        defender: seat_to_pb(showdown.defender),
+        layout: Some(pb::GinLayout {
+            melds: melds_to_pb(&layout.melds),
+            layoffs: cards_to_pb(layout.layoffs),
+            onto: layout.onto[..onto].iter().map(|&set| set_to_pb(set)).collect(),
+            deadwood_cards: cards_to_pb(layout.deadwood_cards),
+            deadwood: u32::from(layout.deadwood),
+        }),
+    }
+}
+
+fn outcome_to_pb(outcome: &Outcome) -> pb::GinOutcome {
+    pb::GinOutcome {
+        totals: outcome.totals.to_vec(),
+        points: outcome.points.to_vec(),
+        hands_won: outcome.hands_won.to_vec(),
+        winner: outcome.winner.map(seat_to_pb),
+        standings: outcome.standings.iter().map(standing_to_pb).collect(),
+    }
+}
+
+/// A set of cards from the wire: real cards (`what` names them in the error about a card),
+/// each once (GR-1).
+fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
+    let mut set = CardSet::EMPTY;
+    for card in cards {
+        let card = read_card(card, what)?;
+        if !set.insert(card) {
+            return Err(ParseCardSetError::Duplicate(card).to_string());
+        }
+    }
+    Ok(set)
+}
+
+/// Melds from the wire, checked and put in canonical form (GR-2).
+fn melds_from_pb(melds: &[pb::Cards], what: &str) -> Result<Arrangement, String> {
+    let melds =
+        melds.iter().map(|meld| set_from_pb(&meld.cards, what)).collect::<Result<Vec<_>, _>>()?;
+    Arrangement::new(&melds).map_err(|err| format!("{what}: {err}"))
+}
+
+/// The public view from a seat's typed view, with the match's options (which it does not
+/// repeat).
+fn public_from_pb(typed: &pb::GinObservation, options: Options) -> Result<PublicView, String> {
+    let to_act = typed.to_act.map(seat_from_pb).transpose()?;
+    let seat =
+        || to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned());
+    let phase = match typed.phase() {
+        pb::GinPhase::FirstUpcard => Phase::FirstUpcard { seat: seat()? },
+        pb::GinPhase::Draw => Phase::Draw { seat: seat()?, stock_only: typed.stock_only },
+        pb::GinPhase::Discard => Phase::Discard {
+            seat: seat()?,
+            taken: typed.taken.as_ref().map(card_from_pb).transpose()?,
+            must_go_out: typed.must_go_out,
+        },
+        pb::GinPhase::Wall => Phase::Wall { seat: seat()? },
+        pb::GinPhase::MatchOver => Phase::MatchOver,
+        pb::GinPhase::Unspecified => return Err("the Gin Rummy phase is not set".into()),
+    };
+    let dealt = size(typed.dealt_upcards);
+    if dealt + typed.discarded_by.len() != typed.discard_pile.len() {
+        return Err(format!(
+            "the discard pile holds {} cards, but {dealt} dealt and {} discarded",
+            typed.discard_pile.len(),
+            typed.discarded_by.len()
+        ));
+    }
+    let by = std::iter::repeat_n(None, dealt).chain(typed.discarded_by.iter().map(Some));
+    let discard_pile = typed
+        .discard_pile
+        .iter()
+        .zip(by)
+        .map(|(card, by)| {
+            Ok(PileCard {
+                card: card_from_pb(card)?,
+                by: by.map(|&seat| seat_from_pb(seat)).transpose()?,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let known = typed
+        .known_cards
+        .iter()
+        .map(|known| set_from_pb(&known.cards, "the known cards"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let hand_sizes = pair(&typed.hand_sizes, "hand_sizes")?;
+    Ok(PublicView {
+        options,
+        hand_number: typed.deal,
+        dealer: seat_from_pb(typed.dealer)?,
+        phase,
+        to_act,
+        scores: pair(&typed.scores, "scores")?,
+        hands_won: pair(&typed.hands_won, "hands_won")?,
+        knock_limit: byte(typed.knock_limit, "knock_limit")?,
+        multiplier: typed.multiplier,
+        stock_size: size(typed.stock_size),
+        discard_pile,
+        hand_sizes: hand_sizes.map(size),
+        known_cards: pair(&known, "known_cards")?,
+        upcard_draws: typed.upcard_draws,
+        last_result: typed.last_result.as_ref().map(hand_result_from_pb).transpose()?,
+        outcome: typed.outcome.as_ref().map(outcome_from_pb).transpose()?,
+    })
+}
+
+fn hand_result_from_pb(result: &pb::GinHandResult) -> Result<HandResult, String> {
+    let end = match result.end() {
+        pb::GinHandEnd::Showdown => {
+            let showdown =
+                result.showdown.as_ref().ok_or("a showdown's hand end has no `showdown`")?;
+            HandEnd::Showdown(showdown_from_pb(showdown)?)
+        }
+        pb::GinHandEnd::Wall => HandEnd::Wall,
+        pb::GinHandEnd::UpcardLimit => HandEnd::UpcardLimit,
+        pb::GinHandEnd::Unspecified => return Err("the hand's end is not set".into()),
+    };
+    Ok(HandResult {
+        hand_number: result.deal,
+        dealer: seat_from_pb(result.dealer)?,
+        end,
+        winner: result.winner.map(seat_from_pb).transpose()?,
+        undercut: result.undercut,
+        points: result.points,
+        scores: pair(&result.scores, "scores")?,
+    })
+}
+
+fn showdown_from_pb(showdown: &pb::GinShowdown) -> Result<Showdown, String> {
+    let kind = match showdown.kind() {
+        pb::GinGoOut::Knock => GoOut::Knock,
+        pb::GinGoOut::Gin => GoOut::Gin,
+        pb::GinGoOut::BigGin => GoOut::BigGin,
+        pb::GinGoOut::Unspecified => return Err("the showdown's `kind` is not set".into()),
+    };
+    let layout = showdown.layout.as_ref().ok_or("the showdown has no `layout`")?;
+    if layout.onto.len() > MAX_MELDS {
+        return Err(format!(
+            "the layout lays off onto {} melds, not at most {MAX_MELDS}",
+            layout.onto.len()
+        ));
+    }
+    let mut onto = [CardSet::EMPTY; MAX_MELDS];
+    for (slot, cards) in onto.iter_mut().zip(&layout.onto) {
+        *slot = set_from_pb(&cards.cards, "the layoffs onto a meld")?;
+    }
+    Ok(Showdown {
+        knocker: seat_from_pb(showdown.knocker)?,
+        kind,
+        discard: showdown.discard.as_ref().map(card_from_pb).transpose()?,
+        melds: melds_from_pb(&showdown.melds, "the knocker's melds")?,
+        deadwood_cards: set_from_pb(&showdown.deadwood_cards, "the knocker's deadwood")?,
+        deadwood: byte(showdown.deadwood, "deadwood")?,
+        defender: seat_from_pb(showdown.defender)?,
+        layout: Layout {
+            melds: melds_from_pb(&layout.melds, "the defender's melds")?,
+            layoffs: set_from_pb(&layout.layoffs, "the layoffs")?,
+            onto,
+            deadwood_cards: set_from_pb(&layout.deadwood_cards, "the defender's deadwood")?,
+            deadwood: byte(layout.deadwood, "deadwood")?,
+        },
+    })
+}
+
+fn outcome_from_pb(outcome: &pb::GinOutcome) -> Result<Outcome, String> {
+    Ok(Outcome {
+        totals: pair(&outcome.totals, "totals")?,
+        points: pair(&outcome.points, "points")?,
+        hands_won: pair(&outcome.hands_won, "hands_won")?,
+        winner: outcome.winner.map(seat_from_pb).transpose()?,
+        standings: outcome.standings.iter().map(standing_from_pb).collect::<Result<_, _>>()?,
+    })
 }
 
 /// One card from the wire; the error says which card of the action it is.
@@ -138,14 +403,7 @@ fn read_meld(meld: &pb::Cards, number: usize) -> Result<CardSet, String> {
     if meld.cards.is_empty() {
         return Err(format!("GR-2: meld {number} of the knock holds no cards"));
     }
-    let mut set = CardSet::EMPTY;
-    for card in &meld.cards {
-        let card = read_card(card, &format!("meld {number} of the knock"))?;
-        if !set.insert(card) {
-            return Err(ParseCardSetError::Duplicate(card).to_string());
-        }
-    }
-    Ok(set)
+    set_from_pb(&meld.cards, &format!("meld {number} of the knock"))
 }
 
 /// The phase on the wire.
@@ -388,6 +646,57 @@ mod tests {
             }
         });
         assert_eq!(phases.len(), 5, "{phases:?}");
+    }
+
+    /// The typed form alone rebuilds the engine's observation, for both seats at every step of
+    /// random matches over every switch (hand results of every kind and the outcome included),
+    /// without the options (they are in `Joined`).
+    #[test]
+    fn every_observation_is_rebuilt_from_the_typed_form() {
+        let mut ends = HashSet::new();
+        let mut outcomes = 0;
+        for_random_states(30, |state, _| {
+            crate::wire::assert_every_seat_rebuilt(state);
+            let public = state.public_view();
+            if let Some(result) = public.last_result {
+                ends.insert(std::mem::discriminant(&result.end));
+            }
+            outcomes += usize::from(public.outcome.is_some());
+        });
+        assert_eq!(ends.len(), 3, "showdowns, walls and the upcard limit were met");
+        assert!(outcomes > 0, "finished matches were met");
+    }
+
+    #[test]
+    fn a_typed_observation_that_cannot_be_one_is_refused() {
+        let state = State::new(Options::default(), 3).unwrap();
+        let options = *state.options();
+        let omit = pb::Omit { json: true, ..pb::Omit::default() };
+        let wire = State::observation_to_pb(&state.observation(Seat(0)), &omit);
+        let refuse = |wire: &pb::Observation, expected: &str| {
+            assert_eq!(State::observation_from_pb(wire, &[], &options), Err(expected.to_owned()));
+        };
+        refuse(
+            &pb::Observation { game: None, ..wire.clone() },
+            "the observation has no Gin Rummy view (`Observation.gin`)",
+        );
+        let typed = |edit: &dyn Fn(&mut pb::GinObservation)| {
+            let mut bad = wire.clone();
+            let Some(pb::observation::Game::Gin(typed)) = &mut bad.game else { panic!() };
+            edit(typed);
+            bad
+        };
+        let first = state.observation(Seat(0)).hand.first().unwrap();
+        refuse(
+            &typed(&|t| t.hand.push(card_to_pb(first))),
+            &ParseCardSetError::Duplicate(first).to_string(),
+        );
+        refuse(&typed(&|t| t.scores.push(0)), "`scores` holds 3 values, not one per seat (2)");
+        refuse(
+            &typed(&|t| t.dealt_upcards = 5),
+            "the discard pile holds 1 cards, but 5 dealt and 0 discarded",
+        );
+        refuse(&typed(&|t| t.to_act = None), "the phase has a seat to act, but `to_act` is unset");
     }
 
     fn check_observation(observation: &Observation, wire: &pb::Observation) {

@@ -38,6 +38,9 @@ pub trait WireGame: Game {
     /// its seat is to act).
     fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
 
+    /// The legal actions an observation holds, taken out of it (no copy).
+    fn into_legal_actions(observation: Self::Observation) -> Vec<Self::Action>;
+
     /// The seat an observation belongs to.
     fn observer(observation: &Self::Observation) -> Seat;
 
@@ -47,6 +50,22 @@ pub trait WireGame: Game {
 
     /// An observation from the engine's JSON form (`Observation.json` on the wire).
     fn parse_observation(json: &str) -> Result<Self::Observation, serde_json::Error>;
+
+    /// The match's options from `Joined.options_json` (empty for the defaults), read once per
+    /// connection for [`WireGame::observation_from_pb`]: observations do not repeat them.
+    fn options_from_json(options_json: &str) -> Result<Self::Options, String>;
+
+    /// A seat's observation, the engine's own type, from the wire's typed view without JSON:
+    /// equal to the `Game::observation` it was made from. `options` are the match's (from
+    /// `Joined`); `legal_actions` are the `Turn`'s (empty for a seat not to act, and for the
+    /// observation in `Joined`). The error says what the view lacks or holds that no
+    /// observation can (a missing view, a card or seat that does not exist), for a peer's
+    /// message is never trusted to be well formed.
+    fn observation_from_pb(
+        observation: &pb::Observation,
+        legal_actions: &[pb::LegalAction],
+        options: &Self::Options,
+    ) -> Result<Self::Observation, String>;
 
     /// An event on the wire: its kind, a sentence and the engine's JSON form. The kind is the
     /// event's serde tag (`"event"`), so it can never drift from the JSON.
@@ -111,6 +130,34 @@ pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::
     }
 }
 
+/// The legal actions of a `Turn`, each with its index (its place in `legal`, the engine's
+/// order), for `Act.index`.
+pub fn legal_actions_to_pb<G: WireGame>(legal: &[G::Action]) -> Vec<pb::LegalAction> {
+    legal
+        .iter()
+        .enumerate()
+        .map(|(index, action)| pb::LegalAction {
+            index: count(index),
+            action: Some(G::action_to_pb(action)),
+        })
+        .collect()
+}
+
+/// The legal actions of a `Turn` from the wire, in its order (which is the engine's). The
+/// error names the first that cannot be read.
+fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G::Action>, String> {
+    legal
+        .iter()
+        .map(|legal| {
+            let action = legal
+                .action
+                .as_ref()
+                .ok_or_else(|| format!("legal action {} has no action", legal.index))?;
+            G::action_from_pb(action).map_err(|err| format!("legal action {}: {err}", legal.index))
+        })
+        .collect()
+}
+
 /// A card on the wire.
 pub fn card_to_pb(card: Card) -> pb::Card {
     let suit = match card.suit() {
@@ -124,11 +171,7 @@ pub fn card_to_pb(card: Card) -> pb::Card {
 
 /// A card from the wire.
 pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
-    let rank = u8::try_from(card.rank)
-        .ok()
-        .and_then(|r| r.checked_sub(2))
-        .and_then(Rank::from_index)
-        .ok_or_else(|| format!("{} is not a rank (2 to 14)", card.rank))?;
+    let rank = rank_from_pb(card.rank)?;
     let suit = match pb::Suit::try_from(card.suit) {
         Ok(pb::Suit::Clubs) => Suit::Clubs,
         Ok(pb::Suit::Diamonds) => Suit::Diamonds,
@@ -137,6 +180,15 @@ pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
         _ => return Err(format!("{} is not a suit (1 to 4)", card.suit)),
     };
     Ok(Card::new(rank, suit))
+}
+
+/// A rank from the wire (`pb::Rank`'s numbers: its pips, the ace 14).
+pub fn rank_from_pb(rank: i32) -> Result<Rank, String> {
+    u8::try_from(rank)
+        .ok()
+        .and_then(|r| r.checked_sub(2))
+        .and_then(Rank::from_index)
+        .ok_or_else(|| format!("{rank} is not a rank (2 to 14)"))
 }
 
 /// Cards on the wire.
@@ -152,6 +204,48 @@ pub fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
 /// A seat number on the wire.
 pub fn seat_to_pb(seat: Seat) -> u32 {
     u32::from(seat.0)
+}
+
+/// A seat number from the wire.
+pub fn seat_from_pb(seat: u32) -> Result<Seat, String> {
+    u8::try_from(seat).map(Seat).map_err(|_| format!("{seat} is not a seat"))
+}
+
+/// Seat numbers from the wire.
+fn seats_from_pb(seats: &[u32]) -> Result<Vec<Seat>, String> {
+    seats.iter().map(|&seat| seat_from_pb(seat)).collect()
+}
+
+/// A per-seat pair from the wire (Gin Rummy's two seats); the error names the field.
+fn pair<T: Copy>(values: &[T], field: &str) -> Result<[T; 2], String> {
+    <[T; 2]>::try_from(values)
+        .map_err(|_| format!("`{field}` holds {} values, not one per seat (2)", values.len()))
+}
+
+/// A standing from the wire (the engine's: `forfeited` is the server's, in `MatchEnd` only).
+fn standing_from_pb(standing: &pb::Standing) -> Result<cardroom_games::Standing, String> {
+    let place =
+        u8::try_from(standing.place).map_err(|_| format!("{} is not a place", standing.place))?;
+    Ok(cardroom_games::Standing { place, seat: seat_from_pb(standing.seat)? })
+}
+
+/// A standing on the wire.
+fn standing_to_pb(standing: &cardroom_games::Standing) -> pb::Standing {
+    pb::Standing {
+        seat: seat_to_pb(standing.seat),
+        place: u32::from(standing.place),
+        forfeited: false,
+    }
+}
+
+/// A count from the wire, as the engine keeps it (a `usize`).
+fn size(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// A small number from the wire that the engine keeps in a byte; the error names the field.
+fn byte(n: u32, field: &str) -> Result<u8, String> {
+    u8::try_from(n).map_err(|_| format!("`{field}` is {n}, more than the engine allows"))
 }
 
 /// A count on the wire (counts of cards and plays are far below `u32::MAX`).
@@ -218,6 +312,37 @@ impl TestRng {
     /// Heads or tails.
     fn coin(&mut self) -> bool {
         rand::RngExt::random_bool(&mut self.0, 0.5)
+    }
+}
+
+/// Checks that every seat's observation of `state`, sent in its typed form alone (`Omit.json`)
+/// and encoded and decoded as on the wire, with the legal actions a `Turn` carries, is read back
+/// as the engine's own observation.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+fn assert_every_seat_rebuilt<G: WireGame>(state: &G) {
+    use prost::Message;
+    let omit = pb::Omit { json: true, ..pb::Omit::default() };
+    let options = G::options_from_json(&state.options_json()).unwrap();
+    assert!(&options == state.options(), "the options JSON reads back as the options");
+    for seat in 0..state.players() {
+        let observation = state.observation(Seat(seat));
+        let wire = G::observation_to_pb(&observation, &omit);
+        assert!(wire.json.is_empty(), "Omit.json leaves the JSON out");
+        let wire = pb::Observation::decode(wire.encode_to_vec().as_slice()).unwrap();
+        let legal = pb::Turn::decode(
+            pb::Turn {
+                legal_actions: legal_actions_to_pb::<G>(G::legal_actions_of(&observation)),
+                ..pb::Turn::default()
+            }
+            .encode_to_vec()
+            .as_slice(),
+        )
+        .unwrap()
+        .legal_actions;
+        let rebuilt = G::observation_from_pb(&wire, &legal, &options)
+            .unwrap_or_else(|err| panic!("{err}: {wire:?}"));
+        assert_eq!(rebuilt, observation, "seat {seat}");
     }
 }
 

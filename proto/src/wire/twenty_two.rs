@@ -8,11 +8,15 @@
 
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{
-    Action, Cards, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, PublicSeat, State,
-    TooManyCards, Trick,
+    Action, Cards, DealResult, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, Play,
+    PublicSeat, PublicView, SeatCard, State, TieBreak, TooManyCards, Trick,
 };
 
-use super::{WireGame, cards_from_pb, cards_to_pb, count, parse_options, seat_to_pb};
+use super::{
+    WireGame, byte, card_from_pb, card_to_pb, cards_from_pb, cards_to_pb, count,
+    legal_actions_from_pb, parse_options, rank_from_pb, seat_from_pb, seat_to_pb, seats_from_pb,
+    size, standing_from_pb, standing_to_pb,
+};
 use crate::pb;
 
 impl WireGame for State {
@@ -46,10 +50,10 @@ impl WireGame for State {
         match &action.game {
             Some(pb::action::Game::TwentyTwo(action)) => match &action.action {
                 Some(pb::twenty_two_action::Action::Exchange(cards)) => {
-                    Ok(Action::Exchange(from_pb(cards, "exchange")?))
+                    Ok(Action::Exchange(hand_from_pb(&cards.cards, "the cards to exchange")?))
                 }
                 Some(pb::twenty_two_action::Action::Play(cards)) => {
-                    Ok(Action::Play(from_pb(cards, "play")?))
+                    Ok(Action::Play(hand_from_pb(&cards.cards, "the cards to play")?))
                 }
                 None => Err("the Twenty-Two action is empty: set `exchange` or `play`".to_owned()),
             },
@@ -64,6 +68,10 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
+    fn into_legal_actions(observation: Observation) -> Vec<Action> {
+        observation.legal_actions
+    }
+
     fn observer(observation: &Observation) -> Seat {
         observation.seat
     }
@@ -76,6 +84,28 @@ impl WireGame for State {
 
     fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
         serde_json::from_str(json)
+    }
+
+    fn options_from_json(options_json: &str) -> Result<Options, String> {
+        parse_options(options_json, "Twenty-Two")
+    }
+
+    fn observation_from_pb(
+        observation: &pb::Observation,
+        legal_actions: &[pb::LegalAction],
+        options: &Options,
+    ) -> Result<Observation, String> {
+        let Some(pb::observation::Game::TwentyTwo(typed)) = &observation.game else {
+            return Err("the observation has no Twenty-Two view (`Observation.twenty_two`)".into());
+        };
+        let public = typed.public.as_ref().ok_or("the Twenty-Two view has no `public`")?;
+        Ok(Observation {
+            seat: seat_from_pb(observation.seat)?,
+            hand: hand_from_pb(&typed.hand, "the hand")?,
+            discards: cards_from_pb(&typed.discards)?,
+            legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
+            public: public_from_pb(public, *options)?,
+        })
     }
 }
 
@@ -100,6 +130,17 @@ fn typed(observation: &Observation) -> pb::TwentyTwoObservation {
         to_act: to_act.map(seat_to_pb),
         leader: leader.map(seat_to_pb),
         tricks: public.tricks.iter().map(trick_to_pb).collect(),
+        dealer_draw: public
+            .dealer_draw
+            .iter()
+            .map(|round| pb::TwentyTwoDrawRound {
+                cards: round.iter().map(seat_card_to_pb).collect(),
+            })
+            .collect(),
+        last_deal: public.last_deal.as_ref().map(deal_result_to_pb),
+        standings: public.standings.as_ref().map(|standings| pb::Standings {
+            standings: standings.iter().map(standing_to_pb).collect(),
+        }),
     };
     pb::TwentyTwoObservation {
         hand: cards_to_pb(observation.hand.as_slice().iter().copied()),
@@ -113,15 +154,6 @@ fn to_pb(cards: &Cards) -> pb::Cards {
     pb::Cards { cards: cards_to_pb(cards.as_slice().iter().copied()) }
 }
 
-/// The cards of an action from the wire: at most [`MAX_HAND`], each a real card.
-fn from_pb(cards: &pb::Cards, verb: &str) -> Result<Cards, String> {
-    if cards.cards.len() > MAX_HAND {
-        return Err(TooManyCards { count: cards.cards.len() }.to_string());
-    }
-    let cards = cards_from_pb(&cards.cards).map_err(|err| format!("the cards to {verb}: {err}"))?;
-    Cards::new(&cards).map_err(|err| err.to_string())
-}
-
 fn public_seat_to_pb(seat: &PublicSeat) -> pb::TwentyTwoSeat {
     pb::TwentyTwoSeat {
         seat: seat_to_pb(seat.seat),
@@ -130,7 +162,125 @@ fn public_seat_to_pb(seat: &PublicSeat) -> pb::TwentyTwoSeat {
         eliminated: seat.eliminated,
         hand_size: count(seat.hand_len),
         exchanged: seat.exchanged.map(u32::from),
+        won: cards_to_pb(seat.won.iter().copied()),
     }
+}
+
+fn seat_card_to_pb(card: &SeatCard) -> pb::TwentyTwoSeatCard {
+    pb::TwentyTwoSeatCard { seat: seat_to_pb(card.seat), card: Some(card_to_pb(card.card)) }
+}
+
+fn deal_result_to_pb(result: &DealResult) -> pb::TwentyTwoDealResult {
+    let tie_break = match result.tie_break {
+        TieBreak::None => pb::TwentyTwoTieBreak::None,
+        TieBreak::Points => pb::TwentyTwoTieBreak::Points,
+        TieBreak::Random => pb::TwentyTwoTieBreak::Random,
+    };
+    pb::TwentyTwoDealResult {
+        deal: result.deal,
+        revealed: result.revealed.iter().map(seat_card_to_pb).collect(),
+        rank: result.rank as i32,
+        losers: result.losers.iter().copied().map(seat_to_pb).collect(),
+        tie_break: tie_break as i32,
+        eliminated: result.eliminated.iter().copied().map(seat_to_pb).collect(),
+    }
+}
+
+/// Cards held or played together from the wire (an action's, a hand, a play): at most
+/// [`MAX_HAND`], each a real card; `what` names them in the error about a card.
+fn hand_from_pb(cards: &[pb::Card], what: &str) -> Result<Cards, String> {
+    if cards.len() > MAX_HAND {
+        return Err(TooManyCards { count: cards.len() }.to_string());
+    }
+    let cards = cards_from_pb(cards).map_err(|err| format!("{what}: {err}"))?;
+    Cards::new(&cards).map_err(|err| err.to_string())
+}
+
+/// The public view from the wire, with the match's options (which it does not repeat).
+fn public_from_pb(public: &pb::TwentyTwoPublic, options: Options) -> Result<PublicView, String> {
+    let to_act = || {
+        public.to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned())
+    };
+    let phase = match public.phase() {
+        pb::TwentyTwoPhase::Exchange => PhaseView::Exchange { to_act: seat_from_pb(to_act()?)? },
+        pb::TwentyTwoPhase::Play => PhaseView::Play {
+            leader: seat_from_pb(public.leader.ok_or("the play phase has no `leader`")?)?,
+            to_act: seat_from_pb(to_act()?)?,
+        },
+        pb::TwentyTwoPhase::Over => PhaseView::Over,
+        pb::TwentyTwoPhase::Unspecified => return Err("the Twenty-Two phase is not set".into()),
+    };
+    Ok(PublicView {
+        options,
+        packs: byte(public.packs, "packs")?,
+        deal: public.deal,
+        dealer: seat_from_pb(public.dealer)?,
+        hand_size: byte(public.cards_dealt, "cards_dealt")?,
+        stock_len: size(public.stock_size),
+        seats: public.seats.iter().map(public_seat_from_pb).collect::<Result<_, _>>()?,
+        phase,
+        tricks: public.tricks.iter().map(trick_from_pb).collect::<Result<_, _>>()?,
+        last_deal: public.last_deal.as_ref().map(deal_result_from_pb).transpose()?,
+        dealer_draw: public
+            .dealer_draw
+            .iter()
+            .map(|round| round.cards.iter().map(seat_card_from_pb).collect())
+            .collect::<Result<_, _>>()?,
+        standings: public
+            .standings
+            .as_ref()
+            .map(|standings| standings.standings.iter().map(standing_from_pb).collect())
+            .transpose()?,
+    })
+}
+
+fn public_seat_from_pb(seat: &pb::TwentyTwoSeat) -> Result<PublicSeat, String> {
+    Ok(PublicSeat {
+        seat: seat_from_pb(seat.seat)?,
+        score: seat.score,
+        penalty_pile: cards_from_pb(&seat.penalty_pile)?,
+        eliminated: seat.eliminated,
+        hand_len: size(seat.hand_size),
+        exchanged: seat.exchanged.map(|n| byte(n, "exchanged")).transpose()?,
+        won: cards_from_pb(&seat.won)?,
+    })
+}
+
+fn trick_from_pb(trick: &pb::TwentyTwoTrick) -> Result<Trick, String> {
+    let plays = trick
+        .plays
+        .iter()
+        .map(|play| {
+            Ok(Play { seat: seat_from_pb(play.seat)?, cards: hand_from_pb(&play.cards, "a play")? })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Trick {
+        plays,
+        strongest: size(trick.strongest),
+        winner: trick.winner.map(seat_from_pb).transpose()?,
+    })
+}
+
+fn seat_card_from_pb(card: &pb::TwentyTwoSeatCard) -> Result<SeatCard, String> {
+    let face = card.card.as_ref().ok_or("a seat's card has no `card`")?;
+    Ok(SeatCard { seat: seat_from_pb(card.seat)?, card: card_from_pb(face)? })
+}
+
+fn deal_result_from_pb(result: &pb::TwentyTwoDealResult) -> Result<DealResult, String> {
+    let tie_break = match result.tie_break() {
+        pb::TwentyTwoTieBreak::None => TieBreak::None,
+        pb::TwentyTwoTieBreak::Points => TieBreak::Points,
+        pb::TwentyTwoTieBreak::Random => TieBreak::Random,
+        pb::TwentyTwoTieBreak::Unspecified => return Err("the deal's tie break is not set".into()),
+    };
+    Ok(DealResult {
+        deal: result.deal,
+        revealed: result.revealed.iter().map(seat_card_from_pb).collect::<Result<_, _>>()?,
+        rank: rank_from_pb(result.rank)?,
+        losers: seats_from_pb(&result.losers)?,
+        tie_break,
+        eliminated: seats_from_pb(&result.eliminated)?,
+    })
 }
 
 fn trick_to_pb(trick: &Trick) -> pb::TwentyTwoTrick {
@@ -310,6 +460,55 @@ mod tests {
             }
         });
         assert!(observations > 5_000, "{observations}");
+    }
+
+    /// The typed form alone rebuilds the engine's observation, for every seat at every step of
+    /// random matches over every option (the elimination variant's won cards, the dealer draws,
+    /// deal results and final standings included).
+    #[test]
+    fn every_observation_is_rebuilt_from_the_typed_form() {
+        let (mut over, mut drawn) = (0, 0);
+        for_random_states(10, |state, _| {
+            crate::wire::assert_every_seat_rebuilt(state);
+            let public = state.public_view();
+            over += usize::from(public.standings.is_some());
+            drawn += usize::from(!public.dealer_draw.is_empty() && public.last_deal.is_some());
+        });
+        assert!(over > 0 && drawn > 0, "the rare parts of the view were met: {over}, {drawn}");
+    }
+
+    #[test]
+    fn a_typed_observation_that_cannot_be_one_is_refused() {
+        let state = State::new(Options::default(), 3, 1).unwrap();
+        let options = *state.options();
+        let observation = state.observation(Seat(0));
+        let omit = pb::Omit { json: true, ..pb::Omit::default() };
+        let wire = State::observation_to_pb(&observation, &omit);
+        let refuse = |wire: &pb::Observation, expected: &str| {
+            assert_eq!(State::observation_from_pb(wire, &[], &options), Err(expected.to_owned()));
+        };
+        refuse(
+            &pb::Observation { game: None, ..wire.clone() },
+            "the observation has no Twenty-Two view (`Observation.twenty_two`)",
+        );
+        let mut bad = wire.clone();
+        let Some(pb::observation::Game::TwentyTwo(typed)) = &mut bad.game else { panic!() };
+        typed.hand.push(pb::Card { rank: 15, suit: 1 });
+        refuse(&bad, "the hand: 15 is not a rank (2 to 14)");
+        let mut bad = wire.clone();
+        let Some(pb::observation::Game::TwentyTwo(typed)) = &mut bad.game else { panic!() };
+        typed.public.as_mut().unwrap().phase = pb::TwentyTwoPhase::Unspecified as i32;
+        refuse(&bad, "the Twenty-Two phase is not set");
+        refuse(&pb::Observation { seat: 300, ..wire }, "300 is not a seat");
+        let legal = [pb::LegalAction { index: 0, action: None }];
+        assert_eq!(
+            State::observation_from_pb(
+                &State::observation_to_pb(&observation, &omit),
+                &legal,
+                &options
+            ),
+            Err("legal action 0 has no action".to_owned())
+        );
     }
 
     fn check_observation(observation: &Observation, wire: &pb::Observation) {

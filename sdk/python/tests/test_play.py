@@ -15,7 +15,7 @@ from conftest import PATIENCE, Server, play_all, server_binary
 from helpers import EXAMPLES, Dropper, DroppingProxy, IllegalLeader, Recorder, load_example
 
 import cardroom
-from cardroom import ErrorCode, Game
+from cardroom import Card, ErrorCode, Game
 from cardroom.v1 import cardroom_pb2 as pb
 
 
@@ -33,8 +33,9 @@ def check_standings(results: list[cardroom.MatchResult], seats: int) -> None:
 
 def check_typed_views(turns: list[cardroom.Turn]) -> None:
     """Each turn's typed view says what the engine's JSON says: the phase (an enum named after
-    the engine's phase) and the fields renamed alike across games (``deal``, ``stock_size``,
-    ``cards_dealt``, a seat's ``hand_size``)."""
+    the engine's phase), the fields renamed alike across games (``deal``, ``stock_size``,
+    ``cards_dealt``, a seat's ``hand_size``) and the details the JSON alone once carried (won
+    cards, hands won, hand sizes, the multiplier, the phase's details)."""
     assert turns
     for turn in turns:
         public = turn.observation.json["public"]
@@ -44,10 +45,19 @@ def check_typed_views(turns: list[cardroom.Turn]) -> None:
             assert tt.deal == public["deal"] and tt.stock_size == public["stock_len"]
             assert tt.cards_dealt == public["hand_size"]
             assert [s.hand_size for s in tt.seats] == [s["hand_len"] for s in public["seats"]]
+            assert [[str(c) for c in s.won] for s in tt.seats] == [
+                [str(Card.parse(c)) for c in s["won"]] for s in public["seats"]
+            ]
+            assert tt.standings is None and public["standings"] is None, "not over yet"
         else:
             assert gin is not None
             assert gin.phase.name.lower() == public["phase"]["phase"]
             assert gin.deal == public["hand_number"] and gin.stock_size == public["stock_size"]
+            assert list(gin.hands_won) == public["hands_won"]
+            assert list(gin.hand_sizes) == public["hand_sizes"]
+            assert gin.multiplier == public["multiplier"]
+            assert gin.stock_only == public["phase"].get("stock_only", False)
+            assert gin.must_go_out == public["phase"].get("must_go_out", False)
 
 
 def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_path: Path) -> None:
@@ -72,7 +82,9 @@ def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_
     assert len(recorder.starts) == 1 and recorder.results == [results[2]]
     assert recorder.events, "public events arrived"
     first = recorder.turns[0]
-    assert first.observation.json["seat"] == first.seat, "the engine's JSON is parsed"
+    assert first.observation.json == {}, "the JSON is left out unless asked for"
+    assert first.observation.twenty_two is not None
+    assert first.observation.raw.json == "" and first.observation.seat == first.seat
     assert first.match.game is Game.TWENTY_TWO and first.legal_actions[0].index == 0
     # The record the server wrote replays.
     record = tmp_path / f"{created.match_id}.json"
@@ -85,15 +97,15 @@ def test_a_twenty_two_match_of_python_bots_plays_to_the_end(server: Server, tmp_
     assert replay.returncode == 0, replay.stderr
 
 
-def test_a_bot_that_reads_only_the_typed_fields_gets_no_json(server: Server) -> None:
+def test_a_bot_gets_the_json_only_when_it_asks(server: Server) -> None:
     created = server.create(Game.TWENTY_TWO, seats=2, seed=5)
     lean, full = Recorder(), Recorder()
     results = play_all(
         [
+            lambda: cardroom.run(lean, server=server.address, token=created.seats[0].token),
             lambda: cardroom.run(
-                lean, server=server.address, token=created.seats[0].token, json=False
+                full, server=server.address, token=created.seats[1].token, json=True
             ),
-            lambda: cardroom.run(full, server=server.address, token=created.seats[1].token),
         ]
     )
     check_standings(results, 2)
@@ -110,7 +122,7 @@ def test_a_bot_that_reads_only_the_typed_fields_gets_no_json(server: Server) -> 
 def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
     gin_bot = load_example("gin_bot")
     bots: list[cardroom.Bot] = [gin_bot.GinBot(), Recorder()]
-    config = cardroom.RunConfig(server=server.address, game=Game.GIN_RUMMY, seats=2)
+    config = cardroom.RunConfig(server=server.address, game=Game.GIN_RUMMY, seats=2, json=True)
     results = play_all([lambda bot=bot: cardroom.run(bot, config) for bot in bots])  # type: ignore[misc]
     check_standings(results, 2)
     assert results[0].match.game is Game.GIN_RUMMY

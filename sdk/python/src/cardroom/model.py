@@ -1,7 +1,9 @@
 """What a bot is told: observations, turns, legal actions, events, errors and results.
 
-Every type keeps the message it came from in ``raw`` for anything not converted here; an
-observation also carries the engine's JSON, parsed, in :attr:`Observation.json`.
+Every type keeps the message it came from in ``raw`` for anything not converted here (an
+observation's typed view carries every detail of the engine's observation: the last deal's or
+hand's result, the dealer draw, the outcome are in ``raw``). The engine's JSON, parsed, is in
+:attr:`Observation.json` when the bot asks for it (``RunConfig.json``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ class TwentyTwoSeat:
     hand_size: int
     #: Cards exchanged this deal, once done (TT-9).
     exchanged: int | None
+    #: Elimination variant: the cards of the tricks it won this deal (TT-27).
+    won: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +140,8 @@ class TwentyTwoView:
     leader: int | None
     #: This deal's tricks, the current one last.
     tricks: tuple[Trick, ...]
+    #: The final standings once the match is over (TT-23), first place first; ``None`` before.
+    standings: tuple[Standing, ...] | None = None
 
     @classmethod
     def from_pb(cls, view: pb.TwentyTwoObservation) -> TwentyTwoView:
@@ -149,6 +155,7 @@ class TwentyTwoView:
                 eliminated=s.eliminated,
                 hand_size=s.hand_size,
                 exchanged=s.exchanged if s.HasField("exchanged") else None,
+                won=tuple(Card.from_pb(c) for c in s.won),
             )
             for s in public.seats
         )
@@ -173,6 +180,9 @@ class TwentyTwoView:
             to_act=public.to_act if public.HasField("to_act") else None,
             leader=public.leader if public.HasField("leader") else None,
             tricks=tricks,
+            standings=tuple(Standing(s.seat, s.place, s.forfeited) for s in public.standings.standings)
+            if public.HasField("standings")
+            else None,
         )
 
     @property
@@ -229,6 +239,20 @@ class GinView:
     #: This hand's knock limit (GR-7, GR-14).
     knock_limit: int
     to_act: int | None
+    #: Hands won so far, per seat.
+    hands_won: tuple[int, ...] = ()
+    #: This hand's score multiplier: 2 for an Oklahoma spade, else 1 (GR-14).
+    multiplier: int = 1
+    #: Cards in each hand, per seat.
+    hand_sizes: tuple[int, ...] = ()
+    #: Times the upcard was taken this hand (GR-11).
+    upcard_draws: int = 0
+    #: In the draw phase: only the stock may be drawn from (both passed the first upcard, GR-5).
+    stock_only: bool = False
+    #: In the discard phase: the card just taken from the discard pile, if any.
+    taken: Card | None = None
+    #: In the discard phase: the upcard was taken at the wall, so knock or gin (GR-10).
+    must_go_out: bool = False
 
     @classmethod
     def from_pb(cls, view: pb.GinObservation) -> GinView:
@@ -245,6 +269,13 @@ class GinView:
             known_cards=tuple(Hand.from_pb(k.cards) for k in view.known_cards),
             knock_limit=view.knock_limit,
             to_act=view.to_act if view.HasField("to_act") else None,
+            hands_won=tuple(view.hands_won),
+            multiplier=view.multiplier,
+            hand_sizes=tuple(view.hand_sizes),
+            upcard_draws=view.upcard_draws,
+            stock_only=view.stock_only,
+            taken=Card.from_pb(view.taken) if view.HasField("taken") else None,
+            must_go_out=view.must_go_out,
         )
 
     @property
@@ -263,7 +294,8 @@ class Observation:
     seat: int
     twenty_two: TwentyTwoView | None
     gin: GinView | None
-    #: The engine's JSON form of the observation, parsed: every detail.
+    #: The engine's JSON form of the observation, parsed; empty unless the bot asked for it
+    #: (``RunConfig.json``): the typed view holds every detail too.
     json: dict[str, Any]
     raw: pb.Observation = field(repr=False, compare=False)
 

@@ -93,9 +93,9 @@ class RunConfig:
     #: Seconds kept in hand when the runner must answer for a slow :meth:`Bot.choose`.
     safety_margin: float = 0.15
     #: Ask for the engine's JSON form of observations and events too (:attr:`Observation.json`,
-    #: :attr:`Event.json`). ``False`` leaves it out (``Join.omit``): less for the server to
-    #: send and for the bot to parse, for bots that read only the typed fields.
-    json: bool = True
+    #: :attr:`Event.json`). Off by default (``Join.omit``): the typed views hold every detail,
+    #: and the server need not build, nor the bot parse, a second form of every observation.
+    json: bool = False
 
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:

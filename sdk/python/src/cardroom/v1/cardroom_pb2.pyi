@@ -38,12 +38,33 @@ class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RANK_KING: _ClassVar[Rank]
     RANK_ACE: _ClassVar[Rank]
 
+class TwentyTwoTieBreak(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TWENTY_TWO_TIE_BREAK_UNSPECIFIED: _ClassVar[TwentyTwoTieBreak]
+    TWENTY_TWO_TIE_BREAK_NONE: _ClassVar[TwentyTwoTieBreak]
+    TWENTY_TWO_TIE_BREAK_POINTS: _ClassVar[TwentyTwoTieBreak]
+    TWENTY_TWO_TIE_BREAK_RANDOM: _ClassVar[TwentyTwoTieBreak]
+
 class TwentyTwoPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TWENTY_TWO_PHASE_UNSPECIFIED: _ClassVar[TwentyTwoPhase]
     TWENTY_TWO_PHASE_EXCHANGE: _ClassVar[TwentyTwoPhase]
     TWENTY_TWO_PHASE_PLAY: _ClassVar[TwentyTwoPhase]
     TWENTY_TWO_PHASE_OVER: _ClassVar[TwentyTwoPhase]
+
+class GinHandEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GIN_HAND_END_UNSPECIFIED: _ClassVar[GinHandEnd]
+    GIN_HAND_END_SHOWDOWN: _ClassVar[GinHandEnd]
+    GIN_HAND_END_WALL: _ClassVar[GinHandEnd]
+    GIN_HAND_END_UPCARD_LIMIT: _ClassVar[GinHandEnd]
+
+class GinGoOut(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GIN_GO_OUT_UNSPECIFIED: _ClassVar[GinGoOut]
+    GIN_GO_OUT_KNOCK: _ClassVar[GinGoOut]
+    GIN_GO_OUT_GIN: _ClassVar[GinGoOut]
+    GIN_GO_OUT_BIG_GIN: _ClassVar[GinGoOut]
 
 class GinPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -91,10 +112,22 @@ RANK_JACK: Rank
 RANK_QUEEN: Rank
 RANK_KING: Rank
 RANK_ACE: Rank
+TWENTY_TWO_TIE_BREAK_UNSPECIFIED: TwentyTwoTieBreak
+TWENTY_TWO_TIE_BREAK_NONE: TwentyTwoTieBreak
+TWENTY_TWO_TIE_BREAK_POINTS: TwentyTwoTieBreak
+TWENTY_TWO_TIE_BREAK_RANDOM: TwentyTwoTieBreak
 TWENTY_TWO_PHASE_UNSPECIFIED: TwentyTwoPhase
 TWENTY_TWO_PHASE_EXCHANGE: TwentyTwoPhase
 TWENTY_TWO_PHASE_PLAY: TwentyTwoPhase
 TWENTY_TWO_PHASE_OVER: TwentyTwoPhase
+GIN_HAND_END_UNSPECIFIED: GinHandEnd
+GIN_HAND_END_SHOWDOWN: GinHandEnd
+GIN_HAND_END_WALL: GinHandEnd
+GIN_HAND_END_UPCARD_LIMIT: GinHandEnd
+GIN_GO_OUT_UNSPECIFIED: GinGoOut
+GIN_GO_OUT_KNOCK: GinGoOut
+GIN_GO_OUT_GIN: GinGoOut
+GIN_GO_OUT_BIG_GIN: GinGoOut
 GIN_PHASE_UNSPECIFIED: GinPhase
 GIN_PHASE_FIRST_UPCARD: GinPhase
 GIN_PHASE_DRAW: GinPhase
@@ -421,7 +454,7 @@ class TwentyTwoObservation(_message.Message):
     def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., public: _Optional[_Union[TwentyTwoPublic, _Mapping]] = ...) -> None: ...
 
 class TwentyTwoPublic(_message.Message):
-    __slots__ = ("deal", "dealer", "cards_dealt", "stock_size", "packs", "seats", "phase", "to_act", "leader", "tricks")
+    __slots__ = ("deal", "dealer", "cards_dealt", "stock_size", "packs", "seats", "phase", "to_act", "leader", "tricks", "dealer_draw", "last_deal", "standings")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
     CARDS_DEALT_FIELD_NUMBER: _ClassVar[int]
@@ -432,6 +465,9 @@ class TwentyTwoPublic(_message.Message):
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     LEADER_FIELD_NUMBER: _ClassVar[int]
     TRICKS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
     deal: int
     dealer: int
     cards_dealt: int
@@ -442,23 +478,64 @@ class TwentyTwoPublic(_message.Message):
     to_act: int
     leader: int
     tricks: _containers.RepeatedCompositeFieldContainer[TwentyTwoTrick]
-    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., cards_dealt: _Optional[int] = ..., stock_size: _Optional[int] = ..., packs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TwentyTwoSeat, _Mapping]]] = ..., phase: _Optional[_Union[TwentyTwoPhase, str]] = ..., to_act: _Optional[int] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ...) -> None: ...
+    dealer_draw: _containers.RepeatedCompositeFieldContainer[TwentyTwoDrawRound]
+    last_deal: TwentyTwoDealResult
+    standings: Standings
+    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., cards_dealt: _Optional[int] = ..., stock_size: _Optional[int] = ..., packs: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[TwentyTwoSeat, _Mapping]]] = ..., phase: _Optional[_Union[TwentyTwoPhase, str]] = ..., to_act: _Optional[int] = ..., leader: _Optional[int] = ..., tricks: _Optional[_Iterable[_Union[TwentyTwoTrick, _Mapping]]] = ..., dealer_draw: _Optional[_Iterable[_Union[TwentyTwoDrawRound, _Mapping]]] = ..., last_deal: _Optional[_Union[TwentyTwoDealResult, _Mapping]] = ..., standings: _Optional[_Union[Standings, _Mapping]] = ...) -> None: ...
+
+class TwentyTwoSeatCard(_message.Message):
+    __slots__ = ("seat", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: Card
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...
+
+class TwentyTwoDrawRound(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[TwentyTwoSeatCard]
+    def __init__(self, cards: _Optional[_Iterable[_Union[TwentyTwoSeatCard, _Mapping]]] = ...) -> None: ...
+
+class TwentyTwoDealResult(_message.Message):
+    __slots__ = ("deal", "revealed", "rank", "losers", "tie_break", "eliminated")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    LOSERS_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    revealed: _containers.RepeatedCompositeFieldContainer[TwentyTwoSeatCard]
+    rank: Rank
+    losers: _containers.RepeatedScalarFieldContainer[int]
+    tie_break: TwentyTwoTieBreak
+    eliminated: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, deal: _Optional[int] = ..., revealed: _Optional[_Iterable[_Union[TwentyTwoSeatCard, _Mapping]]] = ..., rank: _Optional[_Union[Rank, str]] = ..., losers: _Optional[_Iterable[int]] = ..., tie_break: _Optional[_Union[TwentyTwoTieBreak, str]] = ..., eliminated: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Standings(_message.Message):
+    __slots__ = ("standings",)
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
 
 class TwentyTwoSeat(_message.Message):
-    __slots__ = ("seat", "score", "penalty_pile", "eliminated", "hand_size", "exchanged")
+    __slots__ = ("seat", "score", "penalty_pile", "eliminated", "hand_size", "exchanged", "won")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     PENALTY_PILE_FIELD_NUMBER: _ClassVar[int]
     ELIMINATED_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     EXCHANGED_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
     seat: int
     score: int
     penalty_pile: _containers.RepeatedCompositeFieldContainer[Card]
     eliminated: bool
     hand_size: int
     exchanged: int
-    def __init__(self, seat: _Optional[int] = ..., score: _Optional[int] = ..., penalty_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., eliminated: _Optional[bool] = ..., hand_size: _Optional[int] = ..., exchanged: _Optional[int] = ...) -> None: ...
+    won: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, seat: _Optional[int] = ..., score: _Optional[int] = ..., penalty_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., eliminated: _Optional[bool] = ..., hand_size: _Optional[int] = ..., exchanged: _Optional[int] = ..., won: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class TwentyTwoTrick(_message.Message):
     __slots__ = ("plays", "strongest", "winner")
@@ -479,7 +556,7 @@ class TwentyTwoPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
-    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act")
+    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DRAWN_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
@@ -491,6 +568,17 @@ class GinObservation(_message.Message):
     KNOWN_CARDS_FIELD_NUMBER: _ClassVar[int]
     KNOCK_LIMIT_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    HANDS_WON_FIELD_NUMBER: _ClassVar[int]
+    MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    UPCARD_DRAWS_FIELD_NUMBER: _ClassVar[int]
+    DEALT_UPCARDS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_BY_FIELD_NUMBER: _ClassVar[int]
+    STOCK_ONLY_FIELD_NUMBER: _ClassVar[int]
+    TAKEN_FIELD_NUMBER: _ClassVar[int]
+    MUST_GO_OUT_FIELD_NUMBER: _ClassVar[int]
+    LAST_RESULT_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[Card]
     drawn: Card
     scores: _containers.RepeatedScalarFieldContainer[int]
@@ -502,7 +590,86 @@ class GinObservation(_message.Message):
     known_cards: _containers.RepeatedCompositeFieldContainer[Cards]
     knock_limit: int
     to_act: int
-    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ...) -> None: ...
+    hands_won: _containers.RepeatedScalarFieldContainer[int]
+    multiplier: int
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    upcard_draws: int
+    dealt_upcards: int
+    discarded_by: _containers.RepeatedScalarFieldContainer[int]
+    stock_only: bool
+    taken: Card
+    must_go_out: bool
+    last_result: GinHandResult
+    outcome: GinOutcome
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ..., hands_won: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., upcard_draws: _Optional[int] = ..., dealt_upcards: _Optional[int] = ..., discarded_by: _Optional[_Iterable[int]] = ..., stock_only: _Optional[bool] = ..., taken: _Optional[_Union[Card, _Mapping]] = ..., must_go_out: _Optional[bool] = ..., last_result: _Optional[_Union[GinHandResult, _Mapping]] = ..., outcome: _Optional[_Union[GinOutcome, _Mapping]] = ...) -> None: ...
+
+class GinHandResult(_message.Message):
+    __slots__ = ("deal", "dealer", "end", "showdown", "winner", "undercut", "points", "scores")
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    SHOWDOWN_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    UNDERCUT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    deal: int
+    dealer: int
+    end: GinHandEnd
+    showdown: GinShowdown
+    winner: int
+    undercut: bool
+    points: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, deal: _Optional[int] = ..., dealer: _Optional[int] = ..., end: _Optional[_Union[GinHandEnd, str]] = ..., showdown: _Optional[_Union[GinShowdown, _Mapping]] = ..., winner: _Optional[int] = ..., undercut: _Optional[bool] = ..., points: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GinShowdown(_message.Message):
+    __slots__ = ("knocker", "kind", "discard", "melds", "deadwood_cards", "deadwood", "defender", "layout")
+    KNOCKER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    DEADWOOD_CARDS_FIELD_NUMBER: _ClassVar[int]
+    DEADWOOD_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_FIELD_NUMBER: _ClassVar[int]
+    LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    knocker: int
+    kind: GinGoOut
+    discard: Card
+    melds: _containers.RepeatedCompositeFieldContainer[Cards]
+    deadwood_cards: _containers.RepeatedCompositeFieldContainer[Card]
+    deadwood: int
+    defender: int
+    layout: GinLayout
+    def __init__(self, knocker: _Optional[int] = ..., kind: _Optional[_Union[GinGoOut, str]] = ..., discard: _Optional[_Union[Card, _Mapping]] = ..., melds: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., deadwood_cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., deadwood: _Optional[int] = ..., defender: _Optional[int] = ..., layout: _Optional[_Union[GinLayout, _Mapping]] = ...) -> None: ...
+
+class GinLayout(_message.Message):
+    __slots__ = ("melds", "layoffs", "onto", "deadwood_cards", "deadwood")
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    LAYOFFS_FIELD_NUMBER: _ClassVar[int]
+    ONTO_FIELD_NUMBER: _ClassVar[int]
+    DEADWOOD_CARDS_FIELD_NUMBER: _ClassVar[int]
+    DEADWOOD_FIELD_NUMBER: _ClassVar[int]
+    melds: _containers.RepeatedCompositeFieldContainer[Cards]
+    layoffs: _containers.RepeatedCompositeFieldContainer[Card]
+    onto: _containers.RepeatedCompositeFieldContainer[Cards]
+    deadwood_cards: _containers.RepeatedCompositeFieldContainer[Card]
+    deadwood: int
+    def __init__(self, melds: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., layoffs: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., onto: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., deadwood_cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., deadwood: _Optional[int] = ...) -> None: ...
+
+class GinOutcome(_message.Message):
+    __slots__ = ("totals", "points", "hands_won", "winner", "standings")
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_WON_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    hands_won: _containers.RepeatedScalarFieldContainer[int]
+    winner: int
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    def __init__(self, totals: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., hands_won: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
 
 class Events(_message.Message):
     __slots__ = ("events",)
