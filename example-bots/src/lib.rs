@@ -26,6 +26,7 @@
 
 pub mod catalogue;
 pub mod cli;
+pub mod diluted;
 pub mod gin_heuristic;
 pub mod measure;
 pub mod random;
