@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tracing::{debug, info};
 
 use crate::duplicate::{derive_seed, rotations};
+use crate::pairwise::set_score;
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
 use crate::sprt::{Sprt, SprtConfig, SprtDecision};
@@ -312,8 +313,10 @@ impl Planner<'_> {
         let Format::Sprt { a, b, sprt, .. } = &self.settings.format else { return Ok(None) };
         let (a, b) = (self.index(a)?, self.index(b)?);
         let mut test = Sprt::new(*sprt);
-        for set in store.sets()? {
-            if let Some(score) = set.paired.and_then(|p| p.score(a, b)) {
+        // One sample per rated set: A's pentanomial score against B over the set's matches
+        // (`pairwise::set_score`), at any table size: the N-player SPRT.
+        for set in store.rated_set_outcomes()? {
+            if let Some(score) = set_score(set.iter().map(|o| &o.places[..]), a, b) {
                 test.add(score);
             }
         }

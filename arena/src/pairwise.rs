@@ -183,6 +183,31 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
+/// `a`'s paired score against `b` over one set's matches (each a list of `(bot, place)`): the
+/// mean over the matches where both sat of 1 (ahead), ½ (level) or 0 (behind); `None` if they
+/// never sat together. For two seatings of one Gin Rummy deal it takes five values (the
+/// pentanomial sample), for four seatings of a four-seat deal nine.
+pub fn set_score<'a>(
+    matches: impl IntoIterator<Item = &'a [(usize, u8)]>,
+    a: usize,
+    b: usize,
+) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0u32);
+    for places in matches {
+        let pa = places.iter().find(|(bot, _)| *bot == a).map(|&(_, p)| p);
+        let pb = places.iter().find(|(bot, _)| *bot == b).map(|&(_, p)| p);
+        if let (Some(pa), Some(pb)) = (pa, pb) {
+            sum += match pa.cmp(&pb) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            };
+            n += 1;
+        }
+    }
+    (n > 0).then(|| sum / f64::from(n))
+}
+
 /// The evidence between every two of `bots` bots: `tally(a, b)` is `a`'s scores against `b`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairTable {
@@ -223,6 +248,20 @@ impl PairTable {
             self.tallies[i].add_controlled(score, control);
         } else {
             self.tallies[i].add_controlled(1.0 - score, -control);
+        }
+    }
+
+    /// Adds one set: the paired score ([`set_score`]) of every two bots that sat together.
+    pub fn add_set(&mut self, matches: &[&[(usize, u8)]]) {
+        let mut bots: Vec<usize> = matches.iter().flat_map(|m| m.iter().map(|&(b, _)| b)).collect();
+        bots.sort_unstable();
+        bots.dedup();
+        for (i, &a) in bots.iter().enumerate() {
+            for &b in &bots[i + 1..] {
+                if let Some(x) = set_score(matches.iter().copied(), a, b) {
+                    self.add(a, b, x, 0.0);
+                }
+            }
         }
     }
 

@@ -754,8 +754,8 @@ mod tests {
 
     #[test]
     fn every_method_finds_the_order_and_duplicates_beat_independent_deals() {
-        let pool = synthetic(4, 2, 300, 0.25);
-        let reports = measure(&pool, &Method::ALL, 12, 1, 0.05, 20_000, 2).unwrap();
+        let pool = synthetic(4, 2, 150, 0.3);
+        let reports = measure(&pool, &Method::ALL, 8, 1, 0.05, 20_000, 2).unwrap();
         // The head-to-head judges settle; the rating judges may not (TrueSkill's dynamics
         // keep its deviations from shrinking below what a 95% claim about close bots needs).
         for r in reports.iter().filter(|r| r.method.ratings.is_none()) {
@@ -773,8 +773,8 @@ mod tests {
     #[test]
     fn luck_adjustment_helps_independent_deals_with_seat_luck() {
         // Four seats: a seat's luck is shared with the reference at that seat.
-        let pool = synthetic(5, 4, 200, 0.25);
-        let reports = measure(&pool, &Method::ALL[..2], 10, 3, 0.05, 50_000, 2).unwrap();
+        let pool = synthetic(5, 4, 100, 0.3);
+        let reports = measure(&pool, &Method::ALL[..2], 8, 3, 0.05, 50_000, 2).unwrap();
         assert!(reports[1].median() < reports[0].median(), "{reports:?}");
         assert!(reports[1].right() >= 0.8);
     }
