@@ -138,23 +138,26 @@ impl Leaderboard {
                     Mode::Live => (r.mean, r.sigma),
                     Mode::Finals => finals_rating(&pairs, bot, scores[bot]),
                 };
-                (bot, Row {
-                rank: 0,
-                name,
-                rating,
-                sigma,
-                rank_low: intervals[bot].0,
-                rank_high: intervals[bot].1,
-                indistinguishable_from_first: intervals[bot].0 == 1,
-                matches: s.matches,
-                win_rate: s.win_rate(),
-                average_place: s.average_place(),
-                illegal: s.illegal,
-                timeouts: s.timeouts,
-                crashes: s.crashes,
-                think_p50_ms: s.think.quantile(0.5).map(whole_micros_as_ms),
-                think_p99_ms: s.think.quantile(0.99).map(whole_micros_as_ms),
-            })
+                (
+                    bot,
+                    Row {
+                        rank: 0,
+                        name,
+                        rating,
+                        sigma,
+                        rank_low: intervals[bot].0,
+                        rank_high: intervals[bot].1,
+                        indistinguishable_from_first: intervals[bot].0 == 1,
+                        matches: s.matches,
+                        win_rate: s.win_rate(),
+                        average_place: s.average_place(),
+                        illegal: s.illegal,
+                        timeouts: s.timeouts,
+                        crashes: s.crashes,
+                        think_p50_ms: s.think.quantile(0.5).map(whole_micros_as_ms),
+                        think_p99_ms: s.think.quantile(0.99).map(whole_micros_as_ms),
+                    },
+                )
             })
             .collect();
         match mode {

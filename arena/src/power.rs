@@ -41,7 +41,9 @@ pub enum Player {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PowerError {
     /// Fewer bots than seats, fewer than two seats, or no deals.
-    #[error("a pool needs at least two seats, as many bots as seats and one deal ({bots} bots, {seats} seats, {deals} deals)")]
+    #[error(
+        "a pool needs at least two seats, as many bots as seats and one deal ({bots} bots, {seats} seats, {deals} deals)"
+    )]
     Shape {
         /// Bots in the field.
         bots: usize,
@@ -80,6 +82,12 @@ pub enum PowerError {
     },
 }
 
+/// Plays one pooled match: the deal's seed and who sits in each seat, to each seat's place.
+pub type PlayMatch<'a> = dyn Fn(u64, &[Player]) -> Result<Vec<u8>, String> + Sync + 'a;
+
+/// One deal's places: every table's seatings, then the reference's.
+type DealPlaces = (Vec<u8>, Vec<u8>);
+
 /// Every match a simulated ladder may play (see the [module docs](self)).
 #[derive(Clone, Debug)]
 pub struct OutcomePool {
@@ -115,7 +123,7 @@ impl OutcomePool {
         deals: usize,
         seed: u64,
         parallel: usize,
-        play: &(dyn Fn(u64, &[Player]) -> Result<Vec<u8>, String> + Sync),
+        play: &PlayMatch<'_>,
     ) -> Result<OutcomePool, PowerError> {
         if seats < 2 || bots < seats || deals == 0 {
             return Err(PowerError::Shape { bots, seats, deals });
@@ -123,7 +131,7 @@ impl OutcomePool {
         let tables = round_robin(bots, seats);
         let seatings = rotations(seats, None);
         let per_deal = tables.len() * seatings.len() * seats;
-        let results: Mutex<Vec<Option<(Vec<u8>, Vec<u8>)>>> = Mutex::new(vec![None; deals]);
+        let results: Mutex<Vec<Option<DealPlaces>>> = Mutex::new(vec![None; deals]);
         let next = AtomicUsize::new(0);
         let failure: Mutex<Option<PowerError>> = Mutex::new(None);
         let checked = |deal: usize, places: Vec<u8>| {
@@ -134,7 +142,7 @@ impl OutcomePool {
             }
             .map_err(|e| (deal, e))
         };
-        let play_deal = |deal: usize| -> Result<(Vec<u8>, Vec<u8>), (usize, PowerError)> {
+        let play_deal = |deal: usize| -> Result<DealPlaces, (usize, PowerError)> {
             let deal_seed = derive_seed(seed, deal as u64);
             let mut out = Vec::with_capacity(per_deal);
             for table in &tables {
@@ -239,8 +247,8 @@ impl OutcomePool {
     }
 
     fn places(&self, deal: usize, table: usize, seating: usize) -> &[u8] {
-        let start = ((deal * self.tables.len() + table) * self.seatings.len() + seating)
-            * self.seats;
+        let start =
+            ((deal * self.tables.len() + table) * self.seatings.len() + seating) * self.seats;
         &self.places[start..start + self.seats]
     }
 
@@ -423,7 +431,10 @@ impl Evidence {
                 let all = r.all();
                 let mut order: Vec<usize> = (0..all.len()).collect();
                 order.sort_by(|&a, &b| {
-                    all[b].mean.total_cmp(&all[a].mean).then(self.tie_break[a].cmp(&self.tie_break[b]))
+                    all[b]
+                        .mean
+                        .total_cmp(&all[a].mean)
+                        .then(self.tie_break[a].cmp(&self.tie_break[b]))
                 });
                 order
             }
@@ -537,7 +548,8 @@ fn choose_table(
         .map(|(i, t)| (i, unsettled.iter().filter(|&&(x, y, _)| holds(t, x, y)).count()))
         .collect();
     let most = candidates.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    let best: Vec<usize> = candidates.iter().filter(|&&(_, n)| n == most).map(|&(i, _)| i).collect();
+    let best: Vec<usize> =
+        candidates.iter().filter(|&&(_, n)| n == most).map(|&(i, _)| i).collect();
     if best.is_empty() {
         return draws.below(pool.tables.len());
     }
