@@ -327,24 +327,13 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
 fn arena_power_prints_every_method_and_ends_with_the_ratio() {
     let dir = tempfile::tempdir().unwrap();
     let out = cardroom(
-        &[
-            "arena",
-            "power",
-            "--game",
-            "twenty_two",
-            "--seats",
-            "2",
-            "--trials",
-            "2",
-            "--deals",
-            "20",
-        ],
+        &["arena", "power", "--game", "twenty_two", "--trials", "2", "--deals", "30"],
         dir.path(),
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].starts_with("Twenty-Two at 2 seats: 5 bots, 20 deals"), "{stdout}");
+    assert!(lines[0].starts_with("Twenty-Two at 4 seats: 5 bots, 30 deals"), "{stdout}");
     assert!(lines[1].starts_with("true order (pool head-to-head): heuristic-0% > "), "{stdout}");
     let header = lines.iter().position(|l| l.starts_with("method")).unwrap();
     // One row per method, each with its median, quartiles and shares.
