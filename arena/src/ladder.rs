@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tracing::{debug, info};
 
 use crate::duplicate::{derive_seed, rotations};
+use crate::pairwise::set_score;
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
 use crate::sprt::{Sprt, SprtConfig, SprtDecision};
@@ -126,8 +127,10 @@ impl Settings {
         let Format::Sprt { a, b, sprt, .. } = &self.format else { return Ok(None) };
         let (a, b) = (bot_index(names, a)?, bot_index(names, b)?);
         let mut test = Sprt::new(*sprt);
-        for set in store.sets()? {
-            if let Some(score) = set.paired.and_then(|p| p.score(a, b)) {
+        // One sample per rated set: A's pentanomial score against B over the set's matches
+        // (`pairwise::set_score`), at any table size: the N-player SPRT.
+        for set in store.rated_set_outcomes()? {
+            if let Some(score) = set_score(set.iter().map(|o| &o.places[..]), a, b) {
                 test.add(score);
             }
         }

@@ -1,12 +1,38 @@
-//! The leaderboard: every bot with its rating, uncertainty and statistics, sorted by the
-//! conservative rating, as a text table, JSON or CSV.
+//! The leaderboard: every bot with its rating, uncertainty and statistics, as a text table,
+//! JSON or CSV, and what an organizer can trust of the order: each bot's rank interval, the
+//! probability that one bot is better than another, and which bots cannot be told from the
+//! first.
+//!
+//! Two modes ([`Mode`]). *Live* sorts by the conservative rating of the ladder's sequential
+//! updates, as bots come, go and change. *Finals* is for the end of a competition, when the
+//! bots are frozen: every rated set weighs the same whatever its place in the ladder (no rating
+//! drift), the order is the head-to-head one ([`PairTable::order`]) and the rating shown is
+//! the Elo of each bot's mean head-to-head score. In both, the intervals and probabilities come
+//! from the head-to-head evidence of the rated sets ([`crate::pairwise`]): rank intervals hold
+//! for the whole table at 95%, at any time they are looked at.
 
 use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::pairwise::PairTable;
+use crate::sprt::score_to_elo;
 use crate::stats::Stats;
 use crate::store::{Store, StoreError};
+
+/// The error rate of the leaderboard's rank intervals and "indistinguishable from first".
+pub const ALPHA: f64 = 0.05;
+
+/// How the leaderboard orders and rates the bots.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The sequential ratings' conservative estimate.
+    #[default]
+    Live,
+    /// Frozen bots: every set weighs the same, the order is the head-to-head one.
+    Finals,
+}
 
 /// One bot's line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -19,6 +45,13 @@ pub struct Row {
     pub rating: f64,
     /// Rating uncertainty (standard deviation).
     pub sigma: f64,
+    /// The best rank it can have at 95% confidence for the whole table (one more than the bots
+    /// confidently better than it).
+    pub rank_low: usize,
+    /// The worst rank it can have at 95% confidence.
+    pub rank_high: usize,
+    /// No bot is confidently better than it: it cannot be told from the first.
+    pub indistinguishable_from_first: bool,
     /// Matches played.
     pub matches: u32,
     /// Share of matches won.
@@ -43,57 +76,134 @@ fn whole_micros_as_ms(micros: f64) -> f64 {
     micros.round() / 1000.0
 }
 
+/// A finals rating: the Elo of `bot`'s mean head-to-head score against the field, and its
+/// standard error in Elo (the delta method on the mean of its pairs' standard errors).
+fn finals_rating(pairs: &PairTable, bot: usize, score: f64) -> (f64, f64) {
+    let others: Vec<usize> = (0..pairs.bots()).filter(|&b| b != bot).collect();
+    let k = others.len().max(1) as f64;
+    let variance: f64 = others
+        .iter()
+        .map(|&b| {
+            let t = pairs.tally(bot, b);
+            if t.n == 0 { 0.25 } else { t.standard_error(0.0).powi(2) }
+        })
+        .sum::<f64>()
+        / (k * k);
+    let s = score.clamp(0.01, 0.99);
+    let slope = 400.0 / std::f64::consts::LN_10 / (s * (1.0 - s));
+    (score_to_elo(score), slope * variance.sqrt())
+}
+
 /// A ladder's leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Leaderboard {
+    /// How it is ordered and rated.
+    pub mode: Mode,
     /// Best first.
     pub rows: Vec<Row>,
+    /// `p_better[i][j]`: the probability that the bot of row `i` is better than the bot of
+    /// row `j` (its expected head-to-head score above ½, normal approximation; ½ without
+    /// evidence, and on the diagonal).
+    pub p_better: Vec<Vec<f64>>,
 }
 
 impl Leaderboard {
-    /// The leaderboard of the ladder in `store`.
+    /// The live leaderboard of the ladder in `store`.
     pub fn from_store(store: &Store) -> Result<Leaderboard, StoreError> {
+        Leaderboard::from_store_in(store, Mode::Live)
+    }
+
+    /// The leaderboard of the ladder in `store` in `mode`.
+    pub fn from_store_in(store: &Store, mode: Mode) -> Result<Leaderboard, StoreError> {
         let names = store.bot_names()?;
         let ratings = store.ratings()?;
         let mut stats = Stats::new(names.len());
         for outcome in store.outcomes()? {
             stats.add(&outcome);
         }
-        let mut rows: Vec<Row> = names
+        let mut pairs = PairTable::new(names.len());
+        for set in store.rated_set_outcomes()? {
+            let matches: Vec<&[(usize, u8)]> = set.iter().map(|o| &o.places[..]).collect();
+            pairs.add_set(&matches);
+        }
+        let intervals = pairs.rank_intervals(0.0, ALPHA);
+        let scores = pairs.mean_scores(0.0);
+        let mut rows: Vec<(usize, Row)> = names
             .into_iter()
             .zip(ratings)
             .zip(stats.bots)
-            .map(|((name, r), s)| Row {
-                rank: 0,
-                name,
-                rating: r.mean,
-                sigma: r.sigma,
-                matches: s.matches,
-                win_rate: s.win_rate(),
-                average_place: s.average_place(),
-                illegal: s.illegal,
-                timeouts: s.timeouts,
-                crashes: s.crashes,
-                think_p50_ms: s.think.quantile(0.5).map(whole_micros_as_ms),
-                think_p99_ms: s.think.quantile(0.99).map(whole_micros_as_ms),
+            .enumerate()
+            .map(|(bot, ((name, r), s))| {
+                let (rating, sigma) = match mode {
+                    Mode::Live => (r.mean, r.sigma),
+                    Mode::Finals => finals_rating(&pairs, bot, scores[bot]),
+                };
+                (
+                    bot,
+                    Row {
+                        rank: 0,
+                        name,
+                        rating,
+                        sigma,
+                        rank_low: intervals[bot].0,
+                        rank_high: intervals[bot].1,
+                        indistinguishable_from_first: intervals[bot].0 == 1,
+                        matches: s.matches,
+                        win_rate: s.win_rate(),
+                        average_place: s.average_place(),
+                        illegal: s.illegal,
+                        timeouts: s.timeouts,
+                        crashes: s.crashes,
+                        think_p50_ms: s.think.quantile(0.5).map(whole_micros_as_ms),
+                        think_p99_ms: s.think.quantile(0.99).map(whole_micros_as_ms),
+                    },
+                )
             })
             .collect();
-        rows.sort_by(|a, b| (b.rating - 3.0 * b.sigma).total_cmp(&(a.rating - 3.0 * a.sigma)));
+        match mode {
+            Mode::Live => rows.sort_by(|(_, a), (_, b)| {
+                (b.rating - 3.0 * b.sigma).total_cmp(&(a.rating - 3.0 * a.sigma))
+            }),
+            Mode::Finals => {
+                let order = pairs.order(0.0, &[]);
+                rows.sort_by_key(|(bot, _)| order.iter().position(|b| b == bot));
+            }
+        }
+        let bots: Vec<usize> = rows.iter().map(|&(bot, _)| bot).collect();
+        let p_better = bots
+            .iter()
+            .map(|&a| {
+                bots.iter()
+                    .map(|&b| if a == b { 0.5 } else { pairs.tally(a, b).p_better(0.0) })
+                    .collect()
+            })
+            .collect();
+        let mut rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
         for (i, row) in rows.iter_mut().enumerate() {
             row.rank = i + 1;
         }
-        Ok(Leaderboard { rows })
+        Ok(Leaderboard { mode, rows, p_better })
+    }
+
+    /// The names of the bots that cannot be told from the first.
+    pub fn indistinguishable_from_first(&self) -> Vec<&str> {
+        self.rows
+            .iter()
+            .filter(|r| r.indistinguishable_from_first)
+            .map(|r| r.name.as_str())
+            .collect()
     }
 
     /// A text table.
     pub fn to_table(&self) -> String {
         let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(3).max(3);
         let mut out = format!(
-            "{:>4}  {:<width$}  {:>9}  {:>7}  {:>7}  {:>5}  {:>6}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}\n",
+            "{:>4}  {:<width$}  {:>9}  {:>7}  {:>7}  {:>7}  {:>5}  {:>6}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}\n",
             "rank",
             "bot",
             "rating",
             "±σ",
+            "ranks",
             "matches",
             "win%",
             "place",
@@ -107,11 +217,17 @@ impl Leaderboard {
         for r in &self.rows {
             let _ = writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>9.2}  {:>7.2}  {:>7}  {:>5.1}  {:>6.2}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}",
+                "{:>4}  {:<width$}  {:>9.2}  {:>7.2}  {:>7}  {:>7}  {:>5.1}  {:>6.2}  {:>7}  {:>8}  {:>7}  {:>8}  {:>8}",
                 r.rank,
                 r.name,
                 r.rating,
                 r.sigma,
+                format!(
+                    "{}{}-{}",
+                    if r.indistinguishable_from_first { "*" } else { "" },
+                    r.rank_low,
+                    r.rank_high
+                ),
                 r.matches,
                 100.0 * r.win_rate,
                 r.average_place,
@@ -122,13 +238,39 @@ impl Leaderboard {
                 ms(r.think_p99_ms),
             );
         }
+        let _ = writeln!(
+            out,
+            "ranks: the 95% interval for the whole table; *: cannot be told from the first ({})",
+            match self.mode {
+                Mode::Live => "live ratings",
+                Mode::Finals => "finals: every set weighs the same",
+            }
+        );
+        out
+    }
+
+    /// The pairwise probabilities as a text table: row bot better than column bot.
+    pub fn to_pairwise_table(&self) -> String {
+        let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(3).max(3);
+        let mut out = format!("{:<width$}", "P(row > column)");
+        for r in &self.rows {
+            let _ = write!(out, "  {:>6}", r.rank);
+        }
+        out.push('\n');
+        for (row, p) in self.rows.iter().zip(&self.p_better) {
+            let _ = write!(out, "{:<width$}", format!("{} {}", row.rank, row.name));
+            for x in p {
+                let _ = write!(out, "  {x:>6.3}");
+            }
+            out.push('\n');
+        }
         out
     }
 
     /// CSV with a header line; the columns are named as [`Row`]'s JSON fields.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "rank,name,rating,sigma,matches,win_rate,average_place,illegal,timeouts,crashes,think_p50_ms,think_p99_ms\n",
+            "rank,name,rating,sigma,rank_low,rank_high,indistinguishable_from_first,matches,win_rate,average_place,illegal,timeouts,crashes,think_p50_ms,think_p99_ms\n",
         );
         let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
         for r in &self.rows {
@@ -139,11 +281,14 @@ impl Leaderboard {
             };
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.rank,
                 name,
                 r.rating,
                 r.sigma,
+                r.rank_low,
+                r.rank_high,
+                r.indistinguishable_from_first,
                 r.matches,
                 r.win_rate,
                 r.average_place,
@@ -189,10 +334,13 @@ mod tests {
         assert_eq!((board.rows[0].rank, board.rows[0].matches), (1, 1));
         assert!((board.rows[0].win_rate - 1.0).abs() < 1e-12);
         let table = board.to_table();
-        assert_eq!(table.lines().count(), 3);
+        assert_eq!(table.lines().count(), 4);
         assert!(table.lines().nth(1).unwrap().contains("strong"));
         let csv = board.to_csv();
         assert!(csv.lines().nth(1).unwrap().starts_with("1,\"strong, \"\"quoted\"\"\",1662"));
+        // One set is no evidence: both may be first.
+        assert_eq!(board.indistinguishable_from_first().len(), 2);
+        assert_eq!((board.rows[1].rank_low, board.rows[1].rank_high), (1, 2));
         let json = serde_json::to_value(&board).unwrap();
         assert_eq!(json["rows"][1]["name"], "weak");
     }
@@ -230,5 +378,49 @@ mod tests {
         assert!(decimals <= 3 && p50.starts_with("0.0"), "{p50}");
         assert!(csv.lines().nth(1).unwrap().contains(&format!(",{p50},")), "{csv}");
         assert!(serde_json::to_string(&board).unwrap().contains(&format!(":{p50},")));
+    }
+
+    #[test]
+    fn finals_order_by_head_to_head_with_intervals_and_probabilities() {
+        // Three bots; "best" always first, "middle" second, "worst" third, over 40 sets of
+        // two matches each, rated in an order that favours "worst" late (live ratings drift).
+        let mut store = Store::in_memory().unwrap();
+        let names = ["worst".to_owned(), "middle".to_owned(), "best".to_owned()];
+        store.begin("{}", &names, Rating::initial(RatingSystem::WengLin)).unwrap();
+        let mut ratings = Ratings::new(RatingSystem::WengLin, 3);
+        for i in 0..40u64 {
+            let planned = [
+                PlannedMatch { seed: i, seats: vec![0, 1, 2] },
+                PlannedMatch { seed: i, seats: vec![2, 0, 1] },
+            ];
+            let set = store.add_set(0, &[0, 1, 2], &planned).unwrap();
+            for m in store.pending_matches().unwrap() {
+                let outcome = MatchOutcome {
+                    places: vec![(0, 3), (1, 2), (2, 1)],
+                    health: vec![SeatHealth::default(); 3],
+                    decisions: 1,
+                };
+                store.finish_match(m.id, &outcome, None).unwrap();
+            }
+            let (_, outcomes) = store.unrated_sets().unwrap().remove(0);
+            let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
+            let changes = ratings.update(&paired).unwrap();
+            store.rate_set(set, &paired, &changes).unwrap();
+        }
+        for mode in [Mode::Live, Mode::Finals] {
+            let board = Leaderboard::from_store_in(&store, mode).unwrap();
+            let order: Vec<&str> = board.rows.iter().map(|r| r.name.as_str()).collect();
+            assert_eq!(order, ["best", "middle", "worst"], "{mode:?}");
+            let intervals: Vec<(usize, usize)> =
+                board.rows.iter().map(|r| (r.rank_low, r.rank_high)).collect();
+            assert_eq!(intervals, [(1, 1), (2, 2), (3, 3)]);
+            assert_eq!(board.indistinguishable_from_first(), ["best"]);
+            assert!(board.p_better[0][2] > 0.999 && board.p_better[2][0] < 0.001);
+            assert!((board.p_better[1][1] - 0.5).abs() < 1e-12);
+            assert_eq!(board.to_pairwise_table().lines().count(), 4);
+        }
+        let finals = Leaderboard::from_store_in(&store, Mode::Finals).unwrap();
+        assert!(finals.rows[0].rating > 0.0 && finals.rows[2].rating < 0.0);
+        assert_eq!(serde_json::to_value(&finals).unwrap()["mode"], "finals");
     }
 }

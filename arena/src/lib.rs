@@ -10,6 +10,9 @@
 //! - [`rating`]: Weng-Lin for Twenty-Two's multi-player standings, Glicko-2 for Gin Rummy,
 //!   updated once per duplicate set from its paired result.
 //! - [`sprt`]: a head-to-head test that stops itself once decided.
+//! - [`pairwise`]: head-to-head evidence per pair of bots (the pentanomial model, a control
+//!   variate, an anytime-valid test) and the rank intervals it gives.
+//! - [`power`]: simulated ladders that count the matches each ranking method needs.
 //! - [`stats`]: win rates, average place, head-to-head, health.
 //! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
 //!   anything is made.
@@ -35,6 +38,8 @@ pub mod duplicate;
 pub mod ladder;
 pub mod leaderboard;
 pub mod net;
+pub mod pairwise;
+pub mod power;
 pub mod rating;
 pub mod schedule;
 pub mod sprt;

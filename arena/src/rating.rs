@@ -1,6 +1,7 @@
 //! Ratings with their uncertainty, through the `skillratings` crate: Weng-Lin (a Bayesian
 //! approximation of TrueSkill for any number of players, ties included) for Twenty-Two's
-//! standings, Glicko-2 for Gin Rummy's two-player results.
+//! standings, Glicko-2 for Gin Rummy's two-player results, and TrueSkill itself (its factor
+//! graph, any number of players) to compare with Weng-Lin.
 //!
 //! One update per *duplicate set*, from its paired result ([`PairedResult`]): each bot's mean
 //! place over the set's seatings. The luck of the deal has then largely cancelled, and a set
@@ -8,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use skillratings::trueskill::{TrueSkillConfig, TrueSkillRating, trueskill_multi_team};
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use skillratings::{MultiTeamOutcome, Outcomes};
 
@@ -19,6 +21,10 @@ pub enum RatingSystem {
     WengLin,
     /// Glicko-2, two players only. Mean 1500, deviation 350.
     Glicko2,
+    /// TrueSkill (Herbrich et al.'s factor graph), any table size, ties allowed. Mean 25,
+    /// uncertainty 25/3.
+    #[serde(rename = "trueskill")]
+    TrueSkill,
 }
 
 impl RatingSystem {
@@ -27,6 +33,7 @@ impl RatingSystem {
         match self {
             RatingSystem::WengLin => "weng_lin",
             RatingSystem::Glicko2 => "glicko2",
+            RatingSystem::TrueSkill => "trueskill",
         }
     }
 }
@@ -54,6 +61,10 @@ impl Rating {
                 let r = Glicko2Rating::new();
                 Rating { mean: r.rating, sigma: r.deviation, volatility: r.volatility }
             }
+            RatingSystem::TrueSkill => {
+                let r = TrueSkillRating::new();
+                Rating { mean: r.rating, sigma: r.uncertainty, volatility: 0.0 }
+            }
         }
     }
 
@@ -65,6 +76,10 @@ impl Rating {
 
     fn weng_lin(self) -> WengLinRating {
         WengLinRating { rating: self.mean, uncertainty: self.sigma }
+    }
+
+    fn trueskill(self) -> TrueSkillRating {
+        TrueSkillRating { rating: self.mean, uncertainty: self.sigma }
     }
 
     fn glicko2(self) -> Glicko2Rating {
@@ -203,6 +218,30 @@ impl Ratings {
                     })
                     .collect()
             }
+            RatingSystem::TrueSkill => {
+                let teams: Vec<[TrueSkillRating; 1]> =
+                    result.places.iter().map(|&(b, _)| [self.ratings[b].trueskill()]).collect();
+                let ranks = result.ranks();
+                let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
+                    .iter()
+                    .zip(&ranks)
+                    .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank)))
+                    .collect();
+                // Without weights the crate cannot refuse the teams (one player each).
+                let rated = trueskill_multi_team(&input, &TrueSkillConfig::new(), None)
+                    .unwrap_or_else(|_| teams.iter().map(|t| t.to_vec()).collect());
+                rated
+                    .into_iter()
+                    .zip(&result.places)
+                    .map(|(team, &(b, _))| {
+                        team.first().map_or(self.ratings[b], |r| Rating {
+                            mean: r.rating,
+                            sigma: r.uncertainty,
+                            volatility: 0.0,
+                        })
+                    })
+                    .collect()
+            }
             RatingSystem::Glicko2 => {
                 let [(a, _), (b, _)] = result.places[..] else {
                     return Err(RatingError::NotTwoPlayers(result.places.len()));
@@ -314,6 +353,28 @@ mod tests {
             ratings.update(&PairedResult { places: vec![(9, 1.0)] }),
             Err(RatingError::UnknownBot(9))
         );
+    }
+
+    #[test]
+    fn trueskill_orders_places_like_weng_lin_and_matches_the_crate() {
+        let result = PairedResult { places: vec![(0, 2.0), (1, 3.0), (2, 1.0)] };
+        let mut ts = Ratings::new(RatingSystem::TrueSkill, 3);
+        ts.update(&result).unwrap();
+        let r = ts.all();
+        assert!(r[2].mean > r[0].mean && r[0].mean > r[1].mean);
+        let d = TrueSkillRating::new();
+        let direct = trueskill_multi_team(
+            &[
+                (&[d][..], MultiTeamOutcome::new(2)),
+                (&[d][..], MultiTeamOutcome::new(3)),
+                (&[d][..], MultiTeamOutcome::new(1)),
+            ],
+            &TrueSkillConfig::new(),
+            None,
+        )
+        .unwrap();
+        assert!(close(r[1].mean, direct[1][0].rating, 1e-12));
+        assert!(close(r[1].sigma, direct[1][0].uncertainty, 1e-12));
     }
 
     #[test]

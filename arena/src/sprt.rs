@@ -1,9 +1,12 @@
-//! A sequential probability ratio test for two bots that stops itself once decided.
+//! A sequential probability ratio test for two bots that stops itself once decided, at any
+//! table size (the N-player SPRT: is A better than B across four-seat tables?).
 //!
 //! Each sample is one duplicate set's *paired score* of bot A against bot B, in `[0, 1]`: the
-//! mean over the set's matches of 1 (A placed ahead), ½ (same place) or 0 (behind). For Gin
-//! Rummy's two seatings the samples take five values (the pentanomial model of chess-engine
-//! testing); an independent-deal match is a trinomial sample. The log-likelihood ratio is the
+//! mean over the set's matches of 1 (A placed ahead), ½ (same place) or 0 (behind)
+//! ([`crate::pairwise::set_score`]). For Gin Rummy's two seatings the samples take five values
+//! (the pentanomial model of chess-engine testing), for four seatings of a four-seat table nine;
+//! an independent-deal match is a trinomial sample. The other bots at the table are part of
+//! the conditions, as the opening book is in chess: A against B *at such tables*. The log-likelihood ratio is the
 //! generalized SPRT's normal approximation (as in Fishtest):
 //!
 //! `LLR = n (s1 - s0) (2 x̄ - s0 - s1) / (2 v)`
@@ -246,6 +249,58 @@ mod tests {
             .filter(|&s| run(at_elo1, 5000 + u64::from(s), config).0 == SprtDecision::AcceptH0)
             .count();
         assert!(missed <= 20, "{missed} misses of {runs}");
+    }
+
+    /// One four-seat duplicate set (four rotations of one deal) of A (skill `edge`) and B
+    /// against two fillers: each seat's luck is shared by every bot sitting there.
+    fn four_seat_set(edge: f64, seed: u64, i: u64) -> f64 {
+        let luck: Vec<f64> = (0..4).map(|s| 2.0 * uniform(seed ^ 0xD1, 4 * i + s)).collect();
+        let skill = [edge, 0.0, 0.0, 0.0];
+        let rotations: Vec<Vec<usize>> =
+            (0..4).map(|r| (0..4).map(|s| (s + r) % 4).collect()).collect();
+        let mut matches = Vec::new();
+        for (j, seating) in rotations.iter().enumerate() {
+            let values: Vec<f64> = seating
+                .iter()
+                .enumerate()
+                .map(|(s, &bot)| {
+                    skill[bot] + luck[s] + uniform(seed ^ 0xE2, 16 * i + 4 * j as u64 + s as u64)
+                })
+                .collect();
+            let places: Vec<(usize, u8)> = seating
+                .iter()
+                .enumerate()
+                .map(|(s, &bot)| (bot, 1 + values.iter().filter(|&&w| w > values[s]).count() as u8))
+                .collect();
+            matches.push(places);
+        }
+        crate::pairwise::set_score(matches.iter().map(|m| &m[..]), 0, 1).unwrap_or(0.5)
+    }
+
+    fn run_four_seat(edge: f64, seed: u64, config: SprtConfig) -> SprtDecision {
+        let mut sprt = Sprt::new(config);
+        for i in 0..20_000 {
+            sprt.add(four_seat_set(edge, seed, i));
+            if sprt.decision() != SprtDecision::Continue {
+                break;
+            }
+        }
+        sprt.decision()
+    }
+
+    #[test]
+    fn four_seat_sprt_keeps_its_error_rates() {
+        let config = SprtConfig { elo0: 0.0, elo1: 60.0, ..SprtConfig::default() };
+        // Equal bots: H1 in at most about alpha of the runs.
+        let wrong = (0..150u64)
+            .filter(|&s| run_four_seat(0.0, s, config) == SprtDecision::AcceptH1)
+            .count();
+        assert!(wrong <= 15, "{wrong} false positives of 150");
+        // A clearly stronger (its paired score near 0.6): H1 nearly always.
+        let found = (0..60u64)
+            .filter(|&s| run_four_seat(0.25, 1_000 + s, config) == SprtDecision::AcceptH1)
+            .count();
+        assert!(found >= 55, "found {found} of 60");
     }
 
     #[test]

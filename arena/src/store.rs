@@ -403,6 +403,14 @@ impl Store {
             .collect()
     }
 
+    /// The matches' outcomes of every rated set, oldest first: what the leaderboard's
+    /// head-to-head evidence is built from.
+    pub fn rated_set_outcomes(&self) -> Result<Vec<Vec<MatchOutcome>>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT id FROM deal_sets WHERE rated = 1 ORDER BY id")?;
+        let ids: Vec<i64> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        ids.into_iter().map(|id| self.set_outcomes(id)).collect()
+    }
+
     fn set_outcomes(&self, set_id: i64) -> Result<Vec<MatchOutcome>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT outcome FROM matches WHERE set_id = ?1 AND status = 'done' ORDER BY id",

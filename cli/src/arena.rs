@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use cardroom_arena::leaderboard::Mode;
 use cardroom_arena::{
     Format, Ladder, LadderFile, Leaderboard, NetPlayer, Progress, Rating, Settings, Store, Summary,
     run, run_with,
@@ -31,6 +32,10 @@ pub(crate) enum ArenaCommand {
         /// The ladder file (TOML; see `arena/README.md`).
         config: PathBuf,
     },
+    /// Measure how many matches each ranking method needs to rank a field of bots of known
+    /// order right at 95% confidence, on simulated ladders; the last line is `ratio X.XX`, the
+    /// baseline's median over the best method's (docs/ranking.md).
+    Power(crate::power::PowerArgs),
     /// Print the leaderboard of a ladder's SQLite file.
     Leaderboard {
         /// The ladder's SQLite file.
@@ -39,6 +44,13 @@ pub(crate) enum ArenaCommand {
         /// Output format.
         #[arg(long, value_enum, default_value = "table")]
         format: OutputFormat,
+        /// Finals mode, for frozen bots at the end of a competition: every set weighs the
+        /// same and the order is the head-to-head one (no rating drift).
+        #[arg(long)]
+        finals: bool,
+        /// With the text table: the probability that each bot is better than each other.
+        #[arg(long)]
+        pairwise: bool,
     },
 }
 
@@ -67,14 +79,21 @@ pub(crate) fn run_command(command: ArenaCommand, out: &mut dyn Write) -> anyhow:
             let mut store = open_store(&file.db)?;
             run_ladder(&file, &mut store, out)
         }
-        ArenaCommand::Leaderboard { db, format } => {
+        ArenaCommand::Power(args) => crate::power::run(args, out),
+        ArenaCommand::Leaderboard { db, format, finals, pairwise } => {
             if !db.exists() {
                 anyhow::bail!("{} does not exist", db.display());
             }
             let store = open_store(&db)?;
-            let board = Leaderboard::from_store(&store)?;
+            let mode = if finals { Mode::Finals } else { Mode::Live };
+            let board = Leaderboard::from_store_in(&store, mode)?;
             match format {
-                OutputFormat::Table => write!(out, "{}", board.to_table())?,
+                OutputFormat::Table => {
+                    write!(out, "{}", board.to_table())?;
+                    if pairwise {
+                        write!(out, "{}", board.to_pairwise_table())?;
+                    }
+                }
                 OutputFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&board)?)?,
                 OutputFormat::Csv => write!(out, "{}", board.to_csv())?,
             }

@@ -6,6 +6,7 @@ mod arena;
 mod bots;
 mod demo;
 mod gin;
+mod power;
 mod replay;
 mod serve;
 mod table;

@@ -322,3 +322,28 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn arena_power_prints_every_method_and_ends_with_the_ratio() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = cardroom(
+        &["arena", "power", "--game", "twenty_two", "--trials", "2", "--deals", "30"],
+        dir.path(),
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("Twenty-Two at 4 seats: 5 bots, 30 deals"), "{stdout}");
+    assert!(lines[1].starts_with("true order (pool head-to-head): heuristic-0% > "), "{stdout}");
+    let header = lines.iter().position(|l| l.starts_with("method")).unwrap();
+    // One row per method, each with its median, quartiles and shares.
+    let rows = &lines[header + 1..header + 10];
+    assert!(rows[0].starts_with("independent deals, Elo"), "{stdout}");
+    for row in rows {
+        assert_eq!(row.matches('%').count(), 2, "{row}");
+    }
+    let last = lines.last().unwrap();
+    let ratio: f64 = last.strip_prefix("ratio ").unwrap().parse().unwrap();
+    let digits = last.strip_prefix("ratio ").unwrap();
+    assert!(ratio > 0.0 && digits.split_once('.').is_some_and(|(_, d)| d.len() == 2), "{last}");
+}

@@ -28,6 +28,7 @@
 
 pub mod catalogue;
 pub mod cli;
+pub mod diluted;
 pub mod gin_heuristic;
 pub mod gin_simple;
 pub mod measure;

@@ -1,0 +1,183 @@
+//! `cardroom arena power`: how many matches each ranking method needs to get a field of bots
+//! of known order right at 95% confidence, on simulated ladders (`cardroom_arena::power`).
+//!
+//! The field is one game's heuristic diluted by more and more random moves
+//! (`cardroom_example_bots::diluted`), strongest first, down to the random bot: its order is
+//! known by construction, and the pool of played matches must confirm it (`OutcomePool::truth`)
+//! before any ladder is simulated. The frozen reference bot of the luck-adjusted scores is the
+//! undiluted heuristic. Every match is played in this process with the engines, no network.
+
+use std::io::Write;
+
+use anyhow::Context;
+use cardroom_arena::duplicate::derive_seed;
+use cardroom_arena::power::{self, Method, OutcomePool, Player};
+use cardroom_example_bots::catalogue::{ExampleGame, ExampleVisitor, visit};
+use cardroom_example_bots::diluted::Diluted;
+use cardroom_example_bots::random::RandomBot;
+use cardroom_sdk::{Bot, GameKind, MAX_LOCAL_DECISIONS, play_local_report};
+
+/// The field's shares of random moves, strongest first; the last bot is the random bot.
+const SHARES: [f64; 4] = [0.0, 0.1, 0.25, 0.5];
+
+/// `cardroom arena power`'s flags.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PowerArgs {
+    /// The game: `gin` or `twenty_two`.
+    #[arg(long)]
+    game: GameKind,
+    /// Seats per table (Gin Rummy: 2; Twenty-Two: 2 to 4 with the five bots of the field).
+    #[arg(long)]
+    seats: Option<u8>,
+    /// Simulated ladders per method.
+    #[arg(long, default_value_t = 20)]
+    trials: usize,
+    /// Deals in the pool of played matches (each played at every table in every seating).
+    #[arg(long, default_value_t = 300)]
+    deals: usize,
+    /// Seeds the pool's deals and the ladders' draws.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A simulated ladder still undecided after this many matches stops there.
+    #[arg(long, default_value_t = 100_000)]
+    max_matches: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    parallel: Option<usize>,
+}
+
+/// Runs `cardroom arena power`.
+pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let seats = args.seats.unwrap_or(match args.game {
+        GameKind::Gin => 2,
+        GameKind::TwentyTwo => 4,
+    });
+    let parallel = args
+        .parallel
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bots = SHARES.len() + 1;
+    let started = std::time::Instant::now();
+    let pool = visit(args.game, Pool { seats, deals: args.deals, seed: args.seed, parallel })?;
+    let played = started.elapsed();
+    let names = names();
+    let truth = pool.truth().context("the pool of matches")?;
+    let h2h = pool.head_to_head();
+    writeln!(
+        out,
+        "{} at {seats} seats: {bots} bots, {} deals, {} matches pooled in {:.1} s",
+        args.game.title(),
+        pool.deals(),
+        pool.matches(),
+        played.as_secs_f64()
+    )?;
+    let shown: Vec<String> = truth
+        .windows(2)
+        .map(|w| format!("{} > {} ({:.3})", names[w[0]], names[w[1]], h2h[w[0]][w[1]]))
+        .collect();
+    writeln!(out, "true order (pool head-to-head): {}", shown.join(", "))?;
+    if truth != (0..bots).collect::<Vec<_>>() {
+        writeln!(
+            out,
+            "note: the pool's order differs from the construction's; the pool's is used"
+        )?;
+    }
+    let reports = power::measure(
+        &pool,
+        &Method::ALL,
+        args.trials,
+        args.seed,
+        0.05,
+        args.max_matches,
+        parallel,
+    )?;
+    writeln!(
+        out,
+        "{:<34}  {:>9}  {:>9}  {:>9}  {:>7}  {:>7}",
+        "method", "median", "q1", "q3", "settled", "right"
+    )?;
+    for r in &reports {
+        writeln!(
+            out,
+            "{:<34}  {:>9.0}  {:>9.0}  {:>9.0}  {:>6.0}%  {:>6.0}%",
+            r.method.name,
+            r.median(),
+            r.quantile(0.25),
+            r.quantile(0.75),
+            100.0 * r.settled(),
+            100.0 * r.right()
+        )?;
+    }
+    match power::best(&reports) {
+        Some((best, ratio)) => {
+            writeln!(out, "best: {}", best.method.name)?;
+            writeln!(out, "ratio {ratio:.2}")?;
+        }
+        None => {
+            writeln!(out, "best: none right in {:.0}% of trials", 100.0 * power::MIN_RIGHT)?;
+            writeln!(out, "ratio 0.00")?;
+        }
+    }
+    Ok(())
+}
+
+/// The field's names, strongest first.
+fn names() -> Vec<String> {
+    let mut names: Vec<String> =
+        SHARES.iter().map(|s| format!("heuristic-{:.0}%", 100.0 * s)).collect();
+    names.push("random".into());
+    names
+}
+
+/// Plays the pool for the game the visit is given.
+struct Pool {
+    seats: u8,
+    deals: usize,
+    seed: u64,
+    parallel: usize,
+}
+
+impl ExampleVisitor for Pool {
+    type Output = anyhow::Result<OutcomePool>;
+
+    fn visit<G: ExampleGame>(self) -> anyhow::Result<OutcomePool> {
+        let seats = self.seats;
+        let bot = |player: Player, seed: u64| -> Box<dyn Bot<G>> {
+            match player {
+                Player::Reference => G::heuristic(seed),
+                Player::Bot(b) => match SHARES.get(b) {
+                    Some(&share) => Box::new(Diluted::new(G::heuristic(seed), share, seed)),
+                    None => Box::new(RandomBot::new(seed)),
+                },
+            }
+        };
+        // Checked once, so that a bad seat count is one clear error, not one per deal.
+        G::new(G::Options::default(), seats, self.seed)
+            .map_err(|e| anyhow::anyhow!("{} at {seats} seats: {e}", G::KIND.title()))?;
+        let play = |deal: u64, players: &[Player]| -> Result<Vec<u8>, String> {
+            let state = G::new(G::Options::default(), seats, deal).map_err(|e| e.to_string())?;
+            let mut bots: Vec<Box<dyn Bot<G>>> = players
+                .iter()
+                .enumerate()
+                .map(|(s, &p)| bot(p, derive_seed(deal, 1000 + s as u64)))
+                .collect();
+            let report = play_local_report(state, &mut bots, MAX_LOCAL_DECISIONS)
+                .map_err(|e| e.to_string())?;
+            let mut places = vec![0u8; players.len()];
+            for standing in &report.standings {
+                if let Some(p) = places.get_mut(standing.seat.index()) {
+                    *p = standing.place;
+                }
+            }
+            Ok(places)
+        };
+        let bots = SHARES.len() + 1;
+        Ok(OutcomePool::build(
+            bots,
+            usize::from(seats),
+            self.deals,
+            self.seed,
+            self.parallel,
+            &play,
+        )?)
+    }
+}
