@@ -48,10 +48,9 @@ pub(crate) struct PowerArgs {
 
 /// Runs `cardroom arena power`.
 pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let seats = args.seats.unwrap_or(match args.game {
-        GameKind::Gin => 2,
-        GameKind::TwentyTwo => 4,
-    });
+    // Four seats where the game seats four, else the nearest table it seats (Gin Rummy: 2).
+    let table = args.game.seats();
+    let seats = args.seats.unwrap_or_else(|| 4.clamp(*table.start(), *table.end()));
     let parallel = args
         .parallel
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

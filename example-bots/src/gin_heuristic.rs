@@ -22,7 +22,7 @@
 //!   is not collecting it). Among equal costs, the higher card goes.
 //!
 //! The weights were tuned against [`SimpleGin`](crate::gin_simple::SimpleGin), the stand-in for
-//! OpenSpiel's simple bot, under OpenSpiel's rules (`measure simple`, 3,000 matches a setting):
+//! OpenSpiel's simple bot, under OpenSpiel's rules (`gin-simple`, 3,000 matches a setting):
 //! the lookahead discard took the old heuristic from 46.7% to 50.3%, the upcard lookahead, the
 //! lighter danger and the late knock limit together to 57–58%. [`GinHeuristic::fast`] is the
 //! old heuristic, for playouts.

@@ -12,9 +12,11 @@ use cardroom_sdk::{Bot, LocalError, PlayableGame, play_local};
 use crate::search::{Budget, SearchBot, SearchConfig, Searchable};
 
 mod gin_measure;
+mod table;
 mod tt_measure;
 
 pub use gin_measure::*;
+pub use table::{Clock, header, report_time, row, timed};
 pub use tt_measure::*;
 
 /// Makes a bot from a seed.
