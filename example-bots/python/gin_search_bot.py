@@ -95,6 +95,8 @@ class GinSearchBot(cardroom.Bot):
     """Determinized Monte Carlo search over ``engine.sample``."""
 
     name = "gin-search-py"
+    #: ``engine.sample`` reads the observation's engine JSON (``Observation.json``).
+    wants_json = True
 
     def __init__(self, samples: int = 16, move_ms: int = 500, seed: int | None = None) -> None:
         self.samples = samples

@@ -184,6 +184,8 @@ class OpenSpielSimpleBot(cardroom.Bot):
     """``pyspiel.make_simple_gin_rummy_bot`` behind the cardroom SDK (see the module's doc)."""
 
     name = "openspiel-simple"
+    #: It replays each hand from the events' JSON (``Event.json``).
+    wants_json = True
 
     def __init__(self) -> None:
         self.game: Any = None

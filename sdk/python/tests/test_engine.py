@@ -267,3 +267,13 @@ def test_the_solver_counts_deadwood_and_finds_the_melds() -> None:
     assert len(engine.knock_arrangements(hand, limit=10)) >= 1
     with pytest.raises(engine.SolverError, match="GR-1"):
         engine.deadwood([Card.parse("AS"), Card.parse("AS")])
+
+
+def test_sampling_an_observation_that_came_without_its_json_says_how_to_ask_for_it() -> None:
+    class Received:
+        """An SDK observation as a bot receives it by default: the engine JSON omitted."""
+
+        json: dict[str, object] = {}
+
+    with pytest.raises(engine.SampleError, match="wants_json"):
+        engine.sample(Received(), seed=1)  # type: ignore[arg-type]  # shaped as the SDK's Observation

@@ -168,7 +168,16 @@ fn game_of(observation: &str) -> PyResult<GameKind> {
 fn sample(observation: &Bound<'_, PyAny>, seed: u64, game: Option<&str>) -> PyResult<PyState> {
     let sdk = sdk(observation.py())?;
     // The SDK's `Observation` carries the engine's JSON in `.json`; a dict or a str has none.
-    let json = observation.getattr_opt("json")?.unwrap_or_else(|| observation.clone());
+    let json = match observation.getattr_opt("json")? {
+        Some(json) if !json.is_truthy()? => {
+            return Err(errors::sample(
+                &"this observation came without its engine JSON: the SDK omits it unless the bot \
+                  sets `wants_json = True` (or runs with `RunConfig(json=True)`)",
+            ));
+        }
+        Some(json) => json,
+        None => observation.clone(),
+    };
     let text = sdk.json_text(&json)?;
     let kind = match game {
         Some(game) => kind(game)?,

@@ -20,6 +20,11 @@ class Bot(abc.ABC):
     #: The name sent when joining, shown in standings and logs (``--name`` overrides it).
     name: str = "python-bot"
 
+    #: Whether the bot reads the engine's JSON forms (:attr:`Observation.json`,
+    #: :attr:`Event.json`): a bot that does (to hand an observation to ``cardroom.engine``, say)
+    #: sets it, and the runner asks for them as ``RunConfig.json`` would.
+    wants_json: bool = False
+
     @abc.abstractmethod
     def choose(self, turn: Turn) -> int | Action:
         """Chooses an action for ``turn``.

@@ -239,9 +239,10 @@ class RunConfig:
             options.append(("grpc.ssl_target_name_override", self.tls_server_name))
         return grpc.secure_channel(self.target, credentials, options=options)
 
-    def join(self, bot_name: str, token: str | None) -> pb.Join:
-        """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue."""
-        omit = None if self.json else pb.Omit(json=True)
+    def join(self, bot_name: str, token: str | None, *, json: bool = False) -> pb.Join:
+        """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue;
+        with the engine's JSON forms when ``json`` or :attr:`RunConfig.json` asks for them."""
+        omit = None if self.json or json else pb.Omit(json=True)
         version = self.bot_version
         if token:
             return pb.Join(seat_token=token, bot_name=bot_name, omit=omit, bot_version=version)
@@ -296,7 +297,11 @@ class _Session:
             while (message := outbox.get()) is not None:
                 yield message
 
-        outbox.put(pb.BotMessage(join=self.config.join(self.name, self.token)))
+        outbox.put(
+            pb.BotMessage(
+                join=self.config.join(self.name, self.token, json=self.bot.wants_json)
+            )
+        )
         stub = pb_grpc.CardroomStub(channel)  # type: ignore[no-untyped-call]
         responses = stub.Play(requests(), metadata=self.config.metadata)
         send: Callable[[pb.Act], None] = lambda act: outbox.put(pb.BotMessage(act=act))
