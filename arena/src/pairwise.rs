@@ -162,25 +162,9 @@ pub fn boundary(v: f64, alpha: f64) -> f64 {
     (2.0 * v * ((v / MIXTURE_RHO).sqrt() / alpha).ln()).sqrt()
 }
 
-/// The standard normal distribution function, through `erfc` (Numerical Recipes' Chebyshev
-/// fit, relative error below 1.2e-7).
+/// The standard normal distribution function (through `libm`'s `erfc`).
 pub fn normal_cdf(x: f64) -> f64 {
-    0.5 * erfc(-x / std::f64::consts::SQRT_2)
-}
-
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * poly.exp();
-    if x >= 0.0 { r } else { 2.0 - r }
+    0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)
 }
 
 /// `a`'s paired score against `b` over one set's matches (each a list of `(bot, place)`): the

@@ -30,7 +30,6 @@
 //! ```
 
 mod local;
-mod odds;
 mod pages;
 mod plot;
 mod replay;

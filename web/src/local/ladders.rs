@@ -8,7 +8,6 @@ use std::path::Path;
 
 use cardroom_arena::{Format, Settings, Stats, Store, StoreError};
 
-use crate::odds;
 use crate::source::{
     BotPage, FinishedMatch, HeadToHeadLine, LadderInfo, LeaderRow, Leaderboard, MatchLine,
     PageRequest, RatingAt, SprtState, ThinkBucket,
@@ -74,19 +73,19 @@ impl LadderFile {
     /// The leaderboard, best first.
     pub(crate) fn leaderboard(&self) -> Result<Leaderboard, ReadError> {
         let board = cardroom_arena::Leaderboard::from_store(&self.store)?;
-        let ratings: Vec<(f64, f64)> = board.rows.iter().map(|r| (r.rating, r.sigma)).collect();
-        let better = odds::matrix(&ratings);
+        // The arena's own figures (`cardroom arena leaderboard` prints the same): rank
+        // intervals and the pairwise matrix from the head-to-head evidence (`arena::pairwise`).
+        let better = board.p_better.clone();
         let rows = board
             .rows
             .iter()
-            .enumerate()
-            .map(|(i, r)| LeaderRow {
+            .map(|r| LeaderRow {
                 rank: r.rank,
                 bot: self.bot_id(&r.name),
                 name: r.name.clone(),
                 rating: r.rating,
                 sigma: r.sigma,
-                rank_interval: odds::rank_interval(&better, i),
+                rank_interval: (r.rank_low, r.rank_high),
                 matches: r.matches,
                 win_rate: r.win_rate,
                 health: crate::source::Health {
