@@ -189,6 +189,36 @@ impl Ratings {
         &self.ratings
     }
 
+    /// The new ratings of `result`'s bots under a multi-team system (Weng-Lin, TrueSkill), each
+    /// bot a team of one ranked by its place: `to` gives a bot's rating in the system's type,
+    /// `rate` runs the update, `back` reads a new rating's mean and uncertainty.
+    fn rate_solo_teams<R: Clone>(
+        &self,
+        result: &PairedResult,
+        to: impl Fn(Rating) -> R,
+        rate: impl FnOnce(&[(&[R], MultiTeamOutcome)]) -> Vec<Vec<R>>,
+        back: impl Fn(&R) -> (f64, f64),
+    ) -> Vec<Rating> {
+        let teams: Vec<[R; 1]> =
+            result.places.iter().map(|&(b, _)| [to(self.ratings[b])]).collect();
+        let ranks = result.ranks();
+        let input: Vec<(&[R], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&ranks)
+            .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank)))
+            .collect();
+        rate(&input)
+            .into_iter()
+            .zip(&result.places)
+            .map(|(team, &(b, _))| {
+                team.first().map_or(self.ratings[b], |r| {
+                    let (mean, sigma) = back(r);
+                    Rating { mean, sigma, volatility: 0.0 }
+                })
+            })
+            .collect()
+    }
+
     /// Updates the ratings of the bots in `result` and returns the changes.
     pub fn update(&mut self, result: &PairedResult) -> Result<Vec<RatingChange>, RatingError> {
         for &(bot, _) in &result.places {
@@ -197,51 +227,22 @@ impl Ratings {
             }
         }
         let new: Vec<Rating> = match self.system {
-            RatingSystem::WengLin => {
-                let teams: Vec<[WengLinRating; 1]> =
-                    result.places.iter().map(|&(b, _)| [self.ratings[b].weng_lin()]).collect();
-                let ranks = result.ranks();
-                let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-                    .iter()
-                    .zip(&ranks)
-                    .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank)))
-                    .collect();
-                weng_lin_multi_team(&input, &WengLinConfig::new())
-                    .into_iter()
-                    .zip(&result.places)
-                    .map(|(team, &(b, _))| {
-                        team.first().map_or(self.ratings[b], |r| Rating {
-                            mean: r.rating,
-                            sigma: r.uncertainty,
-                            volatility: 0.0,
-                        })
-                    })
-                    .collect()
-            }
-            RatingSystem::TrueSkill => {
-                let teams: Vec<[TrueSkillRating; 1]> =
-                    result.places.iter().map(|&(b, _)| [self.ratings[b].trueskill()]).collect();
-                let ranks = result.ranks();
-                let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
-                    .iter()
-                    .zip(&ranks)
-                    .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank)))
-                    .collect();
-                // Without weights the crate cannot refuse the teams (one player each).
-                let rated = trueskill_multi_team(&input, &TrueSkillConfig::new(), None)
-                    .unwrap_or_else(|_| teams.iter().map(|t| t.to_vec()).collect());
-                rated
-                    .into_iter()
-                    .zip(&result.places)
-                    .map(|(team, &(b, _))| {
-                        team.first().map_or(self.ratings[b], |r| Rating {
-                            mean: r.rating,
-                            sigma: r.uncertainty,
-                            volatility: 0.0,
-                        })
-                    })
-                    .collect()
-            }
+            RatingSystem::WengLin => self.rate_solo_teams(
+                result,
+                |r| r.weng_lin(),
+                |input| weng_lin_multi_team(input, &WengLinConfig::new()),
+                |r| (r.rating, r.uncertainty),
+            ),
+            RatingSystem::TrueSkill => self.rate_solo_teams(
+                result,
+                |r| r.trueskill(),
+                |input| {
+                    // Without weights the crate cannot refuse the teams (one player each).
+                    trueskill_multi_team(input, &TrueSkillConfig::new(), None)
+                        .unwrap_or_else(|_| input.iter().map(|(team, _)| team.to_vec()).collect())
+                },
+                |r| (r.rating, r.uncertainty),
+            ),
             RatingSystem::Glicko2 => {
                 let [(a, _), (b, _)] = result.places[..] else {
                     return Err(RatingError::NotTwoPlayers(result.places.len()));
