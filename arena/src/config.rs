@@ -1,7 +1,8 @@
 //! The ladder file: the TOML that `cardroom arena run` reads, its defaults and its checks.
 //!
 //! Relative paths (`db`, `log_dir`, commands) are taken from the current directory. Every key
-//! but `game`, `db`, `format` and `bots` has a default:
+//! but `game`, `db` and `bots` has a default (the format's: the adaptive ladder, which plays
+//! until the order is settled at 95%, at most 10,000 sets):
 //!
 //! ```toml
 //! game = "twenty_two"          # or "gin"
@@ -31,8 +32,9 @@
 //! remote_wait_ms = 60000       # how long a match waits for its remote bots to be in the lobby
 //!
 //! [format]                     # the format and its budget, one of:
-//! kind = "round_robin"         # rounds = 1
-//! rounds = 5
+//! kind = "adaptive"            # until the order is settled (`cardroom_arena::settle`),
+//! max_sets = 10000             # or this many duplicate sets
+//! # kind = "round_robin"       # rounds = 1
 //! # kind = "gauntlet"          # challenger = "name", rounds = 1
 //! # kind = "swiss"             # rounds = N (two seats)
 //! # kind = "continuous"        # sets = N (duplicate sets in all)
@@ -149,7 +151,8 @@ pub struct LadderFile {
     /// How long a match waits for its remote bots to be in the lobby, in milliseconds.
     #[serde(default = "sixty_thousand")]
     pub remote_wait_ms: u64,
-    /// The format and its budget.
+    /// The format and its budget (default: the adaptive ladder, at most 10,000 sets).
+    #[serde(default = "adaptive")]
     pub format: Format,
     /// The bots.
     pub bots: Vec<BotEntry>,
@@ -351,6 +354,9 @@ fn ten_thousand() -> u64 {
 fn sixty_thousand() -> u64 {
     60_000
 }
+fn adaptive() -> Format {
+    Format::Adaptive { max_sets: 10_000 }
+}
 fn yes() -> bool {
     true
 }
@@ -378,11 +384,23 @@ mod tests {
             &readme[start..end],
             include_str!("../../examples/arena/twenty-two.toml"),
             include_str!("../../examples/arena/gin-sprt.toml"),
+            include_str!("../../examples/arena/twenty-two-sprt4.toml"),
         ];
         for text in examples {
             let file = LadderFile::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert!(file.bots.len() >= 2);
         }
+    }
+
+    #[test]
+    fn the_format_defaults_to_the_adaptive_ladder() {
+        let file = LadderFile::parse(
+            "game = \"gin\"\ndb = \"x.sqlite\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
+             [[bots]]\nname = \"b\"\nbuiltin = \"gin-heuristic\"\n",
+        )
+        .unwrap();
+        assert_eq!(file.format, Format::Adaptive { max_sets: 10_000 });
+        assert!(file.duplicate);
     }
 
     fn ladder(bots: &str) -> String {

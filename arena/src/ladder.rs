@@ -12,9 +12,11 @@ use serde::{Deserialize, Serialize};
 use tracing::{debug, info};
 
 use crate::duplicate::{derive_seed, rotations};
+use crate::leaderboard::ALPHA;
 use crate::pairwise::set_score;
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
+use crate::settle::Settlement;
 use crate::sprt::{Sprt, SprtConfig, SprtDecision};
 use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 use crate::store::{PendingMatch, PlannedMatch, Store, StoreError};
@@ -42,7 +44,15 @@ pub enum Format {
         /// Rounds.
         rounds: u32,
     },
-    /// Keeps playing the table whose order is least certain.
+    /// Plays the table holding the least certain pair of the head-to-head order until the
+    /// order is settled at 95% for the whole table ([`crate::settle`]: duplicate sets, the
+    /// pentanomial sample, the betting test), or `max_sets`. The ladder file's default.
+    Adaptive {
+        /// Give up unsettled after this many sets.
+        #[serde(default = "many")]
+        max_sets: u32,
+    },
+    /// Keeps playing the table whose order is least certain by the ratings.
     Continuous {
         /// Duplicate sets in all.
         sets: u32,
@@ -153,7 +163,7 @@ impl Settings {
             // Pairs a round; an odd bot out has a bye, which plays no match.
             Format::Swiss { rounds } => u64::from(*rounds) * (bots / 2) as u64,
             Format::Continuous { sets } => u64::from(*sets),
-            Format::Sprt { max_sets, .. } => u64::from(*max_sets),
+            Format::Adaptive { max_sets } | Format::Sprt { max_sets, .. } => u64::from(*max_sets),
         };
         sets * per_set
     }
@@ -192,7 +202,9 @@ impl Settings {
                 | Format::Gauntlet { rounds, .. }
                 | Format::Swiss { rounds } => ("format.rounds", std::mem::take(rounds)),
                 Format::Continuous { sets } => ("format.sets", std::mem::take(sets)),
-                Format::Sprt { max_sets, .. } => ("format.max_sets", std::mem::take(max_sets)),
+                Format::Adaptive { max_sets } | Format::Sprt { max_sets, .. } => {
+                    ("format.max_sets", std::mem::take(max_sets))
+                }
             };
             (name, value, rest)
         };
@@ -374,6 +386,14 @@ impl Planner<'_> {
                     .map(|r| Belief { mean: r.mean, sigma: r.sigma })
                     .collect();
                 least_certain(&beliefs, table).map(|t| vec![t])
+            }
+            Format::Adaptive { max_sets } => {
+                if store.sets()?.len() >= *max_sets as usize {
+                    return Ok(None);
+                }
+                // Every stored set is rated by now: a round is planned once the last is in.
+                let sets = store.rated_set_outcomes()?;
+                Settlement::from_sets(n, table, &sets, ALPHA).next_table.map(|t| vec![t])
             }
             Format::Sprt { a, b, max_sets, .. } => {
                 let test = self.sprt(store)?;

@@ -13,6 +13,8 @@
 //! - [`pairwise`]: head-to-head evidence per pair of bots (the pentanomial model, a control
 //!   variate, an anytime-valid test) and the rank intervals it gives.
 //! - [`power`]: simulated ladders that count the matches each ranking method needs.
+//! - [`settle`]: whether a ladder's order is settled and which table to play next (the best
+//!   method of [`power`], for any ladder to call).
 //! - [`stats`]: win rates, average place, head-to-head, health.
 //! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
 //!   anything is made.
@@ -42,6 +44,7 @@ pub mod pairwise;
 pub mod power;
 pub mod rating;
 pub mod schedule;
+pub mod settle;
 pub mod sprt;
 pub mod stats;
 pub mod store;
@@ -54,6 +57,7 @@ pub use ladder::{
 pub use leaderboard::{Leaderboard, Row};
 pub use net::{AnyBotMaker, ExternalBot, NetBot, NetPlayer};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
+pub use settle::Settlement;
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
 pub use store::{

@@ -11,15 +11,59 @@
 //! and seats, less its known mean ([`PairTally::add_controlled`]). Subtracting `beta` times the
 //! control removes the luck both share without moving the mean (a control variate).
 //!
-//! Whether `a` is better than `b` is decided by an anytime-valid confidence sequence
-//! ([`confident_better`]): a test that may be looked at after every set and stopped as soon as
-//! it passes, keeping its error rate, unlike a z-test repeated after every set.
+//! Whether `a` is better than `b` is decided by an anytime-valid test ([`confident_better`]): a
+//! test that may be looked at after every set and stopped as soon as it passes, keeping its
+//! error rate, unlike a z-test repeated after every set. It is a test by betting: a gambler
+//! who starts with 1 and stakes a fixed share `λ` of their wealth on every sample paying
+//! `λ (x - ½)` cannot, if `a`'s expected score is at most ½, ever multiply their wealth by
+//! `1 / alpha` with probability above `alpha` (Ville's inequality on a nonnegative
+//! supermartingale). The tally keeps the wealth of a grid of stakes ([`STAKES`]) and the test
+//! uses their mean, itself such a wealth: the stake that fits the pair's effect and variance
+//! wins, so the test adapts to the variance of the samples themselves (duplicate sets' smaller
+//! variance is paid for as it is measured) with no assumption but `0 <= x <= 1`.
 
 use serde::{Deserialize, Serialize};
 
 /// The smallest variance of one sample that the tests assume, so that a run of identical
 /// samples (a random bot losing every set) does not decide on its second sample.
 pub const MIN_VARIANCE: f64 = 1e-2;
+
+/// The shares of wealth the betting test stakes on each sample (see the [module docs](self)):
+/// a geometric grid from 1.8 (nearly all-in on a deviation of ½) down to 0.047, which fits a
+/// pair whose expected score differs from ½ by about its variance times the stake.
+pub const STAKES: [f64; 10] = [1.8, 1.2, 0.8, 0.533, 0.356, 0.237, 0.158, 0.105, 0.070, 0.047];
+
+/// The logarithms of the wealth of each stake of [`STAKES`], betting one way.
+type LogWealth = [f64; STAKES.len()];
+
+/// The betting evidence of one pair, both ways and with and without the control.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Wealth {
+    /// Betting that the first bot is the better, on the raw scores.
+    pub up: LogWealth,
+    /// Betting that the second bot is the better, on the raw scores.
+    pub down: LogWealth,
+    /// Betting that the first bot is the better, on the luck-adjusted scores.
+    pub up_controlled: LogWealth,
+    /// Betting that the second bot is the better, on the luck-adjusted scores.
+    pub down_controlled: LogWealth,
+}
+
+/// Multiplies each stake's wealth by `1 + stake * excess / range`, in logarithms: `excess` is
+/// the sample's deviation from ½ in the direction bet on, at most `range` either way.
+fn bet(wealth: &mut LogWealth, excess: f64, range: f64) {
+    for (w, stake) in wealth.iter_mut().zip(STAKES) {
+        // |excess| <= range / 2 and stake <= 1.8: every factor is at least 0.1, never 0.
+        *w += (stake * excess / range).ln_1p();
+    }
+}
+
+/// The logarithm of the mean wealth over the stakes.
+fn mixed(wealth: &LogWealth) -> f64 {
+    let top = wealth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let sum: f64 = wealth.iter().map(|w| (w - top).exp()).sum();
+    top + (sum / STAKES.len() as f64).ln()
+}
 
 /// Running sums of one pair's samples (the first bot's scores against the second) and of
 /// their controls.
@@ -37,6 +81,9 @@ pub struct PairTally {
     pub control_sq: f64,
     /// Sum of score times control.
     pub cross: f64,
+    /// The betting test's evidence, sample by sample (sequential: not a function of the sums).
+    #[serde(default)]
+    pub wealth: Wealth,
 }
 
 impl PairTally {
@@ -48,6 +95,19 @@ impl PairTally {
     /// Adds one score and its control (the reference's score on the same deal and seats, less
     /// the reference's mean there).
     pub fn add_controlled(&mut self, score: f64, control: f64) {
+        // The bets assume a score in 0..=1 and a control in -1..=1 (the arena's are); the
+        // sums keep the values as given.
+        let (x, c) = (score.clamp(0.0, 1.0), control.clamp(-1.0, 1.0));
+        // Raw scores: the deviation from ½ is at most ½ either way.
+        let excess = x - 0.5;
+        bet(&mut self.wealth.up, excess, 1.0);
+        bet(&mut self.wealth.down, -excess, 1.0);
+        // Luck-adjusted: the coefficient from the samples before this one only (so that the
+        // bet is fixed before the sample is seen), the deviation then at most ½ + beta.
+        let beta = control_beta([&*self]).min(1.0);
+        let adjusted = excess - beta * c;
+        bet(&mut self.wealth.up_controlled, adjusted, 1.0 + 2.0 * beta);
+        bet(&mut self.wealth.down_controlled, -adjusted, 1.0 + 2.0 * beta);
         self.n += 1;
         self.sum += score;
         self.sum_sq += score * score;
@@ -66,10 +126,24 @@ impl PairTally {
             control: -self.control,
             control_sq: self.control_sq,
             cross: -(self.control - self.cross),
+            wealth: Wealth {
+                up: self.wealth.down,
+                down: self.wealth.up,
+                up_controlled: self.wealth.down_controlled,
+                down_controlled: self.wealth.up_controlled,
+            },
         }
     }
 
-    /// Adds every sample of `other`.
+    /// The logarithm of the betting test's wealth on the first bot being the better: on the
+    /// luck-adjusted scores if `controlled`, else on the raw ones. [`confident_better`] says so
+    /// once it reaches `ln(1 / alpha)`.
+    pub fn log_evidence(&self, controlled: bool) -> f64 {
+        mixed(if controlled { &self.wealth.up_controlled } else { &self.wealth.up })
+    }
+
+    /// Adds every sample of `other` to the sums (the betting evidence, being sequential, is
+    /// this tally's own and is not merged).
     pub fn merge(&mut self, other: &PairTally) {
         self.n += other.n;
         self.sum += other.sum;
@@ -134,20 +208,31 @@ pub fn control_beta<'a>(tallies: impl IntoIterator<Item = &'a PairTally>) -> f64
     (cov / var_c).clamp(0.0, 2.0)
 }
 
-/// The mixing variance of [`confident_better`]'s confidence sequence, in units of a sample's
-/// variance times samples: the boundary is tightest where the summed variance is near it
-/// (about 40 sets of variance ¼).
+/// The mixing variance of [`normal_mixture_better`]'s confidence sequence, in units of a
+/// sample's variance times samples: the boundary is tightest where the summed variance is near
+/// it (about 40 sets of variance ¼).
 pub const MIXTURE_RHO: f64 = 10.0;
 
-/// No decision before this many samples: the variance is estimated from them.
+/// No decision by [`normal_mixture_better`] before this many samples: the variance is
+/// estimated from them.
 pub const MIN_SAMPLES: u32 = 8;
 
-/// Whether the first bot of `tally` is better than the second at error rate `alpha`, by
-/// Robbins' normal-mixture confidence sequence: with `S` the sum of `score - ½` and `V` the
-/// summed variance, better once `S >= sqrt(2 (V + ρ) ln(sqrt((V + ρ) / ρ) / alpha))`. The
-/// chance that this ever says so of a bot that is not better is at most `alpha`, however
-/// often it is asked (sub-Gaussian samples; the variance is the one measured).
+/// Whether the first bot of `tally` is better than the second at error rate `alpha`, by the
+/// betting test (see the [module docs](self)): on the luck-adjusted scores when `beta` is
+/// positive (their coefficient is the tally's own, from the samples before each, not `beta`),
+/// else on the raw scores. The chance that this ever says so of a bot that is not better is
+/// at most `alpha`, however often it is asked, for any scores in `0..=1`.
 pub fn confident_better(tally: &PairTally, beta: f64, alpha: f64) -> bool {
+    tally.n > 0 && tally.log_evidence(beta > 0.0) >= (1.0 / alpha).ln()
+}
+
+/// The test the arena used before [`confident_better`], kept for the power table's
+/// comparison: Robbins' normal-mixture confidence sequence, with `S` the sum of `score - ½`
+/// and `V` the summed variance, better once `S >= sqrt(2 (V + ρ) ln(sqrt((V + ρ) / ρ) /
+/// alpha))`. Anytime-valid for sub-Gaussian samples of known variance; here the variance is
+/// the measured one (a plug-in), and `ρ` ([`MIXTURE_RHO`]) is fixed in absolute units, so a
+/// method whose samples have a smaller variance pays more for each than it should.
+pub fn normal_mixture_better(tally: &PairTally, beta: f64, alpha: f64) -> bool {
     if tally.n < MIN_SAMPLES {
         return false;
     }
@@ -156,7 +241,8 @@ pub fn confident_better(tally: &PairTally, beta: f64, alpha: f64) -> bool {
     excess > 0.0 && excess >= boundary(n * tally.variance(beta), alpha)
 }
 
-/// The confidence sequence's boundary for summed variance `v` at error rate `alpha`.
+/// The normal-mixture confidence sequence's boundary for summed variance `v` at error rate
+/// `alpha`.
 pub fn boundary(v: f64, alpha: f64) -> f64 {
     let v = v + MIXTURE_RHO;
     (2.0 * v * ((v / MIXTURE_RHO).sqrt() / alpha).ln()).sqrt()

@@ -27,6 +27,7 @@ use crate::duplicate::{derive_seed, rotations};
 use crate::pairwise::{PairTable, normal_cdf};
 use crate::rating::{PairedResult, RatingSystem, Ratings};
 use crate::schedule::{Belief, least_certain, round_robin};
+use crate::settle::table_for;
 
 /// Who sits in a seat of a pooled match.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -313,6 +314,19 @@ pub enum SetScore {
     Pentanomial,
 }
 
+/// The head-to-head judge's test of one pair.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Test {
+    /// The betting test ([`crate::pairwise::confident_better`]): adapts to the variance of
+    /// the method's own samples, valid for any scores in `0..=1`.
+    Betting,
+    /// The normal-mixture confidence sequence the arena used before
+    /// ([`crate::pairwise::normal_mixture_better`]): its mixing constant is fixed in absolute
+    /// units of summed variance, which penalises low-variance samples (duplicate sets).
+    NormalMixture,
+}
+
 /// One way of running a ladder, a row of the power table.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Method {
@@ -328,6 +342,8 @@ pub struct Method {
     pub adaptive: bool,
     /// Judge by a rating system's means and deviations instead of the head-to-head test.
     pub ratings: Option<RatingSystem>,
+    /// The head-to-head judge's test (unused by the rating judges).
+    pub test: Test,
 }
 
 impl Method {
@@ -340,11 +356,27 @@ impl Method {
         luck_adjusted: false,
         adaptive: false,
         ratings: None,
+        test: Test::Betting,
+    };
+
+    /// The best method of the measurement ([`crate::settle`] runs it for a ladder): duplicate
+    /// sets, the pentanomial sample, adaptive scheduling, the betting test.
+    pub const BEST: Method = Method {
+        name: "pentanomial, adaptive",
+        duplicate: true,
+        score: SetScore::Pentanomial,
+        adaptive: true,
+        ..Method::BASELINE
     };
 
     /// Every method of the table, the baseline first.
-    pub const ALL: [Method; 9] = [
+    pub const ALL: [Method; 12] = [
         Method::BASELINE,
+        Method {
+            name: "independent, normal-mixture test",
+            test: Test::NormalMixture,
+            ..Method::BASELINE
+        },
         Method { name: "independent, luck-adjusted", luck_adjusted: true, ..Method::BASELINE },
         Method { name: "duplicate sets (win/draw/loss)", duplicate: true, ..Method::BASELINE },
         Method {
@@ -361,11 +393,17 @@ impl Method {
             ..Method::BASELINE
         },
         Method {
-            name: "pentanomial, adaptive",
+            name: "pentanomial, normal-mixture test",
             duplicate: true,
             score: SetScore::Pentanomial,
-            adaptive: true,
+            test: Test::NormalMixture,
             ..Method::BASELINE
+        },
+        Method::BEST,
+        Method {
+            name: "pentanomial, adaptive, normal-mix.",
+            test: Test::NormalMixture,
+            ..Method::BEST
         },
         Method {
             name: "pentanomial, luck-adj., adaptive",
@@ -422,6 +460,7 @@ struct Evidence {
     pairs: PairTable,
     ratings: Option<Ratings>,
     tie_break: Vec<u64>,
+    test: Test,
 }
 
 impl Evidence {
@@ -453,8 +492,11 @@ impl Evidence {
             }
             None => {
                 let t = self.pairs.tally(a, b);
-                let settled = crate::pairwise::confident_better(&t, beta, each);
-                let z = if t.n < crate::pairwise::MIN_SAMPLES {
+                let settled = match self.test {
+                    Test::Betting => crate::pairwise::confident_better(&t, beta, each),
+                    Test::NormalMixture => crate::pairwise::normal_mixture_better(&t, beta, each),
+                };
+                let z = if t.n < 2 {
                     f64::NEG_INFINITY
                 } else {
                     (t.mean(beta) - 0.5) / t.standard_error(beta)
@@ -483,6 +525,7 @@ pub fn trial(
         pairs: PairTable::new(k),
         ratings: method.ratings.map(|system| Ratings::new(system, k)),
         tie_break,
+        test: method.test,
     };
     let each = evidence.pairs.pair_alpha(alpha);
     let mut matches = 0u64;
@@ -512,7 +555,8 @@ pub fn trial(
 
 /// The adaptive schedule's next table: for the rating judges, [`least_certain`] on the
 /// ratings; for the head-to-head judge, a table holding the least certain unsettled adjacent
-/// pair and, of those, the one holding the most unsettled adjacent pairs (ties at random).
+/// pair and, of those, the one holding the most unsettled adjacent pairs
+/// ([`crate::settle`]'s rule, which a ladder follows).
 fn choose_table(
     pool: &OutcomePool,
     evidence: &Evidence,
@@ -536,24 +580,9 @@ fn choose_table(
         .filter(|(_, (_, ok))| !ok)
         .map(|(w, &(z, _))| (w[0], w[1], z))
         .collect();
-    let Some(&(a, b, _)) = unsettled.iter().min_by(|x, y| x.2.total_cmp(&y.2)) else {
-        return draws.below(pool.tables.len());
-    };
-    let holds = |t: &[usize], x: usize, y: usize| t.contains(&x) && t.contains(&y);
-    let candidates: Vec<(usize, usize)> = pool
-        .tables
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| holds(t, a, b))
-        .map(|(i, t)| (i, unsettled.iter().filter(|&&(x, y, _)| holds(t, x, y)).count()))
-        .collect();
-    let most = candidates.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    let best: Vec<usize> =
-        candidates.iter().filter(|&&(_, n)| n == most).map(|&(i, _)| i).collect();
-    if best.is_empty() {
-        return draws.below(pool.tables.len());
-    }
-    best[draws.below(best.len())]
+    table_for(&evidence.pairs, &unsettled, pool.seats)
+        .and_then(|bots| pool.tables.iter().position(|t| *t == bots))
+        .unwrap_or_else(|| draws.below(pool.tables.len()))
 }
 
 /// Plays one set of `table` (a duplicate set, or one match of its own deal) into `evidence`;
@@ -786,7 +815,8 @@ mod tests {
     fn luck_adjustment_helps_independent_deals_with_seat_luck() {
         // Four seats: a seat's luck is shared with the reference at that seat.
         let pool = synthetic(5, 4, 100, 0.3);
-        let reports = measure(&pool, &Method::ALL[..2], 8, 3, 0.05, 50_000, 2).unwrap();
+        let methods = [Method::ALL[0], Method::ALL[2]];
+        let reports = measure(&pool, &methods, 8, 3, 0.05, 50_000, 2).unwrap();
         assert!(reports[1].median() < reports[0].median(), "{reports:?}");
         assert!(reports[1].right() >= 0.8);
     }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use cardroom_arena::{
-    Format, Ladder, RatingSystem, Settings, SprtConfig, SprtDecision, Stats, Store, run,
+    Format, Ladder, RatingSystem, Settings, Settlement, SprtConfig, SprtDecision, Stats, Store, run,
 };
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::random::RandomBot;
@@ -155,6 +155,52 @@ fn sprt_head_to_head_stops_when_decided() {
     assert!(verdict.starts_with("gin is stronger than random"), "{verdict}");
     assert!(verdict.contains(&format!("LLR {:.2}", test.llr())), "{verdict}");
     assert!(verdict.contains(&format!("upper bound {upper:.2}")), "{verdict}");
+}
+
+#[test]
+fn adaptive_ladder_stops_once_the_order_is_settled() {
+    let format = Format::Adaptive { max_sets: 300 };
+    let ladder = tt_ladder(&["random", "tt"], 2, format, 4);
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    let sets = store.rated_set_outcomes().unwrap();
+    let settlement = Settlement::from_sets(2, 2, &sets, 0.05);
+    assert!(settlement.settled, "{settlement:?}");
+    assert_eq!(settlement.order, vec![1, 0]);
+    assert!(summary.played < 600, "{} matches", summary.played);
+    assert_eq!(summary.played, 2 * sets.len() as u64);
+}
+
+#[test]
+fn adaptive_ladder_spends_its_sets_on_the_open_pair() {
+    // The two random bots cannot be told apart: the budget runs out on them.
+    let format = Format::Adaptive { max_sets: 40 };
+    let ladder = tt_ladder(&["tt", "random-1", "random-2"], 2, format, 5);
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    assert_eq!(summary.played, 80);
+    let between_randoms = store.sets().unwrap().iter().filter(|s| s.bots == [1, 2]).count();
+    assert!(between_randoms >= 20, "{between_randoms} of 40 sets between the randoms");
+}
+
+#[test]
+fn four_seat_sprt_stops_when_decided() {
+    // Is the heuristic better than a random bot across four-seat tables?
+    let format = Format::Sprt {
+        a: "tt".into(),
+        b: "random-1".into(),
+        sprt: SprtConfig { elo1: 100.0, ..SprtConfig::default() },
+        max_sets: 200,
+    };
+    let ladder = tt_ladder(&["random-1", "tt", "random-2", "random-3"], 4, format, 6);
+    let mut store = Store::in_memory().unwrap();
+    let summary = run(&ladder, &mut store, &mut |_| {}).unwrap();
+    let test = summary.sprt.unwrap();
+    assert_eq!(test.decision(), SprtDecision::AcceptH1);
+    // Every set is four matches, all at the one table of the four bots.
+    assert_eq!(summary.played, 4 * u64::from(test.samples()));
+    assert!(test.samples() < 200, "{} sets", test.samples());
+    assert!(test.verdict("tt", "random-1").starts_with("tt is stronger than random-1"));
 }
 
 /// The child of [`a_killed_ladder_resumes`]: runs a long ladder into the file it is given.

@@ -224,6 +224,7 @@ fn describe_format(format: &Format) -> String {
         }
         Format::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
         Format::Continuous { sets } => format!("continuous, {sets} sets"),
+        Format::Adaptive { max_sets } => format!("adaptive, until settled or {max_sets} sets"),
         Format::Sprt { a, b, max_sets, .. } => format!("SPRT {a} vs {b}, at most {max_sets} sets"),
     }
 }

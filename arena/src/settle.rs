@@ -1,0 +1,191 @@
+//! Is the order settled yet, and if not, which table to play next: the adaptive ladder of
+//! [`crate::power`]'s best method, as a small API any ladder can call with its stored sets
+//! (the arena's own `adaptive` format, and ladders a server hosts).
+//!
+//! The evidence is the head-to-head one of [`crate::pairwise`]: one pentanomial sample per
+//! pair per duplicate set, judged by the anytime-valid betting test at `alpha` for the whole
+//! order (each pair at `alpha / (K (K - 1) / 2)`), so a ladder may ask after every set and stop
+//! as soon as it is told the order is settled. Until then the next table is one holding the
+//! least certain adjacent pair of the current order and, of those, the one holding the most
+//! unsettled adjacent pairs (then the one whose pairs have the fewest samples, then the first
+//! of [`round_robin`]'s): matches go where the order is still open, none to pairs already
+//! told apart.
+
+use serde::Serialize;
+
+use crate::pairwise::{PairTable, confident_better};
+use crate::schedule::round_robin;
+use crate::stats::MatchOutcome;
+
+/// What a ladder's sets say about its order (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Settlement {
+    /// The bots (their indices), best first ([`PairTable::order`]).
+    pub order: Vec<usize>,
+    /// Every bot of `order` is confidently better than the next, at the error rate asked for
+    /// the whole order.
+    pub settled: bool,
+    /// The table to play next (the bots' indices, ascending), `None` once settled or when
+    /// there are fewer bots than seats.
+    pub next_table: Option<Vec<usize>>,
+    /// By bot index: its best and worst rank at that error rate ([`PairTable::rank_intervals`]).
+    pub rank_intervals: Vec<(usize, usize)>,
+    /// By bot index, `[a][b]`: the probability that `a` is better than `b` (normal
+    /// approximation of their head-to-head score; ½ on the diagonal and without evidence).
+    pub p_better: Vec<Vec<f64>>,
+}
+
+impl Settlement {
+    /// The settlement of a ladder of `bots` bots at tables of `table` seats from its finished
+    /// duplicate sets, each the outcomes of its matches, **in the order they were played**
+    /// (the test is sequential), at error rate `alpha` for the whole order.
+    pub fn from_sets(
+        bots: usize,
+        table: usize,
+        sets: &[Vec<MatchOutcome>],
+        alpha: f64,
+    ) -> Settlement {
+        let mut pairs = PairTable::new(bots);
+        for set in sets {
+            let matches: Vec<&[(usize, u8)]> = set.iter().map(|o| &o.places[..]).collect();
+            pairs.add_set(&matches);
+        }
+        Settlement::from_pairs(&pairs, table, alpha)
+    }
+
+    /// The settlement of the head-to-head evidence `pairs` at tables of `table` seats, at
+    /// error rate `alpha` for the whole order.
+    pub fn from_pairs(pairs: &PairTable, table: usize, alpha: f64) -> Settlement {
+        let order = pairs.order(0.0, &[]);
+        let settled = pairs.settled(&order, 0.0, alpha);
+        let next_table = if settled { None } else { next_table(pairs, &order, table, alpha) };
+        let k = pairs.bots();
+        let p_better = (0..k)
+            .map(|a| {
+                (0..k).map(|b| if a == b { 0.5 } else { pairs.tally(a, b).p_better(0.0) }).collect()
+            })
+            .collect();
+        Settlement {
+            rank_intervals: pairs.rank_intervals(0.0, alpha),
+            order,
+            settled,
+            next_table,
+            p_better,
+        }
+    }
+}
+
+/// The adaptive schedule's next table for `order` (see the [module docs](self)), the
+/// luck-adjusted scores judged if `beta` is positive; `None` when every adjacent pair is
+/// settled or the bots cannot fill a table.
+pub fn next_table_controlled(
+    pairs: &PairTable,
+    order: &[usize],
+    table: usize,
+    alpha: f64,
+    beta: f64,
+) -> Option<Vec<usize>> {
+    let each = pairs.pair_alpha(alpha);
+    let unsettled: Vec<(usize, usize, f64)> = order
+        .windows(2)
+        .filter(|w| !confident_better(&pairs.tally(w[0], w[1]), beta, each))
+        .map(|w| (w[0], w[1], certainty(pairs, w[0], w[1], beta)))
+        .collect();
+    table_for(pairs, &unsettled, table)
+}
+
+/// The table for the `unsettled` adjacent pairs, each `(above, below, how certain)` (see the
+/// [module docs](self)); `None` if there are none or no table holds the least certain.
+pub(crate) fn table_for(
+    pairs: &PairTable,
+    unsettled: &[(usize, usize, f64)],
+    table: usize,
+) -> Option<Vec<usize>> {
+    let &(a, b, _) = unsettled.iter().min_by(|x, y| x.2.total_cmp(&y.2))?;
+    let holds = |t: &[usize], x: usize, y: usize| t.contains(&x) && t.contains(&y);
+    let samples = |t: &[usize]| -> u64 {
+        let mut n = 0;
+        for (i, &x) in t.iter().enumerate() {
+            for &y in &t[i + 1..] {
+                n += u64::from(pairs.tally(x, y).n);
+            }
+        }
+        n
+    };
+    round_robin(pairs.bots(), table)
+        .into_iter()
+        .filter(|t| holds(t, a, b))
+        .map(|t| {
+            let open = unsettled.iter().filter(|&&(x, y, _)| holds(&t, x, y)).count();
+            (open, samples(&t), t)
+        })
+        // The most open pairs, then the fewest samples; `min_by` keeps the first of equals.
+        .min_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)))
+        .map(|(_, _, t)| t)
+}
+
+/// How far the pair `(a, b)`, `a` shown above `b`, is from settled: the z of `a`'s mean score
+/// against `b` (minus infinity with fewer than two samples: least certain of all).
+pub(crate) fn certainty(pairs: &PairTable, a: usize, b: usize, beta: f64) -> f64 {
+    let t = pairs.tally(a, b);
+    if t.n < 2 { f64::NEG_INFINITY } else { (t.mean(beta) - 0.5) / t.standard_error(beta) }
+}
+
+/// The adaptive schedule's next table for `order` on the raw scores
+/// ([`next_table_controlled`] without the control).
+pub fn next_table(
+    pairs: &PairTable,
+    order: &[usize],
+    table: usize,
+    alpha: f64,
+) -> Option<Vec<usize>> {
+    next_table_controlled(pairs, order, table, alpha, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished match's outcome: only the places matter here.
+    fn outcome(places: &[(usize, u8)]) -> MatchOutcome {
+        MatchOutcome { places: places.to_vec(), health: Vec::new(), decisions: 0 }
+    }
+
+    #[test]
+    fn an_open_order_asks_for_its_least_certain_pair_then_settles() {
+        // Three bots at tables of two: 0 always beats 2 and 1 always beats 2; 0 and 1 split.
+        let mut sets: Vec<Vec<MatchOutcome>> = Vec::new();
+        for _ in 0..30 {
+            sets.push(vec![outcome(&[(0, 1), (2, 2)]), outcome(&[(2, 2), (0, 1)])]);
+            sets.push(vec![outcome(&[(1, 1), (2, 2)]), outcome(&[(2, 2), (1, 1)])]);
+            sets.push(vec![outcome(&[(0, 1), (1, 2)]), outcome(&[(1, 1), (0, 2)])]);
+        }
+        let s = Settlement::from_sets(3, 2, &sets, 0.05);
+        assert!(!s.settled);
+        assert_eq!(s.order[2], 2);
+        // 0 against 1 is the open pair: that is the table to play.
+        assert_eq!(s.next_table, Some(vec![0, 1]));
+        assert_eq!(s.rank_intervals[2], (3, 3));
+        assert_eq!(s.rank_intervals[0], (1, 2));
+        assert!(s.p_better[0][2] > 0.99 && (s.p_better[0][1] - 0.5).abs() < 1e-9);
+        // Once 0 wins its sets against 1 too, the order is settled and nothing is asked.
+        for _ in 0..30 {
+            sets.push(vec![outcome(&[(0, 1), (1, 2)]), outcome(&[(1, 2), (0, 1)])]);
+        }
+        let s = Settlement::from_sets(3, 2, &sets, 0.05);
+        assert!(s.settled, "{s:?}");
+        assert_eq!(s.order, vec![0, 1, 2]);
+        assert_eq!(s.next_table, None);
+        assert_eq!(s.rank_intervals, vec![(1, 1), (2, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn with_no_sets_every_table_is_open() {
+        let s = Settlement::from_sets(5, 4, &[], 0.05);
+        assert!(!s.settled);
+        let next = s.next_table.expect("a table");
+        assert_eq!(next.len(), 4);
+        assert!(s.rank_intervals.iter().all(|&r| r == (1, 5)));
+        assert_eq!(Settlement::from_sets(2, 3, &[], 0.05).next_table, None);
+    }
+}
