@@ -312,6 +312,11 @@ pub enum SetScore {
     /// The mean over the set's matches of each match's 1, ½ or 0 (the pentanomial model, for
     /// any table size).
     Pentanomial,
+    /// The two bots' mean places over the set, as a score: `½ + (place_b - place_a) / (2 (N -
+    /// 1))` at tables of `N`, which counts, besides the two bots' own comparison, how each
+    /// did against the others at the table (the same as [`SetScore::Pentanomial`] at two
+    /// seats).
+    Places,
 }
 
 /// The head-to-head judge's test of one pair.
@@ -370,7 +375,7 @@ impl Method {
     };
 
     /// Every method of the table, the baseline first.
-    pub const ALL: [Method; 12] = [
+    pub const ALL: [Method; 13] = [
         Method::BASELINE,
         Method {
             name: "independent, normal-mixture test",
@@ -400,6 +405,7 @@ impl Method {
             ..Method::BASELINE
         },
         Method::BEST,
+        Method { name: "places, adaptive", score: SetScore::Places, ..Method::BEST },
         Method {
             name: "pentanomial, adaptive, normal-mix.",
             test: Test::NormalMixture,
@@ -636,6 +642,9 @@ fn play_set(
             let x = match method.score {
                 SetScore::Pentanomial => score[p * n + q] / sets,
                 SetScore::WinDrawLoss => match_score_of_means(mean_place[p], mean_place[q]),
+                SetScore::Places => {
+                    0.5 + (mean_place[q] - mean_place[p]) / (2.0 * (n as f64 - 1.0))
+                }
             };
             let c = if method.luck_adjusted { control[p * n + q] / sets } else { 0.0 };
             evidence.pairs.add(bots[p], bots[q], x, c);

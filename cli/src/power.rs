@@ -109,6 +109,17 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     match power::best(&reports) {
         Some((best, ratio)) => {
             writeln!(out, "best: {}", best.method.name)?;
+            let worst = reports.iter().min_by(|a, b| a.right().total_cmp(&b.right()));
+            if let Some(worst) = worst {
+                writeln!(
+                    out,
+                    "right: the best {:.1}%, the least {:.1}% ({}), of {} trials each",
+                    100.0 * best.right(),
+                    100.0 * worst.right(),
+                    worst.method.name,
+                    args.trials
+                )?;
+            }
             writeln!(out, "ratio {ratio:.2}")?;
         }
         None => {
