@@ -14,7 +14,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out.join("cardroom_descriptor.bin"), descriptors.encode_to_vec())?;
     // The generated client and server encode and decode through `codec::SliceCodec`: prost's
-    // bytes, cheaper per message than tonic's stock codec (src/codec.rs says why).
-    tonic_prost_build::configure().codec_path("crate::codec::SliceCodec").compile_fds(descriptors)?;
+    // bytes, read from one slice rather than through tonic's buffer (src/codec.rs says why).
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::SliceCodec")
+        .compile_fds(descriptors)?;
     Ok(())
 }

@@ -163,8 +163,7 @@ fn cpu_seconds() -> f64 {
     use nix::sys::resource::{UsageWho, getrusage};
     use nix::sys::time::TimeValLike as _;
     getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |usage| {
-        (usage.user_time().num_microseconds() + usage.system_time().num_microseconds()) as f64
-            / 1e6
+        (usage.user_time().num_microseconds() + usage.system_time().num_microseconds()) as f64 / 1e6
     })
 }
 
