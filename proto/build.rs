@@ -13,6 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let descriptors = protox::compile(protos, ["."])?;
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out.join("cardroom_descriptor.bin"), descriptors.encode_to_vec())?;
-    tonic_prost_build::configure().compile_fds(descriptors)?;
+    // The generated client and server encode and decode through `codec::SliceCodec`: prost's
+    // bytes, read from one slice rather than through tonic's buffer (src/codec.rs says why).
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::SliceCodec")
+        .compile_fds(descriptors)?;
     Ok(())
 }

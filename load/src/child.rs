@@ -59,9 +59,16 @@ pub(crate) fn usage(pid: Option<u32>) -> Usage {
     let Some(process) = pid.and_then(|pid| procfs::process::Process::new(pid as i32).ok()) else {
         return Usage::default();
     };
+    // The tick rate from libc's `sysconf`, not procfs's `ticks_per_second`: that reads the
+    // auxiliary vector through rustix, which panics under valgrind (the load profiled).
+    let ticks_per_second = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
+        .ok()
+        .flatten()
+        .filter(|&ticks| ticks > 0)
+        .unwrap_or(100) as f64; // USER_HZ, which Linux fixes at 100
     let cpu_seconds = process
         .stat()
-        .map(|stat| (stat.utime + stat.stime) as f64 / procfs::ticks_per_second() as f64)
+        .map(|stat| (stat.utime + stat.stime) as f64 / ticks_per_second)
         .unwrap_or(0.0);
     let peak_rss_bytes = process.status().ok().and_then(|status| status.vmhwm).unwrap_or(0) * 1024;
     Usage { cpu_seconds, peak_rss_bytes }

@@ -102,6 +102,9 @@ pub(crate) struct Sizes {
 pub(crate) struct Sample {
     pub(crate) seconds: f64,
     pub(crate) decisions_per_s: f64,
+    /// Decisions since the server started (with a drained soak's last sample: every decision
+    /// of the load, the denominator of a profile's instructions per decision).
+    pub(crate) decisions: u64,
     pub(crate) matches_finished: u64,
     pub(crate) matches_running: u64,
     pub(crate) connections_open: u64,
@@ -133,6 +136,7 @@ fn sample(stats: &pb::ServerStats, seconds: f64, decisions_per_s: f64) -> Sample
     Sample {
         seconds,
         decisions_per_s,
+        decisions: stats.decisions,
         matches_finished: stats.matches_finished,
         matches_running: stats.matches_running,
         connections_open: stats.connections_open,

@@ -225,11 +225,12 @@ pub(crate) fn soak(load: &Load, run: &CardroomRun, as_json: bool) -> anyhow::Res
     }
     if let Some(drained) = &run.drained {
         println!(
-            "drained: {} matches running, {} streams open, {} tasks alive (before the load: {})",
+            "drained: {} matches running, {} streams open, {} tasks alive (before the load: {}); {} decisions in all",
             drained.matches_running,
             drained.connections_open,
             drained.tasks_alive,
-            before.tasks_alive
+            before.tasks_alive,
+            drained.decisions - before.decisions
         );
     }
     Ok(())

@@ -15,4 +15,5 @@ pub mod pb {
         include_bytes!(concat!(env!("OUT_DIR"), "/cardroom_descriptor.bin"));
 }
 
+pub mod codec;
 pub mod wire;

@@ -134,22 +134,42 @@ struct Process {
     cpu_seconds: f64,
 }
 
-#[cfg(target_os = "linux")]
 fn process() -> Process {
-    let Ok(me) = procfs::process::Process::myself() else { return Process::default() };
+    let (rss_bytes, peak_rss_bytes) = memory();
+    Process { rss_bytes, peak_rss_bytes, cpu_seconds: cpu_seconds() }
+}
+
+/// Resident and peak resident memory in bytes, from `/proc/self/status`.
+#[cfg(target_os = "linux")]
+fn memory() -> (u64, u64) {
     let kib = |value: Option<u64>| value.unwrap_or(0) * 1024;
-    let (rss_bytes, peak_rss_bytes) =
-        me.status().map(|status| (kib(status.vmrss), kib(status.vmhwm))).unwrap_or_default();
-    let cpu_seconds = me
-        .stat()
-        .map(|stat| (stat.utime + stat.stime) as f64 / procfs::ticks_per_second() as f64)
-        .unwrap_or(0.0);
-    Process { rss_bytes, peak_rss_bytes, cpu_seconds }
+    procfs::process::Process::myself()
+        .and_then(|me| me.status())
+        .map(|status| (kib(status.vmrss), kib(status.vmhwm)))
+        .unwrap_or_default()
 }
 
 #[cfg(not(target_os = "linux"))]
-fn process() -> Process {
-    Process::default()
+fn memory() -> (u64, u64) {
+    (0, 0)
+}
+
+/// The CPU time this process has used, user and system, from `getrusage` (microseconds, where
+/// `/proc/self/stat` counts clock ticks). Not procfs's tick rate: that reads the auxiliary
+/// vector through rustix, which fails (and panics) under valgrind, so `GetStats` would end a
+/// profiled server.
+#[cfg(unix)]
+fn cpu_seconds() -> f64 {
+    use nix::sys::resource::{UsageWho, getrusage};
+    use nix::sys::time::TimeValLike as _;
+    getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |usage| {
+        (usage.user_time().num_microseconds() + usage.system_time().num_microseconds()) as f64 / 1e6
+    })
+}
+
+#[cfg(not(unix))]
+fn cpu_seconds() -> f64 {
+    0.0
 }
 
 #[cfg(test)]
@@ -182,5 +202,26 @@ mod tests {
         let process = process();
         assert!(process.rss_bytes > 0);
         assert!(process.peak_rss_bytes >= process.rss_bytes);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn cpu_time_counts_the_work_done_in_seconds() {
+        // Work until 10 ms of CPU time are counted (a loaded machine gives this thread a
+        // fraction of a core, so the wall-clock bound is generous).
+        let started = std::time::Instant::now();
+        let before = cpu_seconds();
+        let mut x = 0u64;
+        while cpu_seconds() - before < 0.01 {
+            assert!(started.elapsed() < Duration::from_secs(30), "CPU time stays at {before} s");
+            for _ in 0..10_000 {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+            }
+        }
+        // Seconds, not ticks or microseconds: no more than every core busy all the while.
+        let used = cpu_seconds() - before;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        let bound = started.elapsed().as_secs_f64() * cores + 0.01;
+        assert!(used <= bound, "{used} s of CPU in at most {bound} core-seconds");
     }
 }

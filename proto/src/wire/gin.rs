@@ -288,17 +288,14 @@ fn public_from_pb(typed: &pb::GinObservation, options: Options) -> Result<Public
         ));
     }
     let by = std::iter::repeat_n(None, dealt).chain(typed.discarded_by.iter().map(Some));
-    let discard_pile = typed
-        .discard_pile
-        .iter()
-        .zip(by)
-        .map(|(card, by)| {
-            Ok(PileCard {
-                card: card_from_pb(card)?,
-                by: by.map(|&seat| seat_from_pb(seat)).transpose()?,
-            })
-        })
-        .collect::<Result<_, String>>()?;
+    // Sized once: collecting `Result`s would grow the pile from nothing, once a Turn.
+    let mut discard_pile = Vec::with_capacity(typed.discard_pile.len());
+    for (card, by) in typed.discard_pile.iter().zip(by) {
+        discard_pile.push(PileCard {
+            card: card_from_pb(card)?,
+            by: by.map(|&seat| seat_from_pb(seat)).transpose()?,
+        });
+    }
     let known = typed
         .known_cards
         .iter()

@@ -146,16 +146,18 @@ pub fn legal_actions_to_pb<G: WireGame>(legal: &[G::Action]) -> Vec<pb::LegalAct
 /// The legal actions of a `Turn` from the wire, in its order (which is the engine's). The
 /// error names the first that cannot be read.
 fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G::Action>, String> {
-    legal
-        .iter()
-        .map(|legal| {
-            let action = legal
-                .action
-                .as_ref()
-                .ok_or_else(|| format!("legal action {} has no action", legal.index))?;
-            G::action_from_pb(action).map_err(|err| format!("legal action {}: {err}", legal.index))
-        })
-        .collect()
+    // Sized once: collecting `Result`s would grow the list from nothing, once a Turn.
+    let mut actions = Vec::with_capacity(legal.len());
+    for legal in legal {
+        let action = legal
+            .action
+            .as_ref()
+            .ok_or_else(|| format!("legal action {} has no action", legal.index))?;
+        let action = G::action_from_pb(action)
+            .map_err(|err| format!("legal action {}: {err}", legal.index))?;
+        actions.push(action);
+    }
+    Ok(actions)
 }
 
 /// A card on the wire.
