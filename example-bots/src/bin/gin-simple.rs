@@ -100,7 +100,8 @@ impl Weights {
 
 /// The rows against the stand-in for OpenSpiel's simple bot.
 fn simple_rows(args: &Args) -> anyhow::Result<()> {
-    let (deals, iterations, seed, weights) = (args.deals, args.iterations, args.seed, &args.weights);
+    let (deals, iterations, seed, weights) =
+        (args.deals, args.iterations, args.seed, &args.weights);
     let options = openspiel_options();
     header();
     let started = Instant::now();
