@@ -10,9 +10,11 @@ use std::time::Instant;
 
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::measure::{
-    Clock, gin_duplicate_matches, header, openspiel_options, report_time, row, search_gin,
-    simple_gin, timed,
+    Clock, gin_duplicate_matches, header, openspiel_options, report_time, row, simple_gin, timed,
 };
+use cardroom_example_bots::search::{BotPolicy, Budget, SearchBot, SearchConfig};
+use cardroom_games::gin;
+use cardroom_sdk::Bot;
 use clap::Parser;
 
 /// The flags.
@@ -27,6 +29,13 @@ struct Args {
     /// The first deal's seed; deal `i` uses `seed + i`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// `SearchConfig::two_way_factor`: the iterations of a decision between two candidates.
+    #[arg(long, default_value_t = 1)]
+    two_way_factor: u32,
+    /// Plays the search out with `GinHeuristic::fast` for both seats (the playout policy before
+    /// `GinPlayout`, the default), to compare the two.
+    #[arg(long)]
+    fast_playout: bool,
     /// The heuristic's weights, to tune them (the defaults are `GinHeuristic::default`).
     #[command(flatten)]
     weights: Weights,
@@ -90,7 +99,9 @@ impl Weights {
 }
 
 /// The rows against the stand-in for OpenSpiel's simple bot.
-fn simple_rows(deals: u32, iterations: u32, seed: u64, weights: &Weights) -> anyhow::Result<()> {
+fn simple_rows(args: &Args) -> anyhow::Result<()> {
+    let (deals, iterations, seed, weights) =
+        (args.deals, args.iterations, args.seed, &args.weights);
     let options = openspiel_options();
     header();
     let started = Instant::now();
@@ -101,7 +112,22 @@ fn simple_rows(deals: u32, iterations: u32, seed: u64, weights: &Weights) -> any
     eprintln!("  {:.0} s", started.elapsed().as_secs_f64());
     if iterations > 0 {
         let (started, clock) = (Instant::now(), Clock::default());
-        let hero = timed(search_gin(iterations), &clock);
+        let (factor, fast) = (args.two_way_factor, args.fast_playout);
+        let search = move |seed| -> Box<dyn Bot<gin::State>> {
+            let config = SearchConfig {
+                budget: Budget::Iterations(iterations),
+                two_way_factor: factor,
+                seed,
+                ..SearchConfig::default()
+            };
+            if fast {
+                let policy = BotPolicy(GinHeuristic::fast());
+                Box::new(SearchBot::with_policy(config, Box::new(policy)))
+            } else {
+                Box::new(SearchBot::<gin::State>::new(config))
+            }
+        };
+        let hero = timed(search, &clock);
         let tally = gin_duplicate_matches(hero, simple_gin, options, deals, seed)?;
         let name = format!("search ({iterations} samples/move)");
         row("gin (OpenSpiel rules)", 2, &name, "simple (stand-in)", tally);
@@ -112,5 +138,5 @@ fn simple_rows(deals: u32, iterations: u32, seed: u64, weights: &Weights) -> any
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    simple_rows(args.deals, args.iterations, args.seed, &args.weights)
+    simple_rows(&args)
 }

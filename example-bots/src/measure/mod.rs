@@ -34,6 +34,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Both series of matches as one.
+    pub fn and(self, other: Tally) -> Tally {
+        Tally {
+            matches: self.matches + other.matches,
+            wins: self.wins + other.wins,
+            place_sum: self.place_sum + other.place_sum,
+        }
+    }
+
     /// The hero's share of first places.
     pub fn win_rate(&self) -> f64 {
         if self.matches == 0 { 0.0 } else { f64::from(self.wins) / f64::from(self.matches) }

@@ -17,7 +17,9 @@
 //!    than the luck), with a fast [`Policy`] for every seat (by default the example heuristics,
 //!    [`TtHeuristic`](crate::tt_heuristic::TtHeuristic) and
 //!    [`GinHeuristic`](crate::gin_heuristic::GinHeuristic), asked with each seat's own
-//!    observation) until the end of the deal (Twenty-Two) or the hand (Gin Rummy). A knock
+//!    observation; in Gin Rummy, [`GinPlayout`](gin_search::GinPlayout), the searching seat
+//!    plays the tuned heuristic and the opponent the plain one) until the end of the deal
+//!    (Twenty-Two) or the hand (Gin Rummy). A knock
 //!    ends the hand at once, so in Gin Rummy a knock is valued exactly in each sample: the
 //!    engine lays the defender's hand off against it (GR-9) and scores it (GR-12).
 //! 3. **Score** each playout for the bot's seat with [`Searchable::value`]: in Twenty-Two minus
@@ -93,6 +95,11 @@ pub struct SearchConfig {
     /// same playouts), it leaves the race and the rest of the budget goes to the others; `None`
     /// plays every candidate out in every iteration.
     pub drop_below: Option<f64>,
+    /// With [`Budget::Iterations`], a decision between only two candidates (in Gin Rummy,
+    /// taking the upcard or drawing blind) runs this many times the iterations: each costs two
+    /// playouts instead of a dozen, and the choice shapes the whole hand. 1 treats every
+    /// decision alike.
+    pub two_way_factor: u32,
     /// Seeds the bot's ChaCha8 RNG (samples, playouts, tie-breaks).
     pub seed: u64,
 }
@@ -104,6 +111,7 @@ impl Default for SearchConfig {
             max_candidates: 48,
             confidence: 2.0,
             drop_below: Some(2.0),
+            two_way_factor: 1,
             seed: 0,
         }
     }
@@ -238,6 +246,7 @@ impl<G: Searchable> SearchBot<G> {
             };
         }
         let seat = G::observer(observation);
+        self.policy.begin(seat);
         let mut candidates = if legal.len() > self.config.max_candidates {
             G::candidates(observation, self.config.max_candidates, &mut *self.policy, &mut self.rng)
         } else {
@@ -278,9 +287,10 @@ impl<G: Searchable> SearchBot<G> {
         // The candidates still in the race; the default never leaves it.
         let mut racing: Vec<usize> = (0..candidates.len()).collect();
         let mut iterations = 0u32;
+        let factor = if candidates.len() <= 2 { self.config.two_way_factor.max(1) } else { 1 };
         loop {
             let done = match self.config.budget {
-                Budget::Iterations(n) => iterations >= n,
+                Budget::Iterations(n) => iterations >= n.saturating_mul(factor),
                 Budget::Time(limit) => iterations > 0 && started.elapsed() >= limit,
             };
             if done {

@@ -11,6 +11,13 @@ use rand_chacha::ChaCha8Rng;
 pub trait Policy<G: Game>: Send {
     /// A legal action for `seat`, which is to act in `state`; `None` only when nobody is.
     fn act(&mut self, state: &G, seat: Seat, rng: &mut ChaCha8Rng) -> Option<G::Action>;
+
+    /// Told, before the playouts of each decision, which seat the search decides for: a policy
+    /// that plays the searching seat as the bot will play it and the others as it expects them
+    /// to play notes it here. By default nothing.
+    fn begin(&mut self, searcher: Seat) {
+        let _ = searcher;
+    }
 }
 
 /// A uniformly random legal action: the fastest playout, for any game.
