@@ -115,6 +115,12 @@ impl Host {
         self.registry.lobby_waiting()
     }
 
+    /// A receiver that changes whenever a bot arrives in the lobby: what a host waits on for
+    /// bots, instead of polling.
+    pub fn lobby_arrivals(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.registry.lobby_arrivals()
+    }
+
     /// Creates `request`'s match from the lobby (every seat's bot must be waiting) and starts
     /// it.
     pub fn start(&self, request: HostedMatch) -> Result<Started, HostError> {

@@ -17,7 +17,7 @@ use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tonic::Status;
@@ -104,6 +104,8 @@ struct Shared {
     /// Every match task, so that shutdown can wait for them to write their records.
     tasks: TaskTracker,
     stats: Stats,
+    /// Counts the lobby's arrivals: what a host waiting for bots watches (`crate::host`).
+    lobby_arrivals: watch::Sender<u64>,
 }
 
 /// The handle: clone it freely.
@@ -125,6 +127,7 @@ impl Registry {
                 cancel: CancellationToken::new(),
                 tasks: TaskTracker::new(),
                 stats: Stats::new(),
+                lobby_arrivals: watch::Sender::new(0),
             }),
         }
     }
@@ -367,11 +370,19 @@ impl Registry {
             return Err(Status::invalid_argument("a lobby name cannot be empty"));
         }
         let (reply, receiver) = oneshot::channel();
-        let mut registry = self.lock();
-        let waiting = registry.lobby.entry(name).or_default();
-        waiting.retain(|w| !w.reply.is_closed());
-        waiting.push(Waiting { id, reply });
+        {
+            let mut registry = self.lock();
+            let waiting = registry.lobby.entry(name).or_default();
+            waiting.retain(|w| !w.reply.is_closed());
+            waiting.push(Waiting { id, reply });
+        }
+        self.shared.lobby_arrivals.send_modify(|arrivals| *arrivals = arrivals.wrapping_add(1));
         Ok(receiver)
+    }
+
+    /// A receiver that sees every arrival in the lobby.
+    pub(crate) fn lobby_arrivals(&self) -> watch::Receiver<u64> {
+        self.shared.lobby_arrivals.subscribe()
     }
 
     /// Every lobby name with live waiters, and how many.
