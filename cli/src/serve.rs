@@ -182,7 +182,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     .open(file, text)
                     .await
                     .with_context(|| format!("--ladder {}", path.display()))?;
-                println!("hosted ladder {} ({})", ladder.spec.name, ladder.status);
+                tracing::info!(ladder = %ladder.spec.name, status = %ladder.status, "hosted ladder");
             }
             server = server.ladders(std::sync::Arc::new(hosted));
         }
