@@ -132,8 +132,13 @@ impl HostedLadderFile {
                 "`name` {name:?}: {bad:?} is not one of the letters, digits, '.', '_' and '-'"
             ));
         }
-        wire::visit(self.game, CheckTable { options_json: &self.options_json(), seats: self.seats })
-            .map_err(|why| LadderFileError(format!("`seats` = {} with `options`: {why}", self.seats)))?;
+        wire::visit(
+            self.game,
+            CheckTable { options_json: &self.options_json(), seats: self.seats },
+        )
+        .map_err(|why| {
+            LadderFileError(format!("`seats` = {} with `options`: {why}", self.seats))
+        })?;
         if self.rating_system() == RatingSystem::Glicko2 && self.seats != 2 {
             return refuse(format!("`rating` = \"glicko2\" needs `seats` = 2, not {}", self.seats));
         }

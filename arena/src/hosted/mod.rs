@@ -192,7 +192,8 @@ impl HostedLadders {
     /// renewed from now on, and every ladder in the store that is not closed resumes.
     pub async fn start(store: Arc<dyn Store>, host: Host) -> Result<HostedLadders, HostedError> {
         let run_id = new_run_id();
-        let requeued = store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
+        let requeued =
+            store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
         if requeued > 0 {
             info!(requeued, "matches left running by an earlier run will be played again");
         }
@@ -544,7 +545,9 @@ impl Runner {
 
     /// Whether `bot` may start another match now: known, not paused, under its cap.
     fn can_play(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
-        self.bots.get(&bot).is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
+        self.bots
+            .get(&bot)
+            .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
             && free.get(&bot).is_some_and(|&n| n > 0)
     }
 
@@ -635,7 +638,10 @@ impl Runner {
                 return false;
             }
         };
-        let seats = bots.iter().map(|bot| self.bots.get(bot).map_or_else(String::new, |b| b.name.clone())).collect();
+        let seats = bots
+            .iter()
+            .map(|bot| self.bots.get(bot).map_or_else(String::new, |b| b.name.clone()))
+            .collect();
         let request = HostedMatch {
             game: self.file.game,
             options_json: self.file.options_json(),
@@ -667,7 +673,9 @@ impl Runner {
     }
 
     fn set_match_state(&mut self, set: u64, id: LadderMatchId, state: MatchState) {
-        if let Some(m) = self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == id)) {
+        if let Some(m) =
+            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == id))
+        {
             m.state = state;
         }
     }
@@ -780,7 +788,9 @@ impl Runner {
             }
             return;
         }
-        if let Some(m) = self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id)) {
+        if let Some(m) =
+            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id))
+        {
             m.state = MatchState::Done;
             for (seat, played) in m.seats.iter_mut().zip(&end.seats) {
                 seat.place = Some(played.place);
@@ -803,7 +813,10 @@ impl Runner {
             state.recent.pop_front();
         }
         let failed: Vec<FailureKind> = state.recent.iter().flatten().copied().collect();
-        if health.max_failures == 0 || failed.len() < health.max_failures as usize || state.paused.is_some() {
+        if health.max_failures == 0
+            || failed.len() < health.max_failures as usize
+            || state.paused.is_some()
+        {
             return;
         }
         let kinds: Vec<&str> = failed.iter().map(|k| k.as_str()).collect();
@@ -818,7 +831,9 @@ impl Runner {
         }
         warn!(ladder = %self.ladder.spec.name, bot = %state.name, %reason, "bot paused");
         state.paused = Some(reason.clone());
-        if let Err(error) = self.shared.store.pause_bot(self.ladder.id, bot, &reason, now_ms()).await {
+        if let Err(error) =
+            self.shared.store.pause_bot(self.ladder.id, bot, &reason, now_ms()).await
+        {
             warn!(cause = %error, "the pause was not stored");
         }
     }
