@@ -15,9 +15,7 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_proto::pb;
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
-use cardroom_store::{
-    Accounts, FailureKind, LadderId, MatchState, SetState, SqliteStore, Store,
-};
+use cardroom_store::{Accounts, FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
 use cardroom_tests::{Bot, PATIENCE, TestServer};
 use tonic::{Code, Request};
 
@@ -131,7 +129,9 @@ async fn registered_bots_in_the_lobby_play_duplicate_sets_by_themselves() {
             let mut seated: Vec<_> = m.seats.iter().map(|s| s.bot).collect();
             seated.sort_unstable();
             assert_eq!(seated, bots);
-            assert!(m.seats.iter().all(|s| s.version.as_deref() == Some("v1") && s.place.is_some()));
+            assert!(
+                m.seats.iter().all(|s| s.version.as_deref() == Some("v1") && s.place.is_some())
+            );
             let record = store.ladder_record(m.id).await.unwrap().expect("a record");
             assert!(record.contains("\"game\""), "{record}");
         }
@@ -176,7 +176,8 @@ async fn a_bot_that_crashes_every_match_is_paused_with_its_reason() {
     crashing_bot(server.url(), key);
     let key = register(&store, "steady").await;
     lobby_bot(server.url(), "steady", &key, "v1", 1);
-    let text = "name = \"gin\"\ngame = \"gin\"\nmove_ms = 100\n[health]\nwindow = 3\nmax_failures = 2\n";
+    let text =
+        "name = \"gin\"\ngame = \"gin\"\nmove_ms = 100\n[health]\nwindow = 3\nmax_failures = 2\n";
     hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
     let ladder = ladder_id(&store, "gin").await;
     let crasher = store.bot_credential("crasher").await.unwrap().unwrap().account.id;
@@ -190,10 +191,16 @@ async fn a_bot_that_crashes_every_match_is_paused_with_its_reason() {
     let failures = store.failures(ladder, crasher, 100).await.unwrap();
     assert!(failures.iter().all(|f| f.version == "broken-1"));
     let kinds: Vec<FailureKind> = failures.iter().map(|f| f.failure.kind).collect();
-    assert!(kinds.contains(&FailureKind::Timeout) && kinds.contains(&FailureKind::Forfeit), "{kinds:?}");
+    assert!(
+        kinds.contains(&FailureKind::Timeout) && kinds.contains(&FailureKind::Forfeit),
+        "{kinds:?}"
+    );
     // A time out keeps the observation the bot had when its time ran out.
     let timeout = failures.iter().find(|f| f.failure.kind == FailureKind::Timeout).unwrap();
-    assert!(timeout.failure.observation_json.as_deref().is_some_and(|o| o.contains("hand")), "{timeout:?}");
+    assert!(
+        timeout.failure.observation_json.as_deref().is_some_and(|o| o.contains("hand")),
+        "{timeout:?}"
+    );
     assert!(timeout.failure.error.contains("time ran out"), "{timeout:?}");
     // The steady bot is healthy, and the crasher's sets were rated (a crash is a loss).
     let steady = store.bot_credential("steady").await.unwrap().unwrap().account.id;
@@ -225,12 +232,14 @@ async fn the_admin_ladder_rpcs_create_pause_resume_and_close() {
     assert_eq!((created.game.as_str(), created.table_seats), ("gin", 2));
     let again = client.create_ladder(with_token(create(), ADMIN)).await.unwrap_err();
     assert_eq!(again.code(), Code::AlreadyExists, "{again:?}");
-    let bad = pb::CreateLadderRequest { config_toml: "name = \"x\"\ngame = \"gin\"\nseats = 4".into() };
+    let bad =
+        pb::CreateLadderRequest { config_toml: "name = \"x\"\ngame = \"gin\"\nseats = 4".into() };
     let bad = client.create_ladder(with_token(bad, ADMIN)).await.unwrap_err();
     assert_eq!(bad.code(), Code::InvalidArgument);
     assert!(bad.message().contains("`seats`"), "{bad:?}");
 
-    let named = |name: &str, reason: &str| pb::LadderRequest { name: name.into(), reason: reason.into() };
+    let named =
+        |name: &str, reason: &str| pb::LadderRequest { name: name.into(), reason: reason.into() };
     let paused = client.pause_ladder(with_token(named("duel", "maintenance"), ADMIN)).await;
     let paused = paused.unwrap().into_inner();
     assert_eq!((paused.status.as_str(), paused.reason.as_str()), ("paused", "maintenance"));
@@ -244,5 +253,38 @@ async fn the_admin_ladder_rpcs_create_pause_resume_and_close() {
     assert_eq!(reopened.code(), Code::FailedPrecondition, "{reopened:?}");
     let unknown = client.pause_ladder(with_token(named("nope", ""), ADMIN)).await.unwrap_err();
     assert_eq!(unknown.code(), Code::NotFound, "{unknown:?}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_bot_with_its_key_plays_a_hosted_ladder() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    let key = register(&store, "rusty").await;
+    lobby_bot(server.url(), "rusty", &key, "r1", 1);
+    let key = register(&store, "pythonic").await;
+    let address = server.addr.to_string();
+    let python = cardroom_tests::PythonBot::spawn(
+        "tt_bot.py",
+        &["--server", &address, "--lobby", "pythonic", "--key", &key, "--bot-version", "py1"],
+    );
+    let text = "name = \"tt\"\ngame = \"twenty_two\"\n";
+    hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
+    let ladder = ladder_id(&store, "tt").await;
+    let out = python.finish().await;
+    assert!(out.contains("match "), "{out}");
+    let pythonic = store.bot_credential("pythonic").await.unwrap().unwrap().account.id;
+    let seat = eventually("the Python bot's match stored", || async {
+        let mut sets = store.open_sets(ladder).await.unwrap();
+        sets.extend(store.rated_sets(ladder).await.unwrap());
+        sets.iter()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Done)
+            .flat_map(|m| m.seats.clone())
+            .find(|s| s.bot == pythonic)
+    })
+    .await;
+    assert_eq!(seat.version.as_deref(), Some("py1"));
+    assert!(seat.failure.is_none(), "{seat:?}");
     server.stop().await.unwrap();
 }
