@@ -331,7 +331,7 @@ impl LadderFile {
 
 /// Reads a game by the catalogue's names and aliases (`twenty_two`, `22`, `gin`, `gin_rummy`, …);
 /// an unknown name is refused with the list of games.
-fn game_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameKind, D::Error> {
+pub(crate) fn game_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameKind, D::Error> {
     let name = String::deserialize(deserializer)?;
     name.parse().map_err(serde::de::Error::custom)
 }

@@ -18,6 +18,8 @@
 //! - [`stats`]: win rates, average place, head-to-head, health.
 //! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
 //!   anything is made.
+//! - [`hosted`]: ladders the server runs by itself among the registered bots in its lobby
+//!   (`cardroom serve --ladder`), on the same scheduling and rating code.
 //! - [`ladder`] runs a ladder in process; [`net`] plays its matches on a cardroom server, with
 //!   in-process bots over gRPC and external bot programs.
 //!
@@ -37,6 +39,7 @@
 
 pub mod config;
 pub mod duplicate;
+pub mod hosted;
 pub mod ladder;
 pub mod leaderboard;
 pub mod net;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_server::{Config, TlsIdentity};
 
 /// The server's flags; each has an environment variable too.
@@ -81,10 +82,15 @@ pub(crate) struct ServeArgs {
     /// The private key of --tls-cert, PEM.
     #[arg(long, env = "CARDROOM_TLS_KEY", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
-    /// The store of bot accounts: sqlite:FILE (created if need be). A lobby name registered
-    /// there (`cardroom bots add`) is seated only on its own key.
+    /// The store of bot accounts and hosted ladders: sqlite:FILE (created if need be). A lobby
+    /// name registered there (`cardroom bots add`) is seated only on its own key, and every
+    /// hosted ladder in it that is not closed resumes.
     #[arg(long, env = "CARDROOM_STORE")]
     store: Option<String>,
+    /// A hosted ladder file (TOML): the server runs the ladder itself among the registered bots
+    /// waiting in its lobby, created in the store or resumed from it; repeatable (needs --store).
+    #[arg(long = "ladder", requires = "store")]
+    ladders: Vec<PathBuf>,
     /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
     /// PERMISSION_DENIED (needs --store).
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
@@ -142,6 +148,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
+    let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
     let mut config = args.config()?;
     if web.is_some() && config.tls.is_some() {
@@ -157,11 +164,27 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         );
     }
     runtime.block_on(async move {
+        let mut opened = None;
         if let Some(store) = store {
-            let opened = cardroom_store::open(&store)
+            let store = cardroom_store::open(&store)
                 .await
                 .with_context(|| format!("opening the store {store}"))?;
-            config.accounts = Some(cardroom_store::Accounts::new(opened));
+            config.accounts = Some(cardroom_store::Accounts::new(std::sync::Arc::clone(&store)));
+            opened = Some(store);
+        }
+        let mut server = cardroom_server::Server::new(config.clone());
+        if let Some(store) = opened {
+            let hosted = HostedLadders::start(store, server.host())
+                .await
+                .context("resuming the hosted ladders")?;
+            for (path, file, text) in &ladder_files {
+                let ladder = hosted
+                    .open(file, text)
+                    .await
+                    .with_context(|| format!("--ladder {}", path.display()))?;
+                tracing::info!(ladder = %ladder.spec.name, status = %ladder.status, "hosted ladder");
+            }
+            server = server.ladders(std::sync::Arc::new(hosted));
         }
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         let listener = tokio::net::TcpListener::bind(addr)
@@ -171,7 +194,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {grpc_addr}");
         let Some((http_addr, ladders)) = web else {
-            return cardroom_server::run(listener, config, shutdown).await;
+            return server.serve(listener, shutdown).await;
         };
         let http = tokio::net::TcpListener::bind(http_addr)
             .await
@@ -195,7 +218,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             },
             grace,
         ));
-        let served = cardroom_server::run(listener, config, shutdown).await;
+        let served = server.serve(listener, shutdown).await;
         let _ = stop.send(true);
         let pages = pages.await.context("the pages' task")?.context("serving the pages");
         served.and(pages)
@@ -205,6 +228,22 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// SIGINT (ctrl-c) or SIGTERM. The handlers are installed when this is called (before the
 /// server says it listens), so a signal sent as soon as the port is known stops the server
 /// gracefully instead of killing it.
+/// Reads and checks every `--ladder` file before anything starts.
+fn read_ladder_files(
+    paths: &[PathBuf],
+) -> anyhow::Result<Vec<(PathBuf, HostedLadderFile, String)>> {
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--ladder {}", path.display()))?;
+            let file = HostedLadderFile::parse(&text)
+                .with_context(|| format!("--ladder {}", path.display()))?;
+            Ok((path.clone(), file, text))
+        })
+        .collect()
+}
+
 fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {

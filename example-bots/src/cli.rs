@@ -49,29 +49,33 @@ pub fn init_tracing() {
         .try_init();
 }
 
-/// Plays `args.matches` matches one after another (all of them until stopped when 0), each
-/// with `one(config, seed)` (the seed grows by one a match), printing each result; stops at
-/// the first failure.
-pub async fn play_matches<F, Fut>(args: &BotArgs, name: &str, mut one: F) -> ExitCode
+/// Plays `args.matches` matches (all of them until stopped when 0), `--concurrency` of them at
+/// once, each with `one(config, seed)` (the seed grows by one a match), printing each result;
+/// stops at the first failure.
+pub async fn play_matches<F, Fut>(args: &BotArgs, name: &str, one: F) -> ExitCode
 where
-    F: FnMut(ConnectConfig, u64) -> Fut,
-    Fut: Future<Output = Result<Played, RunError>>,
+    F: Fn(ConnectConfig, u64) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = Result<Played, RunError>> + Send + 'static,
 {
     let config = match args.config(name) {
         Ok(config) => config,
         Err(err) => return report(Err(err)),
     };
     let seed = args.seed();
-    let mut played = 0u64;
-    loop {
-        let ok = print_result(Ok(one(config.clone(), seed.wrapping_add(played)).await));
-        played += 1;
-        if !ok {
-            return ExitCode::FAILURE;
+    let each = move |n: u64| {
+        let played = one(config.clone(), seed.wrapping_add(n));
+        async move {
+            let played = played.await;
+            // A failure is printed once, by the caller.
+            if let Ok(played) = &played {
+                print_played(played);
+            }
+            played
         }
-        if args.matches != 0 && played >= args.matches {
-            return ExitCode::SUCCESS;
-        }
+    };
+    match cardroom_sdk::play_concurrently(args.connect.concurrency, args.matches, each).await {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(err) => report(Ok(Err(err))),
     }
 }
 
@@ -84,17 +88,7 @@ pub fn report(result: anyhow::Result<Result<Played, RunError>>) -> ExitCode {
 fn print_result(result: anyhow::Result<Result<Played, RunError>>) -> bool {
     match result.and_then(|played| Ok(played?)) {
         Ok(played) => {
-            let place = played.end.place().map_or_else(|| "?".to_owned(), |p| p.to_string());
-            println!(
-                "match {}: seat {} finished in place {place} of {}{}; {} decisions, {} refused, {} reconnections",
-                played.start.match_id,
-                played.start.seat.0,
-                played.start.seats,
-                if played.end.aborted { " (aborted)" } else { "" },
-                played.decisions,
-                played.errors.len(),
-                played.reconnects,
-            );
+            print_played(&played);
             true
         }
         Err(err) => {
@@ -102,4 +96,19 @@ fn print_result(result: anyhow::Result<Result<Played, RunError>>) -> bool {
             false
         }
     }
+}
+
+/// Prints one played match's result.
+fn print_played(played: &Played) {
+    let place = played.end.place().map_or_else(|| "?".to_owned(), |p| p.to_string());
+    println!(
+        "match {}: seat {} finished in place {place} of {}{}; {} decisions, {} refused, {} reconnections",
+        played.start.match_id,
+        played.start.seat.0,
+        played.start.seats,
+        if played.end.aborted { " (aborted)" } else { "" },
+        played.decisions,
+        played.errors.len(),
+        played.reconnects,
+    );
 }

@@ -191,6 +191,8 @@ impl ConnectConfig {
 /// --name NAME           [env CARDROOM_BOT_NAME]
 /// --key KEY             [env CARDROOM_KEY]          the bot account's key
 /// --bot-version V       [env CARDROOM_BOT_VERSION]  reported in Join.bot_version
+/// --concurrency K       [env CARDROOM_CONCURRENCY]  matches played at once (a lobby bot waits
+///                                                   on K streams: a hosted ladder's cap)
 /// --reconnect-initial-ms, --reconnect-max-ms, --reconnect-attempts
 /// ```
 #[derive(Clone, Debug, clap::Args)]
@@ -229,6 +231,11 @@ pub struct ConnectArgs {
     /// The bot's version (a tag or a commit hash), kept with its results.
     #[arg(long, env = "CARDROOM_BOT_VERSION", default_value = "")]
     pub bot_version: String,
+    /// Matches played at once, each on its own stream (with --lobby: how many matches a hosted
+    /// ladder may seat the bot in at a time). Read by the bot's loop
+    /// ([`play_concurrently`](crate::play_concurrently)), not by one match's runner.
+    #[arg(long, env = "CARDROOM_CONCURRENCY", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: u32,
     /// The first wait before reconnecting, in milliseconds.
     #[arg(long, default_value_t = 100)]
     pub reconnect_initial_ms: u64,

@@ -197,6 +197,50 @@ pub async fn play_any(
     }
 }
 
+/// Keeps `concurrency` matches going at once, each played by `one(n)` (`n` numbers the
+/// matches from 0), and starts the next as soon as one ends, until `matches` have been played
+/// (0: until one fails). Returns how many were played, or the first failure (the others are
+/// stopped). With a lobby [`ConnectConfig`] this is how a bot plays a hosted ladder: it waits
+/// on `concurrency` streams under its name and rejoins the lobby after each match.
+pub async fn play_concurrently<F, Fut>(
+    concurrency: u32,
+    matches: u64,
+    one: F,
+) -> Result<u64, RunError>
+where
+    F: Fn(u64) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Result<Played, RunError>> + Send + 'static,
+{
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let next = Arc::new(AtomicU64::new(0));
+    let played = Arc::new(AtomicU64::new(0));
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency.max(1) {
+        let (next, played, one) = (Arc::clone(&next), Arc::clone(&played), one.clone());
+        workers.spawn(async move {
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if matches != 0 && n >= matches {
+                    return Ok(());
+                }
+                one(n).await?;
+                played.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+    }
+    while let Some(done) = workers.join_next().await {
+        let failed = match done {
+            Ok(Ok(())) => continue,
+            Ok(Err(error)) => error,
+            Err(panicked) => RunError::Protocol(format!("a match's task failed: {panicked}")),
+        };
+        workers.abort_all();
+        return Err(failed);
+    }
+    Ok(played.load(Ordering::Relaxed))
+}
+
 /// One open `Play` stream.
 struct Link {
     /// Towards the server.

@@ -30,13 +30,23 @@ impl TestServer {
     ///
     /// When it cannot bind a port.
     pub async fn start(config: Config) -> TestServer {
+        TestServer::serve(cardroom_server::Server::new(config)).await
+    }
+
+    /// Serves `server` (made beforehand, so that what runs inside it, a hosted ladder, has its
+    /// host handle).
+    ///
+    /// # Panics
+    ///
+    /// When it cannot bind a port.
+    pub async fn serve(server: cardroom_server::Server) -> TestServer {
         if std::env::var_os("RUST_LOG").is_some() {
             let _ = tracing_subscriber::fmt().with_test_writer().try_init();
         }
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port on 127.0.0.1");
         let addr = listener.local_addr().expect("a bound listener has an address");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(cardroom_server::run(listener, config, async {
+        let task = tokio::spawn(server.serve(listener, async {
             let _ = stopped.await;
         }));
         TestServer { addr, stop: Some(stop), task: Some(task) }

@@ -49,7 +49,7 @@ async fn main() -> ExitCode {
         Some(n) => Budget::Iterations(n),
         None => Budget::Time(Duration::from_millis(cli.budget_ms)),
     };
-    play_matches(&cli.bot, "search", |config, seed| async move {
+    play_matches(&cli.bot, "search", move |config, seed| async move {
         let search = SearchConfig { budget, seed, ..SearchConfig::default() };
         play_any(&config, |game| catalogue::visit(game, Search(search))).await
     })

@@ -57,7 +57,7 @@ from cardroom.model import (
     TwentyTwoSeat,
     TwentyTwoView,
 )
-from cardroom.runner import CardroomError, RunConfig, main, run
+from cardroom.runner import CardroomError, RunConfig, main, run, run_many
 
 __all__ = [
     "GOING_OUT",
@@ -102,4 +102,5 @@ __all__ = [
     "action_to_pb",
     "main",
     "run",
+    "run_many",
 ]

@@ -8,6 +8,7 @@ seat token after a dropped connection, backing off between attempts.
 from __future__ import annotations
 
 import argparse
+import copy
 import logging
 import os
 import queue
@@ -96,13 +97,19 @@ class RunConfig:
     #: :attr:`Event.json`). Off by default (``Join.omit``): the typed views hold every detail,
     #: and the server need not build, nor the bot parse, a second form of every observation.
     json: bool = False
+    #: Matches :func:`main` plays at once, each on its own stream (with :attr:`lobby`: how
+    #: many matches a hosted ladder may seat the bot in at a time).
+    concurrency: int = 1
+    #: Matches :func:`main` plays in all, joining again after each (0: until stopped).
+    matches: int = 1
 
     @classmethod
     def from_env(cls, environ: os._Environ[str] | dict[str, str] | None = None) -> RunConfig:
         """Reads ``CARDROOM_SERVER``, ``CARDROOM_CA_FILE``, ``CARDROOM_TLS_SERVER_NAME``,
         ``CARDROOM_TOKEN``, ``CARDROOM_QUEUE_GAME``,
         ``CARDROOM_QUEUE_OPTIONS``, ``CARDROOM_QUEUE_SEATS``, ``CARDROOM_LOBBY``,
-        ``CARDROOM_BOT_NAME``, ``CARDROOM_KEY`` and ``CARDROOM_BOT_VERSION``."""
+        ``CARDROOM_BOT_NAME``, ``CARDROOM_KEY``, ``CARDROOM_BOT_VERSION``,
+        ``CARDROOM_CONCURRENCY`` and ``CARDROOM_MATCHES``."""
         env = os.environ if environ is None else environ
         game = env.get("CARDROOM_QUEUE_GAME")
         return cls(
@@ -117,6 +124,8 @@ class RunConfig:
             bot_name=env.get("CARDROOM_BOT_NAME") or None,
             key=env.get("CARDROOM_KEY") or None,
             bot_version=env.get("CARDROOM_BOT_VERSION", ""),
+            concurrency=int(env.get("CARDROOM_CONCURRENCY") or 1),
+            matches=int(env.get("CARDROOM_MATCHES") or 1),
         )
 
     @classmethod
@@ -173,6 +182,19 @@ class RunConfig:
             default=env.bot_version,
             help="the bot's version, a tag or a hash (CARDROOM_BOT_VERSION)",
         )
+        parser.add_argument(
+            "--concurrency",
+            type=_at_least_one,
+            default=env.concurrency,
+            help="matches played at once, each on its own stream; with --lobby, how many a "
+            "hosted ladder may seat the bot in at a time (CARDROOM_CONCURRENCY)",
+        )
+        parser.add_argument(
+            "--matches",
+            type=int,
+            default=env.matches,
+            help="matches to play, joining again after each; 0: until stopped (CARDROOM_MATCHES)",
+        )
 
     @classmethod
     def from_args(cls, argv: Sequence[str] | None = None, description: str = "") -> RunConfig:
@@ -196,6 +218,8 @@ class RunConfig:
             bot_name=args.name,
             key=args.key,
             bot_version=args.bot_version,
+            concurrency=args.concurrency,
+            matches=args.matches,
         )
 
     @property
@@ -266,6 +290,13 @@ class RunConfig:
         if self.key is None:
             return ()
         return (("authorization", f"Bearer {self.key.strip()}"),)
+
+
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 class _StreamEnded(Exception):
@@ -460,16 +491,46 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
         backoff = min(backoff * 2, config.max_backoff)
 
 
-def main(bot: Bot, argv: Sequence[str] | None = None, description: str = "") -> int:
-    """A bot script's entry point: reads the configuration from ``argv`` and the environment,
-    plays one match, prints the standings; returns the exit code (0, or 1 on error)."""
-    config = RunConfig.from_args(argv, description or (type(bot).__doc__ or ""))
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    try:
-        result = run(bot, config)
-    except CardroomError as error:
-        print(f"error: {error}")
-        return 1
+def run_many(bot: Bot, config: RunConfig | None = None, **overrides: object) -> int:
+    """Plays :attr:`RunConfig.matches` matches (0: until one fails), :attr:`RunConfig.concurrency`
+    of them at once, each worker with its own copy of ``bot`` and joining again after each
+    match: how a bot waits in the lobby for a hosted ladder. Prints each result; returns the
+    number played, or raises the first :class:`CardroomError` (the other workers finish the
+    match they are in and stop)."""
+    config = replace(config or RunConfig.from_env(), **overrides)  # type: ignore[arg-type]
+    lock = threading.Lock()
+    counts = {"started": 0, "played": 0}
+    failures: list[CardroomError] = []
+
+    def worker(own: Bot) -> None:
+        while True:
+            with lock:
+                done = config.matches and counts["started"] >= config.matches
+                if done or failures:
+                    return
+                counts["started"] += 1
+            try:
+                result = run(own, config)
+            except CardroomError as error:
+                with lock:
+                    failures.append(error)
+                return
+            with lock:
+                counts["played"] += 1
+                _print_result(result)
+
+    bots = [bot] if config.concurrency <= 1 else [copy.deepcopy(bot) for _ in range(config.concurrency)]
+    threads = [threading.Thread(target=worker, args=(own,), daemon=True) for own in bots]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return counts["played"]
+
+
+def _print_result(result: MatchResult) -> None:
     print(
         f"match {result.match.match_id} over{' (aborted)' if result.aborted else ''}: {result.reason}"
     )
@@ -477,4 +538,17 @@ def main(bot: Bot, argv: Sequence[str] | None = None, description: str = "") -> 
         mark = " (you)" if standing.seat == result.match.seat else ""
         forfeit = " forfeited" if standing.forfeited else ""
         print(f"  place {standing.place}: seat {standing.seat}{forfeit}{mark}")
+
+
+def main(bot: Bot, argv: Sequence[str] | None = None, description: str = "") -> int:
+    """A bot script's entry point: reads the configuration from ``argv`` and the environment,
+    plays ``--matches`` matches (one by default), ``--concurrency`` at once, and prints each
+    one's standings; returns the exit code (0, or 1 on error)."""
+    config = RunConfig.from_args(argv, description or (type(bot).__doc__ or ""))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        run_many(bot, config)
+    except CardroomError as error:
+        print(f"error: {error}")
+        return 1
     return 0

@@ -1,0 +1,851 @@
+//! Hosted ladders: ladders the server runs by itself among the registered bots waiting in its
+//! lobby, on the arena's own scheduling and rating code ([`least_certain`], [`rotations`],
+//! [`derive_seed`], [`Ratings`]).
+//!
+//! [`HostedLadders`] owns every ladder of one server process. Each ladder is one task that
+//! keeps its open sets in memory and writes every step to the store ([`cardroom_store`]'s
+//! ladder methods, one transaction each): a set is planned whole, a match is claimed under this
+//! process's lease before it starts, its result is committed under that claim once the match
+//! task has reported its end (the task never waits on the store), and sets are rated in set
+//! order. On start, every running match of an earlier process returns to planned and is played
+//! again; the ratings are always those of [`replay`] over the rated sets.
+
+mod config;
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use cardroom_server::{
+    Host, HostError, HostedEnd, HostedMatch, LadderCommand, LadderControl, LadderControlError,
+    LadderSummary,
+};
+use cardroom_store::{
+    BotId, BotStatus, Claim, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId, LadderSet,
+    LadderStatus, Lease, MatchResult, MatchState, NewLadder, NewMatch, NewSet, RatingUpdate,
+    Requeue, SeatResult, Store, StoreError, StoredRating,
+};
+use tokio::sync::{mpsc, watch};
+use tracing::{info, warn};
+
+pub use config::{Health, HostedLadderFile, LadderFileError, MAX_LADDER_NAME_BYTES};
+
+use crate::duplicate::{derive_seed, rotations};
+use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
+use crate::schedule::{Belief, least_certain};
+
+/// How long a claim's lease lasts unrenewed; it is renewed every third of that.
+const LEASE: Duration = Duration::from_secs(30);
+
+/// How often a ladder looks at its lobby when nothing else wakes it (a bot that left is
+/// noticed no later than this after its `absent_ms`).
+const IDLE_LOOK: Duration = Duration::from_millis(500);
+
+/// Why a hosted ladder failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HostedError {
+    /// The ladder file is refused.
+    #[error(transparent)]
+    File(#[from] LadderFileError),
+    /// The store failed or refused.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A set could not be rated.
+    #[error("set {set} cannot be rated: {error}")]
+    Rating {
+        /// The set's index.
+        set: u64,
+        /// Why.
+        error: RatingError,
+    },
+    /// The stored rating system is not one this build knows.
+    #[error("the ladder's rating system {0:?} is unknown")]
+    UnknownRating(String),
+}
+
+impl From<HostedError> for LadderControlError {
+    fn from(error: HostedError) -> LadderControlError {
+        match error {
+            HostedError::File(error) => LadderControlError::Invalid(error.to_string()),
+            HostedError::Store(error @ StoreError::LadderExists(_)) => {
+                LadderControlError::AlreadyExists(error.to_string())
+            }
+            HostedError::Store(error @ StoreError::NoSuchLadder(_)) => {
+                LadderControlError::NotFound(error.to_string())
+            }
+            HostedError::Store(error @ StoreError::LadderClosed(_)) => {
+                LadderControlError::FailedPrecondition(error.to_string())
+            }
+            other => LadderControlError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+/// A rating as stored.
+fn stored(rating: Rating) -> StoredRating {
+    StoredRating { mean: rating.mean, sigma: rating.sigma, volatility: rating.volatility }
+}
+
+/// A stored rating.
+fn rating(stored: StoredRating) -> Rating {
+    Rating { mean: stored.mean, sigma: stored.sigma, volatility: stored.volatility }
+}
+
+/// The rating system named as stored.
+fn system_named(name: &str) -> Result<RatingSystem, HostedError> {
+    [RatingSystem::WengLin, RatingSystem::Glicko2, RatingSystem::TrueSkill]
+        .into_iter()
+        .find(|system| system.name() == name)
+        .ok_or_else(|| HostedError::UnknownRating(name.to_owned()))
+}
+
+/// The rating update of a complete set, from its bots' ratings before it (`before`): the set's
+/// paired result (each bot's mean place over the set's matches) through [`Ratings::update`].
+/// The one rating step of hosted ladders: the runner and [`replay`] both take it.
+pub fn rate_set(
+    system: RatingSystem,
+    set: &LadderSet,
+    before: impl Fn(BotId) -> Rating,
+) -> Result<Vec<RatingUpdate>, HostedError> {
+    let local = |bot: BotId| set.bots.iter().position(|&b| b == bot);
+    let places: Vec<Vec<(usize, u8)>> = set
+        .matches
+        .iter()
+        .map(|m| {
+            m.seats
+                .iter()
+                .filter_map(|seat| Some((local(seat.bot)?, seat.place.unwrap_or(u8::MAX))))
+                .collect()
+        })
+        .collect();
+    let paired = PairedResult::from_matches(places.iter().map(Vec::as_slice));
+    let mut ratings = Ratings::from_ratings(system, set.bots.iter().map(|&b| before(b)).collect());
+    let changes =
+        ratings.update(&paired).map_err(|error| HostedError::Rating { set: set.index, error })?;
+    Ok(changes
+        .into_iter()
+        .map(|change| RatingUpdate {
+            bot: set.bots[change.bot],
+            before: stored(change.before),
+            after: stored(change.after),
+        })
+        .collect())
+}
+
+/// The ratings a serial replay of `rated` (a ladder's rated sets, in set order) gives: every
+/// bot starts at the system's initial rating and each set is rated by [`rate_set`]. A ladder's
+/// stored ratings equal this, however its matches interleaved and however often it restarted.
+pub fn replay(
+    system: RatingSystem,
+    rated: &[LadderSet],
+) -> Result<BTreeMap<BotId, Rating>, HostedError> {
+    let mut ratings: BTreeMap<BotId, Rating> = BTreeMap::new();
+    for set in rated {
+        let updates = rate_set(system, set, |bot| {
+            ratings.get(&bot).copied().unwrap_or_else(|| Rating::initial(system))
+        })?;
+        for update in updates {
+            ratings.insert(update.bot, rating(update.after));
+        }
+    }
+    Ok(ratings)
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_millis() as i64)
+}
+
+/// A new run id: this process's name as a lease owner.
+fn new_run_id() -> String {
+    let mut bytes = [0u8; 8];
+    // Without the OS generator, the time and the process id still tell runs apart.
+    if getrandom::fill(&mut bytes).is_err() {
+        bytes = (now_ms() ^ i64::from(std::process::id())).to_le_bytes();
+    }
+    format!("run-{}", hex::encode(bytes))
+}
+
+/// Every hosted ladder of one server process, and what the admin ladder rpcs call.
+#[derive(Clone)]
+pub struct HostedLadders {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    store: Arc<dyn Store>,
+    host: Host,
+    /// This process's lease owner name.
+    run_id: String,
+    /// Each running ladder's status channel, by name.
+    ladders: Mutex<HashMap<String, watch::Sender<LadderStatus>>>,
+}
+
+impl std::fmt::Debug for HostedLadders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostedLadders").field("run_id", &self.shared.run_id).finish()
+    }
+}
+
+impl HostedLadders {
+    /// Starts hosting: every match an earlier run left running returns to planned, leases are
+    /// renewed from now on, and every ladder in the store that is not closed resumes.
+    pub async fn start(store: Arc<dyn Store>, host: Host) -> Result<HostedLadders, HostedError> {
+        let run_id = new_run_id();
+        let requeued =
+            store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
+        if requeued > 0 {
+            info!(requeued, "matches left running by an earlier run will be played again");
+        }
+        let shared = Arc::new(Shared { store, host, run_id, ladders: Mutex::default() });
+        tokio::spawn(renew_leases(Arc::downgrade(&shared)));
+        let hosted = HostedLadders { shared };
+        for ladder in hosted.shared.store.ladders().await? {
+            if ladder.status != LadderStatus::Closed {
+                hosted.run(ladder).await?;
+            }
+        }
+        Ok(hosted)
+    }
+
+    /// This process's lease owner name.
+    pub fn run_id(&self) -> &str {
+        &self.shared.run_id
+    }
+
+    /// Opens the ladder of `file` (its text `text`): created if new, else resumed with the
+    /// file's cap, clock, health and bots (its game, options, table, seed, seatings and rating
+    /// system must be those it was created with).
+    pub async fn open(&self, file: &HostedLadderFile, text: &str) -> Result<Ladder, HostedError> {
+        let store = &self.shared.store;
+        let ladder = match store.ladder(&file.name).await? {
+            None => store.create_ladder(&new_ladder(file, text), now_ms()).await?,
+            Some(ladder) => {
+                let stored = HostedLadderFile::parse(&ladder.spec.config)?;
+                file.same_ladder(&stored)?;
+                store.update_ladder_config(ladder.id, file.provisional_sets, text).await?
+            }
+        };
+        self.run(ladder.clone()).await?;
+        Ok(ladder)
+    }
+
+    /// Starts `ladder`'s task unless it runs already (then it reads its new file).
+    async fn run(&self, ladder: Ladder) -> Result<(), HostedError> {
+        let name = ladder.spec.name.clone();
+        if let Some(status) = self.ladders().get(&name) {
+            // Running already: it picks up its new file through its status channel.
+            status.send_modify(|_| {});
+            return Ok(());
+        }
+        let (status_tx, status) = watch::channel(ladder.status);
+        let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
+        self.ladders().insert(name.clone(), status_tx);
+        tokio::spawn(async move {
+            runner.run().await;
+            info!(ladder = %name, "ladder task ended");
+        });
+        Ok(())
+    }
+
+    fn ladders(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<LadderStatus>>> {
+        self.shared.ladders.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sets a ladder's status and tells its task.
+    async fn set_status(
+        &self,
+        name: &str,
+        status: LadderStatus,
+        reason: &str,
+    ) -> Result<Ladder, HostedError> {
+        let store = &self.shared.store;
+        let ladder = store
+            .ladder(name)
+            .await?
+            .ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?;
+        let reason = (!reason.is_empty()).then_some(reason);
+        let ladder = store.set_ladder_status(ladder.id, status, reason, now_ms()).await?;
+        if let Some(tx) = self.ladders().get(name) {
+            let _ = tx.send(status);
+        }
+        Ok(ladder)
+    }
+}
+
+/// The ladder row a file creates.
+fn new_ladder(file: &HostedLadderFile, text: &str) -> NewLadder {
+    NewLadder {
+        name: file.name.clone(),
+        game: file.game.name().to_owned(),
+        options_json: file.options_json(),
+        table_seats: file.seats,
+        rating: file.rating_system().name().to_owned(),
+        seed: file.seed,
+        provisional_sets: file.provisional_sets,
+        config: text.to_owned(),
+    }
+}
+
+fn summary(ladder: &Ladder) -> LadderSummary {
+    LadderSummary {
+        name: ladder.spec.name.clone(),
+        status: ladder.status.as_str().to_owned(),
+        reason: ladder.status_reason.clone().unwrap_or_default(),
+        game: ladder.spec.game.clone(),
+        table_seats: u32::from(ladder.spec.table_seats),
+    }
+}
+
+#[async_trait::async_trait]
+impl LadderControl for HostedLadders {
+    async fn command(&self, command: LadderCommand) -> Result<LadderSummary, LadderControlError> {
+        let ladder = match command {
+            LadderCommand::Create { config_toml } => {
+                let file = HostedLadderFile::parse(&config_toml).map_err(HostedError::from)?;
+                let new = new_ladder(&file, &config_toml);
+                let ladder = self.shared.store.create_ladder(&new, now_ms()).await;
+                let ladder = ladder.map_err(HostedError::from)?;
+                self.run(ladder.clone()).await?;
+                ladder
+            }
+            LadderCommand::Pause { name, reason } => {
+                self.set_status(&name, LadderStatus::Paused, &reason).await?
+            }
+            LadderCommand::Resume { name } => {
+                let ladder = self.set_status(&name, LadderStatus::Running, "").await?;
+                self.run(ladder.clone()).await?;
+                ladder
+            }
+            LadderCommand::Close { name, reason } => {
+                self.set_status(&name, LadderStatus::Closed, &reason).await?
+            }
+        };
+        Ok(summary(&ladder))
+    }
+}
+
+/// Renews this run's leases every third of [`LEASE`] while the ladders exist.
+async fn renew_leases(shared: std::sync::Weak<Shared>) {
+    let mut every = tokio::time::interval(LEASE / 3);
+    loop {
+        every.tick().await;
+        let Some(shared) = shared.upgrade() else { return };
+        let until = now_ms() + LEASE.as_millis() as i64;
+        if let Err(error) = shared.store.renew_leases(&shared.run_id, until).await {
+            warn!(cause = %error, "leases not renewed");
+        }
+    }
+}
+
+/// One bot as its ladder's task sees it.
+struct BotState {
+    name: String,
+    rating: Rating,
+    paused: Option<String>,
+    /// Its matches running in this ladder.
+    running: u32,
+    /// When it was last seen waiting in the lobby (or last finished a match).
+    last_seen: Instant,
+    /// Its last matches' first failures, latest last (at most `health.window`).
+    recent: VecDeque<Option<FailureKind>>,
+}
+
+/// A match's end as its waiter hands it to the ladder's task.
+struct Ended {
+    claim: Claim,
+    set: u64,
+    end: Result<HostedEnd, HostError>,
+}
+
+/// One ladder's task.
+struct Runner {
+    shared: Arc<Shared>,
+    ladder: Ladder,
+    file: HostedLadderFile,
+    system: RatingSystem,
+    status: watch::Receiver<LadderStatus>,
+    bots: BTreeMap<BotId, BotState>,
+    /// Registered, active bots by name, as last read.
+    registered: HashMap<String, BotId>,
+    registered_read: Option<Instant>,
+    /// Open sets by index, with their matches: this task is their only writer.
+    open: BTreeMap<u64, LadderSet>,
+    next_set: u64,
+    running: u32,
+    ended_tx: mpsc::UnboundedSender<Ended>,
+    ended: mpsc::UnboundedReceiver<Ended>,
+}
+
+impl Runner {
+    async fn load(
+        shared: Arc<Shared>,
+        ladder: Ladder,
+        status: watch::Receiver<LadderStatus>,
+    ) -> Result<Runner, HostedError> {
+        let store = &shared.store;
+        let file = HostedLadderFile::parse(&ladder.spec.config)?;
+        let system = system_named(&ladder.spec.rating)?;
+        let mut bots = BTreeMap::new();
+        for row in store.ladder_bots(ladder.id).await? {
+            let recent = store.recent_outcomes(ladder.id, row.bot, file.health.window).await?;
+            bots.insert(row.bot, bot_state(row, recent.into_iter().rev().map(|o| o.failure)));
+        }
+        let open = store.open_sets(ladder.id).await?.into_iter().map(|s| (s.index, s)).collect();
+        let next_set = store.set_count(ladder.id).await?;
+        let (ended_tx, ended) = mpsc::unbounded_channel();
+        Ok(Runner {
+            shared,
+            ladder,
+            file,
+            system,
+            status,
+            bots,
+            registered: HashMap::new(),
+            registered_read: None,
+            open,
+            next_set,
+            running: 0,
+            ended_tx,
+            ended,
+        })
+    }
+
+    fn id(&self) -> LadderId {
+        self.ladder.id
+    }
+
+    fn store(&self) -> &dyn Store {
+        self.shared.store.as_ref()
+    }
+
+    /// Rates, schedules and collects ends until the ladder is closed and its last match is in.
+    async fn run(mut self) {
+        let mut arrivals = self.shared.host.lobby_arrivals();
+        loop {
+            let status = *self.status.borrow_and_update();
+            if status == LadderStatus::Closed && self.running == 0 {
+                return;
+            }
+            if let Err(error) = self.step(status).await {
+                warn!(ladder = %self.ladder.spec.name, cause = %error, "ladder step failed");
+            }
+            tokio::select! {
+                Some(ended) = self.ended.recv() => self.on_end(ended).await,
+                changed = self.status.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    self.reload_file().await;
+                }
+                _ = arrivals.changed() => {}
+                () = tokio::time::sleep(IDLE_LOOK) => {}
+            }
+            // Take every end already in before scheduling again.
+            while let Ok(ended) = self.ended.try_recv() {
+                self.on_end(ended).await;
+            }
+        }
+    }
+
+    /// Reads the ladder's file again (a restart or a resume may have changed its cap).
+    async fn reload_file(&mut self) {
+        match self.store().ladder(&self.ladder.spec.name).await {
+            Ok(Some(ladder)) => match HostedLadderFile::parse(&ladder.spec.config) {
+                Ok(file) => {
+                    self.file = file;
+                    self.ladder = ladder;
+                }
+                Err(error) => warn!(cause = %error, "the ladder's new file is refused"),
+            },
+            Ok(None) => {}
+            Err(error) => warn!(cause = %error, "the ladder could not be read"),
+        }
+    }
+
+    async fn step(&mut self, status: LadderStatus) -> Result<(), HostedError> {
+        self.rate_complete().await?;
+        if status == LadderStatus::Running {
+            self.schedule().await?;
+        }
+        Ok(())
+    }
+
+    /// Rates every complete set at the front of the open ones, in set order.
+    async fn rate_complete(&mut self) -> Result<(), HostedError> {
+        while let Some(set) = self.open.values().next() {
+            if !set.is_complete() {
+                return Ok(());
+            }
+            let system = self.system;
+            let updates = rate_set(system, set, |bot| {
+                self.bots.get(&bot).map_or_else(|| Rating::initial(system), |b| b.rating)
+            })?;
+            let index = set.index;
+            self.store().rate_set(self.id(), index, &updates, now_ms()).await?;
+            for update in &updates {
+                if let Some(bot) = self.bots.get_mut(&update.bot) {
+                    bot.rating = rating(update.after);
+                }
+            }
+            self.open.remove(&index);
+        }
+        Ok(())
+    }
+
+    /// The registered, active bots by name (read again when the lobby shows a name not known,
+    /// at most once a second).
+    async fn registered(&mut self, lobby: &HashMap<String, usize>) -> Result<(), HostedError> {
+        let unknown = lobby.keys().any(|name| !self.registered.contains_key(name));
+        let stale = self.registered_read.is_none_or(|read| read.elapsed() > Duration::from_secs(1));
+        if unknown && stale {
+            self.registered = self
+                .store()
+                .bots()
+                .await?
+                .into_iter()
+                .filter(|bot| bot.status == BotStatus::Active)
+                .map(|bot| (bot.name, bot.id))
+                .collect();
+            self.registered_read = Some(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// Starts what can start, voids what cannot be played, plans new sets for idle bots.
+    async fn schedule(&mut self) -> Result<(), HostedError> {
+        let lobby = self.shared.host.lobby();
+        self.registered(&lobby).await?;
+        let now = Instant::now();
+        // Bots waiting, by id, with their free streams.
+        let mut free: HashMap<BotId, usize> = HashMap::new();
+        for (name, &waiting) in &lobby {
+            let Some(&id) = self.registered.get(name) else { continue };
+            if !self.file.admits(name) {
+                continue;
+            }
+            if !self.bots.contains_key(&id) {
+                let initial = stored(Rating::initial(self.system));
+                let row = self.store().enter_ladder(self.id(), id, initial, now_ms()).await?;
+                info!(ladder = %self.ladder.spec.name, bot = %name, "bot entered the ladder");
+                self.bots.insert(id, bot_state(row, std::iter::empty()));
+            }
+            if let Some(bot) = self.bots.get_mut(&id) {
+                bot.last_seen = now;
+            }
+            free.insert(id, waiting);
+        }
+        self.void_unplayable(&free).await?;
+        self.start_planned(&mut free).await?;
+        while self.plan_one(&free).await? {
+            self.start_planned(&mut free).await?;
+        }
+        Ok(())
+    }
+
+    /// Whether `bot` may start another match now: known, not paused, under its cap.
+    fn can_play(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
+        self.bots
+            .get(&bot)
+            .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
+            && free.get(&bot).is_some_and(|&n| n > 0)
+    }
+
+    /// Whether `bot` has left: paused, or out of the lobby for `absent_ms` playing nothing.
+    fn has_left(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
+        let absent = Duration::from_millis(self.file.absent_ms);
+        self.bots.get(&bot).is_none_or(|b| {
+            b.paused.is_some()
+                || (b.running == 0 && !free.contains_key(&bot) && b.last_seen.elapsed() > absent)
+        })
+    }
+
+    /// Voids every open set that has a planned match with a bot that left and nothing running.
+    async fn void_unplayable(&mut self, free: &HashMap<BotId, usize>) -> Result<(), HostedError> {
+        let mut void = Vec::new();
+        for set in self.open.values() {
+            if set.matches.iter().any(|m| m.state == MatchState::Running) {
+                continue;
+            }
+            let gone = set
+                .matches
+                .iter()
+                .filter(|m| m.state == MatchState::Planned)
+                .flat_map(|m| &m.seats)
+                .find(|seat| self.has_left(seat.bot, free));
+            if let Some(seat) = gone {
+                let name = self.bots.get(&seat.bot).map_or("?", |b| b.name.as_str());
+                let why = match self.bots.get(&seat.bot).and_then(|b| b.paused.as_deref()) {
+                    Some(reason) => format!("{name} is paused: {reason}"),
+                    None => format!("{name} left the lobby"),
+                };
+                void.push((set.index, why));
+            }
+        }
+        for (index, why) in void {
+            self.store().void_set(self.id(), index, &why, now_ms()).await?;
+            info!(ladder = %self.ladder.spec.name, set = index, %why, "set voided");
+            self.open.remove(&index);
+        }
+        Ok(())
+    }
+
+    /// Claims and starts every planned match whose bots can all play now.
+    async fn start_planned(&mut self, free: &mut HashMap<BotId, usize>) -> Result<(), HostedError> {
+        let mut startable = Vec::new();
+        for set in self.open.values() {
+            for m in set.matches.iter().filter(|m| m.state == MatchState::Planned) {
+                if self.running + startable.len() as u32 >= self.file.max_matches {
+                    break;
+                }
+                let bots: Vec<BotId> = m.seats.iter().map(|s| s.bot).collect();
+                if bots.iter().all(|&bot| self.can_play(bot, free)) {
+                    for bot in &bots {
+                        if let Some(n) = free.get_mut(bot) {
+                            *n -= 1;
+                        }
+                        if let Some(state) = self.bots.get_mut(bot) {
+                            // Counted now, so the cap holds within this pass.
+                            state.running += 1;
+                        }
+                    }
+                    startable.push((set.index, m.id, m.seed, bots));
+                }
+            }
+        }
+        for (set, id, seed, bots) in startable {
+            if !self.start(set, id, seed, &bots).await {
+                for bot in &bots {
+                    if let Some(state) = self.bots.get_mut(bot) {
+                        state.running -= 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Claims match `id` and starts it; returns whether it runs.
+    async fn start(&mut self, set: u64, id: LadderMatchId, seed: u64, bots: &[BotId]) -> bool {
+        let lease = Lease {
+            owner: self.shared.run_id.clone(),
+            until_ms: now_ms() + LEASE.as_millis() as i64,
+        };
+        let claim = match self.store().claim_match(id, &lease, now_ms()).await {
+            Ok(claim) => claim,
+            Err(error) => {
+                warn!(match_id = id.0, cause = %error, "match not claimed");
+                return false;
+            }
+        };
+        let seats = bots
+            .iter()
+            .map(|bot| self.bots.get(bot).map_or_else(String::new, |b| b.name.clone()))
+            .collect();
+        let request = HostedMatch {
+            game: self.file.game,
+            options_json: self.file.options_json(),
+            seed,
+            seats,
+            move_ms: self.file.move_ms,
+            bank_ms: self.file.bank_ms,
+        };
+        match self.shared.host.start(request) {
+            Ok(started) => {
+                self.set_match_state(set, id, MatchState::Running);
+                self.running += 1;
+                let tx = self.ended_tx.clone();
+                tokio::spawn(async move {
+                    let end = started.end().await;
+                    let _ = tx.send(Ended { claim, set, end });
+                });
+                true
+            }
+            Err(error) => {
+                // A bot left the lobby since it was looked at: the match waits, planned.
+                info!(match_id = id.0, cause = %error, "match not started");
+                if let Err(error) = self.store().release_match(&claim).await {
+                    warn!(match_id = id.0, cause = %error, "match not released");
+                }
+                false
+            }
+        }
+    }
+
+    fn set_match_state(&mut self, set: u64, id: LadderMatchId, state: MatchState) {
+        if let Some(m) =
+            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == id))
+        {
+            m.state = state;
+        }
+    }
+
+    /// Plans one new set among the bots that wait, may play and have no planned match yet;
+    /// returns whether it did.
+    async fn plan_one(&mut self, free: &HashMap<BotId, usize>) -> Result<bool, HostedError> {
+        let planned_unstarted: usize = self
+            .open
+            .values()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Planned)
+            .count();
+        if self.running as usize + planned_unstarted >= self.file.max_matches as usize {
+            return Ok(false);
+        }
+        let queued: Vec<BotId> = self
+            .open
+            .values()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Planned)
+            .flat_map(|m| m.seats.iter().map(|s| s.bot))
+            .collect();
+        let candidates: Vec<BotId> = self
+            .bots
+            .keys()
+            .copied()
+            .filter(|&bot| self.can_play(bot, free) && !queued.contains(&bot))
+            .collect();
+        let beliefs: Vec<Belief> = candidates
+            .iter()
+            .filter_map(|bot| self.bots.get(bot))
+            .map(|b| Belief { mean: b.rating.mean, sigma: b.rating.sigma })
+            .collect();
+        let Some(table) = least_certain(&beliefs, usize::from(self.file.seats)) else {
+            return Ok(false);
+        };
+        let bots: Vec<BotId> = table.iter().map(|&i| candidates[i]).collect();
+        let index = self.next_set;
+        let seed = derive_seed(self.file.seed, index);
+        let matches = rotations(bots.len(), self.file.max_rotations)
+            .into_iter()
+            .enumerate()
+            .map(|(j, seating)| NewMatch {
+                rotation: j as u32,
+                seed,
+                seats: seating.iter().map(|&pos| bots[pos]).collect(),
+            })
+            .collect();
+        let set = NewSet { index, seed, bots, matches };
+        let planned = self.store().plan_set(self.id(), &set, now_ms()).await?;
+        self.next_set += 1;
+        self.open.insert(index, planned);
+        Ok(true)
+    }
+
+    /// Commits a match's end (or gives the match back if it was aborted), and checks its bots'
+    /// health.
+    async fn on_end(&mut self, ended: Ended) {
+        let Ended { claim, set, end } = ended;
+        self.running = self.running.saturating_sub(1);
+        let bots: Vec<BotId> = self
+            .open
+            .get(&set)
+            .and_then(|s| s.matches.iter().find(|m| m.id == claim.id))
+            .map(|m| m.seats.iter().map(|s| s.bot).collect())
+            .unwrap_or_default();
+        for bot in &bots {
+            if let Some(state) = self.bots.get_mut(bot) {
+                state.running = state.running.saturating_sub(1);
+                state.last_seen = Instant::now();
+            }
+        }
+        let end = match end {
+            Ok(end) if !end.aborted => end,
+            other => {
+                let why = match other {
+                    Ok(end) => end.reason,
+                    Err(error) => error.to_string(),
+                };
+                info!(match_id = claim.id.0, %why, "match not over: it will be played again");
+                if let Err(error) = self.store().release_match(&claim).await {
+                    warn!(match_id = claim.id.0, cause = %error, "match not released");
+                }
+                self.set_match_state(set, claim.id, MatchState::Planned);
+                return;
+            }
+        };
+        let result = MatchResult {
+            claim: claim.clone(),
+            server_match_id: end.match_id.clone(),
+            seats: end
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(seat, s)| SeatResult {
+                    seat: seat as u8,
+                    version: s.version.clone(),
+                    place: s.place,
+                    forfeited: s.forfeited,
+                })
+                .collect(),
+            record_json: end.record_json.clone(),
+            failures: end.seats.iter().flat_map(|s| s.failures.iter().cloned()).collect(),
+        };
+        if let Err(error) = self.store().finish_match(&result, now_ms()).await {
+            warn!(match_id = claim.id.0, cause = %error, "result not stored: the match will be played again");
+            if self.store().release_match(&claim).await.is_ok() {
+                self.set_match_state(set, claim.id, MatchState::Planned);
+            }
+            return;
+        }
+        if let Some(m) =
+            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id))
+        {
+            m.state = MatchState::Done;
+            for (seat, played) in m.seats.iter_mut().zip(&end.seats) {
+                seat.place = Some(played.place);
+                seat.forfeited = played.forfeited;
+                seat.version = Some(played.version.clone());
+                seat.failure = played.failures.first().map(|f| f.kind);
+            }
+        }
+        for (bot, played) in bots.iter().zip(&end.seats) {
+            self.check_health(*bot, played.failures.first()).await;
+        }
+    }
+
+    /// Counts `bot`'s latest match and pauses it if too many of its recent ones failed.
+    async fn check_health(&mut self, bot: BotId, failure: Option<&cardroom_store::NewFailure>) {
+        let health = self.file.health;
+        let Some(state) = self.bots.get_mut(&bot) else { return };
+        state.recent.push_back(failure.map(|f| f.kind));
+        while state.recent.len() > health.window as usize {
+            state.recent.pop_front();
+        }
+        let failed: Vec<FailureKind> = state.recent.iter().flatten().copied().collect();
+        if health.max_failures == 0
+            || failed.len() < health.max_failures as usize
+            || state.paused.is_some()
+        {
+            return;
+        }
+        let kinds: Vec<&str> = failed.iter().map(|k| k.as_str()).collect();
+        let mut reason = format!(
+            "{} of its last {} matches failed ({})",
+            failed.len(),
+            state.recent.len(),
+            kinds.join(", ")
+        );
+        if let Some(failure) = failure {
+            reason.push_str(&format!("; the last: {}", failure.error));
+        }
+        warn!(ladder = %self.ladder.spec.name, bot = %state.name, %reason, "bot paused");
+        state.paused = Some(reason.clone());
+        if let Err(error) =
+            self.shared.store.pause_bot(self.ladder.id, bot, &reason, now_ms()).await
+        {
+            warn!(cause = %error, "the pause was not stored");
+        }
+    }
+}
+
+fn bot_state(row: LadderBot, recent: impl Iterator<Item = Option<FailureKind>>) -> BotState {
+    BotState {
+        name: row.name,
+        rating: rating(row.rating),
+        paused: row.paused_reason,
+        running: 0,
+        last_seen: Instant::now(),
+        recent: recent.collect(),
+    }
+}

@@ -1,0 +1,290 @@
+//! Hosted ladders over real gRPC: registered SDK bots wait in the lobby with their keys and the
+//! server plays duplicate sets among them by itself, storing every match, record and rating
+//! update (the ratings equal a serial replay); a bot that crashes every match is paused with
+//! its reason; the admin ladder rpcs.
+
+#![allow(clippy::unwrap_used)]
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, replay};
+use cardroom_arena::{Rating, RatingSystem};
+use cardroom_example_bots::random::RandomBot;
+use cardroom_proto::pb;
+use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
+use cardroom_server::{Config, Server};
+use cardroom_store::{Accounts, FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
+use cardroom_tests::{Bot, PATIENCE, TestServer};
+use tonic::{Code, Request};
+
+const ADMIN: &str = "admin-secret";
+
+/// A server with accounts and hosted ladders over `store`.
+async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
+    let config = Config {
+        admin_token: Some(ADMIN.into()),
+        accounts: Some(Accounts::new(Arc::clone(&store))),
+        registered_only: true,
+        move_time: Duration::from_millis(500),
+        reconnect_grace: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let server = Server::new(config);
+    let hosted = HostedLadders::start(store, server.host()).await.unwrap();
+    let server = server.ladders(Arc::new(hosted.clone()));
+    (TestServer::serve(server).await, hosted)
+}
+
+/// Registers `name` in `store`; returns its key.
+async fn register(store: &Arc<dyn Store>, name: &str) -> String {
+    let issued = Accounts::new(Arc::clone(store)).register(name).await.unwrap();
+    issued.key.expose().to_owned()
+}
+
+/// A registered random bot playing in the lobby under its name with its key, `concurrency`
+/// matches at once, until the test ends.
+fn lobby_bot(url: String, name: &str, key: &str, version: &str, concurrency: u32) {
+    let mut config = ConnectConfig::lobby(url, name).named(name);
+    config.key = Some(BotKey::new(key).unwrap());
+    config.version = version.to_owned();
+    tokio::spawn(play_concurrently(concurrency, 0, move |n| {
+        let config = config.clone();
+        async move { play_any(&config, |game| AnyBot::build(game, Random(n))).await }
+    }));
+}
+
+struct Random(u64);
+
+impl cardroom_sdk::BotBuilder for Random {
+    fn build<G: cardroom_sdk::PlayableGame>(self) -> Box<dyn cardroom_sdk::Bot<G>> {
+        Box::new(RandomBot::new(self.0))
+    }
+}
+
+/// Waits (polling with back-off, up to [`PATIENCE`]) until `check` gives a value.
+async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + PATIENCE;
+    let mut wait = Duration::from_millis(10);
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_millis(200));
+    }
+}
+
+async fn ladder_id(store: &Arc<dyn Store>, name: &str) -> LadderId {
+    store.ladder(name).await.unwrap().unwrap().id
+}
+
+/// Checks that the stored ratings are those of a serial replay of the rated sets.
+async fn assert_ratings_replay(store: &Arc<dyn Store>, ladder: LadderId, system: RatingSystem) {
+    let rated = store.rated_sets(ladder).await.unwrap();
+    let replayed = replay(system, &rated).unwrap();
+    for bot in store.ladder_bots(ladder).await.unwrap() {
+        let stored = Rating {
+            mean: bot.rating.mean,
+            sigma: bot.rating.sigma,
+            volatility: bot.rating.volatility,
+        };
+        let expected = replayed.get(&bot.bot).copied().unwrap_or(Rating::initial(system));
+        assert_eq!(stored, expected, "{}'s rating is the replay's", bot.name);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registered_bots_in_the_lobby_play_duplicate_sets_by_themselves() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    let names = ["alice", "bob", "carol"];
+    for name in names {
+        let key = register(&store, name).await;
+        lobby_bot(server.url(), name, &key, "v1", 2);
+    }
+    let text = "name = \"tt3\"\ngame = \"twenty_two\"\nseats = 3\nseed = 7\nmax_concurrent = 2\n\
+                provisional_sets = 2\n";
+    hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
+    let ladder = ladder_id(&store, "tt3").await;
+    let rated = eventually("three rated sets", || async {
+        let rated = store.rated_sets(ladder).await.unwrap();
+        (rated.len() >= 3).then_some(rated)
+    })
+    .await;
+    for set in &rated {
+        assert_eq!(set.state, SetState::Rated);
+        assert_eq!(set.matches.len(), 3, "every rotation of a 3-seat table");
+        let mut bots = set.bots.clone();
+        bots.sort_unstable();
+        for m in &set.matches {
+            assert_eq!(m.state, MatchState::Done);
+            assert_eq!(m.seed, set.seed, "one deal per set");
+            let mut seated: Vec<_> = m.seats.iter().map(|s| s.bot).collect();
+            seated.sort_unstable();
+            assert_eq!(seated, bots);
+            assert!(
+                m.seats.iter().all(|s| s.version.as_deref() == Some("v1") && s.place.is_some())
+            );
+            let record = store.ladder_record(m.id).await.unwrap().expect("a record");
+            assert!(record.contains("\"game\""), "{record}");
+        }
+    }
+    // Every rating update is stored, one per rated set, in set order.
+    let changes = store.rating_changes(ladder).await.unwrap();
+    let rated_now = store.rated_sets(ladder).await.unwrap();
+    let mut seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
+    seqs.dedup();
+    assert_eq!(seqs.len(), rated_now.len());
+    assert_ratings_replay(&store, ladder, RatingSystem::WengLin).await;
+    let bots = store.ladder_bots(ladder).await.unwrap();
+    assert_eq!(bots.len(), 3);
+    assert!(bots.iter().all(|b| b.paused_reason.is_none()));
+    server.stop().await.unwrap();
+}
+
+/// A registered bot that joins the lobby with its key and drops its stream as soon as it is
+/// seated, every time.
+fn crashing_bot(url: String, key: String) {
+    tokio::spawn(async move {
+        loop {
+            let channel = cardroom_tests::connect(&url).await;
+            let join = pb::Join {
+                seat: Some(pb::join::Seat::Lobby("crasher".into())),
+                bot_name: "crasher".into(),
+                bot_version: "broken-1".into(),
+                ..Default::default()
+            };
+            let Ok(mut bot) = Bot::open_with_key(channel, join, &key).await else { return };
+            // Seated: gone at once.
+            let _ = bot.next().await;
+        }
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_crashes_every_match_is_paused_with_its_reason() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    let key = register(&store, "crasher").await;
+    crashing_bot(server.url(), key);
+    let key = register(&store, "steady").await;
+    lobby_bot(server.url(), "steady", &key, "v1", 1);
+    let text =
+        "name = \"gin\"\ngame = \"gin\"\nmove_ms = 100\n[health]\nwindow = 3\nmax_failures = 2\n";
+    hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
+    let ladder = ladder_id(&store, "gin").await;
+    let crasher = store.bot_credential("crasher").await.unwrap().unwrap().account.id;
+    let paused = eventually("the crasher paused", || async {
+        let bots = store.ladder_bots(ladder).await.unwrap();
+        bots.into_iter().find(|b| b.bot == crasher && b.paused_reason.is_some())
+    })
+    .await;
+    let reason = paused.paused_reason.unwrap();
+    assert!(reason.starts_with("2 of its last 2 matches failed"), "{reason}");
+    let failures = store.failures(ladder, crasher, 100).await.unwrap();
+    assert!(failures.iter().all(|f| f.version == "broken-1"));
+    let kinds: Vec<FailureKind> = failures.iter().map(|f| f.failure.kind).collect();
+    assert!(
+        kinds.contains(&FailureKind::Timeout) && kinds.contains(&FailureKind::Forfeit),
+        "{kinds:?}"
+    );
+    // A time out keeps the observation the bot had when its time ran out.
+    let timeout = failures.iter().find(|f| f.failure.kind == FailureKind::Timeout).unwrap();
+    assert!(
+        timeout.failure.observation_json.as_deref().is_some_and(|o| o.contains("hand")),
+        "{timeout:?}"
+    );
+    assert!(timeout.failure.error.contains("time ran out"), "{timeout:?}");
+    // The steady bot is healthy, and the crasher's sets were rated (a crash is a loss).
+    let steady = store.bot_credential("steady").await.unwrap().unwrap().account.id;
+    let rows = store.ladder_bots(ladder).await.unwrap();
+    assert!(rows.iter().any(|b| b.bot == steady && b.paused_reason.is_none()));
+    let outcomes = store.recent_outcomes(ladder, steady, 10).await.unwrap();
+    assert!(outcomes.iter().all(|o| o.failure.is_none()), "{outcomes:?}");
+    server.stop().await.unwrap();
+}
+
+/// `message` with `token` as the bearer.
+fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+#[tokio::test]
+async fn the_admin_ladder_rpcs_create_pause_resume_and_close() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    let mut client = server.client().await;
+    let file = "name = \"duel\"\ngame = \"gin\"\n";
+    let create = || pb::CreateLadderRequest { config_toml: file.into() };
+    let wrong = client.create_ladder(with_token(create(), "guess")).await.unwrap_err();
+    assert_eq!(wrong.code(), Code::Unauthenticated);
+    let created = client.create_ladder(with_token(create(), ADMIN)).await.unwrap().into_inner();
+    assert_eq!((created.name.as_str(), created.status.as_str()), ("duel", "running"));
+    assert_eq!((created.game.as_str(), created.table_seats), ("gin", 2));
+    let again = client.create_ladder(with_token(create(), ADMIN)).await.unwrap_err();
+    assert_eq!(again.code(), Code::AlreadyExists, "{again:?}");
+    let bad =
+        pb::CreateLadderRequest { config_toml: "name = \"x\"\ngame = \"gin\"\nseats = 4".into() };
+    let bad = client.create_ladder(with_token(bad, ADMIN)).await.unwrap_err();
+    assert_eq!(bad.code(), Code::InvalidArgument);
+    assert!(bad.message().contains("`seats`"), "{bad:?}");
+
+    let named =
+        |name: &str, reason: &str| pb::LadderRequest { name: name.into(), reason: reason.into() };
+    let paused = client.pause_ladder(with_token(named("duel", "maintenance"), ADMIN)).await;
+    let paused = paused.unwrap().into_inner();
+    assert_eq!((paused.status.as_str(), paused.reason.as_str()), ("paused", "maintenance"));
+    let stored = store.ladder("duel").await.unwrap().unwrap();
+    assert_eq!(stored.status_reason.as_deref(), Some("maintenance"));
+    let resumed = client.resume_ladder(with_token(named("duel", ""), ADMIN)).await.unwrap();
+    assert_eq!(resumed.into_inner().status, "running");
+    let closed = client.close_ladder(with_token(named("duel", "season over"), ADMIN)).await;
+    assert_eq!(closed.unwrap().into_inner().status, "closed");
+    let reopened = client.resume_ladder(with_token(named("duel", ""), ADMIN)).await.unwrap_err();
+    assert_eq!(reopened.code(), Code::FailedPrecondition, "{reopened:?}");
+    let unknown = client.pause_ladder(with_token(named("nope", ""), ADMIN)).await.unwrap_err();
+    assert_eq!(unknown.code(), Code::NotFound, "{unknown:?}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_bot_with_its_key_plays_a_hosted_ladder() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    let key = register(&store, "rusty").await;
+    lobby_bot(server.url(), "rusty", &key, "r1", 1);
+    let key = register(&store, "pythonic").await;
+    let address = server.addr.to_string();
+    let python = cardroom_tests::PythonBot::spawn(
+        "tt_bot.py",
+        &["--server", &address, "--lobby", "pythonic", "--key", &key, "--bot-version", "py1"],
+    );
+    let text = "name = \"tt\"\ngame = \"twenty_two\"\n";
+    hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
+    let ladder = ladder_id(&store, "tt").await;
+    let out = python.finish().await;
+    assert!(out.contains("match "), "{out}");
+    let pythonic = store.bot_credential("pythonic").await.unwrap().unwrap().account.id;
+    let seat = eventually("the Python bot's match stored", || async {
+        let mut sets = store.open_sets(ladder).await.unwrap();
+        sets.extend(store.rated_sets(ladder).await.unwrap());
+        sets.iter()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Done)
+            .flat_map(|m| m.seats.clone())
+            .find(|s| s.bot == pythonic)
+    })
+    .await;
+    assert_eq!(seat.version.as_deref(), Some("py1"));
+    assert!(seat.failure.is_none(), "{seat:?}");
+    server.stop().await.unwrap();
+}
