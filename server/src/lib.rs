@@ -14,6 +14,7 @@ mod clock;
 mod config;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+mod listing;
 mod match_task;
 mod registry;
 mod service;

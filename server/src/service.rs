@@ -291,6 +291,13 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         Ok(Response::new(pb::GetRecordResponse { record_json }))
     }
 
+    async fn list_matches(
+        &self,
+        request: Request<pb::ListMatchesRequest>,
+    ) -> Result<Response<pb::ListMatchesResponse>, Status> {
+        Ok(Response::new(self.registry.list_matches(request.get_ref()).await?))
+    }
+
     async fn get_stats(
         &self,
         request: Request<pb::GetStatsRequest>,

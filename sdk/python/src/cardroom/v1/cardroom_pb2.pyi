@@ -85,6 +85,12 @@ class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACT_ERROR_CODE_TIMED_OUT: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_FORFEITED: _ClassVar[ActErrorCode]
 
+class MatchState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATE_UNSPECIFIED: _ClassVar[MatchState]
+    MATCH_STATE_RUNNING: _ClassVar[MatchState]
+    MATCH_STATE_FINISHED: _ClassVar[MatchState]
+
 class BotStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     BOT_STATUS_UNSPECIFIED: _ClassVar[BotStatus]
@@ -141,6 +147,9 @@ ACT_ERROR_CODE_STALE_TURN: ActErrorCode
 ACT_ERROR_CODE_MALFORMED: ActErrorCode
 ACT_ERROR_CODE_TIMED_OUT: ActErrorCode
 ACT_ERROR_CODE_FORFEITED: ActErrorCode
+MATCH_STATE_UNSPECIFIED: MatchState
+MATCH_STATE_RUNNING: MatchState
+MATCH_STATE_FINISHED: MatchState
 BOT_STATUS_UNSPECIFIED: BotStatus
 BOT_STATUS_ACTIVE: BotStatus
 BOT_STATUS_REVOKED: BotStatus
@@ -746,6 +755,50 @@ class GetRecordResponse(_message.Message):
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     record_json: str
     def __init__(self, record_json: _Optional[str] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("state", "page_size", "page_token")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    state: MatchState
+    page_size: int
+    page_token: str
+    def __init__(self, state: _Optional[_Union[MatchState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class MatchSummary(_message.Message):
+    __slots__ = ("match_id", "game", "seats", "created_ms", "ended_ms", "end")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_MS_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: Game
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSummary]
+    created_ms: int
+    ended_ms: int
+    end: MatchEnd
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., created_ms: _Optional[int] = ..., ended_ms: _Optional[int] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class SeatSummary(_message.Message):
+    __slots__ = ("seat", "bot_name", "connected")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot_name: str
+    connected: bool
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("reset",)

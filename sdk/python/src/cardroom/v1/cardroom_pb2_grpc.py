@@ -65,6 +65,11 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.ListMatches = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListMatches',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.FromString,
+                _registered_method=True)
         self.GetStats = channel.unary_unary(
                 '/cardroom.v1.Cardroom/GetStats',
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
@@ -147,6 +152,17 @@ class CardroomServicer:
     def GetRecord(self, request, context):
         """Unary. The full record of a finished match, hidden cards included: the JSON that
         `cardroom replay` reads. FAILED_PRECONDITION while the match is running.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMatches(self, request, context):
+        """Unary. The matches on this server, newest first, a page at a time: those running (their
+        seats' names and connections; `Watch` shows one live) or those over that the server still
+        remembers (its last `keep_finished`), with how each ended. For anyone: nothing in it is
+        hidden. A `state` left unspecified, or a `page_token` that is not a `next_page_token` of the
+        same `state`, is INVALID_ARGUMENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -236,6 +252,11 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetRecord,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.SerializeToString,
+            ),
+            'ListMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMatches,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.SerializeToString,
             ),
             'GetStats': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStats,
@@ -431,6 +452,33 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetRecord',
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListMatches',
+            cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,
