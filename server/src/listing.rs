@@ -69,12 +69,12 @@ impl PageQuery {
                 .strip_prefix(prefix)
                 .and_then(|n| n.parse::<u64>().ok())
                 .ok_or_else(|| {
-                    Status::invalid_argument(format!(
-                        "page_token {:?} is not a next_page_token of ListMatches for {} matches",
-                        request.page_token,
-                        if finished { "finished" } else { "running" }
-                    ))
-                })?;
+                Status::invalid_argument(format!(
+                    "page_token {:?} is not a next_page_token of ListMatches for {} matches",
+                    request.page_token,
+                    if finished { "finished" } else { "running" }
+                ))
+            })?;
             Some(seq)
         };
         let size = match request.page_size as usize {

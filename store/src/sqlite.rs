@@ -15,8 +15,9 @@ use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
 use crate::{
     BotAccount, BotCredential, BotId, BotStatus, BotVersion, Claim, FailureRow, HeadToHead, Ladder,
-    LadderBot, LadderId, LadderMatch, LadderMatchId, LadderVersion, LeaderboardLine, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus, LadderVersion,
+    LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow, RatingUpdate, Requeue,
+    SeatOutcome, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. Plain

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use rusqlite::{Connection, params};
 
 use crate::{
-    BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId,
-    LadderVersion, LeaderboardLine, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
+    BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
+    LeaderboardLine, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -195,7 +195,10 @@ pub(crate) fn bot_ladder_versions(
     Ok(rows)
 }
 
-pub(crate) fn ladder_match(conn: &mut Connection, id: LadderMatchId) -> Result<Option<LadderMatch>> {
+pub(crate) fn ladder_match(
+    conn: &mut Connection,
+    id: LadderMatchId,
+) -> Result<Option<LadderMatch>> {
     crate::sqlite_ladders::match_by_id(conn, id)
 }
 

@@ -195,8 +195,11 @@ async fn the_server_page_lists_running_matches_linked_live_and_pages_them() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
     // Played out, the newest match is listed among the finished, with each seat's place.
-    let players: Vec<_> =
-        seated.into_iter().zip(0..).map(|(bot, seed)| tokio::spawn(bot.play_randomly(seed))).collect();
+    let players: Vec<_> = seated
+        .into_iter()
+        .zip(0..)
+        .map(|(bot, seed)| tokio::spawn(bot.play_randomly(seed)))
+        .collect();
     for player in players {
         player.await.unwrap();
     }

@@ -37,7 +37,9 @@ impl IntoResponse for PageError {
             PageError::NotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
             // No game server configured: these pages do not exist here.
             PageError::Source(SourceError::NoServer) => (StatusCode::NOT_FOUND, "No game server"),
-            PageError::Source(SourceError::BadCursor(_)) => (StatusCode::BAD_REQUEST, "No such page"),
+            PageError::Source(SourceError::BadCursor(_)) => {
+                (StatusCode::BAD_REQUEST, "No such page")
+            }
             PageError::Source(_) => (StatusCode::BAD_GATEWAY, "The data is unavailable"),
         };
         if status == StatusCode::BAD_GATEWAY {
