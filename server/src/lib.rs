@@ -16,6 +16,7 @@ mod config;
 pub mod fuzzing;
 mod listing;
 mod match_task;
+mod reads;
 mod registry;
 mod service;
 mod standings;
