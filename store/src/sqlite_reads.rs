@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 
 use crate::{
     BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
-    LeaderboardLine, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
+    LeaderboardLine, RatingChangeRow, StoreError, StoredRating,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -111,31 +111,12 @@ pub(crate) fn bot_rating_history(
     bot: BotId,
 ) -> Result<Vec<RatingChangeRow>> {
     let mut stmt = conn.prepare(
-        "SELECT seq, set_index, mean_before, sigma_before, volatility_before,
+        "SELECT seq, set_index, bot_id, mean_before, sigma_before, volatility_before,
              mean_after, sigma_after, volatility_after, at_ms
          FROM rating_changes WHERE ladder_id = ?1 AND bot_id = ?2 ORDER BY seq",
     )?;
     let rows = stmt
-        .query_map([ladder.0, bot.0], |row| {
-            Ok(RatingChangeRow {
-                seq: row.get::<_, i64>(0)? as u64,
-                set_index: row.get::<_, i64>(1)? as u64,
-                update: RatingUpdate {
-                    bot,
-                    before: StoredRating {
-                        mean: row.get(2)?,
-                        sigma: row.get(3)?,
-                        volatility: row.get(4)?,
-                    },
-                    after: StoredRating {
-                        mean: row.get(5)?,
-                        sigma: row.get(6)?,
-                        volatility: row.get(7)?,
-                    },
-                },
-                at_ms: row.get(8)?,
-            })
-        })?
+        .query_map([ladder.0, bot.0], crate::sqlite_ladders::rating_change)?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
