@@ -46,7 +46,7 @@ pub(crate) async fn identify(
 
 /// An authentication failure's status, by gRPC's conventions: no valid credential is
 /// UNAUTHENTICATED; a valid one that does not allow this seat is PERMISSION_DENIED.
-fn auth_status(error: AuthError) -> Status {
+pub(crate) fn auth_status(error: AuthError) -> Status {
     match error {
         AuthError::Store(error) => store_status(error),
         error if error.is_unauthenticated() => Status::unauthenticated(error.to_string()),
@@ -62,7 +62,7 @@ pub(crate) fn account_status(error: AccountError) -> Status {
     }
 }
 
-fn store_status(error: StoreError) -> Status {
+pub(crate) fn store_status(error: StoreError) -> Status {
     match error {
         StoreError::NameTaken(_) => Status::already_exists(error.to_string()),
         StoreError::NoSuchBot(_) => Status::not_found(error.to_string()),

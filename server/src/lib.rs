@@ -15,7 +15,9 @@ mod config;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod host;
+mod listing;
 mod match_task;
+mod reads;
 mod registry;
 mod service;
 mod standings;

@@ -26,6 +26,7 @@ use tracing::{info, warn};
 use crate::clock::ClockRules;
 use crate::config::Config;
 use crate::host::HostedEnd;
+use crate::listing::{self, MatchIndex, PageQuery};
 use crate::match_task::{Command, MatchSetup, MatchTask};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
@@ -81,8 +82,9 @@ pub(crate) struct MatchRequest {
 struct State {
     running: HashMap<String, MatchHandle>,
     finished: HashMap<String, Finished>,
-    /// Finished match ids, oldest first: beyond `keep_finished` the oldest are forgotten.
-    finished_order: VecDeque<String>,
+    /// Every match in `ListMatches` order; it also says which finished match is the oldest,
+    /// forgotten beyond `keep_finished`.
+    index: MatchIndex,
     tokens: HashMap<String, SeatRef>,
     /// Waiting bots by (game, canonical options, seats).
     queues: HashMap<(i32, String, u32), Vec<Waiting>>,
@@ -273,6 +275,7 @@ impl Registry {
             }
             let lobby = take_from_lobby(&mut registry.lobby, &request.lobby_bots)?;
             registry.running.insert(id.clone(), MatchHandle { commands: tx.clone() });
+            registry.index.created(&id, listing::now_ms());
             for (seat, token) in tokens.iter().enumerate() {
                 let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
                 registry.tokens.insert(token.clone(), seat);
@@ -493,16 +496,76 @@ impl Registry {
         let mut registry = self.lock();
         registry.running.remove(match_id);
         registry.finished.insert(match_id.to_owned(), finished);
-        registry.finished_order.push_back(match_id.to_owned());
         // A long-running server forgets its oldest matches (their records stay on disk).
-        while registry.finished_order.len() > self.shared.config.keep_finished {
-            let Some(oldest) = registry.finished_order.pop_front() else { break };
+        let keep = self.shared.config.keep_finished;
+        for oldest in registry.index.ended(match_id, listing::now_ms(), keep) {
             if let Some(forgotten) = registry.finished.remove(&oldest) {
                 for token in &forgotten.tokens {
                     registry.tokens.remove(token);
                 }
             }
         }
+    }
+
+    /// A page of `ListMatches`. A running match's seats are asked of its task (all the page's
+    /// tasks at once, outside the lock); one that ends meanwhile is shown from its final status.
+    pub(crate) async fn list_matches(
+        &self,
+        request: &pb::ListMatchesRequest,
+    ) -> Result<pb::ListMatchesResponse, Status> {
+        let query = PageQuery::from_request(request)?;
+        let next_page_token = |next: Option<u64>| next.map(|s| query.token_after(s));
+        if query.finished {
+            let registry = self.lock();
+            let page = registry.index.page(&query);
+            let matches = page
+                .matches
+                .iter()
+                .filter_map(|listed| {
+                    let finished = registry.finished.get(&listed.id)?;
+                    Some(listing::summary(listed, &finished.info))
+                })
+                .collect();
+            return Ok(pb::ListMatchesResponse {
+                matches,
+                next_page_token: next_page_token(page.next).unwrap_or_default(),
+            });
+        }
+        let (page, handles) = {
+            let registry = self.lock();
+            let page = registry.index.page(&query);
+            let handles: Vec<Option<MatchHandle>> =
+                page.matches.iter().map(|l| registry.running.get(&l.id).cloned()).collect();
+            (page, handles)
+        };
+        let mut answers = Vec::with_capacity(handles.len());
+        for handle in handles {
+            let (reply, answer) = oneshot::channel();
+            let asked = match handle {
+                Some(handle) => handle.commands.send(Command::Info { reply }).await.is_ok(),
+                None => false,
+            };
+            answers.push(asked.then_some(answer));
+        }
+        let mut matches = Vec::with_capacity(answers.len());
+        for (listed, answer) in page.matches.iter().zip(answers) {
+            let info = match answer {
+                Some(answer) => answer.await.ok(),
+                None => None,
+            };
+            // Not answered: it ended (its final status is filed) or is ending (skipped).
+            let info = match info {
+                Some(info) => Some(info),
+                None => self.lock().finished.get(&listed.id).map(|f| f.info.clone()),
+            };
+            if let Some(info) = info {
+                matches.push(listing::summary(listed, &info));
+            }
+        }
+        Ok(pb::ListMatchesResponse {
+            matches,
+            next_page_token: next_page_token(page.next).unwrap_or_default(),
+        })
     }
 
     /// Ends every match as aborted and waits until each has told its bots and written its

@@ -16,6 +16,7 @@ use tracing::info;
 use crate::accounts;
 use crate::host::{LadderCommand, LadderControl, LadderSummary};
 use crate::match_task::{Command, Connect, Joining};
+use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::status::read_error;
 use crate::token::same_secret;
@@ -317,6 +318,70 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<pb::GetRecordResponse>, Status> {
         let record_json = self.registry.record(&request.into_inner().match_id).await?;
         Ok(Response::new(pb::GetRecordResponse { record_json }))
+    }
+
+    async fn list_matches(
+        &self,
+        request: Request<pb::ListMatchesRequest>,
+    ) -> Result<Response<pb::ListMatchesResponse>, Status> {
+        Ok(Response::new(self.registry.list_matches(request.get_ref()).await?))
+    }
+
+    async fn list_ladders(
+        &self,
+        _request: Request<pb::ListLaddersRequest>,
+    ) -> Result<Response<pb::ListLaddersResponse>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::list_ladders(store.as_ref()).await?))
+    }
+
+    async fn get_leaderboard(
+        &self,
+        request: Request<pb::GetLeaderboardRequest>,
+    ) -> Result<Response<pb::LadderLeaderboard>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::leaderboard(store.as_ref(), request.get_ref()).await?))
+    }
+
+    async fn list_bot_matches(
+        &self,
+        request: Request<pb::ListBotMatchesRequest>,
+    ) -> Result<Response<pb::ListBotMatchesResponse>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::bot_matches(store.as_ref(), request.get_ref()).await?))
+    }
+
+    async fn get_ladder_bot(
+        &self,
+        request: Request<pb::GetLadderBotRequest>,
+    ) -> Result<Response<pb::LadderBot>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::ladder_bot(store.as_ref(), request.get_ref()).await?))
+    }
+
+    async fn get_head_to_head(
+        &self,
+        request: Request<pb::GetHeadToHeadRequest>,
+    ) -> Result<Response<pb::HeadToHeadResponse>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::head_to_head(store.as_ref(), request.get_ref()).await?))
+    }
+
+    async fn get_ladder_match(
+        &self,
+        request: Request<pb::GetLadderMatchRequest>,
+    ) -> Result<Response<pb::LadderMatchInfo>, Status> {
+        let store = reads::store(self.registry.config().accounts.as_ref())?;
+        Ok(Response::new(reads::ladder_match(store.as_ref(), request.get_ref()).await?))
+    }
+
+    async fn list_failures(
+        &self,
+        request: Request<pb::ListFailuresRequest>,
+    ) -> Result<Response<pb::ListFailuresResponse>, Status> {
+        let accounts = reads::accounts(self.registry.config().accounts.as_ref())?;
+        let response = reads::failures(accounts, request.metadata(), request.get_ref()).await?;
+        Ok(Response::new(response))
     }
 
     async fn get_stats(

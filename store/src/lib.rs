@@ -19,8 +19,10 @@
 mod accounts;
 mod keys;
 mod ladders;
+mod reads;
 mod sqlite;
 mod sqlite_ladders;
+mod sqlite_reads;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -34,6 +36,7 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
+pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
 
 /// A bot account's id in its store.
@@ -355,6 +358,46 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match's record, once it is done.
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError>;
+
+    // Reads for the public read rpcs and the web pages (the `reads` module).
+
+    /// Every bot of the ladder with its rating, sets rated, pause, matches done, wins and
+    /// failures by kind, by bot id (unranked).
+    async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError>;
+
+    /// `bot`'s done matches in the ladder with their seats, newest (highest id) first: at most
+    /// `limit`, all with ids below `before` when given (the last id of the page before).
+    async fn bot_matches(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        before: Option<LadderMatchId>,
+        limit: u32,
+    ) -> Result<Vec<LadderMatch>, StoreError>;
+
+    /// `bot`'s rating changes in the ladder, in update order.
+    async fn bot_rating_history(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// `bot` against each opponent it met in the ladder's done matches, by opponent id.
+    async fn head_to_head(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<HeadToHead>, StoreError>;
+
+    /// The versions `bot` played the ladder's done matches with, first used first.
+    async fn bot_ladder_versions(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<LadderVersion>, StoreError>;
+
+    /// A ladder match with its seats, in any state.
+    async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

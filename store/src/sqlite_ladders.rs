@@ -492,7 +492,7 @@ fn matches_of_set(conn: &Connection, ladder: LadderId, index: u64) -> Result<Vec
         .collect()
 }
 
-fn match_by_id(conn: &Connection, id: LadderMatchId) -> Result<Option<LadderMatch>> {
+pub(crate) fn match_by_id(conn: &Connection, id: LadderMatchId) -> Result<Option<LadderMatch>> {
     let found = conn
         .query_row(
             &format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE id = ?1"),
@@ -836,29 +836,23 @@ pub(crate) fn rating_changes(
              mean_after, sigma_after, volatility_after, at_ms
          FROM rating_changes WHERE ladder_id = ?1 ORDER BY seq, bot_id",
     )?;
-    let rows = stmt
-        .query_map([ladder.0], |row| {
-            Ok(RatingChangeRow {
-                seq: unsigned(row.get(0)?),
-                set_index: unsigned(row.get(1)?),
-                update: RatingUpdate {
-                    bot: BotId(row.get(2)?),
-                    before: StoredRating {
-                        mean: row.get(3)?,
-                        sigma: row.get(4)?,
-                        volatility: row.get(5)?,
-                    },
-                    after: StoredRating {
-                        mean: row.get(6)?,
-                        sigma: row.get(7)?,
-                        volatility: row.get(8)?,
-                    },
-                },
-                at_ms: row.get(9)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let rows = stmt.query_map([ladder.0], rating_change)?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// A `rating_changes` row selected as `seq, set_index, bot_id, mean_before, sigma_before,
+/// volatility_before, mean_after, sigma_after, volatility_after, at_ms`.
+pub(crate) fn rating_change(row: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
+    Ok(RatingChangeRow {
+        seq: unsigned(row.get(0)?),
+        set_index: unsigned(row.get(1)?),
+        update: RatingUpdate {
+            bot: BotId(row.get(2)?),
+            before: StoredRating { mean: row.get(3)?, sigma: row.get(4)?, volatility: row.get(5)? },
+            after: StoredRating { mean: row.get(6)?, sigma: row.get(7)?, volatility: row.get(8)? },
+        },
+        at_ms: row.get(9)?,
+    })
 }
 
 pub(crate) fn recent_outcomes(

@@ -1149,3 +1149,79 @@ async fn a_stream_that_floods_stale_acts_without_reading_is_ended_and_its_connec
     let info = server.match_info(&flooded_id).await;
     assert_eq!(info.seats[0].refused, 0, "stale acts are not counted as refused moves");
 }
+
+#[tokio::test]
+async fn list_matches_pages_running_matches_newest_first_and_finished_ones_with_their_end() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let mut created = Vec::new();
+    for seed in 1..=3 {
+        created.push(server.create(pb::Game::TwentyTwo, 2, seed).await);
+    }
+    // A bot sits down in the newest match under a name.
+    let (newest, tokens) = &created[2];
+    let join = pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(tokens[0].clone())),
+        bot_name: "alice".into(),
+        ..Default::default()
+    };
+    let mut bot = Bot::open(server.channel().await, join).await.unwrap();
+    joined_message(&mut bot).await;
+
+    let list = |state: pb::MatchState, size: u32, token: &str| pb::ListMatchesRequest {
+        state: state as i32,
+        page_size: size,
+        page_token: token.to_owned(),
+    };
+    let first =
+        client.list_matches(list(pb::MatchState::Running, 2, "")).await.unwrap().into_inner();
+    let ids: Vec<&str> = first.matches.iter().map(|m| m.match_id.as_str()).collect();
+    assert_eq!(ids, [newest.as_str(), created[1].0.as_str()], "newest first");
+    let seats: Vec<(&str, bool)> =
+        first.matches[0].seats.iter().map(|s| (s.bot_name.as_str(), s.connected)).collect();
+    assert_eq!(seats, [("alice", true), ("", false)]);
+    assert_eq!(first.matches[0].game, pb::Game::TwentyTwo as i32);
+    assert!(first.matches[0].created_ms > 0 && first.matches[0].ended_ms == 0);
+    assert!(!first.next_page_token.is_empty());
+    let second = client
+        .list_matches(list(pb::MatchState::Running, 2, &first.next_page_token))
+        .await
+        .unwrap()
+        .into_inner();
+    let ids: Vec<&str> = second.matches.iter().map(|m| m.match_id.as_str()).collect();
+    assert_eq!((ids, second.next_page_token.as_str()), (vec![created[0].0.as_str()], ""));
+
+    // Refused: no state, a token of the other list, a token that is no token.
+    for bad in [
+        list(pb::MatchState::Unspecified, 0, ""),
+        list(pb::MatchState::Finished, 0, &first.next_page_token),
+        list(pb::MatchState::Running, 0, "<x>"),
+    ] {
+        let status = client.list_matches(bad).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    }
+
+    // Played to its end, the oldest match moves to the finished list with its standings.
+    let (oldest, tokens) = &created[0];
+    let (bots, _) = join_all(&server, tokens).await;
+    let players: Vec<_> = bots
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| tokio::spawn(b.play_randomly(i as u64)))
+        .collect();
+    let mut ends = Vec::new();
+    for player in players {
+        ends.push(player.await.unwrap());
+    }
+    let finished =
+        client.list_matches(list(pb::MatchState::Finished, 0, "")).await.unwrap().into_inner();
+    assert_eq!(finished.matches.len(), 1);
+    let summary = &finished.matches[0];
+    assert_eq!(&summary.match_id, oldest);
+    assert!(summary.ended_ms >= summary.created_ms);
+    assert_eq!(summary.end.as_ref().map(places), Some(places(&ends[0])));
+    let running =
+        client.list_matches(list(pb::MatchState::Running, 0, "")).await.unwrap().into_inner();
+    assert_eq!(running.matches.len(), 2);
+    assert!(running.matches.iter().all(|m| &m.match_id != oldest));
+}

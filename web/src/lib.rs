@@ -45,8 +45,9 @@ use axum::routing::{get, post};
 pub use local::LocalSource;
 pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
-    Leaderboard, LiveMatch, LiveSeat, MatchLine, PageRequest, RatingAt, ServerStats, Source,
-    SourceError, SprtState, ThinkBucket, VersionLine, WatchUpdate,
+    Leaderboard, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchLine, MatchList, MatchState,
+    PageRequest, RatingAt, ServerStats, Source, SourceError, SprtState, ThinkBucket, VersionLine,
+    WatchUpdate,
 };
 
 /// How the pages behave.
@@ -96,6 +97,7 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/matches/{id}/live", get(pages::server_match_live::<S>))
         .route("/server", get(pages::server_page::<S>))
         .route("/server/live", get(pages::server_live::<S>))
+        .route("/server/matches", get(pages::server_matches::<S>))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::not_found)
         .with_state(App { source, config })

@@ -28,6 +28,9 @@ pub enum SourceError {
     /// The game server did not answer.
     #[error("the game server: {0}")]
     Server(String),
+    /// A page's cursor is not one the source gave.
+    #[error("{0}")]
+    BadCursor(String),
     /// The source holds no game server to ask.
     #[error("no game server is configured for these pages")]
     NoServer,
@@ -282,6 +285,50 @@ pub struct LiveMatch {
     pub over: bool,
 }
 
+/// One seat of a match in the server's list of matches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedSeat {
+    /// The name its bot gave when it joined (empty while nobody has).
+    pub name: String,
+    /// Whether a bot is connected to it.
+    pub connected: bool,
+    /// Its place once the match is over (1 is first).
+    pub place: Option<u8>,
+}
+
+/// A match in the server's list of matches (`ListMatches`): who plays, never what they hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedMatch {
+    /// Its id.
+    pub id: String,
+    /// The game's title.
+    pub game: String,
+    /// The seats, in order.
+    pub seats: Vec<ListedSeat>,
+    /// When it was created, milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// How it ended, in words, once it has.
+    pub end: Option<String>,
+}
+
+/// Which of the server's matches to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchState {
+    /// Running now, newest first.
+    Running,
+    /// Over and still remembered by the server, latest ended first.
+    Finished,
+}
+
+/// A page of the server's matches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchList {
+    /// The matches, newest first.
+    pub matches: Vec<ListedMatch>,
+    /// The cursor of the next page, if there is one (opaque: pass it back as `before`).
+    pub next: Option<String>,
+}
+
 /// One message of a running match's public stream (`Watch`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WatchUpdate {
@@ -371,6 +418,16 @@ pub trait Source: Send + Sync + 'static {
 
     /// The game server's figures; `Err(NoServer)` without a server.
     fn server_stats(&self) -> impl Future<Output = Result<ServerStats, SourceError>> + Send;
+
+    /// A page of the server's matches (`ListMatches`): at most `limit`, after the cursor
+    /// `before` (a [`MatchList::next`]). A cursor the server does not know is
+    /// [`SourceError::BadCursor`].
+    fn server_matches(
+        &self,
+        state: MatchState,
+        before: Option<&str>,
+        limit: u64,
+    ) -> impl Future<Output = Result<MatchList, SourceError>> + Send;
 
     /// A match on the server (`GetMatch`).
     fn live_match(

@@ -131,3 +131,84 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     let (status, _) = common::get(&router, "/matches/ffffffff").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// The `href`s of the links `css` selects.
+fn hrefs(html: &Html, css: &str) -> Vec<String> {
+    let selector = Selector::parse(css).unwrap();
+    html.select(&selector).filter_map(|e| e.value().attr("href").map(str::to_owned)).collect()
+}
+
+#[tokio::test]
+async fn the_server_page_lists_running_matches_linked_live_and_pages_them() {
+    use cardroom_proto::pb;
+    use cardroom_tests::Bot;
+
+    let server = TestServer::start(Config::default()).await;
+    let channel = tonic::transport::Endpoint::from_shared(server.url()).unwrap().connect_lazy();
+    let source = LocalSource::new([]).with_server(channel, None);
+    let config = WebConfig { page_size: 2, ..WebConfig::default() };
+    let router = cardroom_web::router(Arc::new(source), config);
+    let mut ids = Vec::new();
+    for seed in 1..=3 {
+        ids.push(server.create(pb::Game::TwentyTwo, 2, seed).await);
+    }
+    // Bots sit down in the newest match, one under a name that is markup.
+    let (newest, tokens) = &ids[2];
+    let join = |token: &str, name: &str| pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(token.to_owned())),
+        bot_name: name.to_owned(),
+        ..Default::default()
+    };
+    let mut seated = Vec::new();
+    for (token, name) in tokens.iter().zip([common::EVIL_NAME, "plain"]) {
+        let mut bot = Bot::open(server.channel().await, join(token, name)).await.unwrap();
+        assert!(matches!(bot.next().await.unwrap(), Some(pb::server_message::Message::Joined(_))));
+        seated.push(bot);
+    }
+
+    // The front page links the list; the server's page lists every running match, newest
+    // first, each linked to its live page.
+    let (_, front) = common::get(&router, "/").await;
+    assert!(hrefs(&front, "a").contains(&"/server/matches".to_owned()));
+    let (status, body, _) = common::get_raw(&router, "/server").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!body.contains("<script>alert"), "a bot's name is escaped");
+    assert!(!body.contains("data-card"), "no card, hidden or not, is in the list");
+    let page = Html::parse_document(&body);
+    let expected: Vec<String> = ids.iter().rev().map(|(id, _)| format!("/matches/{id}")).collect();
+    assert_eq!(hrefs(&page, "table.server-matches a.match"), expected);
+    let first_row = format!("table.server-matches tr[data-match=\"{newest}\"] .seat");
+    assert_eq!(select(&page, &first_row), [common::EVIL_NAME, "plain"]);
+    let (status, live) = common::get(&router, &expected[0]).await;
+    assert_eq!((status, select(&live, "h1 .live")), (StatusCode::OK, vec!["live".to_owned()]));
+
+    // `/server/matches` pages them, `page_size` at a time, by cursor.
+    let (_, first) = common::get(&router, "/server/matches").await;
+    assert_eq!(hrefs(&first, "table.server-matches a.match"), expected[..2]);
+    let next = hrefs(&first, "nav.pages a[rel=next]");
+    assert_eq!(next.len(), 1);
+    let (status, second) = common::get(&router, &next[0]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(hrefs(&second, "table.server-matches a.match"), expected[2..]);
+    assert!(hrefs(&second, "nav.pages a[rel=next]").is_empty());
+    let (status, _) = common::get(&router, "/server/matches?before=nonsense").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // Played out, the newest match is listed among the finished, with each seat's place.
+    let players: Vec<_> = seated
+        .into_iter()
+        .zip(0..)
+        .map(|(bot, seed)| tokio::spawn(bot.play_randomly(seed)))
+        .collect();
+    for player in players {
+        player.await.unwrap();
+    }
+    let (_, running) = common::get(&router, "/server").await;
+    assert_eq!(hrefs(&running, "table.server-matches a.match"), expected[1..]);
+    let (status, finished) = common::get(&router, "/server/matches?state=finished").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(hrefs(&finished, "table.server-matches a.match"), expected[..1]);
+    let places = select(&finished, "table.server-matches ol.seats li");
+    assert_eq!(places.len(), 2);
+    assert!(places.iter().any(|p| p.ends_with("1st")), "{places:?}");
+}

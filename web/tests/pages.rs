@@ -315,6 +315,14 @@ impl cardroom_web::Source for WithFailures {
     async fn server_stats(&self) -> Result<cardroom_web::ServerStats, cardroom_web::SourceError> {
         self.inner.server_stats().await
     }
+    async fn server_matches(
+        &self,
+        state: cardroom_web::MatchState,
+        before: Option<&str>,
+        limit: u64,
+    ) -> Result<cardroom_web::MatchList, cardroom_web::SourceError> {
+        self.inner.server_matches(state, before, limit).await
+    }
     async fn live_match(
         &self,
         id: &str,

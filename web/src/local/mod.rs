@@ -12,8 +12,8 @@ use futures::stream::BoxStream;
 use tonic::transport::Channel;
 
 use crate::source::{
-    BotPage, Failures, FinishedMatch, LadderInfo, Leaderboard, LiveMatch, PageRequest, ServerStats,
-    Source, SourceError, WatchUpdate,
+    BotPage, Failures, FinishedMatch, LadderInfo, Leaderboard, LiveMatch, MatchList, MatchState,
+    PageRequest, ServerStats, Source, SourceError, WatchUpdate,
 };
 use ladders::LadderFile;
 use server::ServerClient;
@@ -145,6 +145,15 @@ impl Source for LocalSource {
 
     async fn server_stats(&self) -> Result<ServerStats, SourceError> {
         self.server()?.stats().await
+    }
+
+    async fn server_matches(
+        &self,
+        state: MatchState,
+        before: Option<&str>,
+        limit: u64,
+    ) -> Result<MatchList, SourceError> {
+        self.server()?.matches(state, before, limit).await
     }
 
     async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {

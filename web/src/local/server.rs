@@ -1,5 +1,5 @@
 //! A running cardroom server as the pages see it, over its own public rpcs: `GetStats`,
-//! `GetMatch`, `GetRecord` and `Watch` (the spectators' stream, which carries only the public
+//! `ListMatches`, `GetMatch`, `GetRecord` and `Watch` (the spectators' stream, which carries only the public
 //! view).
 
 use cardroom_proto::pb;
@@ -9,7 +9,10 @@ use futures::stream::BoxStream;
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
-use crate::source::{FinishedMatch, LiveMatch, LiveSeat, ServerStats, SourceError, WatchUpdate};
+use crate::source::{
+    FinishedMatch, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchList, MatchState,
+    ServerStats, SourceError, WatchUpdate,
+};
 
 /// A client of one server.
 #[derive(Clone, Debug)]
@@ -79,6 +82,63 @@ impl ServerClient {
                 .collect(),
             over: info.over,
         }))
+    }
+
+    /// `ListMatches`.
+    pub(crate) async fn matches(
+        &self,
+        state: MatchState,
+        before: Option<&str>,
+        limit: u64,
+    ) -> Result<MatchList, SourceError> {
+        let request = pb::ListMatchesRequest {
+            state: match state {
+                MatchState::Running => pb::MatchState::Running,
+                MatchState::Finished => pb::MatchState::Finished,
+            } as i32,
+            page_size: u32::try_from(limit).unwrap_or(u32::MAX),
+            page_token: before.unwrap_or_default().to_owned(),
+        };
+        let page = match self.client.clone().list_matches(request).await {
+            Ok(page) => page.into_inner(),
+            Err(status) if status.code() == Code::InvalidArgument && before.is_some() => {
+                return Err(SourceError::BadCursor(status.message().to_owned()));
+            }
+            Err(status) => return Err(server_error(&status)),
+        };
+        let matches = page
+            .matches
+            .into_iter()
+            .map(|m| {
+                let places: Vec<(u32, u8)> = m
+                    .end
+                    .iter()
+                    .flat_map(|end| end.standings.iter())
+                    .map(|s| (s.seat, u8::try_from(s.place).unwrap_or(u8::MAX)))
+                    .collect();
+                ListedMatch {
+                    game: cardroom_proto::wire::game_from_pb(m.game)
+                        .map_or("?", |game| game.title())
+                        .to_owned(),
+                    seats: m
+                        .seats
+                        .into_iter()
+                        .map(|s| ListedSeat {
+                            place: places.iter().find(|(seat, _)| *seat == s.seat).map(|p| p.1),
+                            name: s.bot_name,
+                            connected: s.connected,
+                        })
+                        .collect(),
+                    created_ms: m.created_ms,
+                    end: m.end.as_ref().map(describe_end),
+                    id: m.match_id,
+                }
+            })
+            .collect();
+        Ok(MatchList {
+            matches,
+            next: (!page.next_page_token.is_empty()).then_some(page.next_page_token),
+        })
     }
 
     pub(crate) async fn finished_match(

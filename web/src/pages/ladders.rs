@@ -48,7 +48,12 @@ pub(crate) async fn front<S: Source>(State(app): State<App<S>>) -> Result<Markup
             h2 { a href="/ladders" { "Ladders" } }
             (ladder_table(&ladders))
             h2 { a href="/server" { "The server" } }
-            p { "Matches running, decisions per second and connected bots." }
+            p {
+                a.running href="/server/matches" { "Matches running" }
+                " (each watched live), "
+                a href="/server/matches?state=finished" { "finished matches" }
+                ", decisions per second and connected bots."
+            }
             h2 { "A match" }
             form action="/matches" method="get" {
                 label for="match-id" { "Match id " }

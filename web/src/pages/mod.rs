@@ -18,7 +18,7 @@ pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboar
 pub(crate) use matches::{
     find_match, ladder_match, ladder_record, server_match, server_match_live, server_record,
 };
-pub(crate) use server::{server_live, server_page};
+pub(crate) use server::{server_live, server_matches, server_page};
 
 /// What a page can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +37,9 @@ impl IntoResponse for PageError {
             PageError::NotFound(_) => (StatusCode::NOT_FOUND, "Not found"),
             // No game server configured: these pages do not exist here.
             PageError::Source(SourceError::NoServer) => (StatusCode::NOT_FOUND, "No game server"),
+            PageError::Source(SourceError::BadCursor(_)) => {
+                (StatusCode::BAD_REQUEST, "No such page")
+            }
             PageError::Source(_) => (StatusCode::BAD_GATEWAY, "The data is unavailable"),
         };
         if status == StatusCode::BAD_GATEWAY {

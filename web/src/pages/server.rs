@@ -1,16 +1,17 @@
-//! The server's page: matches running, decisions per second and connected bots, from
-//! `GetStats`, redrawn live.
+//! The server's page: matches running (`ListMatches`), decisions per second and connected
+//! bots (`GetStats`, redrawn live); and the server's matches a page at a time.
 
 use std::convert::Infallible;
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
 use maud::{Markup, html};
+use serde::Deserialize;
 
-use super::{PageError, duration_us, layout};
+use super::{PageError, duration_us, layout, ordinal};
 use crate::App;
-use crate::source::{ServerStats, Source};
+use crate::source::{MatchList, MatchState, ServerStats, Source};
 
 /// The figures; `rate` is decisions per second over the last poll, if known, else since the
 /// start.
@@ -32,9 +33,52 @@ fn figures(stats: &ServerStats, rate: Option<f64>) -> Markup {
     }
 }
 
+/// Running matches the server's page shows; the rest are on `/server/matches`.
+const RUNNING_ON_SERVER_PAGE: u64 = 20;
+
+/// A table of the server's matches, each linked to its page (live while it runs).
+fn match_table(list: &MatchList, state: MatchState) -> Markup {
+    html! {
+        @if list.matches.is_empty() {
+            p.none { @match state {
+                MatchState::Running => "No match is running.",
+                MatchState::Finished => "No finished match is remembered.",
+            } }
+        } @else {
+            table.server-matches {
+                thead { tr { th { "match" } th { "game" } th { "seats" }
+                    @if state == MatchState::Finished { th { "end" } } } }
+                tbody {
+                    @for m in &list.matches {
+                        tr data-match=(m.id) {
+                            td { a.match href={ "/matches/" (m.id) } { (m.id) } }
+                            td { (m.game) }
+                            td { ol.seats { @for s in &m.seats {
+                                li {
+                                    @if s.name.is_empty() { span.none { "(empty)" } }
+                                    @else { span.seat { (s.name) } }
+                                    @if let Some(place) = s.place { " — " (ordinal(place)) }
+                                    @if !s.connected && m.end.is_none() && !s.name.is_empty() {
+                                        " (disconnected)"
+                                    }
+                                }
+                            } } }
+                            @if state == MatchState::Finished {
+                                td { (m.end.as_deref().unwrap_or("")) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// `/server`.
 pub(crate) async fn server_page<S: Source>(State(app): State<App<S>>) -> Result<Markup, PageError> {
     let stats = app.source.server_stats().await?;
+    let running =
+        app.source.server_matches(MatchState::Running, None, RUNNING_ON_SERVER_PAGE).await?;
     Ok(layout(
         "The server",
         html! {
@@ -42,8 +86,70 @@ pub(crate) async fn server_page<S: Source>(State(app): State<App<S>>) -> Result<
             div #stats hx-ext="sse" sse-connect="/server/live" sse-swap="stats" {
                 (figures(&stats, None))
             }
+            h2 { "Matches running" }
+            (match_table(&running, MatchState::Running))
+            p {
+                a.all-running href="/server/matches" { "All running matches" } " · "
+                a.finished href="/server/matches?state=finished" { "Finished matches" }
+            }
             p { "A match's page is at " code { "/matches/ID" } "; open one from the "
                 a href="/" { "front page" } "." }
+        },
+    ))
+}
+
+/// The query of `/server/matches`: which list, and the cursor of its page.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct MatchesQuery {
+    state: Option<ListedState>,
+    before: Option<String>,
+}
+
+/// `state=running|finished` in a URL.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ListedState {
+    Running,
+    Finished,
+}
+
+/// `/server/matches?state=running|finished&before=CURSOR`: the server's matches, newest first,
+/// a page at a time.
+pub(crate) async fn server_matches<S: Source>(
+    State(app): State<App<S>>,
+    Query(query): Query<MatchesQuery>,
+) -> Result<Markup, PageError> {
+    let (state, word) = match query.state.unwrap_or(ListedState::Running) {
+        ListedState::Running => (MatchState::Running, "running"),
+        ListedState::Finished => (MatchState::Finished, "finished"),
+    };
+    let before = query.before.as_deref().filter(|b| !b.is_empty());
+    let list = app.source.server_matches(state, before, app.config.page_size).await?;
+    let title = match state {
+        MatchState::Running => "Matches running",
+        MatchState::Finished => "Finished matches",
+    };
+    Ok(layout(
+        title,
+        html! {
+            h1 { (title) }
+            p {
+                @match state {
+                    MatchState::Running => { "Newest first; each opens live. "
+                        a href="/server/matches?state=finished" { "Finished matches" } }
+                    MatchState::Finished => { "Latest ended first; each opens its replay. "
+                        a href="/server/matches" { "Matches running" } }
+                }
+            }
+            (match_table(&list, state))
+            nav.pages {
+                @if before.is_some() {
+                    a rel="first" href={ "/server/matches?state=" (word) } { "← newest" } " "
+                }
+                @if let Some(next) = &list.next {
+                    a rel="next" href={ "/server/matches?state=" (word) "&before=" (next) } { "older →" }
+                }
+            }
         },
     ))
 }

@@ -85,6 +85,12 @@ class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACT_ERROR_CODE_TIMED_OUT: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_FORFEITED: _ClassVar[ActErrorCode]
 
+class MatchState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATE_UNSPECIFIED: _ClassVar[MatchState]
+    MATCH_STATE_RUNNING: _ClassVar[MatchState]
+    MATCH_STATE_FINISHED: _ClassVar[MatchState]
+
 class BotStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     BOT_STATUS_UNSPECIFIED: _ClassVar[BotStatus]
@@ -141,6 +147,9 @@ ACT_ERROR_CODE_STALE_TURN: ActErrorCode
 ACT_ERROR_CODE_MALFORMED: ActErrorCode
 ACT_ERROR_CODE_TIMED_OUT: ActErrorCode
 ACT_ERROR_CODE_FORFEITED: ActErrorCode
+MATCH_STATE_UNSPECIFIED: MatchState
+MATCH_STATE_RUNNING: MatchState
+MATCH_STATE_FINISHED: MatchState
 BOT_STATUS_UNSPECIFIED: BotStatus
 BOT_STATUS_ACTIVE: BotStatus
 BOT_STATUS_REVOKED: BotStatus
@@ -746,6 +755,302 @@ class GetRecordResponse(_message.Message):
     RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
     record_json: str
     def __init__(self, record_json: _Optional[str] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("state", "page_size", "page_token")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    state: MatchState
+    page_size: int
+    page_token: str
+    def __init__(self, state: _Optional[_Union[MatchState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchSummary]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class MatchSummary(_message.Message):
+    __slots__ = ("match_id", "game", "seats", "created_ms", "ended_ms", "end")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_MS_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: Game
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSummary]
+    created_ms: int
+    ended_ms: int
+    end: MatchEnd
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., created_ms: _Optional[int] = ..., ended_ms: _Optional[int] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class SeatSummary(_message.Message):
+    __slots__ = ("seat", "bot_name", "connected")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot_name: str
+    connected: bool
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ...) -> None: ...
+
+class ListLaddersRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListLaddersResponse(_message.Message):
+    __slots__ = ("ladders",)
+    LADDERS_FIELD_NUMBER: _ClassVar[int]
+    ladders: _containers.RepeatedCompositeFieldContainer[LadderInfo]
+    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ...) -> None: ...
+
+class LadderInfo(_message.Message):
+    __slots__ = ("name", "game", "table_seats", "rating", "status", "status_reason", "provisional_sets", "created_ms")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEATS_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_REASON_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_SETS_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    game: str
+    table_seats: int
+    rating: str
+    status: str
+    status_reason: str
+    provisional_sets: int
+    created_ms: int
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., table_seats: _Optional[int] = ..., rating: _Optional[str] = ..., status: _Optional[str] = ..., status_reason: _Optional[str] = ..., provisional_sets: _Optional[int] = ..., created_ms: _Optional[int] = ...) -> None: ...
+
+class GetLeaderboardRequest(_message.Message):
+    __slots__ = ("ladder",)
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    def __init__(self, ladder: _Optional[str] = ...) -> None: ...
+
+class LadderLeaderboard(_message.Message):
+    __slots__ = ("ladder", "rows")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    ladder: LadderInfo
+    rows: _containers.RepeatedCompositeFieldContainer[LeaderboardRow]
+    def __init__(self, ladder: _Optional[_Union[LadderInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[LeaderboardRow, _Mapping]]] = ...) -> None: ...
+
+class BotHealth(_message.Message):
+    __slots__ = ("crashes", "forfeits", "illegal", "timeouts")
+    CRASHES_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    ILLEGAL_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    crashes: int
+    forfeits: int
+    illegal: int
+    timeouts: int
+    def __init__(self, crashes: _Optional[int] = ..., forfeits: _Optional[int] = ..., illegal: _Optional[int] = ..., timeouts: _Optional[int] = ...) -> None: ...
+
+class LeaderboardRow(_message.Message):
+    __slots__ = ("rank", "bot", "rating", "sigma", "matches", "wins", "win_rate", "health", "sets_rated", "provisional", "paused_reason")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    WIN_RATE_FIELD_NUMBER: _ClassVar[int]
+    HEALTH_FIELD_NUMBER: _ClassVar[int]
+    SETS_RATED_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_REASON_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    bot: str
+    rating: float
+    sigma: float
+    matches: int
+    wins: int
+    win_rate: float
+    health: BotHealth
+    sets_rated: int
+    provisional: bool
+    paused_reason: str
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., rating: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., health: _Optional[_Union[BotHealth, _Mapping]] = ..., sets_rated: _Optional[int] = ..., provisional: _Optional[bool] = ..., paused_reason: _Optional[str] = ...) -> None: ...
+
+class ListBotMatchesRequest(_message.Message):
+    __slots__ = ("ladder", "bot", "page_size", "page_token")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    page_size: int
+    page_token: str
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListBotMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[LadderMatchInfo]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[LadderMatchInfo, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetLadderMatchRequest(_message.Message):
+    __slots__ = ("id",)
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    def __init__(self, id: _Optional[int] = ...) -> None: ...
+
+class LadderMatchInfo(_message.Message):
+    __slots__ = ("id", "ladder", "set_index", "rotation", "state", "seats", "finished_ms", "server_match_id", "record_json")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    SET_INDEX_FIELD_NUMBER: _ClassVar[int]
+    ROTATION_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
+    SERVER_MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    RECORD_JSON_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    ladder: str
+    set_index: int
+    rotation: int
+    state: str
+    seats: _containers.RepeatedCompositeFieldContainer[LadderSeat]
+    finished_ms: int
+    server_match_id: str
+    record_json: str
+    def __init__(self, id: _Optional[int] = ..., ladder: _Optional[str] = ..., set_index: _Optional[int] = ..., rotation: _Optional[int] = ..., state: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[LadderSeat, _Mapping]]] = ..., finished_ms: _Optional[int] = ..., server_match_id: _Optional[str] = ..., record_json: _Optional[str] = ...) -> None: ...
+
+class LadderSeat(_message.Message):
+    __slots__ = ("seat", "bot", "version", "place", "forfeited", "failure")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot: str
+    version: str
+    place: int
+    forfeited: bool
+    failure: str
+    def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ..., version: _Optional[str] = ..., place: _Optional[int] = ..., forfeited: _Optional[bool] = ..., failure: _Optional[str] = ...) -> None: ...
+
+class GetLadderBotRequest(_message.Message):
+    __slots__ = ("ladder", "bot")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class LadderBot(_message.Message):
+    __slots__ = ("row", "history", "versions", "head_to_head")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    HEAD_TO_HEAD_FIELD_NUMBER: _ClassVar[int]
+    row: LeaderboardRow
+    history: _containers.RepeatedCompositeFieldContainer[RatingPoint]
+    versions: _containers.RepeatedCompositeFieldContainer[LadderVersion]
+    head_to_head: _containers.RepeatedCompositeFieldContainer[HeadToHead]
+    def __init__(self, row: _Optional[_Union[LeaderboardRow, _Mapping]] = ..., history: _Optional[_Iterable[_Union[RatingPoint, _Mapping]]] = ..., versions: _Optional[_Iterable[_Union[LadderVersion, _Mapping]]] = ..., head_to_head: _Optional[_Iterable[_Union[HeadToHead, _Mapping]]] = ...) -> None: ...
+
+class RatingPoint(_message.Message):
+    __slots__ = ("set_index", "rating", "sigma", "at_ms")
+    SET_INDEX_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
+    set_index: int
+    rating: float
+    sigma: float
+    at_ms: int
+    def __init__(self, set_index: _Optional[int] = ..., rating: _Optional[float] = ..., sigma: _Optional[float] = ..., at_ms: _Optional[int] = ...) -> None: ...
+
+class LadderVersion(_message.Message):
+    __slots__ = ("version", "first_ms", "last_ms", "matches")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_MS_FIELD_NUMBER: _ClassVar[int]
+    LAST_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    first_ms: int
+    last_ms: int
+    matches: int
+    def __init__(self, version: _Optional[str] = ..., first_ms: _Optional[int] = ..., last_ms: _Optional[int] = ..., matches: _Optional[int] = ...) -> None: ...
+
+class HeadToHead(_message.Message):
+    __slots__ = ("opponent", "wins", "ties", "losses")
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    TIES_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    opponent: str
+    wins: int
+    ties: int
+    losses: int
+    def __init__(self, opponent: _Optional[str] = ..., wins: _Optional[int] = ..., ties: _Optional[int] = ..., losses: _Optional[int] = ...) -> None: ...
+
+class GetHeadToHeadRequest(_message.Message):
+    __slots__ = ("ladder", "a", "b")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    a: str
+    b: str
+    def __init__(self, ladder: _Optional[str] = ..., a: _Optional[str] = ..., b: _Optional[str] = ...) -> None: ...
+
+class HeadToHeadResponse(_message.Message):
+    __slots__ = ("a_against_b",)
+    A_AGAINST_B_FIELD_NUMBER: _ClassVar[int]
+    a_against_b: HeadToHead
+    def __init__(self, a_against_b: _Optional[_Union[HeadToHead, _Mapping]] = ...) -> None: ...
+
+class ListFailuresRequest(_message.Message):
+    __slots__ = ("ladder", "bot", "limit")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    limit: int
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListFailuresResponse(_message.Message):
+    __slots__ = ("failures",)
+    FAILURES_FIELD_NUMBER: _ClassVar[int]
+    failures: _containers.RepeatedCompositeFieldContainer[Failure]
+    def __init__(self, failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ...) -> None: ...
+
+class Failure(_message.Message):
+    __slots__ = ("match_id", "kind", "version", "observation_json", "answer", "error", "at_ms")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_JSON_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
+    match_id: int
+    kind: str
+    version: str
+    observation_json: str
+    answer: str
+    error: str
+    at_ms: int
+    def __init__(self, match_id: _Optional[int] = ..., kind: _Optional[str] = ..., version: _Optional[str] = ..., observation_json: _Optional[str] = ..., answer: _Optional[str] = ..., error: _Optional[str] = ..., at_ms: _Optional[int] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("reset",)

@@ -65,6 +65,46 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.ListMatches = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListMatches',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.FromString,
+                _registered_method=True)
+        self.ListLadders = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListLadders',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListLaddersRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListLaddersResponse.FromString,
+                _registered_method=True)
+        self.GetLeaderboard = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetLeaderboard',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetLeaderboardRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderLeaderboard.FromString,
+                _registered_method=True)
+        self.ListBotMatches = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListBotMatches',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesResponse.FromString,
+                _registered_method=True)
+        self.GetLadderBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetLadderBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetLadderBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderBot.FromString,
+                _registered_method=True)
+        self.GetHeadToHead = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetHeadToHead',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetHeadToHeadRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.HeadToHeadResponse.FromString,
+                _registered_method=True)
+        self.GetLadderMatch = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetLadderMatch',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetLadderMatchRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderMatchInfo.FromString,
+                _registered_method=True)
+        self.ListFailures = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListFailures',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListFailuresRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListFailuresResponse.FromString,
+                _registered_method=True)
         self.GetStats = channel.unary_unary(
                 '/cardroom.v1.Cardroom/GetStats',
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetStatsRequest.SerializeToString,
@@ -147,6 +187,76 @@ class CardroomServicer:
     def GetRecord(self, request, context):
         """Unary. The full record of a finished match, hidden cards included: the JSON that
         `cardroom replay` reads. FAILED_PRECONDITION while the match is running.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMatches(self, request, context):
+        """Unary. The matches on this server, newest first, a page at a time: those running (their
+        seats' names and connections; `Watch` shows one live) or those over that the server still
+        remembers (its last `keep_finished`), with how each ended. For anyone: nothing in it is
+        hidden. A `state` left unspecified, or a `page_token` that is not a `next_page_token` of the
+        same `state`, is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLadders(self, request, context):
+        """Unary. The ladders the server hosts (from its store), by name, for anyone.
+        FAILED_PRECONDITION on a server that keeps no store.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLeaderboard(self, request, context):
+        """Unary. A hosted ladder's leaderboard, best rating first, for anyone. NOT_FOUND for a ladder
+        the store does not hold.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBotMatches(self, request, context):
+        """Unary. A bot's finished matches in a ladder, newest first, a page at a time, for anyone.
+        NOT_FOUND for an unknown ladder or a bot not in it; a `page_token` that is not a
+        `next_page_token` is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLadderBot(self, request, context):
+        """Unary. A bot in a ladder, for anyone: its leaderboard line, rating after each rated set,
+        the versions it played with, and its record against each opponent. NOT_FOUND as
+        `ListBotMatches`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetHeadToHead(self, request, context):
+        """Unary. Two bots of a ladder against each other, over the matches both played, for anyone.
+        NOT_FOUND as `ListBotMatches`, for either bot.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLadderMatch(self, request, context):
+        """Unary. A ladder match: its seats and, once it is done, its places and record (the JSON
+        `cardroom replay` reads). Never a record before the end. NOT_FOUND for an unknown match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListFailures(self, request, context):
+        """Unary. A bot's failures in a ladder, newest first, for its author only: the stream carries
+        the bot's key as `authorization: Bearer <key>`. No key, or a key that is nobody's, is
+        UNAUTHENTICATED; another bot's key PERMISSION_DENIED; NOT_FOUND as `ListBotMatches`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -236,6 +346,46 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetRecord,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.SerializeToString,
+            ),
+            'ListMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMatches,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.SerializeToString,
+            ),
+            'ListLadders': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLadders,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListLaddersRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListLaddersResponse.SerializeToString,
+            ),
+            'GetLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLeaderboard,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetLeaderboardRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderLeaderboard.SerializeToString,
+            ),
+            'ListBotMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBotMatches,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesResponse.SerializeToString,
+            ),
+            'GetLadderBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLadderBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetLadderBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderBot.SerializeToString,
+            ),
+            'GetHeadToHead': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHeadToHead,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetHeadToHeadRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.HeadToHeadResponse.SerializeToString,
+            ),
+            'GetLadderMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLadderMatch,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetLadderMatchRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderMatchInfo.SerializeToString,
+            ),
+            'ListFailures': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFailures,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListFailuresRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListFailuresResponse.SerializeToString,
             ),
             'GetStats': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStats,
@@ -431,6 +581,222 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetRecord',
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListMatches',
+            cardroom_dot_v1_dot_cardroom__pb2.ListMatchesRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLadders(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListLadders',
+            cardroom_dot_v1_dot_cardroom__pb2.ListLaddersRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListLaddersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetLeaderboard',
+            cardroom_dot_v1_dot_cardroom__pb2.GetLeaderboardRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderLeaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBotMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListBotMatches',
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListBotMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLadderBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetLadderBot',
+            cardroom_dot_v1_dot_cardroom__pb2.GetLadderBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderBot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHeadToHead(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetHeadToHead',
+            cardroom_dot_v1_dot_cardroom__pb2.GetHeadToHeadRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.HeadToHeadResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLadderMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetLadderMatch',
+            cardroom_dot_v1_dot_cardroom__pb2.GetLadderMatchRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderMatchInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFailures(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListFailures',
+            cardroom_dot_v1_dot_cardroom__pb2.ListFailuresRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListFailuresResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,217 @@
+//! How fast the pages answer over a ladder of 100,000 matches: fills an arena ladder file with
+//! a continuous Twenty-Two ladder of `--matches` matches among `--bots` bots (outcomes drawn
+//! from fixed strengths, rated as the arena rates them, no game played and no record kept),
+//! serves the pages over it on 127.0.0.1:0, and measures the time to first byte of the
+//! leaderboard, a bot's page (its first and a deep page of matches) and the list of ladders.
+//!
+//! ```text
+//! cargo run --release -p cardroom-web --example pages_at_scale -- --matches 100000 --bots 50
+//! ```
+//!
+//! `--file PATH` keeps the ladder file (and reuses it when it exists); `--requests N` times each
+//! page N times after the first (cold) request.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use cardroom_arena::{
+    Format, MatchOutcome, PairedResult, PlannedMatch, Rating, RatingSystem, Ratings, SeatHealth,
+    Settings, Store,
+};
+use cardroom_web::{LocalSource, WebConfig};
+
+/// The command line.
+struct Args {
+    matches: u64,
+    bots: usize,
+    file: Option<PathBuf>,
+    requests: usize,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10 };
+    let mut given = std::env::args().skip(1);
+    while let Some(flag) = given.next() {
+        let mut value = || given.next().with_context(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--matches" => args.matches = value()?.parse()?,
+            "--bots" => args.bots = value()?.parse()?,
+            "--file" => args.file = Some(value()?.into()),
+            "--requests" => args.requests = value()?.parse()?,
+            other => bail!("unknown flag {other}: see the example's doc comment"),
+        }
+    }
+    if args.bots < 2 || args.matches < 2 {
+        bail!("a ladder needs two bots and a set of two matches");
+    }
+    Ok(args)
+}
+
+/// SplitMix64: a fixed, seeded stream of numbers, so that every run fills the same ladder.
+struct Numbers(u64);
+
+impl Numbers {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Fills `path` with a ladder of `matches` matches (duplicate sets of two seatings) among
+/// `bots` bots, through the arena's own store and rating code.
+fn fill(path: &std::path::Path, matches: u64, bots: usize) -> anyhow::Result<()> {
+    let sets = u32::try_from(matches / 2)?;
+    let settings = Settings {
+        table: 2,
+        seed: 1,
+        duplicate: true,
+        max_rotations: None,
+        format: Format::Continuous { sets },
+        rating: RatingSystem::WengLin,
+    };
+    let names: Vec<String> = (0..bots).map(|i| format!("bot-{i:02}")).collect();
+    let mut store = Store::open(path)?;
+    store.begin(&serde_json::to_string(&settings)?, &names, Rating::initial(settings.rating))?;
+    let mut ratings = Ratings::from_ratings(settings.rating, store.ratings()?);
+    let mut numbers = Numbers(7);
+    // Bot i's strength: the chance it beats bot j is 1 / (1 + e^(s_j - s_i)).
+    let strength = |bot: usize| 3.0 * bot as f64 / bots as f64;
+    let started = Instant::now();
+    for set in 0..sets {
+        let a = numbers.below(bots);
+        let b = (a + 1 + numbers.below(bots - 1)) % bots;
+        let seed = numbers.next();
+        let planned =
+            [PlannedMatch { seed, seats: vec![a, b] }, PlannedMatch { seed, seats: vec![b, a] }];
+        let set_id = store.add_set(set, &[a, b], &planned)?;
+        let pending = store.pending_matches()?;
+        let mut outcomes = Vec::new();
+        for m in pending.iter().filter(|m| m.set_id == set_id) {
+            let (first, second) = (m.planned.seats[0], m.planned.seats[1]);
+            let p_first = 1.0 / (1.0 + (strength(second) - strength(first)).exp());
+            let first_wins = numbers.unit() < p_first;
+            let health = |numbers: &mut Numbers| {
+                let mut h = SeatHealth {
+                    illegal: u32::from(numbers.unit() < 0.01),
+                    timeouts: u32::from(numbers.unit() < 0.005),
+                    crashed: numbers.unit() < 0.001,
+                    ..SeatHealth::default()
+                };
+                for _ in 0..20 {
+                    h.think.add(50 + numbers.next() % 5_000);
+                }
+                h
+            };
+            let outcome = MatchOutcome {
+                places: vec![
+                    (first, if first_wins { 1 } else { 2 }),
+                    (second, if first_wins { 2 } else { 1 }),
+                ],
+                health: vec![health(&mut numbers), health(&mut numbers)],
+                decisions: 40,
+            };
+            store.finish_match(m.id, &outcome, None)?;
+            outcomes.push(outcome);
+        }
+        let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
+        let changes = ratings.update(&paired)?;
+        store.rate_set(set_id, &paired, &changes)?;
+        if set % 10_000 == 9_999 {
+            eprintln!("{} matches stored in {:.0?}", 2 * (u64::from(set) + 1), started.elapsed());
+        }
+    }
+    eprintln!("{matches} matches stored in {:.1?}", started.elapsed());
+    Ok(())
+}
+
+/// The time from sending a GET for `path` to the first byte of the answer, and its status line
+/// (a plain blocking client on a thread of its own, so that nothing of it runs on the pages'
+/// runtime).
+async fn time_to_first_byte(
+    addr: std::net::SocketAddr,
+    path: &str,
+) -> anyhow::Result<(Duration, String)> {
+    use std::io::{Read as _, Write as _};
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(addr)?;
+        stream.set_nodelay(true)?;
+        let sent = Instant::now();
+        stream.write_all(request.as_bytes())?;
+        let mut first = [0u8; 1];
+        stream.read_exact(&mut first)?;
+        let ttfb = sent.elapsed();
+        let mut rest = Vec::new();
+        stream.read_to_end(&mut rest)?;
+        let status = String::from_utf8_lossy(&rest).lines().next().unwrap_or_default().to_owned();
+        Ok((ttfb, format!("{}{status}", first[0] as char)))
+    })
+    .await?
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = args()?;
+    let dir = tempfile::tempdir()?;
+    let path = args.file.clone().unwrap_or_else(|| dir.path().join("scale.sqlite"));
+    if !path.exists() {
+        let (file, matches, bots) = (path.clone(), args.matches, args.bots);
+        tokio::task::spawn_blocking(move || fill(&file, matches, bots)).await??;
+    }
+    let size = std::fs::metadata(&path)?.len();
+    eprintln!("ladder file {} ({:.0} MB)", path.display(), size as f64 / 1e6);
+    let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let source = LocalSource::new([path.clone()]);
+    let router = cardroom_web::router(Arc::new(source), WebConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let server = tokio::spawn(cardroom_web::serve(
+        listener,
+        router,
+        std::future::pending(),
+        Duration::from_secs(1),
+    ));
+    let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
+    let pages = [
+        ("leaderboard", format!("/ladders/{id}")),
+        ("bot page", format!("/ladders/{id}/bots/0")),
+        ("bot page, deep page of matches", format!("/ladders/{id}/bots/0?page={}", deep.max(1))),
+        ("list of ladders", "/ladders".to_owned()),
+    ];
+    println!("| page | first request | median of {} | slowest |", args.requests);
+    println!("| --- | --- | --- | --- |");
+    for (name, path) in &pages {
+        let (cold, status) = time_to_first_byte(addr, path).await?;
+        if !status.contains(" 200 ") {
+            bail!("{path} answered {status}");
+        }
+        let mut times = Vec::new();
+        for _ in 0..args.requests {
+            times.push(time_to_first_byte(addr, path).await?.0);
+        }
+        times.sort();
+        let median = times.get(times.len() / 2).copied().unwrap_or(cold);
+        let slowest = times.last().copied().unwrap_or(cold);
+        println!("| {name} (`{path}`) | {} | {} | {} |", ms(cold), ms(median), ms(slowest));
+    }
+    server.abort();
+    Ok(())
+}
