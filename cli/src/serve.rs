@@ -229,7 +229,9 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// server says it listens), so a signal sent as soon as the port is known stops the server
 /// gracefully instead of killing it.
 /// Reads and checks every `--ladder` file before anything starts.
-fn read_ladder_files(paths: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, HostedLadderFile, String)>> {
+fn read_ladder_files(
+    paths: &[PathBuf],
+) -> anyhow::Result<Vec<(PathBuf, HostedLadderFile, String)>> {
     paths
         .iter()
         .map(|path| {

@@ -93,7 +93,10 @@ where
 }
 
 /// Every match of the ladder that is not planned, by id: its state, attempt and server id.
-async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<LadderMatchId, (MatchState, u32, Option<String>)> {
+async fn matches(
+    store: &dyn Store,
+    ladder: LadderId,
+) -> BTreeMap<LadderMatchId, (MatchState, u32, Option<String>)> {
     let mut sets = store.open_sets(ladder).await.unwrap();
     sets.extend(store.rated_sets(ladder).await.unwrap());
     sets.iter()
@@ -109,13 +112,11 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
     let (store_path, ladder_path, records) =
         (dir.path().join("store.db"), dir.path().join("duel.toml"), dir.path().join("records"));
     std::fs::write(&ladder_path, LADDER).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
-        let store = cardroom_store::open(&format!("sqlite:{}", store_path.display())).await.unwrap();
+        let store =
+            cardroom_store::open(&format!("sqlite:{}", store_path.display())).await.unwrap();
         let accounts = Accounts::new(Arc::clone(&store));
         let (mut server, url) = serve(&store_path, &ladder_path, &records);
         let url = Arc::new(Mutex::new(url));
@@ -150,15 +151,18 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
 
         let (mut server, new_url) = serve(&store_path, &ladder_path, &records);
         *url.lock().unwrap() = new_url;
-        let after = eventually("the killed matches played again and two more sets rated", || async {
-            let now = matches(store.as_ref(), ladder).await;
-            let replayed = running.iter().all(|(id, attempt)| {
-                now.get(id).is_some_and(|(state, again, _)| *state == MatchState::Done && again > attempt)
-            });
-            let rated = store.rated_sets(ladder).await.unwrap().len();
-            (replayed && rated >= rated_before + 2).then_some(now)
-        })
-        .await;
+        let after =
+            eventually("the killed matches played again and two more sets rated", || async {
+                let now = matches(store.as_ref(), ladder).await;
+                let replayed = running.iter().all(|(id, attempt)| {
+                    now.get(id).is_some_and(|(state, again, _)| {
+                        *state == MatchState::Done && again > attempt
+                    })
+                });
+                let rated = store.rated_sets(ladder).await.unwrap().len();
+                (replayed && rated >= rated_before + 2).then_some(now)
+            })
+            .await;
         server.kill().unwrap();
         server.wait().unwrap();
 
@@ -168,13 +172,17 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
         }
         // Each rated set counted once, in order, and the ratings are the replay's.
         let rated = store.rated_sets(ladder).await.unwrap();
-        let mut sets: Vec<u64> = store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
+        let mut sets: Vec<u64> =
+            store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
         sets.dedup();
         assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
         let replayed = replay(RatingSystem::Glicko2, &rated).unwrap();
         for bot in store.ladder_bots(ladder).await.unwrap() {
-            let stored =
-                Rating { mean: bot.rating.mean, sigma: bot.rating.sigma, volatility: bot.rating.volatility };
+            let stored = Rating {
+                mean: bot.rating.mean,
+                sigma: bot.rating.sigma,
+                volatility: bot.rating.volatility,
+            };
             assert_eq!(Some(&stored), replayed.get(&bot.bot), "{}'s rating", bot.name);
         }
     });
