@@ -44,21 +44,6 @@ pub(crate) fn with_builtins<V: WithBuiltins>(game: GameKind, visitor: V) -> V::O
     catalogue::visit(game, Visit(visitor))
 }
 
-/// The game `cardroom demo` plays, the first of the catalogue (Twenty-Two), and its built-in
-/// bots in the demo's line-up: random and the game's heuristic (the Python example bot, when
-/// found, joins them).
-pub(crate) fn demo_lineup() -> (GameKind, Vec<BotEntry>) {
-    struct Lineup;
-    impl ExampleVisitor for Lineup {
-        type Output = Vec<BotEntry>;
-        fn visit<G: ExampleGame>(self) -> Vec<BotEntry> {
-            ["random", G::HEURISTIC].into_iter().map(|name| BotEntry::builtin(name, name)).collect()
-        }
-    }
-    let game = GameKind::ALL[0];
-    (game, catalogue::visit(game, Lineup))
-}
-
 /// A built-in bot for the networked runner.
 fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
     struct AnyBuiltin<'a>(&'a str);

@@ -1,24 +1,42 @@
-//! `cardroom demo`: a short round robin of the example bots over real gRPC, on a server started
-//! in this process, with the Python example bot when a Python with the SDK is found.
+//! `cardroom demo`: the service in one command. It starts a server in this process with its web
+//! pages, on free ports; registers the example bots in a SQLite store (the Python example bot
+//! too, when a Python with the SDK is found); opens two hosted ladders, Twenty-Two at four-seat
+//! tables and Gin Rummy; lets the bots wait in the lobby with their keys while the server
+//! schedules, plays and rates duplicate sets by itself; prints the pages' address; and stops
+//! after `--matches N` or Ctrl-C, leaving the store where it says, so that `cardroom serve
+//! --store` on that file shows the ladders again.
 
 use std::io::Write;
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use cardroom_arena::{BotEntry, Format, LadderFile, Store, Transport};
-
-use crate::arena::{open_store, run_ladder};
+use cardroom_arena::AnyBotMaker;
+use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
+use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
+use cardroom_example_bots::diluted::Diluted;
+use cardroom_sdk::{BotKey, ConnectConfig, GameKind, play_any, play_concurrently};
+use cardroom_server::{Config, Server};
+use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
 
 /// `cardroom demo`'s flags.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DemoArgs {
-    /// Matches to play, about (whole rounds of the round robin are played).
-    #[arg(long, default_value_t = 120)]
+    /// Stop once this many matches are played and rated, over both ladders (0: until Ctrl-C).
+    #[arg(long, default_value_t = 200)]
     matches: u64,
-    /// Keep the ladder in this SQLite file (default: in memory).
-    #[arg(long)]
-    db: Option<PathBuf>,
+    /// The SQLite store the demo keeps its bots, ladders, matches and ratings in (created if
+    /// need be; a second demo on the same file carries on its ladders).
+    #[arg(long, default_value = "cardroom-demo.sqlite")]
+    store: PathBuf,
+    /// The gRPC address to listen on.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    addr: SocketAddr,
+    /// The web pages' address.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    http_addr: SocketAddr,
     /// The Python interpreter for the Python example bot (default: $CARDROOM_PYTHON, then
     /// `.venv/bin/python`, then `python3`; it needs the `cardroom` package).
     #[arg(long)]
@@ -28,17 +46,78 @@ pub(crate) struct DemoArgs {
     no_python: bool,
 }
 
+/// The version every in-process example bot reports: this build's.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The demo's two ladders: each game of the catalogue, Twenty-Two at four-seat tables.
+fn ladder_file(game: GameKind, bots: &[String]) -> String {
+    let seats = if game.seats().contains(&4) { 4 } else { 2 };
+    let bots = bots.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ");
+    format!(
+        "name = \"demo-{name}\"\ngame = \"{name}\"\nseats = {seats}\nseed = 2024\n\
+         max_concurrent = 1\nprovisional_sets = 3\nbots = [{bots}]\n",
+        name = game.name()
+    )
+}
+
+/// A bot of the demo: its lobby name and how it is made.
+struct DemoBot {
+    name: String,
+    game: GameKind,
+    kind: Kind,
+}
+
+enum Kind {
+    /// An example bot, in this process.
+    InProcess(AnyBotMaker),
+    /// The Python example bot, its own process: the interpreter and the script.
+    Python(PathBuf, PathBuf),
+}
+
+/// Each game's in-process example bots: random, the heuristic, the heuristic playing a random
+/// move a third of the time ("careless"), and the search.
+fn example_bots(game: GameKind) -> anyhow::Result<Vec<DemoBot>> {
+    struct Lineup(GameKind);
+    impl ExampleVisitor for Lineup {
+        type Output = anyhow::Result<Vec<DemoBot>>;
+        fn visit<G: ExampleGame>(self) -> anyhow::Result<Vec<DemoBot>> {
+            let prefix = G::HEURISTIC.strip_suffix("-heuristic").unwrap_or(G::NAME);
+            let bot = |name: String, make: AnyBotMaker| DemoBot {
+                name,
+                game: self.0,
+                kind: Kind::InProcess(make),
+            };
+            let builtin = |name: &str| -> anyhow::Result<AnyBotMaker> {
+                let make = crate::bots::builtin::<G>(name)?;
+                Ok(Arc::new(move |seed| G::into_any(make(seed))))
+            };
+            let careless: AnyBotMaker = Arc::new(|seed| {
+                G::into_any(Box::new(Diluted::new(G::heuristic(seed), 1.0 / 3.0, seed ^ 0x5eed)))
+            });
+            Ok(vec![
+                bot(format!("{prefix}-random"), builtin("random")?),
+                bot(G::HEURISTIC.to_owned(), builtin(G::HEURISTIC)?),
+                bot(format!("{prefix}-careless"), careless),
+                bot(format!("{prefix}-search"), builtin("search")?),
+            ])
+        }
+    }
+    catalogue::visit(game, Lineup(game))
+}
+
 /// Runs `cardroom demo`.
 pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     crate::init_tracing("warn");
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(run(args, out))
+}
+
+async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let started = Instant::now();
-    // The Python bot's output goes to a temporary folder, removed at the end; kept (and named)
-    // only if the demo fails.
-    let logs = tempfile::Builder::new()
-        .prefix("cardroom-demo-")
-        .tempdir()
-        .context("making a folder for the external bots' logs")?;
-    let (game, mut bots) = crate::bots::demo_lineup();
+    let mut bots = Vec::new();
+    for game in GameKind::ALL {
+        bots.extend(example_bots(game)?);
+    }
     let python = if args.no_python {
         Err("--no-python".to_owned())
     } else {
@@ -47,61 +126,221 @@ pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     match python {
         Ok((python, script)) => {
             writeln!(out, "Python example bot: {} {}", python.display(), script.display())?;
-            bots.push(BotEntry::command(
-                "python-tt",
-                vec![python.to_string_lossy().into_owned(), script.to_string_lossy().into_owned()],
-            ));
+            bots.push(DemoBot {
+                name: "python-tt".into(),
+                game: GameKind::ALL[0],
+                kind: Kind::Python(python, script),
+            });
         }
         Err(why) => writeln!(out, "Python example bot skipped: {why}")?,
     }
-    // Round robin of two-seat tables: every pair, in both seatings.
-    let per_round = (bots.len() * (bots.len() - 1)) as u64;
-    let rounds = args.matches.div_ceil(per_round).max(1);
-    let file = LadderFile {
-        game,
-        seats: 2,
-        options: Default::default(),
-        seed: 2024,
-        duplicate: true,
-        max_rotations: None,
-        rating: None,
-        db: args.db.clone().unwrap_or_default(),
-        log_dir: logs.path().to_owned(),
-        parallel: 4,
-        transport: Transport::Grpc,
-        standings_every: (rounds * per_round / 4).max(1),
-        move_ms: None,
-        bank_ms: None,
-        reconnect_grace_ms: 10_000,
-        max_restarts: 2,
-        listen: None,
-        server: None,
-        ca_file: None,
-        admin_token: None,
-        remote_wait_ms: 60_000,
-        format: Format::RoundRobin { rounds: u32::try_from(rounds).unwrap_or(u32::MAX) },
-        bots,
+
+    // The store, and every bot's account: a new key for each (a bot registered by an earlier
+    // demo on this file gets its key rotated: keys are shown once and the demo kept none).
+    let url = format!("sqlite:{}", args.store.display());
+    let store = cardroom_store::open(&url).await.with_context(|| format!("opening {url}"))?;
+    let accounts = Accounts::new(Arc::clone(&store));
+    let mut keys = Vec::with_capacity(bots.len());
+    for bot in &bots {
+        let issued = match accounts.register(&bot.name).await {
+            Err(AccountError::Store(StoreError::NameTaken(_))) => accounts.rotate(&bot.name).await,
+            issued => issued,
+        }
+        .with_context(|| format!("registering {}", bot.name))?;
+        keys.push(issued.key);
+    }
+    writeln!(out, "{} bots registered in {}", bots.len(), args.store.display())?;
+
+    // The server with its hosted ladders.
+    let config = Config { accounts: Some(accounts), registered_only: true, ..Config::default() };
+    let server = Server::new(config.clone());
+    let hosted = HostedLadders::start(Arc::clone(&store), server.host())
+        .await
+        .context("resuming the hosted ladders")?;
+    let mut ladders: Vec<(String, LadderId)> = Vec::new();
+    for game in GameKind::ALL {
+        let names: Vec<String> =
+            bots.iter().filter(|b| b.game == game).map(|b| b.name.clone()).collect();
+        let text = ladder_file(game, &names);
+        let file = HostedLadderFile::parse(&text).context("the demo's ladder file")?;
+        let ladder =
+            hosted.open(&file, &text).await.with_context(|| format!("ladder {}", file.name))?;
+        writeln!(
+            out,
+            "hosted ladder {}: {}, {} seats, {} bots",
+            ladder.spec.name,
+            game.title(),
+            file.seats,
+            names.len()
+        )?;
+        ladders.push((ladder.spec.name.clone(), ladder.id));
+    }
+    let server = server.ladders(Arc::new(hosted));
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("listening on {}", args.addr))?;
+    let grpc_addr = listener.local_addr()?;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let until_stopped = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopped.wait_for(|s| *s).await;
     };
-    file.check()?;
-    crate::bots::check(&file)?;
+    let serving = tokio::spawn(server.serve(listener, until_stopped(stopped.clone())));
+
+    // The pages.
+    let http = tokio::net::TcpListener::bind(args.http_addr)
+        .await
+        .with_context(|| format!("listening on {}", args.http_addr))?;
+    let http_addr = http.local_addr()?;
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
+        .context("the pages' address of the server")?
+        .connect_lazy();
+    let source = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
+    let router = cardroom_web::router(Arc::new(source), Default::default());
+    let pages = tokio::spawn(cardroom_web::serve(
+        http,
+        router,
+        until_stopped(stopped.clone()),
+        config.shutdown_grace,
+    ));
+
+    // The bots, each waiting in the lobby with its key.
+    let server_url = format!("http://{grpc_addr}");
+    let mut players = tokio::task::JoinSet::new();
+    let mut children = Vec::new();
+    for (bot, key) in bots.iter().zip(keys) {
+        match &bot.kind {
+            Kind::InProcess(make) => {
+                let config = ConnectConfig::lobby(server_url.clone(), bot.name.clone())
+                    .named(bot.name.clone())
+                    .with_key(BotKey::new(key.expose()).context("the issued key")?)
+                    .with_version(VERSION);
+                let make = Arc::clone(make);
+                players.spawn(play_concurrently(1, 0, move |n| {
+                    let (config, make) = (config.clone(), Arc::clone(&make));
+                    async move { play_any(&config, move |_| make(n)).await }
+                }));
+            }
+            Kind::Python(python, script) => {
+                let child = std::process::Command::new(python)
+                    .arg(script)
+                    .args(["--server", &grpc_addr.to_string(), "--lobby", &bot.name])
+                    .args(["--name", &bot.name, "--matches", "0"])
+                    // The key goes in the environment, not on a command line anyone can list.
+                    .env("CARDROOM_KEY", key.expose())
+                    .env("CARDROOM_BOT_VERSION", VERSION)
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .with_context(|| format!("starting {}", script.display()))?;
+                children.push(KillOnDrop(child));
+            }
+        }
+    }
+    writeln!(out, "cardroom listening on {grpc_addr}")?;
+    writeln!(out, "open http://{http_addr}/ to watch the ladders")?;
+    match args.matches {
+        0 => writeln!(out, "playing until Ctrl-C")?,
+        n => writeln!(out, "playing until {n} matches are rated (or Ctrl-C)")?,
+    }
+    out.flush()?;
+
+    // Until enough matches are rated, or Ctrl-C.
+    let mut ticks = tokio::time::interval(Duration::from_millis(250));
+    let mut reported = 0;
+    let interrupted = loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => break true,
+            _ = ticks.tick() => {}
+        }
+        let played = rated_matches(&*store, &ladders).await?;
+        if played >= reported + 20 || (args.matches != 0 && played >= args.matches) {
+            writeln!(out, "{played} matches rated ({:.0} s)", started.elapsed().as_secs_f64())?;
+            out.flush()?;
+            reported = played;
+        }
+        if args.matches != 0 && played >= args.matches {
+            break false;
+        }
+        if let Some(ended) = players.try_join_next() {
+            let why = match ended {
+                Ok(Ok(_)) => "stopped".to_owned(),
+                Ok(Err(error)) => error.to_string(),
+                Err(error) => error.to_string(),
+            };
+            anyhow::bail!("an example bot stopped playing: {why}");
+        }
+    };
+    if interrupted {
+        writeln!(out, "interrupted")?;
+    }
+    // The bots go first, so that none of them sees the server go and tries again.
+    players.abort_all();
+    while players.join_next().await.is_some() {}
+    drop(children);
+    let _ = stop.send(true);
+    serving.await.context("the server's task")??;
+    pages.await.context("the pages' task")?.context("serving the pages")?;
+
+    for (name, ladder) in &ladders {
+        writeln!(out, "\n{name}")?;
+        print_standings(&*store, *ladder, out).await?;
+    }
+    let file = args.store.display();
     writeln!(
         out,
-        "{}, two seats, duplicate deals: {} matches over gRPC on a server in this process",
-        game.title(),
-        rounds * per_round
+        "\ndemo done in {:.1} s; the ladders are kept in {file}:",
+        started.elapsed().as_secs_f64()
     )?;
-    out.flush()?;
-    let mut store = match &args.db {
-        Some(db) => open_store(db)?,
-        None => Store::in_memory()?,
-    };
-    if let Err(error) = run_ladder(&file, &mut store, out) {
-        let kept = logs.keep();
-        return Err(
-            error.context(format!("the external bots' logs are kept in {}", kept.display()))
-        );
+    writeln!(out, "  cardroom serve --store sqlite:{file} --http-addr 127.0.0.1:8080")?;
+    writeln!(out, "serves them again (and `cardroom demo --store {file}` carries them on)")?;
+    Ok(())
+}
+
+/// A child process killed when dropped (the Python bot, which plays until stopped).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
-    writeln!(out, "demo done in {:.1} s", started.elapsed().as_secs_f64())?;
+}
+
+/// Matches played in rated sets, over `ladders`.
+async fn rated_matches(store: &dyn Store, ladders: &[(String, LadderId)]) -> anyhow::Result<u64> {
+    let mut played = 0;
+    for (_, ladder) in ladders {
+        let sets = store.rated_sets(*ladder).await.context("reading the ladder")?;
+        played += sets.iter().map(|s| s.matches.len() as u64).sum::<u64>();
+    }
+    Ok(played)
+}
+
+/// A ladder's bots by rating (mean less three deviations), as a table.
+async fn print_standings(
+    store: &dyn Store,
+    ladder: LadderId,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut bots = store.ladder_bots(ladder).await.context("reading the ladder's bots")?;
+    bots.sort_by(|a, b| {
+        let low = |r: &cardroom_store::StoredRating| r.mean - 3.0 * r.sigma;
+        low(&b.rating).total_cmp(&low(&a.rating))
+    });
+    writeln!(out, "{:<4} {:<16} {:>8} {:>7} {:>5}", "rank", "bot", "rating", "±", "sets")?;
+    for (rank, bot) in bots.iter().enumerate() {
+        writeln!(
+            out,
+            "{:<4} {:<16} {:>8.1} {:>7.1} {:>5}{}",
+            rank + 1,
+            bot.name,
+            bot.rating.mean,
+            bot.rating.sigma,
+            bot.sets_rated,
+            bot.paused_reason.as_deref().map(|r| format!("  paused: {r}")).unwrap_or_default()
+        )?;
+    }
     Ok(())
 }
 
