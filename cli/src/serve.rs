@@ -81,8 +81,9 @@ pub(crate) struct ServeArgs {
     /// The private key of --tls-cert, PEM.
     #[arg(long, env = "CARDROOM_TLS_KEY", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
-    /// The store of bot accounts: sqlite:FILE (created if need be). A lobby name registered
-    /// there (`cardroom bots add`) is seated only on its own key.
+    /// The store of bot accounts: sqlite:FILE (created if need be), or
+    /// postgres://USER@HOST[:PORT]/DATABASE for many nodes on one database (docs/deploy.md).
+    /// A lobby name registered there (`cardroom bots add`) is seated only on its own key.
     #[arg(long, env = "CARDROOM_STORE")]
     store: Option<String>,
     /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
