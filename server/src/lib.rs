@@ -14,6 +14,7 @@ mod clock;
 mod config;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+mod host;
 mod match_task;
 mod registry;
 mod service;
@@ -24,6 +25,7 @@ mod tls;
 mod token;
 
 use std::future::Future;
+use std::sync::Arc;
 
 use cardroom_proto::pb;
 use tokio::net::TcpListener;
@@ -31,6 +33,10 @@ use tonic::transport::server::{ServerTlsConfig, TcpIncoming};
 use tracing::{info, warn};
 
 pub use config::Config;
+pub use host::{
+    Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
+    LadderControlError, LadderSummary, MAX_FAILURES_KEPT, Started,
+};
 pub use tls::{TlsError, TlsIdentity};
 
 /// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
@@ -41,11 +47,60 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    Server::new(config).serve(listener, shutdown).await
+}
+
+/// A server made before it serves, for what runs inside it: [`Server::host`] hands out the
+/// in-process host API, and [`Server::ladders`] installs what the admin ladder rpcs call.
+pub struct Server {
+    config: Config,
+    registry: registry::Registry,
+    ladders: Option<Arc<dyn LadderControl>>,
+}
+
+impl Server {
+    /// A server with `config`, not serving yet.
+    pub fn new(config: Config) -> Server {
+        let registry = registry::Registry::new(config.clone());
+        Server { config, registry, ladders: None }
+    }
+
+    /// The host API over this server's matches and lobby (it works once the server serves).
+    pub fn host(&self) -> Host {
+        Host { registry: self.registry.clone() }
+    }
+
+    /// Serves the admin ladder rpcs (`CreateLadder`, `PauseLadder`, `ResumeLadder`,
+    /// `CloseLadder`) with `control`; without it they are FAILED_PRECONDITION.
+    pub fn ladders(mut self, control: Arc<dyn LadderControl>) -> Server {
+        self.ladders = Some(control);
+        self
+    }
+
+    /// Serves on `listener` as [`run`] does.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let Server { config, registry, ladders } = self;
+        serve(listener, config, registry, ladders, shutdown).await
+    }
+}
+
+async fn serve(
+    listener: TcpListener,
+    config: Config,
+    registry: registry::Registry,
+    ladders: Option<Arc<dyn LadderControl>>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
-    let registry = registry::Registry::new(config.clone());
-    let service =
-        pb::cardroom_server::CardroomServer::new(service::Cardroom { registry: registry.clone() })
-            .max_decoding_message_size(config.max_message_bytes);
+    let service = pb::cardroom_server::CardroomServer::new(service::Cardroom {
+        registry: registry.clone(),
+        ladders,
+    })
+    .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();
     health_reporter.set_serving::<pb::cardroom_server::CardroomServer<service::Cardroom>>().await;
     // Reflection in both versions: grpcurl and older tools still ask v1alpha.

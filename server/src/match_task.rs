@@ -17,7 +17,10 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Status, Streaming};
 use tracing::{debug, info, warn};
 
+use cardroom_store::{FailureKind, NewFailure};
+
 use crate::clock::{Clock, ClockRules};
+use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
 use crate::standings::final_standings;
 use crate::status::read_error;
@@ -49,6 +52,8 @@ pub(crate) struct Connect {
 pub(crate) struct Joining {
     pub(crate) id: u64,
     pub(crate) bot_name: String,
+    /// The version its `Join` reported ("" if none).
+    pub(crate) bot_version: String,
     pub(crate) omit: pb::Omit,
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
@@ -75,6 +80,8 @@ pub(crate) struct MatchSetup<G> {
     /// Acts a connection may send in a row without one being applied before its stream is
     /// ended (`Config::max_unapplied_acts`).
     pub(crate) max_unapplied_acts: u32,
+    /// Where a hosted match's end goes (`crate::host`); its seats' failures are kept only then.
+    pub(crate) report: Option<oneshot::Sender<HostedEnd>>,
 }
 
 struct Connection {
@@ -90,6 +97,9 @@ struct Connection {
 struct SeatSlot {
     token: String,
     bot_name: String,
+    bot_version: String,
+    /// What went wrong for this seat (hosted matches only, at most `MAX_FAILURES_KEPT`).
+    failures: Vec<NewFailure>,
     connection: Option<Connection>,
     forfeited: bool,
     /// Its actions refused as illegal or malformed.
@@ -120,6 +130,7 @@ pub(crate) struct MatchTask<G: WireGame> {
     inbound: StreamMap<usize, Inbound>,
     registry: Registry,
     cancel: CancellationToken,
+    report: Option<oneshot::Sender<HostedEnd>>,
 }
 
 impl<G: WireGame> MatchTask<G> {
@@ -135,6 +146,8 @@ impl<G: WireGame> MatchTask<G> {
             .map(|token| SeatSlot {
                 token,
                 bot_name: String::new(),
+                bot_version: String::new(),
+                failures: Vec::new(),
                 connection: None,
                 forfeited: false,
                 refused: 0,
@@ -157,6 +170,7 @@ impl<G: WireGame> MatchTask<G> {
             inbound: StreamMap::new(),
             registry,
             cancel,
+            report: setup.report,
         }
     }
 
@@ -198,6 +212,12 @@ impl<G: WireGame> MatchTask<G> {
                 Wake::Deadline => break,
             }
         }
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].connection.is_none() {
+                let error = "its bot did not join within the reconnect grace".to_owned();
+                self.fail(Seat(seat as u8), FailureKind::Crash, None, error);
+            }
+        }
         false
     }
 
@@ -223,10 +243,16 @@ impl<G: WireGame> MatchTask<G> {
             // Undecodable or oversized input ends the stream with its status.
             Some(Err(status)) => {
                 debug!(%seat, cause = %status, "bot stream failed");
+                let error = format!("its stream failed: {}", status.message());
+                self.fail(seat, FailureKind::Crash, None, error);
                 read_error(status)
             }
             None => {
                 info!(%seat, "bot disconnected");
+                if self.started {
+                    let error = "its connection closed during the match".to_owned();
+                    self.fail(seat, FailureKind::Crash, None, error);
+                }
                 return self.disconnect(seat);
             }
         };
@@ -280,7 +306,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn connect(&mut self, connect: Connect) {
         let Connect { seat, joining, inbound } = connect;
-        let Joining { id, bot_name, omit, tx, permit } = joining;
+        let Joining { id, bot_name, bot_version, omit, tx, permit } = joining;
         if seat.index() >= self.seats.len() {
             return;
         }
@@ -308,6 +334,7 @@ impl<G: WireGame> MatchTask<G> {
         }
         let slot = &mut self.seats[seat.index()];
         slot.bot_name = bot_name;
+        slot.bot_version = bot_version;
         slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
         let inbound = inbound.map(Some).chain(tokio_stream::once(None));
         self.inbound.insert(seat.index(), Box::pin(inbound));
@@ -358,6 +385,8 @@ impl<G: WireGame> MatchTask<G> {
         let action = match wire::act_action::<G>(&act, &self.legal) {
             Ok(action) => action,
             Err(message) => {
+                let answer = Some(format!("{act:?}"));
+                self.fail(seat, FailureKind::Illegal, answer, message.clone());
                 return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
             }
         };
@@ -376,6 +405,7 @@ impl<G: WireGame> MatchTask<G> {
             }
             Err(error) => {
                 debug!(%seat, %action, cause = %error, "illegal action");
+                self.fail(seat, FailureKind::Illegal, Some(action.to_string()), error.to_string());
                 let error =
                     refuse(pb::ActErrorCode::IllegalAction, error.rule(), error.to_string());
                 self.send_error(seat, error);
@@ -400,6 +430,7 @@ impl<G: WireGame> MatchTask<G> {
             rule: String::new(),
             message,
         };
+        self.fail(seat, FailureKind::Timeout, None, error.message.clone());
         self.send_error(seat, error);
         if strike.forfeits {
             self.forfeit(seat);
@@ -422,6 +453,7 @@ impl<G: WireGame> MatchTask<G> {
             rule: String::new(),
             message: format!("{seat} forfeits after {max_strikes} strikes: placed last"),
         };
+        self.fail(seat, FailureKind::Forfeit, None, error.message.clone());
         self.send_error(seat, error);
     }
 
@@ -501,6 +533,19 @@ impl<G: WireGame> MatchTask<G> {
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
         }
+    }
+
+    /// Keeps a failure of `seat` for a hosted match's report, with the observation its bot
+    /// had when the failure concerns a decision (an illegal answer, a time out).
+    fn fail(&mut self, seat: Seat, kind: FailureKind, answer: Option<String>, error: String) {
+        if self.report.is_none() || self.seats[seat.index()].failures.len() >= MAX_FAILURES_KEPT {
+            return;
+        }
+        let observation_json = matches!(kind, FailureKind::Illegal | FailureKind::Timeout)
+            .then(|| serde_json::to_string(&self.state.observation(seat)).ok())
+            .flatten();
+        let failure = NewFailure { seat: seat.0, kind, observation_json, answer, error };
+        self.seats[seat.index()].failures.push(failure);
     }
 
     fn send_error(&mut self, seat: Seat, error: pb::ActError) {
@@ -594,6 +639,32 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
+    /// A hosted match's end: each seat's bot, version, place and failures, and the record.
+    fn hosted_end(&mut self, end: &pb::MatchEnd, record: Option<&AnyRecord>) -> HostedEnd {
+        let seats = self
+            .seats
+            .iter_mut()
+            .enumerate()
+            .map(|(seat, slot)| {
+                let standing = end.standings.iter().find(|s| s.seat as usize == seat);
+                HostedSeat {
+                    bot_name: slot.bot_name.clone(),
+                    version: slot.bot_version.clone(),
+                    place: standing.map_or(0, |s| u8::try_from(s.place).unwrap_or(u8::MAX)),
+                    forfeited: slot.forfeited,
+                    failures: std::mem::take(&mut slot.failures),
+                }
+            })
+            .collect();
+        HostedEnd {
+            match_id: self.id.clone(),
+            aborted: end.aborted,
+            reason: end.reason.clone(),
+            seats,
+            record_json: record.map(AnyRecord::to_json),
+        }
+    }
+
     async fn finish(mut self, aborted: bool) {
         let reason = if aborted {
             "the server is shutting down".to_owned()
@@ -614,6 +685,9 @@ impl<G: WireGame> MatchTask<G> {
         let mut info = self.info(Some(end.clone()));
         for (seat, think_us) in info.seats.iter_mut().zip(think) {
             seat.think_us = think_us;
+        }
+        if let Some(report) = self.report.take() {
+            let _ = report.send(self.hosted_end(&end, record.as_ref()));
         }
         let finished = Finished { info, record, tokens };
         self.registry.finished(&self.id, finished).await;

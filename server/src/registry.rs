@@ -25,6 +25,7 @@ use tracing::{info, warn};
 
 use crate::clock::ClockRules;
 use crate::config::Config;
+use crate::host::HostedEnd;
 use crate::match_task::{Command, MatchSetup, MatchTask};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
@@ -192,24 +193,39 @@ impl Registry {
         &self,
         request: MatchRequest,
     ) -> Result<(String, Vec<String>), Status> {
+        self.create_reported(request, None)
+    }
+
+    /// Creates and starts a match whose task, when `report` is given, hands its end to it
+    /// (a hosted match: `crate::host`).
+    pub(crate) fn create_reported(
+        &self,
+        request: MatchRequest,
+        report: Option<oneshot::Sender<HostedEnd>>,
+    ) -> Result<(String, Vec<String>), Status> {
         /// [`Registry::create`] for the requested game.
         struct Create<'a> {
             registry: &'a Registry,
             request: MatchRequest,
+            report: Option<oneshot::Sender<HostedEnd>>,
         }
         impl WireVisitor for Create<'_> {
             type Output = Result<(String, Vec<String>), Status>;
             fn visit<G: WireGame>(self) -> Self::Output {
-                self.registry.create::<G>(self.request)
+                self.registry.create::<G>(self.request, self.report)
             }
         }
         match wire::game_from_pb(request.game as i32) {
-            Some(kind) => wire::visit(kind, Create { registry: self, request }),
+            Some(kind) => wire::visit(kind, Create { registry: self, request, report }),
             None => Err(Status::invalid_argument("choose a game")),
         }
     }
 
-    fn create<G: WireGame>(&self, request: MatchRequest) -> Result<(String, Vec<String>), Status> {
+    fn create<G: WireGame>(
+        &self,
+        request: MatchRequest,
+        report: Option<oneshot::Sender<HostedEnd>>,
+    ) -> Result<(String, Vec<String>), Status> {
         let seed = request.seed.unwrap_or_else(random_seed);
         check_options_object(&request.options_json)?;
         let state = G::create(&request.options_json, request.seats, seed)
@@ -266,6 +282,7 @@ impl Registry {
             tokens: tokens.clone(),
             clock,
             max_unapplied_acts: config.max_unapplied_acts,
+            report,
         };
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
         self.shared.tasks.spawn(task.run());
@@ -355,6 +372,17 @@ impl Registry {
         waiting.retain(|w| !w.reply.is_closed());
         waiting.push(Waiting { id, reply });
         Ok(receiver)
+    }
+
+    /// Every lobby name with live waiters, and how many.
+    pub(crate) fn lobby_waiting(&self) -> HashMap<String, usize> {
+        let registry = self.lock();
+        registry
+            .lobby
+            .iter()
+            .map(|(name, waiting)| (name.clone(), waiting.iter().filter(|w| !w.reply.is_closed()).count()))
+            .filter(|&(_, live)| live > 0)
+            .collect()
     }
 
     /// Removes a waiter (of a queue or the lobby) that gave up.

@@ -2,6 +2,7 @@
 
 use std::ops::RangeInclusive;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use cardroom_games::{Game, GameKind, OptionKind, Seat};
 use cardroom_proto::pb;
@@ -13,6 +14,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::info;
 
 use crate::accounts;
+use crate::host::{LadderCommand, LadderControl, LadderSummary};
 use crate::match_task::{Command, Connect, Joining};
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::status::read_error;
@@ -21,6 +23,8 @@ use crate::token::same_secret;
 /// The service: a registry handle.
 pub(crate) struct Cardroom {
     pub(crate) registry: Registry,
+    /// The hosted ladders' runner, when the server runs ladders.
+    pub(crate) ladders: Option<Arc<dyn LadderControl>>,
 }
 
 type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
@@ -60,6 +64,30 @@ impl Cardroom {
                 "this server keeps no bot accounts: start it with --store sqlite:FILE",
             )
         })
+    }
+
+    /// Runs an admin ladder command: the admin token (a server without one serves no ladder
+    /// rpcs, as no account rpcs) and a ladder runner are needed.
+    async fn ladder_command<T>(
+        &self,
+        request: &Request<T>,
+        command: LadderCommand,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        if self.registry.config().admin_token.is_none() {
+            return Err(Status::failed_precondition(
+                "this server has no admin token (--admin-token), so it serves no ladder rpcs",
+            ));
+        }
+        self.check_admin(request)?;
+        let control = self.ladders.as_ref().ok_or_else(|| {
+            Status::failed_precondition(
+                "this server runs no hosted ladders: start it with --store sqlite:FILE",
+            )
+        })?;
+        let LadderSummary { name, status, reason, game, table_seats } =
+            control.command(command).await?;
+        info!(ladder = %name, %status, "ladder command");
+        Ok(Response::new(pb::LadderStatusReply { name, status, reason, game, table_seats }))
     }
 }
 
@@ -218,7 +246,7 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
-        let joining = Joining { id, bot_name, omit, tx, permit };
+        let joining = Joining { id, bot_name, bot_version: join.bot_version, omit, tx, permit };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = registry.seat(&token)?;
@@ -357,6 +385,38 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         let issued = accounts.rotate(&name).await.map_err(accounts::account_status)?;
         info!(bot = %issued.bot.name, "bot key rotated");
         Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
+    }
+
+    async fn create_ladder(
+        &self,
+        request: Request<pb::CreateLadderRequest>,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        let config_toml = request.get_ref().config_toml.clone();
+        self.ladder_command(&request, LadderCommand::Create { config_toml }).await
+    }
+
+    async fn pause_ladder(
+        &self,
+        request: Request<pb::LadderRequest>,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        let pb::LadderRequest { name, reason } = request.get_ref().clone();
+        self.ladder_command(&request, LadderCommand::Pause { name, reason }).await
+    }
+
+    async fn resume_ladder(
+        &self,
+        request: Request<pb::LadderRequest>,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        let name = request.get_ref().name.clone();
+        self.ladder_command(&request, LadderCommand::Resume { name }).await
+    }
+
+    async fn close_ladder(
+        &self,
+        request: Request<pb::LadderRequest>,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        let pb::LadderRequest { name, reason } = request.get_ref().clone();
+        self.ladder_command(&request, LadderCommand::Close { name, reason }).await
     }
 }
 

@@ -18,8 +18,11 @@
 
 mod accounts;
 mod keys;
+mod ladders;
 mod postgres;
+mod postgres_ladders;
 mod sqlite;
+mod sqlite_ladders;
 pub mod testing;
 
 use std::fmt;
@@ -28,6 +31,12 @@ use std::sync::Arc;
 
 pub use accounts::{AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES};
 pub use keys::{BotKey, KeyHash};
+pub use ladders::{
+    Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
+    LadderSet, LadderStatus, Lease, MatchResult, MatchSeat, MatchState, NewFailure, NewLadder,
+    NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
+    StoredRating,
+};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -151,6 +160,41 @@ pub enum StoreError {
          lives as long as the process) or postgres://USER@HOST[:PORT]/DATABASE"
     )]
     BadUrl(String),
+    /// A ladder of this name exists already.
+    #[error("a ladder named {0:?} exists already")]
+    LadderExists(String),
+    /// No such ladder.
+    #[error("no ladder {0}")]
+    NoSuchLadder(String),
+    /// A closed ladder stays closed.
+    #[error("the ladder {0:?} is closed: a closed ladder is never run again")]
+    LadderClosed(String),
+    /// The bot is not in the ladder.
+    #[error("bot {bot} is not in ladder {ladder}")]
+    NotInLadder {
+        /// The ladder's id.
+        ladder: i64,
+        /// The bot's id.
+        bot: i64,
+    },
+    /// A ladder write refused because the rows are not where the writer thought (a set index
+    /// already planned, a match not claimable, a set rated out of order): nothing changed.
+    #[error("refused: {0}")]
+    Conflict(String),
+    /// A claim that no longer holds (another host claimed the match since, or it was requeued):
+    /// the result is refused and nothing changed.
+    #[error("match {match_id}: the claim of {owner:?} (attempt {attempt}) no longer holds")]
+    StaleClaim {
+        /// The ladder match's id.
+        match_id: i64,
+        /// The owner who claimed.
+        owner: String,
+        /// The attempt it claimed.
+        attempt: u32,
+    },
+    /// A stored value this code cannot read.
+    #[error("the store holds a value this cardroom cannot read: {0}")]
+    Corrupt(String),
     /// The blocking task that ran the query died.
     #[error("the storage task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
@@ -199,6 +243,149 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// The versions `name` reported, first seen first.
     async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError>;
+
+    // Hosted ladders (see the `ladders` module's docs for a match's life).
+
+    /// Creates a ladder, running. [`StoreError::LadderExists`] if the name is taken.
+    async fn create_ladder(&self, ladder: &NewLadder, now_ms: i64) -> Result<Ladder, StoreError>;
+
+    /// Every ladder, by name.
+    async fn ladders(&self) -> Result<Vec<Ladder>, StoreError>;
+
+    /// The ladder named `name`, if any.
+    async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError>;
+
+    /// Sets a ladder's status (with the operator's reason, if any). A closed ladder is refused
+    /// ([`StoreError::LadderClosed`]) any status but closed.
+    async fn set_ladder_status(
+        &self,
+        ladder: LadderId,
+        status: LadderStatus,
+        reason: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Ladder, StoreError>;
+
+    /// Replaces a ladder's file and provisional threshold (the settings a restart may change;
+    /// the runner refuses a change of game, options, table, seed or rating system).
+    async fn update_ladder_config(
+        &self,
+        ladder: LadderId,
+        provisional_sets: u32,
+        config: &str,
+    ) -> Result<Ladder, StoreError>;
+
+    /// Enters `bot` in the ladder with `initial` as its rating; a bot already in it keeps its
+    /// row (and rating). Returns the row.
+    async fn enter_ladder(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        initial: StoredRating,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError>;
+
+    /// The ladder's bots, by id.
+    async fn ladder_bots(&self, ladder: LadderId) -> Result<Vec<LadderBot>, StoreError>;
+
+    /// Pauses `bot` in the ladder with `reason` (it is not scheduled until resumed); a paused
+    /// bot keeps its first reason.
+    async fn pause_bot(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError>;
+
+    /// Lifts `bot`'s pause in the ladder.
+    async fn resume_bot(&self, ladder: LadderId, bot: BotId) -> Result<LadderBot, StoreError>;
+
+    /// Plans a set whole: the set, its matches and their seats. [`StoreError::Conflict`] when
+    /// its index is not the ladder's next (one more than the last planned, 0 for the first).
+    async fn plan_set(
+        &self,
+        ladder: LadderId,
+        set: &NewSet,
+        now_ms: i64,
+    ) -> Result<LadderSet, StoreError>;
+
+    /// The number of sets planned in the ladder (so the next set's index).
+    async fn set_count(&self, ladder: LadderId) -> Result<u64, StoreError>;
+
+    /// The ladder's open sets (neither rated nor void), by index, with their matches.
+    async fn open_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError>;
+
+    /// The ladder's rated sets, by index, with their matches: what a replay of the ratings
+    /// reads.
+    async fn rated_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError>;
+
+    /// Claims a match for `lease.owner`: planned, or running under a lease expired by
+    /// `now_ms`. Its attempt grows by one. [`StoreError::Conflict`] if it is neither.
+    async fn claim_match(
+        &self,
+        id: LadderMatchId,
+        lease: &Lease,
+        now_ms: i64,
+    ) -> Result<Claim, StoreError>;
+
+    /// Extends to `until_ms` the lease of every match `owner` holds; returns how many.
+    async fn renew_leases(&self, owner: &str, until_ms: i64) -> Result<u64, StoreError>;
+
+    /// Commits a played match: its seats' places, versions and failures, its record and the
+    /// server's match id, in one transaction that checks the claim still holds (else
+    /// [`StoreError::StaleClaim`], nothing written).
+    async fn finish_match(&self, result: &MatchResult, now_ms: i64) -> Result<(), StoreError>;
+
+    /// Gives a claimed match back, unplayed (it returns to planned). Fenced as
+    /// [`Store::finish_match`].
+    async fn release_match(&self, claim: &Claim) -> Result<(), StoreError>;
+
+    /// Returns running matches to planned (see [`Requeue`]); returns how many.
+    async fn requeue_matches(&self, which: &Requeue, now_ms: i64) -> Result<u64, StoreError>;
+
+    /// Voids an open set: its matches not done are void, and it is never rated.
+    /// [`StoreError::Conflict`] if it is not open or one of its matches is running.
+    async fn void_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Rates a complete set: stores each change (the ladder's next update number), sets each
+    /// bot's rating and counts the set. [`StoreError::Conflict`] unless the set is open and
+    /// complete and every set before it is rated or void (sets are rated in order, once).
+    async fn rate_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        updates: &[RatingUpdate],
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The ladder's rating changes, in update order.
+    async fn rating_changes(&self, ladder: LadderId) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// `bot`'s last `limit` finished matches in the ladder, latest first, each with the first
+    /// kind of failure it had.
+    async fn recent_outcomes(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<SeatOutcome>, StoreError>;
+
+    /// `bot`'s last `limit` failures in the ladder, latest first.
+    async fn failures(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<FailureRow>, StoreError>;
+
+    /// A ladder match's record, once it is done.
+    async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

@@ -13,7 +13,12 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{GenericClient, NoTls, Row};
 
 use crate::keys::KeyHash;
-use crate::{AccountRow, BotAccount, BotCredential, BotId, BotVersion, Store, StoreError};
+use crate::postgres_ladders as ladders;
+use crate::{
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, Ladder, LadderBot,
+    LadderId, LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
+};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
 /// same steps as SQLite's (`sqlite::MIGRATIONS`), in PostgreSQL's dialect.
@@ -34,6 +39,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         last_seen_ms BIGINT NOT NULL,
         PRIMARY KEY (bot_id, version)
     );",
+    // 2: hosted ladders.
+    crate::postgres_ladders::MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -195,7 +202,7 @@ async fn existing_account(
 }
 
 /// Whether `error` is a UNIQUE constraint's refusal.
-fn is_unique_violation(error: &tokio_postgres::Error) -> bool {
+pub(crate) fn is_unique_violation(error: &tokio_postgres::Error) -> bool {
     error.code() == Some(&SqlState::UNIQUE_VIOLATION)
 }
 
@@ -322,6 +329,157 @@ impl Store for PgStore {
             .collect::<Result<_, StoreError>>()?;
         tx.commit().await?;
         Ok(versions)
+    }
+
+    async fn create_ladder(&self, ladder: &NewLadder, now_ms: i64) -> Result<Ladder, StoreError> {
+        ladders::create_ladder(self, ladder, now_ms).await
+    }
+
+    async fn ladders(&self) -> Result<Vec<Ladder>, StoreError> {
+        ladders::ladders(self).await
+    }
+
+    async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError> {
+        ladders::ladder_named(self, name).await
+    }
+
+    async fn set_ladder_status(
+        &self,
+        ladder: LadderId,
+        status: LadderStatus,
+        reason: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Ladder, StoreError> {
+        ladders::set_ladder_status(self, ladder, status, reason, now_ms).await
+    }
+
+    async fn update_ladder_config(
+        &self,
+        ladder: LadderId,
+        provisional_sets: u32,
+        config: &str,
+    ) -> Result<Ladder, StoreError> {
+        ladders::update_ladder_config(self, ladder, provisional_sets, config).await
+    }
+
+    async fn enter_ladder(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        initial: StoredRating,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError> {
+        ladders::enter_ladder(self, ladder, bot, initial, now_ms).await
+    }
+
+    async fn ladder_bots(&self, ladder: LadderId) -> Result<Vec<LadderBot>, StoreError> {
+        ladders::ladder_bots(self, ladder).await
+    }
+
+    async fn pause_bot(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError> {
+        ladders::pause_bot(self, ladder, bot, Some((reason, now_ms))).await
+    }
+
+    async fn resume_bot(&self, ladder: LadderId, bot: BotId) -> Result<LadderBot, StoreError> {
+        ladders::pause_bot(self, ladder, bot, None).await
+    }
+
+    async fn plan_set(
+        &self,
+        ladder: LadderId,
+        set: &NewSet,
+        now_ms: i64,
+    ) -> Result<LadderSet, StoreError> {
+        ladders::plan_set(self, ladder, set, now_ms).await
+    }
+
+    async fn set_count(&self, ladder: LadderId) -> Result<u64, StoreError> {
+        ladders::set_count(self, ladder).await
+    }
+
+    async fn open_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
+        ladders::sets_in_state(self, ladder, SetState::Open).await
+    }
+
+    async fn rated_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
+        ladders::sets_in_state(self, ladder, SetState::Rated).await
+    }
+
+    async fn claim_match(
+        &self,
+        id: LadderMatchId,
+        lease: &Lease,
+        now_ms: i64,
+    ) -> Result<Claim, StoreError> {
+        ladders::claim_match(self, id, lease, now_ms).await
+    }
+
+    async fn renew_leases(&self, owner: &str, until_ms: i64) -> Result<u64, StoreError> {
+        ladders::renew_leases(self, owner, until_ms).await
+    }
+
+    async fn finish_match(&self, result: &MatchResult, now_ms: i64) -> Result<(), StoreError> {
+        ladders::finish_match(self, result, now_ms).await
+    }
+
+    async fn release_match(&self, claim: &Claim) -> Result<(), StoreError> {
+        ladders::release_match(self, claim).await
+    }
+
+    async fn requeue_matches(&self, which: &Requeue, now_ms: i64) -> Result<u64, StoreError> {
+        ladders::requeue_matches(self, which, now_ms).await
+    }
+
+    async fn void_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        ladders::void_set(self, ladder, index, reason, now_ms).await
+    }
+
+    async fn rate_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        updates: &[RatingUpdate],
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        ladders::rate_set(self, ladder, index, updates, now_ms).await
+    }
+
+    async fn rating_changes(&self, ladder: LadderId) -> Result<Vec<RatingChangeRow>, StoreError> {
+        ladders::rating_changes(self, ladder).await
+    }
+
+    async fn recent_outcomes(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<SeatOutcome>, StoreError> {
+        ladders::recent_outcomes(self, ladder, bot, limit).await
+    }
+
+    async fn failures(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<FailureRow>, StoreError> {
+        ladders::failures(self, ladder, bot, limit).await
+    }
+
+    async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
+        ladders::record(self, id).await
     }
 }
 

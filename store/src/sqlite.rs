@@ -11,7 +11,12 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::keys::KeyHash;
-use crate::{AccountRow, BotAccount, BotCredential, BotId, BotVersion, Store, StoreError};
+use crate::sqlite_ladders as ladders;
+use crate::{
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, Ladder, LadderBot,
+    LadderId, LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
 /// PostgreSQL store has the same steps in its dialect (`postgres::MIGRATIONS`); times are
@@ -33,6 +38,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         last_seen_ms BIGINT NOT NULL,
         PRIMARY KEY (bot_id, version)
     );",
+    // 2: hosted ladders: their bots, sets, matches (claimed under a lease), rating changes and
+    // failures.
+    crate::sqlite_ladders::MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -93,7 +101,7 @@ impl SqliteStore {
     }
 }
 
-fn backend(error: rusqlite::Error) -> StoreError {
+pub(crate) fn backend(error: rusqlite::Error) -> StoreError {
     StoreError::Backend(Box::new(error))
 }
 
@@ -146,7 +154,7 @@ fn account_named(conn: &Connection, name: &str) -> Result<BotCredential, StoreEr
 }
 
 /// Whether `error` is a UNIQUE constraint's refusal.
-fn is_unique_violation(error: &rusqlite::Error) -> bool {
+pub(crate) fn is_unique_violation(error: &rusqlite::Error) -> bool {
     matches!(
         error,
         rusqlite::Error::SqliteFailure(failure, _)
@@ -296,6 +304,174 @@ impl Store for SqliteStore {
             Ok(versions)
         })
         .await
+    }
+
+    async fn create_ladder(&self, ladder: &NewLadder, now_ms: i64) -> Result<Ladder, StoreError> {
+        let ladder = ladder.clone();
+        self.run(move |conn| ladders::create_ladder(conn, &ladder, now_ms)).await
+    }
+
+    async fn ladders(&self) -> Result<Vec<Ladder>, StoreError> {
+        self.run(ladders::ladders).await
+    }
+
+    async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| ladders::ladder_named(conn, &name)).await
+    }
+
+    async fn set_ladder_status(
+        &self,
+        ladder: LadderId,
+        status: LadderStatus,
+        reason: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Ladder, StoreError> {
+        let reason = reason.map(str::to_owned);
+        self.run(move |conn| {
+            ladders::set_ladder_status(conn, ladder, status, reason.as_deref(), now_ms)
+        })
+        .await
+    }
+
+    async fn update_ladder_config(
+        &self,
+        ladder: LadderId,
+        provisional_sets: u32,
+        config: &str,
+    ) -> Result<Ladder, StoreError> {
+        let config = config.to_owned();
+        self.run(move |conn| ladders::update_ladder_config(conn, ladder, provisional_sets, &config))
+            .await
+    }
+
+    async fn enter_ladder(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        initial: StoredRating,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError> {
+        self.run(move |conn| ladders::enter_ladder(conn, ladder, bot, initial, now_ms)).await
+    }
+
+    async fn ladder_bots(&self, ladder: LadderId) -> Result<Vec<LadderBot>, StoreError> {
+        self.run(move |conn| ladders::ladder_bots(conn, ladder)).await
+    }
+
+    async fn pause_bot(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<LadderBot, StoreError> {
+        let reason = reason.to_owned();
+        self.run(move |conn| ladders::pause_bot(conn, ladder, bot, Some((&reason, now_ms)))).await
+    }
+
+    async fn resume_bot(&self, ladder: LadderId, bot: BotId) -> Result<LadderBot, StoreError> {
+        self.run(move |conn| ladders::pause_bot(conn, ladder, bot, None)).await
+    }
+
+    async fn plan_set(
+        &self,
+        ladder: LadderId,
+        set: &NewSet,
+        now_ms: i64,
+    ) -> Result<LadderSet, StoreError> {
+        let set = set.clone();
+        self.run(move |conn| ladders::plan_set(conn, ladder, &set, now_ms)).await
+    }
+
+    async fn set_count(&self, ladder: LadderId) -> Result<u64, StoreError> {
+        self.run(move |conn| ladders::set_count(conn, ladder)).await
+    }
+
+    async fn open_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
+        self.run(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Open)).await
+    }
+
+    async fn rated_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
+        self.run(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Rated)).await
+    }
+
+    async fn claim_match(
+        &self,
+        id: LadderMatchId,
+        lease: &Lease,
+        now_ms: i64,
+    ) -> Result<Claim, StoreError> {
+        let lease = lease.clone();
+        self.run(move |conn| ladders::claim_match(conn, id, &lease, now_ms)).await
+    }
+
+    async fn renew_leases(&self, owner: &str, until_ms: i64) -> Result<u64, StoreError> {
+        let owner = owner.to_owned();
+        self.run(move |conn| ladders::renew_leases(conn, &owner, until_ms)).await
+    }
+
+    async fn finish_match(&self, result: &MatchResult, now_ms: i64) -> Result<(), StoreError> {
+        let result = result.clone();
+        self.run(move |conn| ladders::finish_match(conn, &result, now_ms)).await
+    }
+
+    async fn release_match(&self, claim: &Claim) -> Result<(), StoreError> {
+        let claim = claim.clone();
+        self.run(move |conn| ladders::release_match(conn, &claim)).await
+    }
+
+    async fn requeue_matches(&self, which: &Requeue, now_ms: i64) -> Result<u64, StoreError> {
+        let which = which.clone();
+        self.run(move |conn| ladders::requeue_matches(conn, &which, now_ms)).await
+    }
+
+    async fn void_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let reason = reason.to_owned();
+        self.run(move |conn| ladders::void_set(conn, ladder, index, &reason, now_ms)).await
+    }
+
+    async fn rate_set(
+        &self,
+        ladder: LadderId,
+        index: u64,
+        updates: &[RatingUpdate],
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let updates = updates.to_vec();
+        self.run(move |conn| ladders::rate_set(conn, ladder, index, &updates, now_ms)).await
+    }
+
+    async fn rating_changes(&self, ladder: LadderId) -> Result<Vec<RatingChangeRow>, StoreError> {
+        self.run(move |conn| ladders::rating_changes(conn, ladder)).await
+    }
+
+    async fn recent_outcomes(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<SeatOutcome>, StoreError> {
+        self.run(move |conn| ladders::recent_outcomes(conn, ladder, bot, limit)).await
+    }
+
+    async fn failures(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        limit: u32,
+    ) -> Result<Vec<FailureRow>, StoreError> {
+        self.run(move |conn| ladders::failures(conn, ladder, bot, limit)).await
+    }
+
+    async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
+        self.run(move |conn| ladders::record(conn, id)).await
     }
 }
 

@@ -1,0 +1,217 @@
+//! The server's in-process host API, for what runs matches inside the server without an rpc
+//! (a hosted ladder): which bots wait in the lobby, and a match created from lobby seats whose
+//! end (standings, forfeits, each seat's failures with what the bot saw, the record) is handed
+//! back by the match task itself, without the task ever waiting for its reader.
+//!
+//! It knows no ladder: the ladder runner lives above the server (`cardroom_arena::hosted`) and
+//! the admin rpcs reach it through [`LadderControl`].
+
+use std::collections::HashMap;
+use std::future::Future;
+
+use cardroom_games::GameKind;
+use cardroom_proto::pb;
+use cardroom_proto::wire;
+use cardroom_store::NewFailure;
+use tokio::sync::oneshot;
+use tonic::Status;
+
+use crate::registry::{MatchRequest, Registry};
+
+/// A handle on a running server's matches and lobby: clone it freely.
+#[derive(Clone)]
+pub struct Host {
+    pub(crate) registry: Registry,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host").finish_non_exhaustive()
+    }
+}
+
+/// A match to host, every seat a bot waiting in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedMatch {
+    /// The game.
+    pub game: GameKind,
+    /// Its options, as JSON ("" for the defaults).
+    pub options_json: String,
+    /// The deal's seed.
+    pub seed: u64,
+    /// Per seat, seat 0 first: the lobby name of the bot that takes it.
+    pub seats: Vec<String>,
+    /// Move time per decision in milliseconds (0: the server's default).
+    pub move_ms: u32,
+    /// Time bank per match in milliseconds (0: the server's default).
+    pub bank_ms: u32,
+}
+
+/// One seat of a hosted match at its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedSeat {
+    /// The name its bot played under.
+    pub bot_name: String,
+    /// The version its bot reported when it joined ("" if none).
+    pub version: String,
+    /// Its place (1 is first; ties share a place).
+    pub place: u8,
+    /// Whether it forfeited.
+    pub forfeited: bool,
+    /// What went wrong for it, in order (at most [`MAX_FAILURES_KEPT`] per seat).
+    pub failures: Vec<NewFailure>,
+}
+
+/// The most failures a hosted match keeps per seat: a bot that times out every decision of a
+/// long match is described by its first few.
+pub const MAX_FAILURES_KEPT: usize = 16;
+
+/// How a hosted match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedEnd {
+    /// The server's match id.
+    pub match_id: String,
+    /// True if the server shut down before the match was over: its result means nothing.
+    pub aborted: bool,
+    /// Why it ended, in words.
+    pub reason: String,
+    /// Per seat, seat 0 first.
+    pub seats: Vec<HostedSeat>,
+    /// The record (JSON, tagged by game), if the match made one.
+    pub record_json: Option<String>,
+}
+
+/// Why a hosted match ended without a report.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The match could not be created: a bot named is not waiting in the lobby, the server is
+    /// full, the options are wrong (the status says which).
+    #[error("the match could not be created: {}", .0.message())]
+    Refused(Status),
+    /// The match task ended without its report (it panicked).
+    #[error("match {0} ended without a report")]
+    Lost(String),
+}
+
+/// A hosted match, started: its id, and its end to await.
+pub struct Started {
+    /// The server's match id.
+    pub match_id: String,
+    end: oneshot::Receiver<HostedEnd>,
+}
+
+impl Started {
+    /// Waits for the match's end.
+    pub fn end(self) -> impl Future<Output = Result<HostedEnd, HostError>> + Send {
+        let Started { match_id, end } = self;
+        async move { end.await.map_err(|_| HostError::Lost(match_id)) }
+    }
+}
+
+impl Host {
+    /// Every name waiting in the lobby now, with how many of its streams wait (a bot that
+    /// plays several matches at once waits on several).
+    pub fn lobby(&self) -> HashMap<String, usize> {
+        self.registry.lobby_waiting()
+    }
+
+    /// Creates `request`'s match from the lobby (every seat's bot must be waiting) and starts
+    /// it.
+    pub fn start(&self, request: HostedMatch) -> Result<Started, HostError> {
+        let (report, end) = oneshot::channel();
+        let request = MatchRequest {
+            game: wire::game_to_pb(request.game),
+            options_json: request.options_json,
+            seats: request.seats.len() as u32,
+            seed: Some(request.seed),
+            clock: Some(pb::Clock { move_ms: request.move_ms, bank_ms: request.bank_ms }),
+            lobby_bots: request.seats,
+        };
+        let (match_id, _) =
+            self.registry.create_reported(request, Some(report)).map_err(HostError::Refused)?;
+        Ok(Started { match_id, end })
+    }
+}
+
+/// An operator's request about a hosted ladder, as the admin rpcs pass it on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LadderCommand {
+    /// Create a ladder from its file (TOML) and run it.
+    Create {
+        /// The ladder file.
+        config_toml: String,
+    },
+    /// Pause it: nothing new starts; running matches finish and are rated.
+    Pause {
+        /// The ladder.
+        name: String,
+        /// Why, for whoever reads the ladder.
+        reason: String,
+    },
+    /// Resume a paused ladder.
+    Resume {
+        /// The ladder.
+        name: String,
+    },
+    /// Close it for good.
+    Close {
+        /// The ladder.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A ladder as an admin rpc answers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderSummary {
+    /// Its name.
+    pub name: String,
+    /// `running`, `paused` or `closed`.
+    pub status: String,
+    /// Why it has that status, if said.
+    pub reason: String,
+    /// The game's catalogue name.
+    pub game: String,
+    /// Seats per match.
+    pub table_seats: u32,
+}
+
+/// Why a ladder command failed, sorted by gRPC's conventions.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LadderControlError {
+    /// The request is wrong (the ladder file names the field).
+    #[error("{0}")]
+    Invalid(String),
+    /// No such ladder.
+    #[error("{0}")]
+    NotFound(String),
+    /// A ladder of that name exists.
+    #[error("{0}")]
+    AlreadyExists(String),
+    /// Not in the state the command needs (a closed ladder resumed).
+    #[error("{0}")]
+    FailedPrecondition(String),
+    /// The store failed.
+    #[error("{0}")]
+    Unavailable(String),
+}
+
+impl From<LadderControlError> for Status {
+    fn from(error: LadderControlError) -> Status {
+        match error {
+            LadderControlError::Invalid(m) => Status::invalid_argument(m),
+            LadderControlError::NotFound(m) => Status::not_found(m),
+            LadderControlError::AlreadyExists(m) => Status::already_exists(m),
+            LadderControlError::FailedPrecondition(m) => Status::failed_precondition(m),
+            LadderControlError::Unavailable(m) => Status::unavailable(m),
+        }
+    }
+}
+
+/// What the admin ladder rpcs call: the hosted ladders' runner, above the server.
+#[tonic::async_trait]
+pub trait LadderControl: Send + Sync + 'static {
+    /// Carries out `command`; returns the ladder as it now is.
+    async fn command(&self, command: LadderCommand) -> Result<LadderSummary, LadderControlError>;
+}
