@@ -21,8 +21,10 @@ mod keys;
 mod ladders;
 mod postgres;
 mod postgres_ladders;
+mod postgres_nodes;
 mod sqlite;
 mod sqlite_ladders;
+mod sqlite_nodes;
 pub mod testing;
 
 use std::fmt;
@@ -386,6 +388,32 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match's record, once it is done.
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError>;
+
+    // Many nodes on one store (see the `postgres` module's docs).
+
+    /// Claims for `lease.owner` up to `limit` of the ladder's claimable matches (planned, or
+    /// running under a lease expired by `now_ms`) whose every seat's bot is in `ready` (the
+    /// bots waiting in this node's lobby), earliest set first. Each claim's attempt grows by
+    /// one, as [`Store::claim_match`]'s. Nodes claiming at once never wait on each other nor
+    /// claim the same match (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    async fn claim_ready(
+        &self,
+        ladder: LadderId,
+        ready: &[BotId],
+        lease: &Lease,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Claim>, StoreError>;
+
+    /// Tries to become, or checks that this handle still is, the one scheduler of `ladder`
+    /// (who plans and rates its sets) among every node on the store. Cheap: a standby calls it
+    /// every few hundred milliseconds and takes over when the leader goes. PostgreSQL: a
+    /// session advisory lock on a connection of its own, released when the leader's process or
+    /// connection dies; SQLite: one node has the file, so always `true`.
+    async fn try_lead(&self, ladder: LadderId) -> Result<bool, StoreError>;
+
+    /// Stops leading `ladder` (nothing if this handle does not lead it).
+    async fn resign(&self, ladder: LadderId) -> Result<(), StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

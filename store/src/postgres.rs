@@ -4,8 +4,14 @@
 //! transaction, and gives it back. Queries are async, so none blocks the server's threads.
 //! Migrations are the same numbered steps as SQLite's, in PostgreSQL's dialect, each applied in
 //! its own transaction under an advisory lock: nodes that start together migrate once.
+//!
+//! Many nodes share one database: each claims ready matches with `FOR UPDATE SKIP LOCKED`
+//! under a lease it renews, commits a result only under the claim it holds (the attempt is the
+//! fencing token), and one node per ladder schedules, under an advisory lock
+//! (`postgres_nodes`).
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
@@ -14,6 +20,7 @@ use tokio_postgres::{GenericClient, NoTls, Row};
 
 use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
+use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, Ladder, LadderBot,
     LadderId, LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
@@ -60,6 +67,10 @@ const POOL_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct PgStore {
     pool: Pool,
+    /// How to connect: the pool's connections, and the schedulers' own.
+    config: tokio_postgres::Config,
+    /// The ladders this handle schedules, each with its lock's connection.
+    leadership: Arc<Leadership>,
     /// The server and database, for `Debug` (never the password).
     target: String,
 }
@@ -82,7 +93,7 @@ impl PgStore {
         }
         let target = describe(&config);
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig { recycling_method: RecyclingMethod::Fast },
         );
@@ -93,7 +104,7 @@ impl PgStore {
             .create_timeout(Some(POOL_TIMEOUT))
             .build()
             .map_err(|error| StoreError::Backend(Box::new(error)))?;
-        let store = PgStore { pool, target };
+        let store = PgStore { pool, config, leadership: Arc::default(), target };
         store.migrate().await?;
         Ok(store)
     }
@@ -102,6 +113,16 @@ impl PgStore {
     pub async fn schema_version(&self) -> Result<i64, StoreError> {
         let conn = self.conn().await?;
         schema_version(&**conn).await
+    }
+
+    /// How to connect to the database.
+    pub(crate) fn config(&self) -> &tokio_postgres::Config {
+        &self.config
+    }
+
+    /// The ladders this handle schedules.
+    pub(crate) fn leadership(&self) -> &Leadership {
+        &self.leadership
     }
 
     /// A connection from the pool.
@@ -480,6 +501,25 @@ impl Store for PgStore {
 
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
         ladders::record(self, id).await
+    }
+
+    async fn claim_ready(
+        &self,
+        ladder: LadderId,
+        ready: &[BotId],
+        lease: &Lease,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Claim>, StoreError> {
+        nodes::claim_ready(self, ladder, ready, lease, now_ms, limit).await
+    }
+
+    async fn try_lead(&self, ladder: LadderId) -> Result<bool, StoreError> {
+        nodes::try_lead(self, ladder).await
+    }
+
+    async fn resign(&self, ladder: LadderId) -> Result<(), StoreError> {
+        nodes::resign(self, ladder).await
     }
 }
 

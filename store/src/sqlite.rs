@@ -473,6 +473,30 @@ impl Store for SqliteStore {
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
         self.run(move |conn| ladders::record(conn, id)).await
     }
+
+    async fn claim_ready(
+        &self,
+        ladder: LadderId,
+        ready: &[BotId],
+        lease: &Lease,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Claim>, StoreError> {
+        let (ready, lease) = (ready.to_vec(), lease.clone());
+        self.run(move |conn| {
+            crate::sqlite_nodes::claim_ready(conn, ladder, &ready, &lease, now_ms, limit)
+        })
+        .await
+    }
+
+    /// One node has the file: it leads every ladder.
+    async fn try_lead(&self, _ladder: LadderId) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
+    async fn resign(&self, _ladder: LadderId) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]

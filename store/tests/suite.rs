@@ -26,6 +26,8 @@ macro_rules! suite {
                 renewed_leases_hold_and_a_restart_requeues_the_old_runs_matches,
                 sets_are_rated_once_in_order_and_void_ones_are_skipped,
                 failures_keep_what_the_bot_saw_and_answered,
+                a_node_claims_the_matches_its_ready_bots_can_play,
+                a_leader_keeps_its_ladder_until_it_resigns,
             );
             suite!(@checks $open, accounts;
                 registering_keeps_the_hash_and_refuses_a_taken_name,

@@ -268,3 +268,39 @@ pub(crate) async fn failures_keep_what_the_bot_saw_and_answered(store: Arc<dyn S
     assert!(seat.forfeited);
     assert_eq!(seat.version.as_deref(), Some("v1"));
 }
+
+/// A node claims only the matches whose every bot waits in its lobby, earliest first, up to
+/// its limit; a match whose lease expired is claimable again under a new attempt.
+pub(crate) async fn a_node_claims_the_matches_its_ready_bots_can_play(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    let c = store.register_bot("c", KeyHash::of("kc"), 1).await.unwrap().id;
+    store.enter_ladder(ladder, c, INITIAL, 2).await.unwrap();
+    store.plan_set(ladder, &set(0, [a, b]), 3).await.unwrap();
+    let owner = lease("node-1", 100);
+    // Only a and c wait here: no match of set 0 has both its bots.
+    assert!(store.claim_ready(ladder, &[a, c], &owner, 10, 8).await.unwrap().is_empty());
+    let first = store.claim_ready(ladder, &[a, b, c], &owner, 10, 1).await.unwrap();
+    let planned = &store.open_sets(ladder).await.unwrap()[0].matches;
+    assert_eq!(first.len(), 1);
+    assert_eq!((first[0].id, first[0].attempt), (planned[0].id, 1), "earliest first");
+    assert_eq!(planned[0].lease_owner.as_deref(), Some("node-1"));
+    let second = store.claim_ready(ladder, &[a, b], &owner, 10, 8).await.unwrap();
+    assert_eq!(second.iter().map(|c| c.id).collect::<Vec<_>>(), [planned[1].id]);
+    assert!(store.claim_ready(ladder, &[a, b], &owner, 20, 8).await.unwrap().is_empty());
+    // node-1's leases lapse; node-2 takes both matches over, and node-1's results are refused.
+    let taken = store.claim_ready(ladder, &[a, b], &lease("node-2", 500), 200, 8).await.unwrap();
+    assert_eq!(taken.iter().map(|c| c.attempt).collect::<Vec<_>>(), [2, 2]);
+    let stale = store.finish_match(&result(&first[0], [1, 2]), 210).await.unwrap_err();
+    assert!(matches!(stale, StoreError::StaleClaim { .. }), "{stale}");
+    store.finish_match(&result(&taken[0], [1, 2]), 220).await.unwrap();
+}
+
+/// The scheduler's lock: a handle that leads keeps leading until it resigns.
+pub(crate) async fn a_leader_keeps_its_ladder_until_it_resigns(store: Arc<dyn Store>) {
+    let ladder = store.create_ladder(&new_ladder("led"), 1).await.unwrap().id;
+    assert!(store.try_lead(ladder).await.unwrap());
+    assert!(store.try_lead(ladder).await.unwrap(), "leading again is staying the leader");
+    store.resign(ladder).await.unwrap();
+    assert!(store.try_lead(ladder).await.unwrap(), "a free ladder is led again");
+    store.resign(ladder).await.unwrap();
+}
