@@ -22,9 +22,12 @@ mod ladders;
 mod postgres;
 mod postgres_ladders;
 mod postgres_nodes;
+mod postgres_reads;
+mod reads;
 mod sqlite;
 mod sqlite_ladders;
 mod sqlite_nodes;
+mod sqlite_reads;
 pub mod testing;
 
 use std::fmt;
@@ -40,6 +43,7 @@ pub use ladders::{
     StoredRating,
 };
 pub use postgres::PgStore;
+pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
 
 /// A bot account's id in its store.
@@ -414,6 +418,45 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// Stops leading `ladder` (nothing if this handle does not lead it).
     async fn resign(&self, ladder: LadderId) -> Result<(), StoreError>;
+    // Reads for the public read rpcs and the web pages (the `reads` module).
+
+    /// Every bot of the ladder with its rating, sets rated, pause, matches done, wins and
+    /// failures by kind, by bot id (unranked).
+    async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError>;
+
+    /// `bot`'s done matches in the ladder with their seats, newest (highest id) first: at most
+    /// `limit`, all with ids below `before` when given (the last id of the page before).
+    async fn bot_matches(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        before: Option<LadderMatchId>,
+        limit: u32,
+    ) -> Result<Vec<LadderMatch>, StoreError>;
+
+    /// `bot`'s rating changes in the ladder, in update order.
+    async fn bot_rating_history(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<RatingChangeRow>, StoreError>;
+
+    /// `bot` against each opponent it met in the ladder's done matches, by opponent id.
+    async fn head_to_head(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<HeadToHead>, StoreError>;
+
+    /// The versions `bot` played the ladder's done matches with, first used first.
+    async fn bot_ladder_versions(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<LadderVersion>, StoreError>;
+
+    /// A ladder match with its seats, in any state.
+    async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

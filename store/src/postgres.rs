@@ -21,10 +21,12 @@ use tokio_postgres::{GenericClient, NoTls, Row};
 use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
+use crate::postgres_reads as reads;
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, Ladder, LadderBot,
-    LadderId, LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
+    Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
+    RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -520,6 +522,48 @@ impl Store for PgStore {
 
     async fn resign(&self, ladder: LadderId) -> Result<(), StoreError> {
         nodes::resign(self, ladder).await
+    }
+
+    async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError> {
+        reads::leaderboard(self, ladder).await
+    }
+
+    async fn bot_matches(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        before: Option<LadderMatchId>,
+        limit: u32,
+    ) -> Result<Vec<LadderMatch>, StoreError> {
+        reads::bot_matches(self, ladder, bot, before, limit).await
+    }
+
+    async fn bot_rating_history(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<RatingChangeRow>, StoreError> {
+        reads::bot_rating_history(self, ladder, bot).await
+    }
+
+    async fn head_to_head(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<HeadToHead>, StoreError> {
+        reads::head_to_head(self, ladder, bot).await
+    }
+
+    async fn bot_ladder_versions(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<LadderVersion>, StoreError> {
+        reads::bot_ladder_versions(self, ladder, bot).await
+    }
+
+    async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
+        reads::ladder_match(self, id).await
     }
 }
 

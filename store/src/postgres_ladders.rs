@@ -136,7 +136,7 @@ fn signed(value: u64) -> i64 {
 }
 
 /// A stored seed or index back to `u64`, bit for bit.
-fn unsigned(value: i64) -> u64 {
+pub(crate) fn unsigned(value: i64) -> u64 {
     value as u64
 }
 
@@ -539,7 +539,10 @@ async fn seats_of(
 }
 
 /// The matches of `rows` (of [`MATCH_COLUMNS`]) with their seats.
-async fn with_seats(conn: &impl GenericClient, rows: &[Row]) -> Result<Vec<LadderMatch>> {
+pub(crate) async fn with_seats(
+    conn: &impl GenericClient,
+    rows: &[Row],
+) -> Result<Vec<LadderMatch>> {
     let mut found: Vec<LadderMatch> = rows.iter().map(match_row).collect::<Result<_>>()?;
     let ids: Vec<i64> = found.iter().map(|m| m.id.0).collect();
     let mut seats = seats_of(conn, &ids).await?;
@@ -550,7 +553,7 @@ async fn with_seats(conn: &impl GenericClient, rows: &[Row]) -> Result<Vec<Ladde
 }
 
 /// The match `id` with its seats; with `lock`, its row is locked until the transaction ends.
-async fn match_by_id(
+pub(crate) async fn match_by_id(
     conn: &impl GenericClient,
     id: LadderMatchId,
     lock: bool,

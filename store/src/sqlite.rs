@@ -12,10 +12,12 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::keys::KeyHash;
 use crate::sqlite_ladders as ladders;
+use crate::sqlite_reads as reads;
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, Ladder, LadderBot,
-    LadderId, LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewSet,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
+    Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
+    RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -496,6 +498,48 @@ impl Store for SqliteStore {
 
     async fn resign(&self, _ladder: LadderId) -> Result<(), StoreError> {
         Ok(())
+    }
+
+    async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError> {
+        self.run(move |conn| reads::leaderboard(conn, ladder)).await
+    }
+
+    async fn bot_matches(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        before: Option<LadderMatchId>,
+        limit: u32,
+    ) -> Result<Vec<LadderMatch>, StoreError> {
+        self.run(move |conn| reads::bot_matches(conn, ladder, bot, before, limit)).await
+    }
+
+    async fn bot_rating_history(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<RatingChangeRow>, StoreError> {
+        self.run(move |conn| reads::bot_rating_history(conn, ladder, bot)).await
+    }
+
+    async fn head_to_head(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<HeadToHead>, StoreError> {
+        self.run(move |conn| reads::head_to_head(conn, ladder, bot)).await
+    }
+
+    async fn bot_ladder_versions(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+    ) -> Result<Vec<LadderVersion>, StoreError> {
+        self.run(move |conn| reads::bot_ladder_versions(conn, ladder, bot)).await
+    }
+
+    async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
+        self.run(move |conn| reads::ladder_match(conn, id)).await
     }
 }
 

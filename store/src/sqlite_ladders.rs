@@ -492,7 +492,7 @@ fn matches_of_set(conn: &Connection, ladder: LadderId, index: u64) -> Result<Vec
         .collect()
 }
 
-fn match_by_id(conn: &Connection, id: LadderMatchId) -> Result<Option<LadderMatch>> {
+pub(crate) fn match_by_id(conn: &Connection, id: LadderMatchId) -> Result<Option<LadderMatch>> {
     let found = conn
         .query_row(
             &format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE id = ?1"),

@@ -11,6 +11,8 @@ use cardroom_store::{SqliteStore, Store};
 mod accounts;
 #[path = "suite/ladders.rs"]
 mod ladders;
+#[path = "suite/reads.rs"]
+mod reads;
 
 /// Instantiates every check of the suite for one backend: `$open` is an async function of the
 /// test's name giving `Option<Arc<dyn Store>>` (`None`: the backend's tests are skipped, as
@@ -28,6 +30,11 @@ macro_rules! suite {
                 failures_keep_what_the_bot_saw_and_answered,
                 a_node_claims_the_matches_its_ready_bots_can_play,
                 a_leader_keeps_its_ladder_until_it_resigns,
+            );
+            suite!(@checks $open, reads;
+                the_leaderboard_sums_each_bots_matches_wins_and_failures,
+                a_bots_matches_page_newest_first_by_cursor,
+                history_head_to_head_and_versions_are_the_bots_own,
             );
             suite!(@checks $open, accounts;
                 registering_keeps_the_hash_and_refuses_a_taken_name,

@@ -1,0 +1,203 @@
+//! The read side of hosted ladders in SQLite: one function per read method of
+//! [`Store`](crate::Store) (`leaderboard`, `bot_matches`, `bot_rating_history`,
+//! `head_to_head`, `bot_ladder_versions`, `ladder_match`), each a query on the indexes of
+//! migration 2 (`ladder_match_seats_by_bot`, `rating_changes_by_bot`,
+//! `ladder_failures_by_bot`).
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, params};
+
+use crate::{
+    BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
+    LeaderboardLine, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
+};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+pub(crate) fn leaderboard(conn: &mut Connection, ladder: LadderId) -> Result<Vec<LeaderboardLine>> {
+    let tx = conn.transaction()?;
+    // Matches and wins per bot, from the seats of the ladder's done matches.
+    let mut played: HashMap<i64, (u64, u64)> = HashMap::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT s.bot_id, COUNT(*), COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0)
+             FROM ladder_bots b
+             JOIN ladder_match_seats s ON s.bot_id = b.bot_id
+             JOIN ladder_matches m ON m.id = s.match_id
+             WHERE b.ladder_id = ?1 AND m.ladder_id = ?1 AND m.state = 'done'
+             GROUP BY s.bot_id",
+        )?;
+        let mut rows = stmt.query([ladder.0])?;
+        while let Some(row) = rows.next()? {
+            let (matches, wins): (i64, i64) = (row.get(1)?, row.get(2)?);
+            played.insert(row.get(0)?, (matches as u64, wins as u64));
+        }
+    }
+    let mut health: HashMap<i64, BotHealth> = HashMap::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT bot_id, kind, COUNT(*) FROM ladder_failures WHERE ladder_id = ?1
+             GROUP BY bot_id, kind",
+        )?;
+        let mut rows = stmt.query([ladder.0])?;
+        while let Some(row) = rows.next()? {
+            let kind: FailureKind = row.get::<_, String>(1)?.parse()?;
+            let count: i64 = row.get(2)?;
+            health.entry(row.get(0)?).or_default().add(kind, count as u64);
+        }
+    }
+    let mut stmt = tx.prepare(
+        "SELECT lb.bot_id, b.name, lb.mean, lb.sigma, lb.volatility, lb.sets_rated,
+             lb.paused_reason
+         FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
+         WHERE lb.ladder_id = ?1 ORDER BY lb.bot_id",
+    )?;
+    let lines = stmt
+        .query_map([ladder.0], |row| {
+            let bot: i64 = row.get(0)?;
+            let (matches, wins) = played.get(&bot).copied().unwrap_or_default();
+            Ok(LeaderboardLine {
+                bot: BotId(bot),
+                name: row.get(1)?,
+                rating: StoredRating {
+                    mean: row.get(2)?,
+                    sigma: row.get(3)?,
+                    volatility: row.get(4)?,
+                },
+                sets_rated: row.get(5)?,
+                paused_reason: row.get(6)?,
+                matches,
+                wins,
+                health: health.get(&bot).copied().unwrap_or_default(),
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(lines)
+}
+
+pub(crate) fn bot_matches(
+    conn: &mut Connection,
+    ladder: LadderId,
+    bot: BotId,
+    before: Option<LadderMatchId>,
+    limit: u32,
+) -> Result<Vec<LadderMatch>> {
+    let tx = conn.transaction()?;
+    let ids: Vec<i64> = {
+        // Newest first down the (bot_id, match_id) index, from the cursor.
+        let mut stmt = tx.prepare(
+            "SELECT s.match_id FROM ladder_match_seats s
+             JOIN ladder_matches m ON m.id = s.match_id
+             WHERE s.bot_id = ?1 AND s.match_id < ?2 AND m.ladder_id = ?3 AND m.state = 'done'
+             ORDER BY s.match_id DESC LIMIT ?4",
+        )?;
+        let before = before.map_or(i64::MAX, |id| id.0);
+        stmt.query_map(params![bot.0, before, ladder.0, limit], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    let mut found = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(m) = crate::sqlite_ladders::match_by_id(&tx, LadderMatchId(id))? {
+            found.push(m);
+        }
+    }
+    Ok(found)
+}
+
+pub(crate) fn bot_rating_history(
+    conn: &mut Connection,
+    ladder: LadderId,
+    bot: BotId,
+) -> Result<Vec<RatingChangeRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT seq, set_index, mean_before, sigma_before, volatility_before,
+             mean_after, sigma_after, volatility_after, at_ms
+         FROM rating_changes WHERE ladder_id = ?1 AND bot_id = ?2 ORDER BY seq",
+    )?;
+    let rows = stmt
+        .query_map([ladder.0, bot.0], |row| {
+            Ok(RatingChangeRow {
+                seq: row.get::<_, i64>(0)? as u64,
+                set_index: row.get::<_, i64>(1)? as u64,
+                update: RatingUpdate {
+                    bot,
+                    before: StoredRating {
+                        mean: row.get(2)?,
+                        sigma: row.get(3)?,
+                        volatility: row.get(4)?,
+                    },
+                    after: StoredRating {
+                        mean: row.get(5)?,
+                        sigma: row.get(6)?,
+                        volatility: row.get(7)?,
+                    },
+                },
+                at_ms: row.get(8)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub(crate) fn head_to_head(
+    conn: &mut Connection,
+    ladder: LadderId,
+    bot: BotId,
+) -> Result<Vec<HeadToHead>> {
+    let mut stmt = conn.prepare(
+        "SELECT o.bot_id, b.name,
+             SUM(CASE WHEN me.place < o.place THEN 1 ELSE 0 END),
+             SUM(CASE WHEN me.place = o.place THEN 1 ELSE 0 END),
+             SUM(CASE WHEN me.place > o.place THEN 1 ELSE 0 END)
+         FROM ladder_match_seats me
+         JOIN ladder_matches m ON m.id = me.match_id
+         JOIN ladder_match_seats o ON o.match_id = me.match_id AND o.bot_id <> me.bot_id
+         JOIN bots b ON b.id = o.bot_id
+         WHERE me.bot_id = ?1 AND m.ladder_id = ?2 AND m.state = 'done'
+         GROUP BY o.bot_id, b.name ORDER BY o.bot_id",
+    )?;
+    let rows = stmt
+        .query_map([bot.0, ladder.0], |row| {
+            Ok(HeadToHead {
+                opponent: BotId(row.get(0)?),
+                name: row.get(1)?,
+                wins: row.get::<_, i64>(2)? as u64,
+                ties: row.get::<_, i64>(3)? as u64,
+                losses: row.get::<_, i64>(4)? as u64,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub(crate) fn bot_ladder_versions(
+    conn: &mut Connection,
+    ladder: LadderId,
+    bot: BotId,
+) -> Result<Vec<LadderVersion>> {
+    let mut stmt = conn.prepare(
+        "SELECT s.version, MIN(m.finished_ms), MAX(m.finished_ms), COUNT(*)
+         FROM ladder_match_seats s JOIN ladder_matches m ON m.id = s.match_id
+         WHERE s.bot_id = ?1 AND m.ladder_id = ?2 AND m.state = 'done' AND s.version IS NOT NULL
+         GROUP BY s.version ORDER BY MIN(m.finished_ms), s.version",
+    )?;
+    let rows = stmt
+        .query_map([bot.0, ladder.0], |row| {
+            Ok(LadderVersion {
+                version: row.get(0)?,
+                first_ms: row.get::<_, Option<i64>>(1)?.unwrap_or_default(),
+                last_ms: row.get::<_, Option<i64>>(2)?.unwrap_or_default(),
+                matches: row.get::<_, i64>(3)? as u64,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+pub(crate) fn ladder_match(
+    conn: &mut Connection,
+    id: LadderMatchId,
+) -> Result<Option<LadderMatch>> {
+    crate::sqlite_ladders::match_by_id(conn, id)
+}
