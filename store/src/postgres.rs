@@ -14,9 +14,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{GenericClient, NoTls, Row};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
 
 use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
@@ -114,7 +116,7 @@ impl PgStore {
     /// The schema version.
     pub async fn schema_version(&self) -> Result<i64, StoreError> {
         let conn = self.conn().await?;
-        schema_version(&**conn).await
+        schema_version(&conn).await
     }
 
     /// How to connect to the database.
@@ -137,7 +139,7 @@ impl PgStore {
         let mut conn = self.conn().await?;
         loop {
             let tx = conn.transaction().await?;
-            tx.query_one("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
+            tx.one("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
             tx.batch_execute(
                 "CREATE TABLE IF NOT EXISTS cardroom_schema (
                     one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one),
@@ -146,7 +148,7 @@ impl PgStore {
                  INSERT INTO cardroom_schema (version) VALUES (0) ON CONFLICT DO NOTHING;",
             )
             .await?;
-            let found = schema_version(&*tx).await?;
+            let found = schema_version(&tx).await?;
             if found > known {
                 return Err(StoreError::NewerSchema { found, known });
             }
@@ -154,11 +156,51 @@ impl PgStore {
                 return Ok(());
             };
             tx.batch_execute(sql).await?;
-            tx.execute("UPDATE cardroom_schema SET version = $1", &[&(found + 1)]).await?;
+            tx.exec("UPDATE cardroom_schema SET version = $1", &[&(found + 1)]).await?;
             tx.commit().await?;
         }
     }
 }
+
+/// Queries through the connection's cache of prepared statements (deadpool's): a statement is
+/// prepared once per connection, then each query is one round trip, where tokio-postgres's
+/// unnamed statements take two (prepare, then execute).
+#[async_trait::async_trait]
+pub(crate) trait Cached: GenericClient + Sync {
+    /// The rows of `sql`.
+    async fn rows(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let statement = self.prepare_cached(sql).await?;
+        Ok(self.query(&statement, params).await?)
+    }
+
+    /// The one row of `sql` (an error if there is none or more).
+    async fn one(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row, StoreError> {
+        let statement = self.prepare_cached(sql).await?;
+        Ok(self.query_one(&statement, params).await?)
+    }
+
+    /// The row of `sql`, if any (an error if more).
+    async fn opt(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, StoreError> {
+        let statement = self.prepare_cached(sql).await?;
+        Ok(self.query_opt(&statement, params).await?)
+    }
+
+    /// Runs `sql`; returns the rows it changed.
+    async fn exec(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
+        let statement = self.prepare_cached(sql).await?;
+        Ok(self.execute(&statement, params).await?)
+    }
+}
+
+impl<C: GenericClient + Sync> Cached for C {}
 
 /// `user@host:port/database` of a connection's configuration.
 fn describe(config: &tokio_postgres::Config) -> String {
@@ -180,14 +222,12 @@ impl From<tokio_postgres::Error> for StoreError {
 }
 
 async fn schema_version(conn: &impl GenericClient) -> Result<i64, StoreError> {
-    let exists: bool = conn
-        .query_one("SELECT to_regclass('cardroom_schema') IS NOT NULL", &[])
-        .await?
-        .try_get(0)?;
+    let exists: bool =
+        conn.one("SELECT to_regclass('cardroom_schema') IS NOT NULL", &[]).await?.try_get(0)?;
     if !exists {
         return Ok(0);
     }
-    let row = conn.query_opt("SELECT version FROM cardroom_schema", &[]).await?;
+    let row = conn.opt("SELECT version FROM cardroom_schema", &[]).await?;
     Ok(match row {
         Some(row) => row.try_get(0)?,
         None => 0,
@@ -211,9 +251,8 @@ async fn account_named(
     conn: &impl GenericClient,
     name: &str,
 ) -> Result<Option<BotCredential>, StoreError> {
-    let row = conn
-        .query_opt(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE name = $1"), &[&name])
-        .await?;
+    let row =
+        conn.opt(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE name = $1"), &[&name]).await?;
     row.as_ref().map(credential).transpose()
 }
 
@@ -225,8 +264,11 @@ async fn existing_account(
 }
 
 /// Whether `error` is a UNIQUE constraint's refusal.
-pub(crate) fn is_unique_violation(error: &tokio_postgres::Error) -> bool {
-    error.code() == Some(&SqlState::UNIQUE_VIOLATION)
+pub(crate) fn is_unique_violation(error: &StoreError) -> bool {
+    let StoreError::Backend(error) = error else { return false };
+    error
+        .downcast_ref::<tokio_postgres::Error>()
+        .is_some_and(|error| error.code() == Some(&SqlState::UNIQUE_VIOLATION))
 }
 
 #[async_trait::async_trait]
@@ -240,7 +282,7 @@ impl Store for PgStore {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await?;
         let inserted = tx
-            .query_one(
+            .one(
                 &format!(
                     "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms)
                      VALUES ($1, $2, $3, $3) RETURNING {ACCOUNT_COLUMNS}"
@@ -267,7 +309,7 @@ impl Store for PgStore {
     ) -> Result<BotAccount, StoreError> {
         let conn = self.conn().await?;
         let row = conn
-            .query_opt(
+            .opt(
                 &format!(
                     "UPDATE bots SET key_hash = $2, key_issued_ms = $3, revoked_ms = NULL
                      WHERE name = $1 RETURNING {ACCOUNT_COLUMNS}"
@@ -282,13 +324,13 @@ impl Store for PgStore {
     async fn revoke_bot(&self, name: &str, now_ms: i64) -> Result<BotAccount, StoreError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await?;
-        tx.execute(
+        tx.exec(
             "UPDATE bots SET key_hash = NULL, revoked_ms = $2
              WHERE name = $1 AND revoked_ms IS NULL",
             &[&name, &now_ms],
         )
         .await?;
-        let account = existing_account(&*tx, name).await?.account;
+        let account = existing_account(&tx, name).await?.account;
         tx.commit().await?;
         Ok(account)
     }
@@ -296,20 +338,20 @@ impl Store for PgStore {
     async fn bots(&self) -> Result<Vec<BotAccount>, StoreError> {
         let conn = self.conn().await?;
         let rows = conn
-            .query(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots ORDER BY name COLLATE \"C\""), &[])
+            .rows(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots ORDER BY name COLLATE \"C\""), &[])
             .await?;
         rows.iter().map(|row| credential(row).map(|c| c.account)).collect()
     }
 
     async fn bot_credential(&self, name: &str) -> Result<Option<BotCredential>, StoreError> {
         let conn = self.conn().await?;
-        account_named(&**conn, name).await
+        account_named(&conn, name).await
     }
 
     async fn bot_by_key(&self, key_hash: &KeyHash) -> Result<Option<BotAccount>, StoreError> {
         let conn = self.conn().await?;
         let row = conn
-            .query_opt(
+            .opt(
                 &format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE key_hash = $1"),
                 &[&key_hash.0.as_slice()],
             )
@@ -319,7 +361,7 @@ impl Store for PgStore {
 
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
         let conn = self.conn().await?;
-        conn.execute(
+        conn.exec(
             "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
              VALUES ($1, $2, $3, $3)
              ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
@@ -332,9 +374,9 @@ impl Store for PgStore {
     async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError> {
         let mut conn = self.conn().await?;
         let tx = conn.build_transaction().read_only(true).start().await?;
-        let bot = existing_account(&*tx, name).await?.account.id;
+        let bot = existing_account(&tx, name).await?.account.id;
         let rows = tx
-            .query(
+            .rows(
                 "SELECT version, first_seen_ms, last_seen_ms FROM bot_versions
                  WHERE bot_id = $1 ORDER BY first_seen_ms, version COLLATE \"C\"",
                 &[&bot.0],
@@ -607,7 +649,7 @@ mod tests {
             .conn()
             .await
             .unwrap()
-            .execute("UPDATE cardroom_schema SET version = 99", &[])
+            .exec("UPDATE cardroom_schema SET version = 99", &[])
             .await
             .unwrap();
         let refused = PgStore::connect(&url).await.unwrap_err();

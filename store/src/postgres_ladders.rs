@@ -9,7 +9,10 @@
 //!
 //! [`Store`]: crate::Store
 
-use tokio_postgres::{GenericClient, Row, Transaction};
+use deadpool_postgres::{GenericClient, Transaction};
+use tokio_postgres::Row;
+
+use crate::postgres::Cached;
 
 use crate::postgres::is_unique_violation;
 use crate::{
@@ -206,7 +209,7 @@ fn ladder_row(row: &Row) -> Result<Ladder> {
 async fn ladder_by_id(conn: &impl GenericClient, id: LadderId, lock: bool) -> Result<Ladder> {
     let lock = if lock { " FOR UPDATE" } else { "" };
     let row = conn
-        .query_opt(&format!("SELECT {LADDER_COLUMNS} FROM ladders WHERE id = $1{lock}"), &[&id.0])
+        .opt(&format!("SELECT {LADDER_COLUMNS} FROM ladders WHERE id = $1{lock}"), &[&id.0])
         .await?;
     match row {
         Some(row) => ladder_row(&row),
@@ -217,7 +220,7 @@ async fn ladder_by_id(conn: &impl GenericClient, id: LadderId, lock: bool) -> Re
 pub(crate) async fn create_ladder(store: &PgStore, new: &NewLadder, now_ms: i64) -> Result<Ladder> {
     let conn = store.conn().await?;
     let inserted = conn
-        .query_one(
+        .one(
             &format!(
                 "INSERT INTO ladders (name, game, options_json, table_seats, rating, seed,
                      provisional_sets, config, status, created_ms, status_ms)
@@ -249,7 +252,7 @@ pub(crate) async fn create_ladder(store: &PgStore, new: &NewLadder, now_ms: i64)
 pub(crate) async fn ladders(store: &PgStore) -> Result<Vec<Ladder>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(&format!("SELECT {LADDER_COLUMNS} FROM ladders ORDER BY name COLLATE \"C\""), &[])
+        .rows(&format!("SELECT {LADDER_COLUMNS} FROM ladders ORDER BY name COLLATE \"C\""), &[])
         .await?;
     rows.iter().map(ladder_row).collect()
 }
@@ -257,7 +260,7 @@ pub(crate) async fn ladders(store: &PgStore) -> Result<Vec<Ladder>> {
 pub(crate) async fn ladder_named(store: &PgStore, name: &str) -> Result<Option<Ladder>> {
     let conn = store.conn().await?;
     let row = conn
-        .query_opt(&format!("SELECT {LADDER_COLUMNS} FROM ladders WHERE name = $1"), &[&name])
+        .opt(&format!("SELECT {LADDER_COLUMNS} FROM ladders WHERE name = $1"), &[&name])
         .await?;
     row.as_ref().map(ladder_row).transpose()
 }
@@ -271,7 +274,7 @@ pub(crate) async fn set_ladder_status(
 ) -> Result<Ladder> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
-    let ladder = ladder_by_id(&*tx, id, true).await?;
+    let ladder = ladder_by_id(&tx, id, true).await?;
     if ladder.status == LadderStatus::Closed {
         if status == LadderStatus::Closed {
             return Ok(ladder);
@@ -279,7 +282,7 @@ pub(crate) async fn set_ladder_status(
         return Err(StoreError::LadderClosed(ladder.spec.name));
     }
     let row = tx
-        .query_one(
+        .one(
             &format!(
                 "UPDATE ladders SET status = $2, status_reason = $3, status_ms = $4 WHERE id = $1
                  RETURNING {LADDER_COLUMNS}"
@@ -300,7 +303,7 @@ pub(crate) async fn update_ladder_config(
 ) -> Result<Ladder> {
     let conn = store.conn().await?;
     let row = conn
-        .query_opt(
+        .opt(
             &format!(
                 "UPDATE ladders SET provisional_sets = $2, config = $3 WHERE id = $1
                  RETURNING {LADDER_COLUMNS}"
@@ -335,7 +338,7 @@ fn ladder_bot_row(row: &Row) -> Result<LadderBot> {
 
 async fn ladder_bot(conn: &impl GenericClient, ladder: LadderId, bot: BotId) -> Result<LadderBot> {
     let row = conn
-        .query_opt(
+        .opt(
             &format!(
                 "SELECT {LADDER_BOT_COLUMNS} FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
                  WHERE lb.ladder_id = $1 AND lb.bot_id = $2"
@@ -358,14 +361,14 @@ pub(crate) async fn enter_ladder(
 ) -> Result<LadderBot> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
-    ladder_by_id(&*tx, ladder, false).await?;
-    tx.execute(
+    ladder_by_id(&tx, ladder, false).await?;
+    tx.exec(
         "INSERT INTO ladder_bots (ladder_id, bot_id, joined_ms, mean, sigma, volatility)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (ladder_id, bot_id) DO NOTHING",
         &[&ladder.0, &bot.0, &now_ms, &initial.mean, &initial.sigma, &initial.volatility],
     )
     .await?;
-    let row = ladder_bot(&*tx, ladder, bot).await?;
+    let row = ladder_bot(&tx, ladder, bot).await?;
     tx.commit().await?;
     Ok(row)
 }
@@ -373,7 +376,7 @@ pub(crate) async fn enter_ladder(
 pub(crate) async fn ladder_bots(store: &PgStore, ladder: LadderId) -> Result<Vec<LadderBot>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             &format!(
                 "SELECT {LADDER_BOT_COLUMNS} FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
                  WHERE lb.ladder_id = $1 ORDER BY lb.bot_id"
@@ -394,10 +397,10 @@ pub(crate) async fn pause_bot(
 ) -> Result<LadderBot> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
-    ladder_bot(&*tx, ladder, bot).await?;
+    ladder_bot(&tx, ladder, bot).await?;
     match pause {
         Some((reason, now_ms)) => {
-            tx.execute(
+            tx.exec(
                 "UPDATE ladder_bots SET paused_reason = $3, paused_ms = $4
                  WHERE ladder_id = $1 AND bot_id = $2 AND paused_reason IS NULL",
                 &[&ladder.0, &bot.0, &reason, &now_ms],
@@ -405,7 +408,7 @@ pub(crate) async fn pause_bot(
             .await?
         }
         None => {
-            tx.execute(
+            tx.exec(
                 "UPDATE ladder_bots SET paused_reason = NULL, paused_ms = NULL
                  WHERE ladder_id = $1 AND bot_id = $2",
                 &[&ladder.0, &bot.0],
@@ -413,20 +416,19 @@ pub(crate) async fn pause_bot(
             .await?
         }
     };
-    let row = ladder_bot(&*tx, ladder, bot).await?;
+    let row = ladder_bot(&tx, ladder, bot).await?;
     tx.commit().await?;
     Ok(row)
 }
 
 async fn count_sets(conn: &impl GenericClient, ladder: LadderId) -> Result<u64> {
-    let row = conn
-        .query_one("SELECT COUNT(*) FROM ladder_sets WHERE ladder_id = $1", &[&ladder.0])
-        .await?;
+    let row =
+        conn.one("SELECT COUNT(*) FROM ladder_sets WHERE ladder_id = $1", &[&ladder.0]).await?;
     Ok(unsigned(row.try_get(0)?))
 }
 
 pub(crate) async fn set_count(store: &PgStore, ladder: LadderId) -> Result<u64> {
-    count_sets(&**store.conn().await?, ladder).await
+    count_sets(&store.conn().await?, ladder).await
 }
 
 pub(crate) async fn plan_set(
@@ -437,8 +439,8 @@ pub(crate) async fn plan_set(
 ) -> Result<LadderSet> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
-    ladder_by_id(&*tx, ladder, true).await?;
-    let next = count_sets(&*tx, ladder).await?;
+    ladder_by_id(&tx, ladder, true).await?;
+    let next = count_sets(&tx, ladder).await?;
     if set.index != next {
         return Err(StoreError::Conflict(format!(
             "set {} cannot be planned: the ladder's next set is {next}",
@@ -446,14 +448,14 @@ pub(crate) async fn plan_set(
         )));
     }
     let index = signed(set.index);
-    tx.execute(
+    tx.exec(
         "INSERT INTO ladder_sets (ladder_id, set_index, seed, state, planned_ms)
          VALUES ($1, $2, $3, $4, $5)",
         &[&ladder.0, &index, &signed(set.seed), &SetState::Open.as_str(), &now_ms],
     )
     .await?;
     for (position, bot) in set.bots.iter().enumerate() {
-        tx.execute(
+        tx.exec(
             "INSERT INTO ladder_set_bots (ladder_id, set_index, position, bot_id)
              VALUES ($1, $2, $3, $4)",
             &[&ladder.0, &index, &(position as i64), &bot.0],
@@ -462,7 +464,7 @@ pub(crate) async fn plan_set(
     }
     for planned in &set.matches {
         let id: i64 = tx
-            .query_one(
+            .one(
                 "INSERT INTO ladder_matches (ladder_id, set_index, rotation, seed, state, planned_ms)
                  VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
                 &[
@@ -477,14 +479,14 @@ pub(crate) async fn plan_set(
             .await?
             .try_get(0)?;
         for (seat, bot) in planned.seats.iter().enumerate() {
-            tx.execute(
+            tx.exec(
                 "INSERT INTO ladder_match_seats (match_id, seat, bot_id) VALUES ($1, $2, $3)",
                 &[&id, &(seat as i64), &bot.0],
             )
             .await?;
         }
     }
-    let stored = set_at(&*tx, ladder, set.index).await?;
+    let stored = set_at(&tx, ladder, set.index).await?;
     tx.commit().await?;
     Ok(stored)
 }
@@ -518,7 +520,7 @@ async fn seats_of(
     ids: &[i64],
 ) -> Result<std::collections::HashMap<i64, Vec<MatchSeat>>> {
     let rows = conn
-        .query(
+        .rows(
             "SELECT match_id, seat, bot_id, version, place, forfeited, failure
              FROM ladder_match_seats WHERE match_id = ANY($1) ORDER BY match_id, seat",
             &[&ids],
@@ -560,7 +562,7 @@ pub(crate) async fn match_by_id(
 ) -> Result<Option<LadderMatch>> {
     let lock = if lock { " FOR UPDATE" } else { "" };
     let rows = conn
-        .query(&format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE id = $1{lock}"), &[&id.0])
+        .rows(&format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE id = $1{lock}"), &[&id.0])
         .await?;
     Ok(with_seats(conn, &rows).await?.pop())
 }
@@ -576,7 +578,7 @@ async fn sets_where(
     let state = state.map(SetState::as_str);
     let index = index.map(signed);
     let sets = conn
-        .query(
+        .rows(
             "SELECT set_index, seed, state, void_reason, planned_ms FROM ladder_sets
              WHERE ladder_id = $1 AND ($2::TEXT IS NULL OR state = $2)
                  AND ($3::BIGINT IS NULL OR set_index = $3)
@@ -590,14 +592,14 @@ async fn sets_where(
     let indices: Vec<i64> =
         sets.iter().map(|row| row.try_get(0)).collect::<std::result::Result<_, _>>()?;
     let bots = conn
-        .query(
+        .rows(
             "SELECT set_index, bot_id FROM ladder_set_bots
              WHERE ladder_id = $1 AND set_index = ANY($2) ORDER BY set_index, position",
             &[&ladder.0, &indices],
         )
         .await?;
     let matches = conn
-        .query(
+        .rows(
             &format!(
                 "SELECT {MATCH_COLUMNS} FROM ladder_matches
                  WHERE ladder_id = $1 AND set_index = ANY($2) ORDER BY set_index, rotation"
@@ -654,7 +656,7 @@ pub(crate) async fn sets_in_state(
         .read_only(true)
         .start()
         .await?;
-    let sets = sets_where(&*tx, ladder, Some(state), None).await?;
+    let sets = sets_where(&tx, ladder, Some(state), None).await?;
     tx.commit().await?;
     Ok(sets)
 }
@@ -670,7 +672,7 @@ pub(crate) async fn claim_match(
     // One conditional update: a second claimer waits for the first's row lock, then finds the
     // match running under a live lease and changes nothing.
     let claimed = tx
-        .query_opt(
+        .opt(
             "UPDATE ladder_matches
              SET state = $2, attempt = attempt + 1, lease_owner = $3, lease_until_ms = $4,
                  started_ms = $5
@@ -687,7 +689,7 @@ pub(crate) async fn claim_match(
         )
         .await?;
     let Some(row) = claimed else {
-        let why = match match_by_id(&*tx, id, false).await? {
+        let why = match match_by_id(&tx, id, false).await? {
             None => "there is no such match".to_owned(),
             Some(found) => format!("it is {}", found.state),
         };
@@ -701,7 +703,7 @@ pub(crate) async fn claim_match(
 pub(crate) async fn renew_leases(store: &PgStore, owner: &str, until_ms: i64) -> Result<u64> {
     let conn = store.conn().await?;
     let changed = conn
-        .execute(
+        .exec(
             "UPDATE ladder_matches SET lease_until_ms = $2 WHERE lease_owner = $1 AND state = $3",
             &[&owner, &until_ms, &MatchState::Running.as_str()],
         )
@@ -736,7 +738,7 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
             result.seats.len()
         )));
     }
-    tx.execute(
+    tx.exec(
         "UPDATE ladder_matches
          SET state = $2, lease_owner = NULL, lease_until_ms = NULL, server_match_id = $3,
              record_json = $4, finished_ms = $5
@@ -759,7 +761,7 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
         };
         let first_failure =
             result.failures.iter().find(|f| f.seat == seat.seat).map(|f| f.kind.as_str());
-        tx.execute(
+        tx.exec(
             "UPDATE ladder_match_seats SET version = $3, place = $4, forfeited = $5, failure = $6
              WHERE match_id = $1 AND seat = $2",
             &[
@@ -773,7 +775,7 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
         )
         .await?;
         for failure in result.failures.iter().filter(|f| f.seat == seat.seat) {
-            tx.execute(
+            tx.exec(
                 "INSERT INTO ladder_failures (ladder_id, match_id, seat, bot_id, version, kind,
                      observation_json, answer, error, at_ms)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -801,7 +803,7 @@ pub(crate) async fn release_match(store: &PgStore, claim: &Claim) -> Result<()> 
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
     check_claim(&tx, claim).await?;
-    tx.execute(
+    tx.exec(
         "UPDATE ladder_matches SET state = $2, lease_owner = NULL, lease_until_ms = NULL
          WHERE id = $1",
         &[&claim.id.0, &MatchState::Planned.as_str()],
@@ -816,7 +818,7 @@ pub(crate) async fn requeue_matches(store: &PgStore, which: &Requeue, now_ms: i6
     let (planned, running) = (MatchState::Planned.as_str(), MatchState::Running.as_str());
     let changed = match which {
         Requeue::Expired => {
-            conn.execute(
+            conn.exec(
                 "UPDATE ladder_matches SET state = $1, lease_owner = NULL, lease_until_ms = NULL
                  WHERE state = $2 AND lease_until_ms < $3",
                 &[&planned, &running, &now_ms],
@@ -824,7 +826,7 @@ pub(crate) async fn requeue_matches(store: &PgStore, which: &Requeue, now_ms: i6
             .await?
         }
         Requeue::NotOwnedBy(owner) => {
-            conn.execute(
+            conn.exec(
                 "UPDATE ladder_matches SET state = $1, lease_owner = NULL, lease_until_ms = NULL
                  WHERE state = $2 AND (lease_owner IS NULL OR lease_owner <> $3)",
                 &[&planned, &running, owner],
@@ -844,8 +846,8 @@ pub(crate) async fn void_set(
 ) -> Result<()> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
-    ladder_by_id(&*tx, ladder, true).await?;
-    let set = set_at(&*tx, ladder, index).await?;
+    ladder_by_id(&tx, ladder, true).await?;
+    let set = set_at(&tx, ladder, index).await?;
     if set.state != SetState::Open {
         return Err(StoreError::Conflict(format!("set {index} is {}, not open", set.state)));
     }
@@ -855,13 +857,13 @@ pub(crate) async fn void_set(
             running.id.0
         )));
     }
-    tx.execute(
+    tx.exec(
         "UPDATE ladder_sets SET state = $3, void_reason = $4, closed_ms = $5
          WHERE ladder_id = $1 AND set_index = $2",
         &[&ladder.0, &signed(index), &SetState::Void.as_str(), &reason, &now_ms],
     )
     .await?;
-    tx.execute(
+    tx.exec(
         "UPDATE ladder_matches SET state = $3
          WHERE ladder_id = $1 AND set_index = $2 AND state = $4",
         &[&ladder.0, &signed(index), &MatchState::Void.as_str(), &MatchState::Planned.as_str()],
@@ -881,8 +883,8 @@ pub(crate) async fn rate_set(
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
     // The ladder's lock: sets are rated one at a time, so the update numbers follow.
-    ladder_by_id(&*tx, ladder, true).await?;
-    let set = set_at(&*tx, ladder, index).await?;
+    ladder_by_id(&tx, ladder, true).await?;
+    let set = set_at(&tx, ladder, index).await?;
     if set.state != SetState::Open || !set.is_complete() {
         return Err(StoreError::Conflict(format!(
             "set {index} cannot be rated: it is {} and {} complete",
@@ -891,7 +893,7 @@ pub(crate) async fn rate_set(
         )));
     }
     let earlier_open: i64 = tx
-        .query_one(
+        .one(
             "SELECT COUNT(*) FROM ladder_sets
              WHERE ladder_id = $1 AND set_index < $2 AND state = $3",
             &[&ladder.0, &signed(index), &SetState::Open.as_str()],
@@ -904,14 +906,14 @@ pub(crate) async fn rate_set(
         )));
     }
     let seq: i64 = tx
-        .query_one(
+        .one(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_changes WHERE ladder_id = $1",
             &[&ladder.0],
         )
         .await?
         .try_get(0)?;
     for update in updates {
-        tx.execute(
+        tx.exec(
             "INSERT INTO rating_changes (ladder_id, seq, set_index, bot_id, mean_before,
                  sigma_before, volatility_before, mean_after, sigma_after, volatility_after, at_ms)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -931,7 +933,7 @@ pub(crate) async fn rate_set(
         )
         .await?;
         let changed = tx
-            .execute(
+            .exec(
                 "UPDATE ladder_bots SET mean = $3, sigma = $4, volatility = $5,
                      sets_rated = sets_rated + 1
                  WHERE ladder_id = $1 AND bot_id = $2",
@@ -948,7 +950,7 @@ pub(crate) async fn rate_set(
             return Err(StoreError::NotInLadder { ladder: ladder.0, bot: update.bot.0 });
         }
     }
-    tx.execute(
+    tx.exec(
         "UPDATE ladder_sets SET state = $3, closed_ms = $4 WHERE ladder_id = $1 AND set_index = $2",
         &[&ladder.0, &signed(index), &SetState::Rated.as_str(), &now_ms],
     )
@@ -963,7 +965,7 @@ pub(crate) async fn rating_changes(
 ) -> Result<Vec<RatingChangeRow>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT seq, set_index, bot_id, mean_before, sigma_before, volatility_before,
                  mean_after, sigma_after, volatility_after, at_ms
              FROM rating_changes WHERE ladder_id = $1 ORDER BY seq, bot_id",
@@ -1002,7 +1004,7 @@ pub(crate) async fn recent_outcomes(
 ) -> Result<Vec<SeatOutcome>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT m.id, m.finished_ms, s.failure FROM ladder_match_seats s
              JOIN ladder_matches m ON m.id = s.match_id
              WHERE m.ladder_id = $1 AND s.bot_id = $2 AND m.state = $3
@@ -1029,7 +1031,7 @@ pub(crate) async fn failures(
 ) -> Result<Vec<FailureRow>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT id, match_id, seat, bot_id, version, kind, observation_json, answer, error,
                  at_ms
              FROM ladder_failures WHERE ladder_id = $1 AND bot_id = $2
@@ -1059,8 +1061,7 @@ pub(crate) async fn failures(
 
 pub(crate) async fn record(store: &PgStore, id: LadderMatchId) -> Result<Option<String>> {
     let conn = store.conn().await?;
-    let row =
-        conn.query_opt("SELECT record_json FROM ladder_matches WHERE id = $1", &[&id.0]).await?;
+    let row = conn.opt("SELECT record_json FROM ladder_matches WHERE id = $1", &[&id.0]).await?;
     Ok(match row {
         Some(row) => row.try_get(0)?,
         None => None,

@@ -16,10 +16,14 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
+use crate::postgres::Cached;
 use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, PgStore, StoreError};
 
-/// The advisory lock class of ladder schedulers ("CRDL"); the ladder's id is the object key.
-const SCHEDULER_LOCK_CLASS: i32 = 0x4352_444c;
+/// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
+/// store works in and the ladder's id: advisory locks belong to the whole database, and
+/// deployments in two schemas of one database must not share a ladder's lock.
+const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(hashtextextended(
+    'cardroom scheduler ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
 
 /// How long an idle leader's connection waits before TCP keepalives probe the server.
 const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
@@ -43,7 +47,7 @@ pub(crate) async fn claim_ready(
     // The candidates are locked as they are read; a row another node has locked is skipped,
     // not waited for, and one it claimed meanwhile fails the re-checked condition.
     let rows = conn
-        .query(
+        .rows(
             "WITH ready AS (
                  SELECT m.id FROM ladder_matches m
                  WHERE m.ladder_id = $1
@@ -87,18 +91,7 @@ pub(crate) async fn claim_ready(
     Ok(claims)
 }
 
-/// The ladder's object key for the lock.
-fn lock_key(ladder: LadderId) -> Result<i32, StoreError> {
-    i32::try_from(ladder.0).map_err(|_| {
-        StoreError::Conflict(format!(
-            "ladder id {} is beyond the scheduler lock's 32-bit key",
-            ladder.0
-        ))
-    })
-}
-
 pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, StoreError> {
-    let key = lock_key(ladder)?;
     let mut sessions = store.leadership().sessions.lock().await;
     if let Some(session) = sessions.get(&ladder) {
         // Still leading while the session lives: one round trip tells.
@@ -115,10 +108,7 @@ pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, 
             tracing::warn!(cause = %error, "the scheduler lock's connection ended");
         }
     });
-    let won: bool = client
-        .query_one("SELECT pg_try_advisory_lock($1, $2)", &[&SCHEDULER_LOCK_CLASS, &key])
-        .await?
-        .try_get(0)?;
+    let won: bool = client.query_one(TRY_LOCK, &[&ladder.0]).await?.try_get(0)?;
     if won {
         sessions.insert(ladder, client);
     }

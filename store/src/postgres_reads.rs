@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::postgres::Cached;
 use crate::postgres_ladders::{match_by_id, unsigned, with_seats};
 use crate::{
     BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
@@ -26,7 +27,7 @@ pub(crate) async fn leaderboard(store: &PgStore, ladder: LadderId) -> Result<Vec
         .await?;
     let mut played: HashMap<i64, (u64, u64)> = HashMap::new();
     for row in tx
-        .query(
+        .rows(
             "SELECT s.bot_id, COUNT(*), COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0)
              FROM ladder_bots b
              JOIN ladder_match_seats s ON s.bot_id = b.bot_id
@@ -41,7 +42,7 @@ pub(crate) async fn leaderboard(store: &PgStore, ladder: LadderId) -> Result<Vec
     }
     let mut health: HashMap<i64, BotHealth> = HashMap::new();
     for row in tx
-        .query(
+        .rows(
             "SELECT bot_id, kind, COUNT(*) FROM ladder_failures WHERE ladder_id = $1
              GROUP BY bot_id, kind",
             &[&ladder.0],
@@ -52,7 +53,7 @@ pub(crate) async fn leaderboard(store: &PgStore, ladder: LadderId) -> Result<Vec
         health.entry(row.try_get(0)?).or_default().add(kind, count(row.try_get(2)?));
     }
     let rows = tx
-        .query(
+        .rows(
             "SELECT lb.bot_id, b.name, lb.mean, lb.sigma, lb.volatility, lb.sets_rated,
                  lb.paused_reason
              FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
@@ -101,7 +102,7 @@ pub(crate) async fn bot_matches(
         .await?;
     let before = before.map_or(i64::MAX, |id| id.0);
     let rows = tx
-        .query(
+        .rows(
             "SELECT m.id, m.ladder_id, m.set_index, m.rotation, m.seed, m.state, m.attempt,
                  m.lease_owner, m.lease_until_ms, m.server_match_id, m.planned_ms, m.started_ms,
                  m.finished_ms
@@ -111,7 +112,7 @@ pub(crate) async fn bot_matches(
             &[&bot.0, &before, &ladder.0, &MatchState::Done.as_str(), &i64::from(limit)],
         )
         .await?;
-    let found = with_seats(&*tx, &rows).await?;
+    let found = with_seats(&tx, &rows).await?;
     tx.commit().await?;
     Ok(found)
 }
@@ -123,7 +124,7 @@ pub(crate) async fn bot_rating_history(
 ) -> Result<Vec<RatingChangeRow>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT seq, set_index, mean_before, sigma_before, volatility_before,
                  mean_after, sigma_after, volatility_after, at_ms
              FROM rating_changes WHERE ladder_id = $1 AND bot_id = $2 ORDER BY seq",
@@ -161,7 +162,7 @@ pub(crate) async fn head_to_head(
 ) -> Result<Vec<HeadToHead>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT o.bot_id, b.name,
                  SUM(CASE WHEN me.place < o.place THEN 1 ELSE 0 END),
                  SUM(CASE WHEN me.place = o.place THEN 1 ELSE 0 END),
@@ -195,7 +196,7 @@ pub(crate) async fn bot_ladder_versions(
 ) -> Result<Vec<LadderVersion>> {
     let conn = store.conn().await?;
     let rows = conn
-        .query(
+        .rows(
             "SELECT s.version, MIN(m.finished_ms), MAX(m.finished_ms), COUNT(*)
              FROM ladder_match_seats s JOIN ladder_matches m ON m.id = s.match_id
              WHERE s.bot_id = $1 AND m.ladder_id = $2 AND m.state = $3
@@ -222,7 +223,7 @@ pub(crate) async fn ladder_match(
 ) -> Result<Option<LadderMatch>> {
     let mut conn = store.conn().await?;
     let tx = conn.build_transaction().read_only(true).start().await?;
-    let found = match_by_id(&*tx, id, false).await?;
+    let found = match_by_id(&tx, id, false).await?;
     tx.commit().await?;
     Ok(found)
 }

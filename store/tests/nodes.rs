@@ -113,3 +113,12 @@ async fn one_node_leads_a_ladder_and_a_standby_takes_over_when_it_goes() {
     eprintln!("a standby took the ladder over {took:?} after the leader's store went");
     assert!(!nodes[0].try_lead(ladder).await.unwrap());
 }
+
+#[tokio::test]
+async fn deployments_in_two_schemas_of_one_database_lead_their_own_ladders() {
+    let Some((first, ladder, _)) = nodes("two_schemas_first", 1).await else { return };
+    let Some((second, other, _)) = nodes("two_schemas_second", 1).await else { return };
+    assert_eq!(ladder, other, "both schemas number their first ladder alike");
+    assert!(first[0].try_lead(ladder).await.unwrap());
+    assert!(second[0].try_lead(other).await.unwrap(), "a lock of another schema's ladder");
+}
