@@ -73,8 +73,30 @@ fn a_bot_is_added_with_its_key_printed_once_then_revoked_and_rotated() {
 }
 
 #[test]
-fn a_store_that_is_not_sqlite_is_refused_with_what_is_accepted() {
-    let output = bots(&["list"], "postgres://localhost/cardroom");
+fn a_store_of_no_known_kind_is_refused_with_what_is_accepted() {
+    let output = bots(&["list"], "mysql://localhost/cardroom");
     assert!(!output.status.success());
-    assert!(text(&output.stderr).contains("give sqlite:FILE"), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("give sqlite:FILE") && stderr.contains("postgres://"), "{stderr}");
+}
+
+#[tokio::test]
+async fn bots_are_managed_in_a_postgres_store_as_in_a_file() {
+    let Some(base) = cardroom_store::testing::test_pg_url("bots_in_a_postgres_store") else {
+        return;
+    };
+    let store = cardroom_store::testing::fresh_schema_url(&base).await.unwrap();
+    let added = bots(&["add", "alice"], &store);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    let key = text(&added.stdout).trim().to_owned();
+    assert!(key.starts_with("crk_"), "{key:?}");
+    let revoked = bots(&["revoke", "alice"], &store);
+    assert!(revoked.status.success(), "{}", text(&revoked.stderr));
+    let list = listed(&store);
+    assert_eq!(list[0]["name"], "alice", "{list}");
+    assert_eq!(list[0]["status"], "revoked", "{list}");
+    // The key never reached the database: only its hash, and now not even that.
+    let accounts = cardroom_store::Accounts::new(cardroom_store::open(&store).await.unwrap());
+    let refused = accounts.authenticate("alice", Some(&key), false).await.unwrap_err();
+    assert!(matches!(refused, cardroom_store::AuthError::Revoked { .. }), "{refused}");
 }

@@ -1,8 +1,8 @@
-//! cardroom's storage: one interface, [`Store`], behind the server's bot accounts, and SQLite
-//! ([`SqliteStore`]) as its embedded default.
+//! cardroom's storage: one interface, [`Store`], behind the server's bot accounts, with SQLite
+//! ([`SqliteStore`]) as its embedded default and PostgreSQL ([`PgStore`]) for many server nodes
+//! on one database.
 //!
-//! The interface is shaped for a server with many nodes on PostgreSQL next: every method is
-//! async and is one transaction, takes the time from its caller (no database clock), and speaks
+//! Every method is async and is one transaction, takes the time from its caller (no database clock), and speaks
 //! in plain structs, never in a backend's types. Keys never reach a backend: [`Accounts`] makes
 //! them, shows them once, and hands the store only their SHA-256 ([`KeyHash`]).
 //!
@@ -19,10 +19,16 @@
 mod accounts;
 mod keys;
 mod ladders;
+mod postgres;
+mod postgres_ladders;
+mod postgres_nodes;
+mod postgres_reads;
 mod reads;
 mod sqlite;
 mod sqlite_ladders;
+mod sqlite_nodes;
 mod sqlite_reads;
+pub mod testing;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -36,6 +42,7 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
+pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
 
@@ -95,6 +102,33 @@ pub struct BotCredential {
     pub key_hash: Option<KeyHash>,
 }
 
+/// The columns of a `bots` row, as every backend reads them (`ACCOUNT_COLUMNS`).
+pub(crate) struct AccountRow {
+    pub(crate) id: i64,
+    pub(crate) name: String,
+    pub(crate) created_ms: i64,
+    pub(crate) key_issued_ms: i64,
+    pub(crate) revoked_ms: Option<i64>,
+    pub(crate) key_hash: Option<Vec<u8>>,
+}
+
+impl AccountRow {
+    /// The account and its hash.
+    pub(crate) fn into_credential(self) -> BotCredential {
+        let account = BotAccount {
+            id: BotId(self.id),
+            name: self.name,
+            status: if self.revoked_ms.is_some() { BotStatus::Revoked } else { BotStatus::Active },
+            created_ms: self.created_ms,
+            key_issued_ms: self.key_issued_ms,
+            revoked_ms: self.revoked_ms,
+        };
+        // A revoked bot's hash is gone; a stored hash of another length matches no key.
+        let key_hash = self.key_hash.as_deref().and_then(KeyHash::from_slice);
+        BotCredential { account, key_hash }
+    }
+}
+
 /// A version (a tag or a hash) a bot reported when it joined.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotVersion {
@@ -129,7 +163,7 @@ pub enum StoreError {
     /// The store's address is not one this build opens.
     #[error(
         "the store {0:?} is not one cardroom opens: give sqlite:FILE (or sqlite::memory: for a store that \
-         lives as long as the process)"
+         lives as long as the process) or postgres://USER@HOST[:PORT]/DATABASE"
     )]
     BadUrl(String),
     /// A ladder of this name exists already.
@@ -359,6 +393,31 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// A ladder match's record, once it is done.
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError>;
 
+    // Many nodes on one store (see the `postgres` module's docs).
+
+    /// Claims for `lease.owner` up to `limit` of the ladder's claimable matches (planned, or
+    /// running under a lease expired by `now_ms`) whose every seat's bot is in `ready` (the
+    /// bots waiting in this node's lobby), earliest set first. Each claim's attempt grows by
+    /// one, as [`Store::claim_match`]'s. Nodes claiming at once never wait on each other nor
+    /// claim the same match (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    async fn claim_ready(
+        &self,
+        ladder: LadderId,
+        ready: &[BotId],
+        lease: &Lease,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Claim>, StoreError>;
+
+    /// Tries to become, or checks that this handle still is, the one scheduler of `ladder`
+    /// (who plans and rates its sets) among every node on the store. Cheap: a standby calls it
+    /// every few hundred milliseconds and takes over when the leader goes. PostgreSQL: a
+    /// session advisory lock on a connection of its own, released when the leader's process or
+    /// connection dies; SQLite: one node has the file, so always `true`.
+    async fn try_lead(&self, ladder: LadderId) -> Result<bool, StoreError>;
+
+    /// Stops leading `ladder` (nothing if this handle does not lead it).
+    async fn resign(&self, ladder: LadderId) -> Result<(), StoreError>;
     // Reads for the public read rpcs and the web pages (the `reads` module).
 
     /// Every bot of the ladder with its rating, sets rated, pause, matches done, wins and
@@ -407,6 +466,8 @@ pub enum StoreUrl {
     Sqlite(PathBuf),
     /// `sqlite::memory:`: a SQLite database in memory, gone with the process.
     SqliteMemory,
+    /// `postgres://…` (also `postgresql://…`): a PostgreSQL database, in libpq's URL form.
+    Postgres(String),
 }
 
 impl std::str::FromStr for StoreUrl {
@@ -415,6 +476,9 @@ impl std::str::FromStr for StoreUrl {
     fn from_str(url: &str) -> Result<StoreUrl, StoreError> {
         if url == "sqlite::memory:" {
             return Ok(StoreUrl::SqliteMemory);
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(StoreUrl::Postgres(url.to_owned()));
         }
         let path = url
             .strip_prefix("sqlite://")
@@ -427,11 +491,11 @@ impl std::str::FromStr for StoreUrl {
 
 /// Opens the store at `url` (see [`StoreUrl`]), bringing its schema up to date.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
-    let store = match url.parse()? {
-        StoreUrl::Sqlite(path) => SqliteStore::open(path).await?,
-        StoreUrl::SqliteMemory => SqliteStore::in_memory().await?,
-    };
-    Ok(Arc::new(store))
+    Ok(match url.parse()? {
+        StoreUrl::Sqlite(path) => Arc::new(SqliteStore::open(path).await?),
+        StoreUrl::SqliteMemory => Arc::new(SqliteStore::in_memory().await?),
+        StoreUrl::Postgres(url) => Arc::new(PgStore::connect(&url).await?),
+    })
 }
 
 #[cfg(test)]
@@ -440,12 +504,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn store_urls_name_a_sqlite_file_or_memory() {
+    fn store_urls_name_a_sqlite_file_memory_or_a_postgres_database() {
         let parse = |url: &str| url.parse::<StoreUrl>();
         assert_eq!(parse("sqlite:bots.db").unwrap(), StoreUrl::Sqlite("bots.db".into()));
         assert_eq!(parse("sqlite:///var/c.db").unwrap(), StoreUrl::Sqlite("/var/c.db".into()));
         assert_eq!(parse("sqlite::memory:").unwrap(), StoreUrl::SqliteMemory);
-        for bad in ["bots.db", "sqlite:", "postgres://host/db", ""] {
+        for url in ["postgres://u@h:5433/db", "postgresql://h/db?sslmode=disable"] {
+            assert_eq!(parse(url).unwrap(), StoreUrl::Postgres(url.into()));
+        }
+        for bad in ["bots.db", "sqlite:", "mysql://host/db", "postgres:db", ""] {
             assert!(matches!(parse(bad), Err(StoreError::BadUrl(url)) if url == bad), "{bad}");
         }
     }

@@ -14,15 +14,16 @@ use crate::keys::KeyHash;
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
 use crate::{
-    BotAccount, BotCredential, BotId, BotStatus, BotVersion, Claim, FailureRow, HeadToHead, Ladder,
-    LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus, LadderVersion,
-    LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow, RatingUpdate, Requeue,
-    SeatOutcome, Store, StoreError, StoredRating,
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
+    Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
+    RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
-/// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. Plain
-/// SQL that PostgreSQL runs too (times are integers from the caller, no database clock).
-const MIGRATIONS: &[&str] = &[
+/// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
+/// PostgreSQL store has the same steps in its dialect (`postgres::MIGRATIONS`); times are
+/// integers from the caller, no database clock.
+pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: bot accounts (a key's hash, never the key) and the versions they report.
     "CREATE TABLE bots (
         id INTEGER PRIMARY KEY,
@@ -133,19 +134,15 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 /// A row of [`ACCOUNT_COLUMNS`].
 fn credential(row: &Row<'_>) -> rusqlite::Result<BotCredential> {
-    let revoked_ms: Option<i64> = row.get(4)?;
-    let key_hash: Option<Vec<u8>> = row.get(5)?;
-    let account = BotAccount {
-        id: BotId(row.get(0)?),
+    let row = AccountRow {
+        id: row.get(0)?,
         name: row.get(1)?,
-        status: if revoked_ms.is_some() { BotStatus::Revoked } else { BotStatus::Active },
         created_ms: row.get(2)?,
         key_issued_ms: row.get(3)?,
-        revoked_ms,
+        revoked_ms: row.get(4)?,
+        key_hash: row.get(5)?,
     };
-    // A revoked bot's hash is gone; a stored hash of another length matches no key.
-    let key_hash = key_hash.as_deref().and_then(KeyHash::from_slice);
-    Ok(BotCredential { account, key_hash })
+    Ok(row.into_credential())
 }
 
 fn account_named(conn: &Connection, name: &str) -> Result<BotCredential, StoreError> {
@@ -479,6 +476,30 @@ impl Store for SqliteStore {
         self.run(move |conn| ladders::record(conn, id)).await
     }
 
+    async fn claim_ready(
+        &self,
+        ladder: LadderId,
+        ready: &[BotId],
+        lease: &Lease,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<Claim>, StoreError> {
+        let (ready, lease) = (ready.to_vec(), lease.clone());
+        self.run(move |conn| {
+            crate::sqlite_nodes::claim_ready(conn, ladder, &ready, &lease, now_ms, limit)
+        })
+        .await
+    }
+
+    /// One node has the file: it leads every ladder.
+    async fn try_lead(&self, _ladder: LadderId) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
+    async fn resign(&self, _ladder: LadderId) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError> {
         self.run(move |conn| reads::leaderboard(conn, ladder)).await
     }
@@ -555,35 +576,5 @@ mod tests {
         drop(conn);
         let refused = SqliteStore::open(&path).await.unwrap_err();
         assert!(matches!(refused, StoreError::NewerSchema { found: 99, .. }), "{refused}");
-    }
-
-    #[tokio::test]
-    async fn a_revoked_bot_has_no_hash_and_is_found_by_no_key() {
-        let store = SqliteStore::in_memory().await.unwrap();
-        let hash = KeyHash::of("crk_test");
-        store.register_bot("alice", hash, 1).await.unwrap();
-        let revoked = store.revoke_bot("alice", 2).await.unwrap();
-        assert_eq!((revoked.status, revoked.revoked_ms), (BotStatus::Revoked, Some(2)));
-        // Revoking again keeps the first revocation's time.
-        assert_eq!(store.revoke_bot("alice", 3).await.unwrap().revoked_ms, Some(2));
-        assert_eq!(store.bot_credential("alice").await.unwrap().unwrap().key_hash, None);
-        assert_eq!(store.bot_by_key(&hash).await.unwrap(), None);
-        let back = store.replace_key("alice", KeyHash::of("crk_new"), 4).await.unwrap();
-        assert_eq!((back.status, back.key_issued_ms), (BotStatus::Active, 4));
-    }
-
-    #[tokio::test]
-    async fn a_version_keeps_its_first_sighting_and_moves_its_last() {
-        let store = SqliteStore::in_memory().await.unwrap();
-        let bot = store.register_bot("alice", KeyHash::of("k"), 1).await.unwrap().id;
-        store.note_version(bot, "v1", 10).await.unwrap();
-        store.note_version(bot, "v2", 20).await.unwrap();
-        store.note_version(bot, "v1", 30).await.unwrap();
-        let versions = store.bot_versions("alice").await.unwrap();
-        let seen: Vec<(&str, i64, i64)> = versions
-            .iter()
-            .map(|v| (v.version.as_str(), v.first_seen_ms, v.last_seen_ms))
-            .collect();
-        assert_eq!(seen, [("v1", 10, 30), ("v2", 20, 20)]);
     }
 }

@@ -1,0 +1,122 @@
+//! Many nodes on one PostgreSQL database: claiming ready matches without waiting on each other
+//! (`FOR UPDATE SKIP LOCKED`), and one scheduler per ladder (a session advisory lock).
+//!
+//! A scheduler's lock lives on a connection of its own, outside the pool, held for as long as
+//! the node leads: when the node's process dies, the kernel closes its socket, PostgreSQL ends
+//! the session and the lock is free for a standby at its next [`Store::try_lead`]. (A machine
+//! that vanishes without closing its sockets is noticed by TCP keepalives, which the connection
+//! turns on.) A leader that lost its lock without knowing yet can do no harm: planning a set
+//! index already planned and rating a set already rated are refused by the store.
+//!
+//! [`Store::try_lead`]: crate::Store::try_lead
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::sync::Mutex;
+use tokio_postgres::{Client, NoTls};
+
+use crate::postgres::Cached;
+use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, PgStore, StoreError};
+
+/// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
+/// store works in and the ladder's id: advisory locks belong to the whole database, and
+/// deployments in two schemas of one database must not share a ladder's lock.
+const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(hashtextextended(
+    'cardroom scheduler ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
+
+/// How long an idle leader's connection waits before TCP keepalives probe the server.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+
+/// The connections on which this handle holds ladders' scheduler locks.
+#[derive(Debug, Default)]
+pub(crate) struct Leadership {
+    sessions: Mutex<HashMap<LadderId, Client>>,
+}
+
+pub(crate) async fn claim_ready(
+    store: &PgStore,
+    ladder: LadderId,
+    ready: &[BotId],
+    lease: &Lease,
+    now_ms: i64,
+    limit: u32,
+) -> Result<Vec<Claim>, StoreError> {
+    let ready: Vec<i64> = ready.iter().map(|bot| bot.0).collect();
+    let conn = store.conn().await?;
+    // The candidates are locked as they are read; a row another node has locked is skipped,
+    // not waited for, and one it claimed meanwhile fails the re-checked condition.
+    let rows = conn
+        .rows(
+            "WITH ready AS (
+                 SELECT m.id FROM ladder_matches m
+                 WHERE m.ladder_id = $1
+                     AND (m.state = $2 OR (m.state = $3 AND m.lease_until_ms < $4))
+                     AND NOT EXISTS (SELECT 1 FROM ladder_match_seats s
+                                     WHERE s.match_id = m.id AND s.bot_id <> ALL($5))
+                 ORDER BY m.set_index, m.rotation
+                 LIMIT $6
+                 FOR UPDATE OF m SKIP LOCKED
+             )
+             UPDATE ladder_matches m
+             SET state = $3, attempt = m.attempt + 1, lease_owner = $7, lease_until_ms = $8,
+                 started_ms = $4
+             FROM ready WHERE m.id = ready.id
+             RETURNING m.id, m.attempt",
+            &[
+                &ladder.0,
+                &MatchState::Planned.as_str(),
+                &MatchState::Running.as_str(),
+                &now_ms,
+                &ready,
+                &i64::from(limit),
+                &lease.owner,
+                &lease.until_ms,
+            ],
+        )
+        .await?;
+    let mut claims = rows
+        .iter()
+        .map(|row| {
+            let attempt: i64 = row.try_get(1)?;
+            Ok(Claim {
+                id: LadderMatchId(row.try_get(0)?),
+                owner: lease.owner.clone(),
+                attempt: u32::try_from(attempt)
+                    .map_err(|_| StoreError::Corrupt(format!("attempt {attempt}")))?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    claims.sort_by_key(|claim| claim.id);
+    Ok(claims)
+}
+
+pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, StoreError> {
+    let mut sessions = store.leadership().sessions.lock().await;
+    if let Some(session) = sessions.get(&ladder) {
+        // Still leading while the session lives: one round trip tells.
+        if !session.is_closed() && session.simple_query("").await.is_ok() {
+            return Ok(true);
+        }
+        sessions.remove(&ladder);
+    }
+    let mut config = store.config().clone();
+    config.keepalives(true).keepalives_idle(KEEPALIVE_IDLE);
+    let (client, connection) = config.connect(NoTls).await?;
+    tokio::spawn(async move {
+        if let Err(error) = connection.await {
+            tracing::warn!(cause = %error, "the scheduler lock's connection ended");
+        }
+    });
+    let won: bool = client.query_one(TRY_LOCK, &[&ladder.0]).await?.try_get(0)?;
+    if won {
+        sessions.insert(ladder, client);
+    }
+    Ok(won)
+}
+
+pub(crate) async fn resign(store: &PgStore, ladder: LadderId) -> Result<(), StoreError> {
+    // Closing the session releases its lock.
+    store.leadership().sessions.lock().await.remove(&ladder);
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! Many-node coordination in SQLite, where there is one node: claiming ready matches in one
+//! transaction, and the scheduler's lock that the only node always holds.
+
+use std::collections::HashSet;
+
+use rusqlite::{Connection, TransactionBehavior, params};
+
+use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, StoreError};
+
+pub(crate) fn claim_ready(
+    conn: &mut Connection,
+    ladder: LadderId,
+    ready: &[BotId],
+    lease: &Lease,
+    now_ms: i64,
+    limit: u32,
+) -> Result<Vec<Claim>, StoreError> {
+    let ready: HashSet<i64> = ready.iter().map(|bot| bot.0).collect();
+    let (planned, running) = (MatchState::Planned.as_str(), MatchState::Running.as_str());
+    // Immediate: the write lock from the start, so the matches read are still claimable when
+    // they are written.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let candidates: Vec<(i64, i64)> = {
+        let mut stmt = tx.prepare(
+            "SELECT m.id, s.bot_id FROM ladder_matches m
+             JOIN ladder_match_seats s ON s.match_id = m.id
+             WHERE m.ladder_id = ?1 AND (m.state = ?2 OR (m.state = ?3 AND m.lease_until_ms < ?4))
+             ORDER BY m.set_index, m.rotation, m.id, s.seat",
+        )?;
+        stmt.query_map(params![ladder.0, planned, running, now_ms], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?
+    };
+    let mut claims = Vec::new();
+    let mut rows = candidates.into_iter().peekable();
+    while let Some((id, bot)) = rows.next() {
+        let mut all_ready = ready.contains(&bot);
+        while let Some((_, bot)) = rows.next_if(|(next, _)| *next == id) {
+            all_ready &= ready.contains(&bot);
+        }
+        if !all_ready {
+            continue;
+        }
+        if claims.len() >= limit as usize {
+            break;
+        }
+        let attempt: u32 = tx.query_row(
+            "UPDATE ladder_matches
+             SET state = ?2, attempt = attempt + 1, lease_owner = ?3, lease_until_ms = ?4,
+                 started_ms = ?5
+             WHERE id = ?1 RETURNING attempt",
+            params![id, running, lease.owner, lease.until_ms, now_ms],
+            |row| row.get(0),
+        )?;
+        claims.push(Claim { id: LadderMatchId(id), owner: lease.owner.clone(), attempt });
+    }
+    tx.commit()?;
+    Ok(claims)
+}

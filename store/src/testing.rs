@@ -1,0 +1,75 @@
+//! Stores for tests, of this crate and of the others: a PostgreSQL store in a schema of its own
+//! inside the throwaway cluster that `CARDROOM_TEST_PG` names.
+//!
+//! `scripts/pg-test-cluster start DIR` starts such a cluster and prints the variable; `.ci/run`
+//! always does, so in CI every PostgreSQL test runs. Without the variable a test that needs
+//! PostgreSQL fails, naming the command; `CARDROOM_TEST_PG=skip` skips those tests, saying so on
+//! standard error, for a machine without PostgreSQL. Each store gets a new schema, so tests run
+//! in parallel on one database without seeing each other's rows; the schemas go with the
+//! cluster. Never point the variable at a database you keep.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio_postgres::NoTls;
+
+use crate::{PgStore, StoreError};
+
+/// The variable naming the test cluster's database: a `postgres://` URL, or `skip`.
+pub const TEST_PG_VAR: &str = "CARDROOM_TEST_PG";
+
+/// The test cluster's URL from [`TEST_PG_VAR`]; `None` (said on standard error) when it is
+/// `skip`.
+///
+/// # Panics
+///
+/// When the variable is unset: a PostgreSQL test must not pass without running.
+pub fn test_pg_url(test: &str) -> Option<String> {
+    match std::env::var(TEST_PG_VAR) {
+        Ok(url) if url == "skip" => {
+            eprintln!("SKIPPED {test}: {TEST_PG_VAR}=skip, this PostgreSQL test did not run");
+            None
+        }
+        Ok(url) => Some(url),
+        Err(_) => panic!(
+            "{test} needs PostgreSQL: run `eval \"$(scripts/pg-test-cluster start \"$(mktemp -d)\")\"` \
+             to start a throwaway cluster and set {TEST_PG_VAR}, or set {TEST_PG_VAR}=skip to skip \
+             the PostgreSQL tests"
+        ),
+    }
+}
+
+/// Makes a new, empty schema in the database at `base` and returns the URL of the same
+/// database whose connections work in that schema (their `search_path`).
+pub async fn fresh_schema_url(base: &str) -> Result<String, StoreError> {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_nanos());
+    let schema = format!(
+        "test_{}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000,
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    );
+    let (client, connection) = tokio_postgres::connect(base, NoTls).await?;
+    let connection = tokio::spawn(connection);
+    client.batch_execute(&format!("CREATE SCHEMA {schema}")).await?;
+    drop(client);
+    connection.await??;
+    let separator = if base.contains('?') { '&' } else { '?' };
+    Ok(format!("{base}{separator}options=-csearch_path%3D{schema}"))
+}
+
+/// A [`PgStore`] in a new schema of the test cluster; `None` when the PostgreSQL tests are
+/// skipped (see [`test_pg_url`]).
+///
+/// # Panics
+///
+/// When [`TEST_PG_VAR`] is unset, or the cluster cannot be reached.
+pub async fn fresh_pg_store(test: &str) -> Option<PgStore> {
+    let base = test_pg_url(test)?;
+    let opened = async { PgStore::connect(&fresh_schema_url(&base).await?).await }.await;
+    match opened {
+        Ok(store) => Some(store),
+        Err(error) => panic!("{test}: the test cluster {TEST_PG_VAR}={base} fails: {error}"),
+    }
+}

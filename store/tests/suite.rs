@@ -1,0 +1,71 @@
+//! One test suite for every store: each check is a function over `Arc<dyn Store>`, run once
+//! against SQLite (in memory) and once against PostgreSQL (a fresh schema of the test cluster
+//! that `CARDROOM_TEST_PG` names: see `cardroom_store::testing`).
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use cardroom_store::{SqliteStore, Store};
+
+#[path = "suite/accounts.rs"]
+mod accounts;
+#[path = "suite/ladders.rs"]
+mod ladders;
+#[path = "suite/reads.rs"]
+mod reads;
+
+/// Instantiates every check of the suite for one backend: `$open` is an async function of the
+/// test's name giving `Option<Arc<dyn Store>>` (`None`: the backend's tests are skipped, as
+/// said).
+macro_rules! suite {
+    ($backend:ident, $open:path) => {
+        mod $backend {
+            suite!(@checks $open, ladders;
+                ladders_are_created_once_and_a_closed_one_stays_closed,
+                a_bot_enters_once_and_keeps_its_first_pause_reason,
+                sets_are_planned_in_index_order_only,
+                a_stale_claim_commits_nothing,
+                renewed_leases_hold_and_a_restart_requeues_the_old_runs_matches,
+                sets_are_rated_once_in_order_and_void_ones_are_skipped,
+                failures_keep_what_the_bot_saw_and_answered,
+                a_node_claims_the_matches_its_ready_bots_can_play,
+                a_leader_keeps_its_ladder_until_it_resigns,
+            );
+            suite!(@checks $open, reads;
+                the_leaderboard_sums_each_bots_matches_wins_and_failures,
+                a_bots_matches_page_newest_first_by_cursor,
+                history_head_to_head_and_versions_are_the_bots_own,
+            );
+            suite!(@checks $open, accounts;
+                registering_keeps_the_hash_and_refuses_a_taken_name,
+                bots_are_listed_by_name,
+                revoking_and_replacing_a_key,
+                a_key_hash_belongs_to_one_bot,
+                a_version_keeps_its_first_sighting_and_moves_its_last,
+                concurrent_registrations_commit_whole,
+            );
+        }
+    };
+    (@checks $open:path, $module:ident; $($check:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $check() {
+                if let Some(store) = $open(stringify!($check)).await {
+                    crate::$module::$check(store).await;
+                }
+            }
+        )*
+    };
+}
+
+async fn sqlite(_test: &'static str) -> Option<Arc<dyn Store>> {
+    Some(Arc::new(SqliteStore::in_memory().await.unwrap()))
+}
+
+async fn postgres(test: &'static str) -> Option<Arc<dyn Store>> {
+    let store = cardroom_store::testing::fresh_pg_store(test).await?;
+    Some(Arc::new(store))
+}
+
+suite!(on_sqlite, crate::sqlite);
+suite!(on_postgres, crate::postgres);

@@ -1,0 +1,306 @@
+//! The hosted ladders' part of the store suite (see `suite.rs`): each check runs on every
+//! backend.
+
+use std::sync::Arc;
+
+use cardroom_store::{
+    BotId, Claim, FailureKind, KeyHash, LadderId, LadderStatus, Lease, MatchResult, MatchState,
+    NewFailure, NewLadder, NewMatch, NewSet, RatingUpdate, Requeue, SeatResult, SetState, Store,
+    StoreError, StoredRating,
+};
+
+const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
+
+fn new_ladder(name: &str) -> NewLadder {
+    NewLadder {
+        name: name.into(),
+        game: "gin".into(),
+        options_json: "{}".into(),
+        table_seats: 2,
+        rating: "glicko2".into(),
+        seed: u64::MAX - 1,
+        provisional_sets: 3,
+        config: "game = \"gin\"".into(),
+    }
+}
+
+/// A store with a ladder and two bots in it.
+async fn ladder_with_two_bots(store: Arc<dyn Store>) -> (Arc<dyn Store>, LadderId, [BotId; 2]) {
+    let ladder = store.create_ladder(&new_ladder("gin"), 1).await.unwrap().id;
+    let a = store.register_bot("a", KeyHash::of("ka"), 1).await.unwrap().id;
+    let b = store.register_bot("b", KeyHash::of("kb"), 1).await.unwrap().id;
+    for bot in [a, b] {
+        store.enter_ladder(ladder, bot, INITIAL, 2).await.unwrap();
+    }
+    (store, ladder, [a, b])
+}
+
+fn set(index: u64, [a, b]: [BotId; 2]) -> NewSet {
+    NewSet {
+        index,
+        seed: 1000 + index,
+        bots: vec![a, b],
+        matches: vec![
+            NewMatch { rotation: 0, seed: 1000 + index, seats: vec![a, b] },
+            NewMatch { rotation: 1, seed: 1000 + index, seats: vec![b, a] },
+        ],
+    }
+}
+
+fn lease(owner: &str, until_ms: i64) -> Lease {
+    Lease { owner: owner.into(), until_ms }
+}
+
+fn result(claim: &Claim, places: [u8; 2]) -> MatchResult {
+    MatchResult {
+        claim: claim.clone(),
+        server_match_id: format!("srv-{}-{}", claim.id.0, claim.attempt),
+        seats: (0..2)
+            .map(|seat| SeatResult {
+                seat,
+                version: "v1".into(),
+                place: places[usize::from(seat)],
+                forfeited: false,
+            })
+            .collect(),
+        record_json: Some("{\"game\":\"gin\"}".into()),
+        failures: Vec::new(),
+    }
+}
+
+pub(crate) async fn ladders_are_created_once_and_a_closed_one_stays_closed(store: Arc<dyn Store>) {
+    let created = store.create_ladder(&new_ladder("gin"), 5).await.unwrap();
+    assert_eq!(
+        (created.status, created.spec.seed, created.created_ms),
+        (LadderStatus::Running, u64::MAX - 1, 5)
+    );
+    let again = store.create_ladder(&new_ladder("gin"), 6).await.unwrap_err();
+    assert!(matches!(again, StoreError::LadderExists(name) if name == "gin"));
+    assert_eq!(store.ladder("gin").await.unwrap(), Some(created.clone()));
+    assert_eq!(store.ladder("other").await.unwrap(), None);
+    let paused = store
+        .set_ladder_status(created.id, LadderStatus::Paused, Some("maintenance"), 7)
+        .await
+        .unwrap();
+    assert_eq!(
+        (paused.status, paused.status_reason.as_deref()),
+        (LadderStatus::Paused, Some("maintenance"))
+    );
+    store.set_ladder_status(created.id, LadderStatus::Closed, None, 8).await.unwrap();
+    let refused = store.set_ladder_status(created.id, LadderStatus::Running, None, 9).await;
+    assert!(matches!(refused, Err(StoreError::LadderClosed(_))));
+    let updated = store.update_ladder_config(created.id, 9, "changed").await.unwrap();
+    assert_eq!((updated.spec.provisional_sets, updated.spec.config.as_str()), (9, "changed"));
+    assert_eq!(store.ladders().await.unwrap().len(), 1);
+}
+
+pub(crate) async fn a_bot_enters_once_and_keeps_its_first_pause_reason(store: Arc<dyn Store>) {
+    let (store, ladder, [a, _]) = ladder_with_two_bots(store).await;
+    let again =
+        store.enter_ladder(ladder, a, StoredRating { mean: 0.0, ..INITIAL }, 9).await.unwrap();
+    assert_eq!((again.joined_ms, again.rating), (2, INITIAL));
+    store.pause_bot(ladder, a, "crashed in 3 of its last 3 matches", 10).await.unwrap();
+    let paused = store.pause_bot(ladder, a, "another reason", 11).await.unwrap();
+    assert_eq!(paused.paused_reason.as_deref(), Some("crashed in 3 of its last 3 matches"));
+    assert_eq!(paused.paused_ms, Some(10));
+    let resumed = store.resume_bot(ladder, a).await.unwrap();
+    assert_eq!((resumed.paused_reason, resumed.paused_ms), (None, None));
+    let missing = store.pause_bot(ladder, BotId(99), "x", 1).await.unwrap_err();
+    assert!(matches!(missing, StoreError::NotInLadder { bot: 99, .. }));
+}
+
+pub(crate) async fn sets_are_planned_in_index_order_only(store: Arc<dyn Store>) {
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    let planned = store.plan_set(ladder, &set(0, bots), 3).await.unwrap();
+    assert_eq!((planned.state, planned.matches.len()), (SetState::Open, 2));
+    assert_eq!(
+        planned.matches[1].seats.iter().map(|s| s.bot).collect::<Vec<_>>(),
+        [bots[1], bots[0]]
+    );
+    for index in [0, 2] {
+        let refused = store.plan_set(ladder, &set(index, bots), 4).await.unwrap_err();
+        assert!(matches!(refused, StoreError::Conflict(_)), "{refused}");
+    }
+    assert_eq!(store.set_count(ladder).await.unwrap(), 1);
+}
+
+pub(crate) async fn a_stale_claim_commits_nothing(store: Arc<dyn Store>) {
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    let planned = store.plan_set(ladder, &set(0, bots), 3).await.unwrap();
+    let id = planned.matches[0].id;
+    let first = store.claim_match(id, &lease("run-1", 100), 10).await.unwrap();
+    assert_eq!(first.attempt, 1);
+    // Held under a live lease, the match cannot be claimed again.
+    let busy = store.claim_match(id, &lease("run-2", 200), 50).await.unwrap_err();
+    assert!(matches!(busy, StoreError::Conflict(_)));
+    // The lease expires unrenewed; another host takes the match over.
+    let second = store.claim_match(id, &lease("run-2", 300), 150).await.unwrap();
+    assert_eq!(second.attempt, 2);
+    let stale = store.finish_match(&result(&first, [1, 2]), 160).await.unwrap_err();
+    assert!(matches!(stale, StoreError::StaleClaim { attempt: 1, .. }), "{stale}");
+    let still = &store.open_sets(ladder).await.unwrap()[0].matches[0];
+    assert_eq!((still.state, still.seats[0].place), (MatchState::Running, None));
+    store.finish_match(&result(&second, [2, 1]), 170).await.unwrap();
+    let done = &store.open_sets(ladder).await.unwrap()[0].matches[0];
+    assert_eq!(done.state, MatchState::Done);
+    assert_eq!(done.seats.iter().map(|s| s.place).collect::<Vec<_>>(), [Some(2), Some(1)]);
+    assert_eq!(done.server_match_id.as_deref(), Some("srv-1-2"));
+    assert!(store.ladder_record(id).await.unwrap().is_some());
+    // A done match is nobody's to claim or finish again.
+    assert!(store.claim_match(id, &lease("run-3", 900), 800).await.is_err());
+    assert!(store.finish_match(&result(&second, [1, 2]), 171).await.is_err());
+}
+
+pub(crate) async fn renewed_leases_hold_and_a_restart_requeues_the_old_runs_matches(
+    store: Arc<dyn Store>,
+) {
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    let planned = store.plan_set(ladder, &set(0, bots), 3).await.unwrap();
+    let (m0, m1) = (planned.matches[0].id, planned.matches[1].id);
+    let claim = store.claim_match(m0, &lease("old", 100), 10).await.unwrap();
+    store.claim_match(m1, &lease("other", 100), 10).await.unwrap();
+    assert_eq!(store.renew_leases("old", 1_000).await.unwrap(), 1);
+    assert_eq!(
+        store.requeue_matches(&Requeue::Expired, 500).await.unwrap(),
+        1,
+        "only other's expired"
+    );
+    assert_eq!(store.requeue_matches(&Requeue::NotOwnedBy("new".into()), 600).await.unwrap(), 1);
+    let matches = &store.open_sets(ladder).await.unwrap()[0].matches;
+    assert!(matches.iter().all(|m| m.state == MatchState::Planned && m.lease_owner.is_none()));
+    // The old run's result arrives late: refused.
+    assert!(matches!(
+        store.finish_match(&result(&claim, [1, 2]), 700).await,
+        Err(StoreError::StaleClaim { .. })
+    ));
+    let again = store.claim_match(m0, &lease("new", 2_000), 800).await.unwrap();
+    assert_eq!(again.attempt, 2);
+    store.release_match(&again).await.unwrap();
+    assert_eq!(store.open_sets(ladder).await.unwrap()[0].matches[0].state, MatchState::Planned);
+}
+
+pub(crate) async fn sets_are_rated_once_in_order_and_void_ones_are_skipped(store: Arc<dyn Store>) {
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    for index in 0..3 {
+        store.plan_set(ladder, &set(index, bots), 3).await.unwrap();
+    }
+    let play = |index: usize| {
+        let store = Arc::clone(&store);
+        async move {
+            let set = store
+                .open_sets(ladder)
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|s| s.index == index as u64)
+                .unwrap();
+            for m in &set.matches {
+                let claim = store.claim_match(m.id, &lease("run", 1_000), 10).await.unwrap();
+                store.finish_match(&result(&claim, [1, 2]), 20).await.unwrap();
+            }
+        }
+    };
+    let update =
+        |bot, mean| RatingUpdate { bot, before: INITIAL, after: StoredRating { mean, ..INITIAL } };
+    play(2).await;
+    // Set 2 is complete, but sets 0 and 1 are open before it.
+    let early = store.rate_set(ladder, 2, &[update(bots[0], 26.0)], 30).await.unwrap_err();
+    assert!(matches!(early, StoreError::Conflict(_)), "{early}");
+    // Set 1 is incomplete: not rated.
+    assert!(store.rate_set(ladder, 1, &[], 30).await.is_err());
+    store.void_set(ladder, 0, "bot a left the lobby", 31).await.unwrap();
+    let refused = store.rate_set(ladder, 0, &[], 32).await.unwrap_err();
+    assert!(matches!(refused, StoreError::Conflict(_)));
+    play(1).await;
+    store.rate_set(ladder, 1, &[update(bots[0], 27.0), update(bots[1], 23.0)], 40).await.unwrap();
+    assert!(store.rate_set(ladder, 1, &[update(bots[0], 28.0)], 41).await.is_err(), "twice");
+    store.rate_set(ladder, 2, &[update(bots[0], 28.0), update(bots[1], 22.0)], 42).await.unwrap();
+    let changes = store.rating_changes(ladder).await.unwrap();
+    let seen: Vec<(u64, u64, f64)> =
+        changes.iter().map(|c| (c.seq, c.set_index, c.update.after.mean)).collect();
+    assert_eq!(seen, [(1, 1, 27.0), (1, 1, 23.0), (2, 2, 28.0), (2, 2, 22.0)]);
+    let rows = store.ladder_bots(ladder).await.unwrap();
+    assert_eq!(
+        rows.iter().map(|r| (r.rating.mean, r.sets_rated)).collect::<Vec<_>>(),
+        [(28.0, 2), (22.0, 2)]
+    );
+    assert!(rows[0].is_provisional(3) && !rows[0].is_provisional(2));
+    assert_eq!(
+        store.rated_sets(ladder).await.unwrap().iter().map(|s| s.index).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert!(store.open_sets(ladder).await.unwrap().is_empty());
+}
+
+pub(crate) async fn failures_keep_what_the_bot_saw_and_answered(store: Arc<dyn Store>) {
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    let planned = store.plan_set(ladder, &set(0, bots), 3).await.unwrap();
+    let claim = store.claim_match(planned.matches[0].id, &lease("run", 1_000), 10).await.unwrap();
+    let mut played = result(&claim, [2, 1]);
+    played.seats[0].forfeited = true;
+    played.failures = vec![
+        NewFailure {
+            seat: 0,
+            kind: FailureKind::Illegal,
+            observation_json: Some("{\"hand\":[]}".into()),
+            answer: Some("discard 7h".into()),
+            error: "GR-7: 7h is not in the hand".into(),
+        },
+        NewFailure {
+            seat: 0,
+            kind: FailureKind::Forfeit,
+            observation_json: None,
+            answer: None,
+            error: "out of strikes".into(),
+        },
+    ];
+    store.finish_match(&played, 20).await.unwrap();
+    let failures = store.failures(ladder, bots[0], 10).await.unwrap();
+    assert_eq!(failures.len(), 2);
+    assert_eq!(failures[1].failure, played.failures[0]);
+    assert_eq!((failures[1].bot, failures[1].version.as_str()), (bots[0], "v1"));
+    assert!(store.failures(ladder, bots[1], 10).await.unwrap().is_empty());
+    let recent = store.recent_outcomes(ladder, bots[0], 5).await.unwrap();
+    assert_eq!(recent.iter().map(|o| o.failure).collect::<Vec<_>>(), [Some(FailureKind::Illegal)]);
+    let other = store.recent_outcomes(ladder, bots[1], 5).await.unwrap();
+    assert_eq!(other.iter().map(|o| o.failure).collect::<Vec<_>>(), [None]);
+    let seat = &store.open_sets(ladder).await.unwrap()[0].matches[0].seats[0];
+    assert!(seat.forfeited);
+    assert_eq!(seat.version.as_deref(), Some("v1"));
+}
+
+/// A node claims only the matches whose every bot waits in its lobby, earliest first, up to
+/// its limit; a match whose lease expired is claimable again under a new attempt.
+pub(crate) async fn a_node_claims_the_matches_its_ready_bots_can_play(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    let c = store.register_bot("c", KeyHash::of("kc"), 1).await.unwrap().id;
+    store.enter_ladder(ladder, c, INITIAL, 2).await.unwrap();
+    store.plan_set(ladder, &set(0, [a, b]), 3).await.unwrap();
+    let owner = lease("node-1", 100);
+    // Only a and c wait here: no match of set 0 has both its bots.
+    assert!(store.claim_ready(ladder, &[a, c], &owner, 10, 8).await.unwrap().is_empty());
+    let first = store.claim_ready(ladder, &[a, b, c], &owner, 10, 1).await.unwrap();
+    let planned = &store.open_sets(ladder).await.unwrap()[0].matches;
+    assert_eq!(first.len(), 1);
+    assert_eq!((first[0].id, first[0].attempt), (planned[0].id, 1), "earliest first");
+    assert_eq!(planned[0].lease_owner.as_deref(), Some("node-1"));
+    let second = store.claim_ready(ladder, &[a, b], &owner, 10, 8).await.unwrap();
+    assert_eq!(second.iter().map(|c| c.id).collect::<Vec<_>>(), [planned[1].id]);
+    assert!(store.claim_ready(ladder, &[a, b], &owner, 20, 8).await.unwrap().is_empty());
+    // node-1's leases lapse; node-2 takes both matches over, and node-1's results are refused.
+    let taken = store.claim_ready(ladder, &[a, b], &lease("node-2", 500), 200, 8).await.unwrap();
+    assert_eq!(taken.iter().map(|c| c.attempt).collect::<Vec<_>>(), [2, 2]);
+    let stale = store.finish_match(&result(&first[0], [1, 2]), 210).await.unwrap_err();
+    assert!(matches!(stale, StoreError::StaleClaim { .. }), "{stale}");
+    store.finish_match(&result(&taken[0], [1, 2]), 220).await.unwrap();
+}
+
+/// The scheduler's lock: a handle that leads keeps leading until it resigns.
+pub(crate) async fn a_leader_keeps_its_ladder_until_it_resigns(store: Arc<dyn Store>) {
+    let ladder = store.create_ladder(&new_ladder("led"), 1).await.unwrap().id;
+    assert!(store.try_lead(ladder).await.unwrap());
+    assert!(store.try_lead(ladder).await.unwrap(), "leading again is staying the leader");
+    store.resign(ladder).await.unwrap();
+    assert!(store.try_lead(ladder).await.unwrap(), "a free ladder is led again");
+    store.resign(ladder).await.unwrap();
+}
