@@ -380,7 +380,9 @@ impl Registry {
         registry
             .lobby
             .iter()
-            .map(|(name, waiting)| (name.clone(), waiting.iter().filter(|w| !w.reply.is_closed()).count()))
+            .map(|(name, waiting)| {
+                (name.clone(), waiting.iter().filter(|w| !w.reply.is_closed()).count())
+            })
             .filter(|&(_, live)| live > 0)
             .collect()
     }
