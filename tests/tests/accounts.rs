@@ -12,7 +12,7 @@ use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any};
 use cardroom_server::Config;
-use cardroom_store::{Accounts, SqliteStore};
+use cardroom_store::{Accounts, SqliteStore, Store};
 use cardroom_tests::{Bot, PATIENCE, TestServer};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
@@ -21,7 +21,11 @@ const ADMIN: &str = "admin-secret";
 
 /// A server keeping accounts in a fresh store in memory, with an admin token.
 async fn server(registered_only: bool) -> TestServer {
-    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    server_on(Arc::new(SqliteStore::in_memory().await.unwrap()), registered_only).await
+}
+
+/// A server keeping accounts in `store`, with an admin token.
+async fn server_on(store: Arc<dyn Store>, registered_only: bool) -> TestServer {
     TestServer::start(Config {
         admin_token: Some(ADMIN.into()),
         accounts: Some(Accounts::new(store)),
@@ -62,7 +66,18 @@ async fn refused(server: &TestServer, join: pb::Join, key: Option<&str>) -> toni
 
 #[tokio::test]
 async fn a_registered_name_is_seated_only_on_its_own_valid_key() {
-    let server = server(false).await;
+    seated_only_on_its_own_valid_key(server(false).await).await;
+}
+
+#[tokio::test]
+async fn a_registered_name_is_seated_only_on_its_own_valid_key_on_postgres() {
+    let test = "a_registered_name_is_seated_only_on_its_own_valid_key_on_postgres";
+    let Some(store) = cardroom_store::testing::fresh_pg_store(test).await else { return };
+    seated_only_on_its_own_valid_key(server_on(Arc::new(store), false).await).await;
+}
+
+/// Every way a lobby join is refused, or seated, on its key, over gRPC.
+async fn seated_only_on_its_own_valid_key(server: TestServer) {
     let mut client = server.client().await;
     let alice = register(&mut client, "alice").await;
     let bob = register(&mut client, "bob").await;
