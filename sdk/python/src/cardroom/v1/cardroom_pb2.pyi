@@ -1175,3 +1175,31 @@ class IssuedBotKey(_message.Message):
     bot: BotAccount
     key: str
     def __init__(self, bot: _Optional[_Union[BotAccount, _Mapping]] = ..., key: _Optional[str] = ...) -> None: ...
+
+class CreateLadderRequest(_message.Message):
+    __slots__ = ("config_toml",)
+    CONFIG_TOML_FIELD_NUMBER: _ClassVar[int]
+    config_toml: str
+    def __init__(self, config_toml: _Optional[str] = ...) -> None: ...
+
+class LadderRequest(_message.Message):
+    __slots__ = ("name", "reason")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    reason: str
+    def __init__(self, name: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class LadderStatusReply(_message.Message):
+    __slots__ = ("name", "status", "reason", "game", "table_seats")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEATS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    status: str
+    reason: str
+    game: str
+    table_seats: int
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[str] = ..., reason: _Optional[str] = ..., game: _Optional[str] = ..., table_seats: _Optional[int] = ...) -> None: ...

@@ -135,6 +135,26 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
                 _registered_method=True)
+        self.CreateLadder = channel.unary_unary(
+                '/cardroom.v1.Cardroom/CreateLadder',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.CreateLadderRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+                _registered_method=True)
+        self.PauseLadder = channel.unary_unary(
+                '/cardroom.v1.Cardroom/PauseLadder',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+                _registered_method=True)
+        self.ResumeLadder = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ResumeLadder',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+                _registered_method=True)
+        self.CloseLadder = channel.unary_unary(
+                '/cardroom.v1.Cardroom/CloseLadder',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -314,6 +334,40 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateLadder(self, request, context):
+        """Unary. Creates a hosted ladder from its file (the TOML `cardroom serve --ladder` reads) and
+        starts it: it plays duplicate sets among the registered bots waiting in the lobby. Needs the
+        admin token; a server without a store or without hosted ladders is FAILED_PRECONDITION, a
+        file with a wrong field INVALID_ARGUMENT (the message names the field), a ladder name
+        taken ALREADY_EXISTS.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PauseLadder(self, request, context):
+        """Unary. Pauses a hosted ladder: no new match starts; running ones finish and are rated.
+        Needs the admin token; an unknown ladder is NOT_FOUND, a closed one FAILED_PRECONDITION.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeLadder(self, request, context):
+        """Unary. Resumes a paused ladder. As `PauseLadder`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseLadder(self, request, context):
+        """Unary. Closes a ladder for good: nothing new starts, its results stay. Needs the admin
+        token; an unknown ladder is NOT_FOUND; closing a closed ladder changes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -416,6 +470,26 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetBot,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.BotAccount.SerializeToString,
+            ),
+            'CreateLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateLadder,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.CreateLadderRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.SerializeToString,
+            ),
+            'PauseLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.PauseLadder,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.SerializeToString,
+            ),
+            'ResumeLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeLadder,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.SerializeToString,
+            ),
+            'CloseLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseLadder,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -959,6 +1033,114 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetBot',
             cardroom_dot_v1_dot_cardroom__pb2.GetBotRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.BotAccount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/CreateLadder',
+            cardroom_dot_v1_dot_cardroom__pb2.CreateLadderRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PauseLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/PauseLadder',
+            cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ResumeLadder',
+            cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/CloseLadder',
+            cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
             options,
             channel_credentials,
             insecure,
