@@ -1,6 +1,6 @@
 //! `cardroom demo`, `cardroom arena run` and `cardroom arena leaderboard`, run as a user runs
-//! them: ladders over real gRPC on a server the command starts itself, with an external bot
-//! that crashes.
+//! them: hosted ladders of registered bots on a server the demo starts itself, and arena
+//! ladders over real gRPC with an external bot that crashes.
 #![allow(clippy::unwrap_used)]
 
 use std::process::{Command, Output};
@@ -41,29 +41,35 @@ fn row<'a>(board: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 }
 
 #[test]
-fn the_demo_plays_a_ladder_over_grpc_and_prints_the_leaderboard() {
+fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     let dir = tempfile::tempdir().unwrap();
-    let output = cardroom(&["demo", "--matches", "6", "--db", "demo.sqlite"], dir.path());
+    let output = cardroom(&["demo", "--matches", "6", "--store", "demo.sqlite"], dir.path());
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
     // No log folder is named or left behind.
     assert!(left_in_tmp(dir.path()).is_empty(), "{:?}", left_in_tmp(dir.path()));
-    assert!(!stdout.contains(&dir.path().join("tmp").display().to_string()), "{stdout}");
-    assert!(stdout.contains("over gRPC"), "{stdout}");
     let python = !stdout.contains("Python example bot skipped");
-    assert!(stdout.contains("rank") && stdout.contains("tt-heuristic"), "{stdout}");
-    let board = leaderboard(dir.path(), "demo.sqlite");
-    let rows = board["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), if python { 3 } else { 2 }, "{board}");
-    // Every bot played and none misbehaved; the heuristic beats the random bot.
-    for r in rows {
-        assert!(r["matches"].as_u64().unwrap() > 0, "{r}");
-        assert_eq!((r["illegal"].as_u64(), r["crashes"].as_u64()), (Some(0), Some(0)), "{r}");
+    let registered = if python { 9 } else { 8 };
+    assert!(stdout.contains(&format!("{registered} bots registered in demo.sqlite")), "{stdout}");
+    assert!(stdout.contains("hosted ladder demo-twenty_two: Twenty-Two, 4 seats"), "{stdout}");
+    assert!(stdout.contains("hosted ladder demo-gin: Gin Rummy, 2 seats"), "{stdout}");
+    assert!(stdout.contains("open http://127.0.0.1:"), "{stdout}");
+    assert!(stdout.contains("cardroom serve --store sqlite:demo.sqlite"), "{stdout}");
+    // The standings name every bot of each ladder.
+    for bot in
+        ["tt-random", "tt-heuristic", "tt-careless", "tt-search", "gin-heuristic", "gin-search"]
+    {
+        assert!(stdout.contains(bot), "{bot}: {stdout}");
     }
-    assert!(row(&board, "tt-heuristic")["think_p50_ms"].is_number());
-    let csv =
-        cardroom(&["arena", "leaderboard", "--db", "demo.sqlite", "--format", "csv"], dir.path());
-    assert!(text(&csv.stdout).starts_with("rank,name,rating"));
+    assert!(dir.path().join("demo.sqlite").is_file());
+    // A second demo on the same store carries its ladders on: the bots' keys are rotated, the
+    // ladders resumed, and the matches rated add up.
+    let again =
+        cardroom(&["demo", "--matches", "12", "--store", "demo.sqlite", "--no-python"], dir.path());
+    let again_out = text(&again.stdout);
+    assert!(again.status.success(), "{again_out}\n{}", text(&again.stderr));
+    assert!(again_out.contains("8 bots registered in demo.sqlite"), "{again_out}");
+    assert!(again_out.contains("hosted ladder demo-gin"), "{again_out}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 
 use crate::{
     BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
-    LeaderboardLine, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
+    LeaderboardLine, RatingChangeRow, StoreError, StoredRating,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
