@@ -6,22 +6,19 @@
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::collections::BTreeMap;
-use std::future::Future;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cardroom_arena::hosted::replay;
 use cardroom_arena::{Rating, RatingSystem};
-use cardroom_example_bots::random::RandomBot;
+use cardroom_example_bots::random::AnyRandom;
 use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
 use cardroom_store::{Accounts, LadderId, LadderMatchId, MatchState, Store};
+use cardroom_tests::eventually;
 
 mod support;
-
-/// How long the test waits for the ladder to get anywhere.
-const PATIENCE: Duration = Duration::from_secs(120);
 
 const LADDER: &str =
     "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 3\nmax_concurrent = 2\n";
@@ -61,35 +58,9 @@ fn lobby_bot(url: Arc<Mutex<String>>, name: &'static str, key: String) {
                     attempts: 5,
                 };
                 let seed = stream * 1_000_000 + n;
-                let _ = play_any(&config, |game| AnyBot::build(game, Random(seed))).await;
+                let _ = play_any(&config, |game| AnyBot::build(game, AnyRandom(seed))).await;
             }
         });
-    }
-}
-
-struct Random(u64);
-
-impl cardroom_sdk::BotBuilder for Random {
-    fn build<G: cardroom_sdk::PlayableGame>(self) -> Box<dyn cardroom_sdk::Bot<G>> {
-        Box::new(RandomBot::new(self.0))
-    }
-}
-
-/// Waits (polling the store with back-off) until `check` gives a value.
-async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    let deadline = Instant::now() + PATIENCE;
-    let mut wait = Duration::from_millis(20);
-    loop {
-        if let Some(found) = check().await {
-            return found;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(Duration::from_millis(250));
     }
 }
 

@@ -1,9 +1,20 @@
 //! [`RandomBot`]: a uniformly random legal action, for any game. The baseline every other bot
 //! is measured against.
 
-use cardroom_sdk::{Bot, PlayableGame};
+use cardroom_sdk::{Bot, BotBuilder, PlayableGame};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Builds a [`RandomBot`] with this seed for whichever game a match turns out to be
+/// (`AnyBot::build(game, AnyRandom(seed))`).
+#[derive(Copy, Clone, Debug)]
+pub struct AnyRandom(pub u64);
+
+impl BotBuilder for AnyRandom {
+    fn build<G: PlayableGame>(self) -> Box<dyn Bot<G>> {
+        Box::new(RandomBot::new(self.0))
+    }
+}
 
 /// Chooses uniformly among the legal actions, with a seeded ChaCha8 generator: the same seed
 /// and the same observations give the same choices.

@@ -29,3 +29,23 @@ pub const PATIENCE: Duration = Duration::from_secs(120);
 /// How long a test waits for any one message before it fails (a bound, never a sleep: the wait
 /// ends as soon as the message arrives).
 pub const MESSAGE_PATIENCE: Duration = Duration::from_secs(20);
+
+/// Waits until `check` gives a value, asking again with a doubling pause (10 ms up to 200 ms),
+/// for at most [`PATIENCE`]; for state a test can only read (a store, an rpc), where nothing
+/// notifies it.
+pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let mut wait = Duration::from_millis(10);
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_millis(200));
+    }
+}

@@ -5,18 +5,17 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, replay};
 use cardroom_arena::{Rating, RatingSystem};
-use cardroom_example_bots::random::RandomBot;
+use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
 use cardroom_store::{Accounts, FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
-use cardroom_tests::{Bot, PATIENCE, TestServer};
+use cardroom_tests::{Bot, TestServer, eventually};
 use tonic::{Code, Request};
 
 const ADMIN: &str = "admin-secret";
@@ -51,34 +50,8 @@ fn lobby_bot(url: String, name: &str, key: &str, version: &str, concurrency: u32
     config.version = version.to_owned();
     tokio::spawn(play_concurrently(concurrency, 0, move |n| {
         let config = config.clone();
-        async move { play_any(&config, |game| AnyBot::build(game, Random(n))).await }
+        async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
     }));
-}
-
-struct Random(u64);
-
-impl cardroom_sdk::BotBuilder for Random {
-    fn build<G: cardroom_sdk::PlayableGame>(self) -> Box<dyn cardroom_sdk::Bot<G>> {
-        Box::new(RandomBot::new(self.0))
-    }
-}
-
-/// Waits (polling with back-off, up to [`PATIENCE`]) until `check` gives a value.
-async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    let deadline = Instant::now() + PATIENCE;
-    let mut wait = Duration::from_millis(10);
-    loop {
-        if let Some(found) = check().await {
-            return found;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(Duration::from_millis(200));
-    }
 }
 
 async fn ladder_id(store: &Arc<dyn Store>, name: &str) -> LadderId {

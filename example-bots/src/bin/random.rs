@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 
 use cardroom_example_bots::cli::{BotArgs, init_tracing, play_matches};
-use cardroom_example_bots::random::RandomBot;
-use cardroom_sdk::{AnyBot, Bot, BotBuilder, PlayableGame, play_any};
+use cardroom_example_bots::random::AnyRandom;
+use cardroom_sdk::{AnyBot, play_any};
 use clap::Parser;
 
 #[tokio::main]
@@ -14,16 +14,7 @@ async fn main() -> ExitCode {
     init_tracing();
     let args = BotArgs::parse();
     play_matches(&args, "random", |config, seed| async move {
-        play_any(&config, |game| AnyBot::build(game, Random(seed))).await
+        play_any(&config, |game| AnyBot::build(game, AnyRandom(seed))).await
     })
     .await
-}
-
-/// Builds a [`RandomBot`] with this seed for any game.
-struct Random(u64);
-
-impl BotBuilder for Random {
-    fn build<G: PlayableGame>(self) -> Box<dyn Bot<G>> {
-        Box::new(RandomBot::new(self.0))
-    }
 }
