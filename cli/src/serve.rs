@@ -226,9 +226,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-/// SIGINT (ctrl-c) or SIGTERM. The handlers are installed when this is called (before the
-/// server says it listens), so a signal sent as soon as the port is known stops the server
-/// gracefully instead of killing it.
 /// Reads and checks every `--ladder` file before anything starts.
 fn read_ladder_files(
     paths: &[PathBuf],
@@ -245,6 +242,9 @@ fn read_ladder_files(
         .collect()
 }
 
+/// SIGINT (ctrl-c) or SIGTERM. The handlers are installed when this is called (before the
+/// server says it listens), so a signal sent as soon as the port is known stops the server
+/// gracefully instead of killing it.
 fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {
