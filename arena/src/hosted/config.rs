@@ -300,7 +300,7 @@ impl HostedLadderFile {
                         sprt.alpha, sprt.beta
                     ));
                 }
-                if !(sprt.elo0 < sprt.elo1) {
+                if sprt.elo0.partial_cmp(&sprt.elo1) != Some(std::cmp::Ordering::Less) {
                     return refuse(format!(
                         "`sprt.elo0` ({}) must be below `sprt.elo1` ({})",
                         sprt.elo0, sprt.elo1

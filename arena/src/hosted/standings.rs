@@ -274,10 +274,10 @@ impl super::Runner {
         if self.file.format == HostedFormat::Sprt {
             return self.sprt_table(candidates, seats);
         }
-        if self.file.schedule == Schedule::Adaptive {
-            if let Some(table) = self.evidence.next_table(candidates, seats) {
-                return Some(table);
-            }
+        if self.file.schedule == Schedule::Adaptive
+            && let Some(table) = self.evidence.next_table(candidates, seats)
+        {
+            return Some(table);
         }
         let beliefs: Vec<Belief> = candidates
             .iter()
