@@ -92,6 +92,11 @@ pub(crate) struct ServeArgs {
     /// waiting in its lobby, created in the store or resumed from it; repeatable (needs --store).
     #[arg(long = "ladder", requires = "store")]
     ladders: Vec<PathBuf>,
+    /// The address bots and spectators reach this node at (e.g. `https://node2.example:50051`),
+    /// which it advertises to the other nodes on a shared store (`postgres://…`) in its
+    /// heartbeat: what tells where a hosted match runs (docs/deploy.md).
+    #[arg(long, env = "CARDROOM_ADVERTISE", requires = "store")]
+    advertise: Option<String>,
     /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
     /// PERMISSION_DENIED (needs --store).
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
@@ -149,6 +154,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
+    let advertise = args.advertise.clone().unwrap_or_default();
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
     let mut config = args.config()?;
@@ -175,7 +181,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         }
         let mut server = cardroom_server::Server::new(config.clone());
         if let Some(store) = opened {
-            let hosted = HostedLadders::start(store, server.host())
+            let hosted = HostedLadders::start_node(store, server.host(), advertise)
                 .await
                 .context("resuming the hosted ladders")?;
             for (path, file, text) in &ladder_files {

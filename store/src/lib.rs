@@ -19,6 +19,7 @@
 mod accounts;
 mod keys;
 mod ladders;
+mod nodes;
 mod postgres;
 mod postgres_ladders;
 mod postgres_nodes;
@@ -42,6 +43,7 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
+pub use nodes::{NodeBeat, NodeRow};
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
@@ -457,6 +459,19 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match with its seats, in any state.
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError>;
+
+    // The nodes on one store (the `nodes` module).
+
+    /// Whether several nodes may work on this store at once (PostgreSQL), or only the one
+    /// process that opened it (SQLite).
+    fn is_shared(&self) -> bool;
+
+    /// Records a node's heartbeat: its row is created at the first, and each one replaces its
+    /// advertised address and lobby and sets when it was last seen to `now_ms`.
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError>;
+
+    /// The nodes seen since `seen_since_ms` (the live ones), by owner name.
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

@@ -27,8 +27,8 @@ use crate::postgres_reads as reads;
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
     Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
-    RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -51,7 +51,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (bot_id, version)
     );",
     // 2: hosted ladders.
-    crate::postgres_ladders::MIGRATION,
+    crate::postgres_ladders::MIGRATION,    // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
+    // branch's; until it is merged this one is the third).
+    crate::nodes::MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -606,6 +608,18 @@ impl Store for PgStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         reads::ladder_match(self, id).await
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+        nodes::beat_node(self, beat, now_ms).await
+    }
+
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+        nodes::nodes(self, seen_since_ms).await
     }
 }
 

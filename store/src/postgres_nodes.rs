@@ -17,7 +17,10 @@ use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
 use crate::postgres::Cached;
-use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, PgStore, StoreError};
+use crate::nodes::{encode_lobby, node_row};
+use crate::{
+    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore, StoreError,
+};
 
 /// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
 /// store works in and the ladder's id: advisory locks belong to the whole database, and
@@ -119,4 +122,36 @@ pub(crate) async fn resign(store: &PgStore, ladder: LadderId) -> Result<(), Stor
     // Closing the session releases its lock.
     store.leadership().sessions.lock().await.remove(&ladder);
     Ok(())
+}
+
+pub(crate) async fn beat_node(store: &PgStore, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+    store
+        .conn()
+        .await?
+        .exec(
+            "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
+             VALUES ($1, $2, $3, $3, $4)
+             ON CONFLICT (owner) DO UPDATE SET advertise = $2, seen_ms = $3, lobby = $4",
+            &[&beat.owner, &beat.advertise, &now_ms, &encode_lobby(&beat.lobby)],
+        )
+        .await?;
+    Ok(())
+}
+
+pub(crate) async fn nodes(store: &PgStore, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+    let rows = store
+        .conn()
+        .await?
+        .rows(
+            "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= $1
+             ORDER BY owner",
+            &[&seen_since_ms],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            let lobby: String = row.try_get(4)?;
+            node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby)
+        })
+        .collect()
 }

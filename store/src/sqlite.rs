@@ -17,7 +17,7 @@ use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
     Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
     LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
-    RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    NodeBeat, NodeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -42,7 +42,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );",
     // 2: hosted ladders: their bots, sets, matches (claimed under a lease), rating changes and
     // failures.
-    crate::sqlite_ladders::MIGRATION,
+    crate::sqlite_ladders::MIGRATION,    // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
+    // branch's; until it is merged this one is the third).
+    crate::nodes::MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -540,6 +542,20 @@ impl Store for SqliteStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         self.run(move |conn| reads::ladder_match(conn, id)).await
+    }
+
+    /// The process that opened the file is its one node.
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+        let beat = beat.clone();
+        self.run(move |conn| crate::sqlite_nodes::beat_node(conn, &beat, now_ms)).await
+    }
+
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+        self.run(move |conn| crate::sqlite_nodes::nodes(conn, seen_since_ms)).await
     }
 }
 

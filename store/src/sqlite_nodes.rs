@@ -1,11 +1,12 @@
 //! Many-node coordination in SQLite, where there is one node: claiming ready matches in one
-//! transaction, and the scheduler's lock that the only node always holds.
+//! transaction, the scheduler's lock that the only node always holds, and the node's row.
 
 use std::collections::HashSet;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, StoreError};
+use crate::nodes::{encode_lobby, node_row};
+use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, StoreError};
 
 pub(crate) fn claim_ready(
     conn: &mut Connection,
@@ -57,4 +58,35 @@ pub(crate) fn claim_ready(
     }
     tx.commit()?;
     Ok(claims)
+}
+
+pub(crate) fn beat_node(
+    conn: &mut Connection,
+    beat: &NodeBeat,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
+         VALUES (?1, ?2, ?3, ?3, ?4)
+         ON CONFLICT (owner) DO UPDATE SET advertise = ?2, seen_ms = ?3, lobby = ?4",
+        params![beat.owner, beat.advertise, now_ms, encode_lobby(&beat.lobby)],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn nodes(conn: &mut Connection, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= ?1
+         ORDER BY owner",
+    )?;
+    let rows = stmt
+        .query_map(params![seen_since_ms], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get::<_, String>(4)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(|(owner, advertise, started, seen, lobby)| {
+            node_row(owner, advertise, started, seen, &lobby)
+        })
+        .collect()
 }
