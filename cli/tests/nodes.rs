@@ -180,7 +180,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
 
         // Kill a node that does not lead while it hosts a match.
         let victim = (leader + 1) % 3;
-        let killed_running: Vec<(i64, u32)> = eventually("a match running on the victim", || async {
+        let running_on_victim = || async {
             let running: Vec<(i64, u32)> = matches(store.as_ref(), ladder)
                 .await
                 .values()
@@ -188,9 +188,12 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 .map(|m| (m.id.0, m.attempt))
                 .collect();
             (!running.is_empty()).then_some(running)
-        })
-        .await;
+        };
+        eventually("a match running on the victim", running_on_victim).await;
         nodes[victim].kill();
+        // What it ran as it died (a match it finished in between is done and not among them).
+        let killed_running = running_on_victim().await.unwrap_or_default();
+        assert!(!killed_running.is_empty(), "killed while matches ran");
         rated_more(store.as_ref(), ladder, 3, "sets rated without the killed node").await;
 
         // Started again (a new process, a new port), its bots come back to it and it plays.
