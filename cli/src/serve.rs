@@ -94,7 +94,8 @@ pub(crate) struct ServeArgs {
     ladders: Vec<PathBuf>,
     /// The address bots and spectators reach this node at (e.g. `https://node2.example:50051`),
     /// which it advertises to the other nodes on a shared store (`postgres://…`) in its
-    /// heartbeat: what tells where a hosted match runs (docs/deploy.md).
+    /// heartbeat: what another node's Watch names for a match this one hosts (docs/deploy.md).
+    /// Default: `http://` (`https://` with TLS) and the address it listens on.
     #[arg(long, env = "CARDROOM_ADVERTISE", requires = "store")]
     advertise: Option<String>,
     /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
@@ -154,7 +155,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
-    let advertise = args.advertise.clone().unwrap_or_default();
+    let advertise = args.advertise.clone();
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
     let mut config = args.config()?;
@@ -179,8 +180,14 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.accounts = Some(cardroom_store::Accounts::new(std::sync::Arc::clone(&store)));
             opened = Some(store);
         }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
+        let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
         if let Some(store) = opened {
+            let scheme = if config.tls.is_some() { "https" } else { "http" };
+            let advertise = advertise.unwrap_or_else(|| format!("{scheme}://{grpc_addr}"));
             let hosted = HostedLadders::start_node(store, server.host(), advertise)
                 .await
                 .context("resuming the hosted ladders")?;
@@ -194,10 +201,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             server = server.ladders(std::sync::Arc::new(hosted));
         }
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("listening on {addr}"))?;
-        let grpc_addr = listener.local_addr()?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {grpc_addr}");
         let Some((http_addr, ladders)) = web else {

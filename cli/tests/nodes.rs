@@ -17,7 +17,10 @@ use std::time::Duration;
 use cardroom_arena::hosted::replay;
 use cardroom_arena::{Rating, RatingSystem};
 use cardroom_example_bots::random::AnyRandom;
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
+use cardroom_server::NODE_METADATA;
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{Accounts, BotId, LadderId, LadderMatch, MatchState, Store};
 use cardroom_tests::eventually;
@@ -175,6 +178,33 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                     all.values().any(|m| m.state == MatchState::Done && among(m, bots))
                 })
                 .then_some(())
+        })
+        .await;
+
+        // Watching a match on a node that does not host it names the node that does.
+        eventually("Watch on another node naming the hosting node", || async {
+            for m in matches(store.as_ref(), ladder).await.values() {
+                let Some(server_id) = m.server_match_id.clone() else { continue };
+                let Some(host) = (0..3).find(|&i| among(m, &node_bots[i])) else { continue };
+                if m.state != MatchState::Running {
+                    continue;
+                }
+                let other = &nodes[(host + 1) % 3].url;
+                let mut client = CardroomClient::connect(other.clone()).await.unwrap();
+                let asked = pb::WatchRequest { match_id: server_id.clone() };
+                let Err(status) = client.watch(asked).await else {
+                    panic!("match {server_id} watched on a node that does not host it")
+                };
+                assert_eq!(status.code(), tonic::Code::NotFound, "{status:?}");
+                let named = status.metadata().get(NODE_METADATA).and_then(|v| v.to_str().ok());
+                if let Some(named) = named {
+                    assert_eq!(named, nodes[host].url, "{status:?}");
+                    assert!(status.message().contains(&nodes[host].url), "{status:?}");
+                    return Some(());
+                }
+                // It ended meanwhile: a plain NOT_FOUND; try another.
+            }
+            None
         })
         .await;
 

@@ -40,6 +40,7 @@ pub use host::{
     LadderControlError, LadderSummary, MAX_FAILURES_KEPT, Started,
 };
 pub use tls::{TlsError, TlsIdentity};
+pub use service::NODE_METADATA;
 
 /// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
 /// resolves; then ends every running match as aborted (bots and spectators are told, records

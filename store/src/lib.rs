@@ -472,6 +472,15 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// The nodes seen since `seen_since_ms` (the live ones), by owner name.
     async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError>;
+
+    /// Notes the server's id of the match that plays a claimed ladder match, once it has
+    /// started, so that a spectator asking another node can be told where it runs. Fenced as
+    /// [`Store::finish_match`].
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError>;
+
+    /// The node hosting the running ladder match whose server id is `server_match_id` (noted by
+    /// [`Store::note_hosting`]), if one is and its node has a row.
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

@@ -621,6 +621,14 @@ impl Store for PgStore {
     async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
         nodes::nodes(self, seen_since_ms).await
     }
+
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError> {
+        nodes::note_hosting(self, claim, server_match_id).await
+    }
+
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
+        nodes::hosting_node(self, server_match_id).await
+    }
 }
 
 #[cfg(test)]

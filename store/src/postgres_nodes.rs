@@ -155,3 +155,46 @@ pub(crate) async fn nodes(store: &PgStore, seen_since_ms: i64) -> Result<Vec<Nod
         })
         .collect()
 }
+
+pub(crate) async fn note_hosting(
+    store: &PgStore,
+    claim: &Claim,
+    server_match_id: &str,
+) -> Result<(), StoreError> {
+    let noted = store
+        .conn()
+        .await?
+        .exec(
+            "UPDATE ladder_matches SET server_match_id = $4
+             WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND attempt = $3",
+            &[&claim.id.0, &claim.owner, &i64::from(claim.attempt), &server_match_id],
+        )
+        .await?;
+    if noted == 0 {
+        return Err(StoreError::StaleClaim {
+            match_id: claim.id.0,
+            owner: claim.owner.clone(),
+            attempt: claim.attempt,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) async fn hosting_node(
+    store: &PgStore,
+    server_match_id: &str,
+) -> Result<Option<NodeRow>, StoreError> {
+    let row = store
+        .conn()
+        .await?
+        .opt(
+            "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+             FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+             WHERE m.server_match_id = $1 AND m.state = 'running'",
+            &[&server_match_id],
+        )
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let lobby: String = row.try_get(4)?;
+    node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby).map(Some)
+}

@@ -557,6 +557,17 @@ impl Store for SqliteStore {
     async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
         self.run(move |conn| crate::sqlite_nodes::nodes(conn, seen_since_ms)).await
     }
+
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError> {
+        let (claim, server_match_id) = (claim.clone(), server_match_id.to_owned());
+        self.run(move |conn| crate::sqlite_nodes::note_hosting(conn, &claim, &server_match_id))
+            .await
+    }
+
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
+        let server_match_id = server_match_id.to_owned();
+        self.run(move |conn| crate::sqlite_nodes::hosting_node(conn, &server_match_id)).await
+    }
 }
 
 #[cfg(test)]

@@ -90,3 +90,45 @@ pub(crate) fn nodes(conn: &mut Connection, seen_since_ms: i64) -> Result<Vec<Nod
         })
         .collect()
 }
+
+/// The statement that notes a hosted match's server id, under its claim.
+const NOTE_HOSTING: &str = "UPDATE ladder_matches SET server_match_id = ?4
+     WHERE id = ?1 AND state = 'running' AND lease_owner = ?2 AND attempt = ?3";
+
+/// The statement that finds a running ladder match's node by the match's server id.
+const HOSTING_NODE: &str = "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+     FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+     WHERE m.server_match_id = ?1 AND m.state = 'running'";
+
+pub(crate) fn note_hosting(
+    conn: &mut Connection,
+    claim: &Claim,
+    server_match_id: &str,
+) -> Result<(), StoreError> {
+    let noted =
+        conn.execute(NOTE_HOSTING, params![claim.id.0, claim.owner, claim.attempt, server_match_id])?;
+    if noted == 0 {
+        return Err(stale(claim));
+    }
+    Ok(())
+}
+
+pub(crate) fn hosting_node(
+    conn: &mut Connection,
+    server_match_id: &str,
+) -> Result<Option<NodeRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(HOSTING_NODE)?;
+    let mut rows = stmt.query(params![server_match_id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let lobby: String = row.get(4)?;
+    node_row(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, &lobby).map(Some)
+}
+
+/// The refusal of a claim that no longer holds.
+fn stale(claim: &Claim) -> StoreError {
+    StoreError::StaleClaim {
+        match_id: claim.id.0,
+        owner: claim.owner.clone(),
+        attempt: claim.attempt,
+    }
+}

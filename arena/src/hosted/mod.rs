@@ -868,6 +868,13 @@ impl Runner {
         };
         match self.shared.host.start(request) {
             Ok(started) => {
+                if self.shared.store.is_shared() {
+                    // So that a spectator asking another node is told this one's address.
+                    let noted = self.store().note_hosting(&claim, &started.match_id).await;
+                    if let Err(error) = noted {
+                        warn!(match_id = id.0, cause = %error, "the hosting node not noted");
+                    }
+                }
                 self.set_match_state(set, id, MatchState::Running);
                 self.running += 1;
                 let tx = self.ended_tx.clone();
