@@ -174,9 +174,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             let all = matches(store.as_ref(), ladder).await;
             node_bots
                 .iter()
-                .all(|bots| {
-                    all.values().any(|m| m.state == MatchState::Done && among(m, bots))
-                })
+                .all(|bots| all.values().any(|m| m.state == MatchState::Done && among(m, bots)))
                 .then_some(())
         })
         .await;

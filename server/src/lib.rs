@@ -39,8 +39,8 @@ pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
     LadderControlError, LadderSummary, MAX_FAILURES_KEPT, Started,
 };
-pub use tls::{TlsError, TlsIdentity};
 pub use service::NODE_METADATA;
+pub use tls::{TlsError, TlsIdentity};
 
 /// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
 /// resolves; then ends every running match as aborted (bots and spectators are told, records

@@ -320,7 +320,6 @@ impl pb::cardroom_server::Cardroom for Cardroom {
 
     type WatchStream = Boxed<pb::WatchMessage>;
 
-
     async fn watch(
         &self,
         request: Request<pb::WatchRequest>,

@@ -70,7 +70,11 @@ pub(crate) fn node_row(
     seen_ms: i64,
     lobby: &str,
 ) -> Result<NodeRow, crate::StoreError> {
-    Ok(NodeRow { beat: NodeBeat { owner, advertise, lobby: decode_lobby(lobby)? }, started_ms, seen_ms })
+    Ok(NodeRow {
+        beat: NodeBeat { owner, advertise, lobby: decode_lobby(lobby)? },
+        started_ms,
+        seen_ms,
+    })
 }
 
 #[cfg(test)]

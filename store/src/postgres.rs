@@ -51,7 +51,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (bot_id, version)
     );",
     // 2: hosted ladders.
-    crate::postgres_ladders::MIGRATION,    // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
+    crate::postgres_ladders::MIGRATION, // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
     // branch's; until it is merged this one is the third).
     crate::nodes::MIGRATION,
 ];

@@ -16,10 +16,11 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
-use crate::postgres::Cached;
 use crate::nodes::{encode_lobby, node_row};
+use crate::postgres::Cached;
 use crate::{
-    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore, StoreError,
+    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore,
+    StoreError,
 };
 
 /// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
@@ -124,7 +125,11 @@ pub(crate) async fn resign(store: &PgStore, ladder: LadderId) -> Result<(), Stor
     Ok(())
 }
 
-pub(crate) async fn beat_node(store: &PgStore, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+pub(crate) async fn beat_node(
+    store: &PgStore,
+    beat: &NodeBeat,
+    now_ms: i64,
+) -> Result<(), StoreError> {
     store
         .conn()
         .await?

@@ -16,8 +16,8 @@ use crate::sqlite_reads as reads;
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
     Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
-    NodeBeat, NodeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -42,7 +42,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );",
     // 2: hosted ladders: their bots, sets, matches (claimed under a lease), rating changes and
     // failures.
-    crate::sqlite_ladders::MIGRATION,    // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
+    crate::sqlite_ladders::MIGRATION, // 4: the nodes on the store, their heartbeats and lobbies (number 3 is the `trust`
     // branch's; until it is merged this one is the third).
     crate::nodes::MIGRATION,
 ];

@@ -6,7 +6,9 @@ use std::collections::HashSet;
 use rusqlite::{Connection, TransactionBehavior, params};
 
 use crate::nodes::{encode_lobby, node_row};
-use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, StoreError};
+use crate::{
+    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, StoreError,
+};
 
 pub(crate) fn claim_ready(
     conn: &mut Connection,
@@ -105,8 +107,8 @@ pub(crate) fn note_hosting(
     claim: &Claim,
     server_match_id: &str,
 ) -> Result<(), StoreError> {
-    let noted =
-        conn.execute(NOTE_HOSTING, params![claim.id.0, claim.owner, claim.attempt, server_match_id])?;
+    let noted = conn
+        .execute(NOTE_HOSTING, params![claim.id.0, claim.owner, claim.attempt, server_match_id])?;
     if noted == 0 {
         return Err(stale(claim));
     }

@@ -233,8 +233,7 @@ impl HostedLadders {
                 info!(requeued, "matches left running by an earlier run will be played again");
             }
         }
-        let shared =
-            Arc::new(Shared { store, host, run_id, advertise, ladders: Mutex::default() });
+        let shared = Arc::new(Shared { store, host, run_id, advertise, ladders: Mutex::default() });
         tokio::spawn(renew_leases(Arc::downgrade(&shared)));
         if shared.store.is_shared() {
             // Seen at once, so no leader takes this node for dead before its first interval.
@@ -276,7 +275,8 @@ impl HostedLadders {
                 Err(error) => return Err(error.into()),
             },
         };
-        let ladder = found.ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", file.name)))?;
+        let ladder =
+            found.ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", file.name)))?;
         let stored = HostedLadderFile::parse(&ladder.spec.config)?;
         file.same_ladder(&stored)?;
         let ladder = store.update_ladder_config(ladder.id, file.provisional_sets, text).await?;

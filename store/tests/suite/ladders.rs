@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use cardroom_store::{
     BotId, Claim, FailureKind, KeyHash, LadderId, LadderStatus, Lease, MatchResult, MatchState,
-    NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate, Requeue, SeatResult, SetState, Store,
-    StoreError, StoredRating,
+    NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate, Requeue, SeatResult, SetState,
+    Store, StoreError, StoredRating,
 };
 
 const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
@@ -321,7 +321,8 @@ pub(crate) async fn node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matc
     assert_eq!(live.len(), 1);
     assert_eq!(live[0].beat, beat("live", &[("alice", 1), ("bob", 1)]));
     assert_eq!((live[0].started_ms, live[0].seen_ms), (100, 5_000));
-    let all: Vec<String> = store.nodes(0).await.unwrap().into_iter().map(|n| n.beat.owner).collect();
+    let all: Vec<String> =
+        store.nodes(0).await.unwrap().into_iter().map(|n| n.beat.owner).collect();
     assert_eq!(all, ["dead", "live"]);
 
     // The dead node's match returns to planned, the live node's keeps running, leases unexpired.
