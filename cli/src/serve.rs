@@ -92,6 +92,12 @@ pub(crate) struct ServeArgs {
     /// waiting in its lobby, created in the store or resumed from it; repeatable (needs --store).
     #[arg(long = "ladder", requires = "store")]
     ladders: Vec<PathBuf>,
+    /// The address bots and spectators reach this node at (e.g. `https://node2.example:50051`),
+    /// which it advertises to the other nodes on a shared store (`postgres://…`) in its
+    /// heartbeat: what another node's Watch names for a match this one hosts (docs/deploy.md).
+    /// Default: `http://` (`https://` with TLS) and the address it listens on.
+    #[arg(long, env = "CARDROOM_ADVERTISE", requires = "store")]
+    advertise: Option<String>,
     /// Seat only registered bots in the lobby: an unregistered lobby name is refused with
     /// PERMISSION_DENIED (needs --store).
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
@@ -149,6 +155,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
+    let advertise = args.advertise.clone();
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
     let mut config = args.config()?;
@@ -173,9 +180,15 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.accounts = Some(cardroom_store::Accounts::new(std::sync::Arc::clone(&store)));
             opened = Some(store);
         }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening on {addr}"))?;
+        let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
         if let Some(store) = opened {
-            let hosted = HostedLadders::start(store, server.host())
+            let scheme = if config.tls.is_some() { "https" } else { "http" };
+            let advertise = advertise.unwrap_or_else(|| format!("{scheme}://{grpc_addr}"));
+            let hosted = HostedLadders::start_node(store, server.host(), advertise)
                 .await
                 .context("resuming the hosted ladders")?;
             for (path, file, text) in &ladder_files {
@@ -188,10 +201,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             server = server.ladders(std::sync::Arc::new(hosted));
         }
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("listening on {addr}"))?;
-        let grpc_addr = listener.local_addr()?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {grpc_addr}");
         let Some((http_addr, ladders)) = web else {

@@ -39,6 +39,7 @@ pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
     LadderControlError, LadderSummary, MAX_FAILURES_KEPT, Started,
 };
+pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
 
 /// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`

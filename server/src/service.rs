@@ -30,7 +30,39 @@ pub(crate) struct Cardroom {
 
 type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 
+/// The trailing metadata key naming the node that hosts a match asked of another node.
+pub const NODE_METADATA: &str = "cardroom-node";
+
 impl Cardroom {
+    /// NOT_FOUND naming the node that hosts `match_id`, when this server shares its store with
+    /// other nodes and one of them runs it as a hosted ladder match: the node's advertised
+    /// address in the message and in the `cardroom-node` metadata (its lease owner name when it
+    /// advertises none). `None` when no other node is known to run it.
+    async fn hosted_elsewhere(&self, match_id: &str) -> Option<Status> {
+        let store = self.registry.config().accounts.as_ref()?.store();
+        if !store.is_shared() {
+            return None;
+        }
+        let node = match store.hosting_node(match_id).await {
+            Ok(node) => node?,
+            Err(error) => {
+                tracing::warn!(cause = %error, "the match's node could not be read");
+                return None;
+            }
+        };
+        let address =
+            if node.beat.advertise.is_empty() { node.beat.owner } else { node.beat.advertise };
+        let mut metadata = tonic::metadata::MetadataMap::new();
+        if let Ok(value) = address.parse() {
+            metadata.insert(NODE_METADATA, value);
+        }
+        Some(Status::with_metadata(
+            tonic::Code::NotFound,
+            format!("match {match_id} runs on the node at {address}: watch it there"),
+            metadata,
+        ))
+    }
+
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
         let Some(expected) = &self.registry.config().admin_token else { return Ok(()) };
         let given = request
@@ -294,7 +326,13 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<Self::WatchStream>, Status> {
         let match_id = request.into_inner().match_id;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
-        match self.registry.lookup(&match_id)? {
+        let found = match self.registry.lookup(&match_id) {
+            Err(status) if status.code() == tonic::Code::NotFound => {
+                return Err(self.hosted_elsewhere(&match_id).await.unwrap_or(status));
+            }
+            found => found?,
+        };
+        match found {
             Ok(handle) => handle
                 .commands
                 .send(Command::Watch { tx })

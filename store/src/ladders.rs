@@ -443,4 +443,10 @@ pub enum Requeue {
     /// Every one not owned by this owner (one host, at its start: any other owner is a
     /// previous run of itself).
     NotOwnedBy(String),
+    /// Those whose owner has no node row seen since `seen_since_ms` (many nodes: the node that
+    /// hosted them stopped its heartbeat, so it is dead; its leases need not run out first).
+    OwnerGone {
+        /// The oldest heartbeat of a node taken as alive, in milliseconds since the epoch.
+        seen_since_ms: i64,
+    },
 }

@@ -19,6 +19,7 @@
 mod accounts;
 mod keys;
 mod ladders;
+mod nodes;
 mod postgres;
 mod postgres_ladders;
 mod postgres_nodes;
@@ -45,6 +46,7 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
+pub use nodes::{NodeBeat, NodeRow};
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
@@ -475,6 +477,28 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// The ladder's last standings snapshot, if its runner wrote one.
     async fn standings(&self, ladder: LadderId) -> Result<Option<Standings>, StoreError>;
+
+    // The nodes on one store (the `nodes` module).
+
+    /// Whether several nodes may work on this store at once (PostgreSQL), or only the one
+    /// process that opened it (SQLite).
+    fn is_shared(&self) -> bool;
+
+    /// Records a node's heartbeat: its row is created at the first, and each one replaces its
+    /// advertised address and lobby and sets when it was last seen to `now_ms`.
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError>;
+
+    /// The nodes seen since `seen_since_ms` (the live ones), by owner name.
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError>;
+
+    /// Notes the server's id of the match that plays a claimed ladder match, once it has
+    /// started, so that a spectator asking another node can be told where it runs. Fenced as
+    /// [`Store::finish_match`].
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError>;
+
+    /// The node hosting the running ladder match whose server id is `server_match_id` (noted by
+    /// [`Store::note_hosting`]), if one is and its node has a row.
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

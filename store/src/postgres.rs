@@ -27,8 +27,8 @@ use crate::postgres_reads as reads;
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
     Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
-    RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -54,6 +54,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::postgres_ladders::MIGRATION,
     // 3: each ladder's standings snapshot.
     crate::postgres_standings::MIGRATION,
+    // 4: the nodes on the store, their heartbeats and lobbies.
+    crate::nodes::MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -620,6 +622,26 @@ impl Store for PgStore {
 
     async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
         crate::postgres_standings::standings(self, ladder).await
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+        nodes::beat_node(self, beat, now_ms).await
+    }
+
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+        nodes::nodes(self, seen_since_ms).await
+    }
+
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError> {
+        nodes::note_hosting(self, claim, server_match_id).await
+    }
+
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
+        nodes::hosting_node(self, server_match_id).await
     }
 }
 

@@ -833,6 +833,15 @@ pub(crate) async fn requeue_matches(store: &PgStore, which: &Requeue, now_ms: i6
             )
             .await?
         }
+        Requeue::OwnerGone { seen_since_ms } => {
+            conn.exec(
+                "UPDATE ladder_matches m SET state = $1, lease_owner = NULL, lease_until_ms = NULL
+                 WHERE m.state = $2 AND NOT EXISTS (SELECT 1 FROM nodes n
+                     WHERE n.owner = m.lease_owner AND n.seen_ms >= $3)",
+                &[&planned, &running, seen_since_ms],
+            )
+            .await?
+        }
     };
     Ok(changed)
 }

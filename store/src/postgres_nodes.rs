@@ -16,8 +16,12 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
+use crate::nodes::{encode_lobby, node_row};
 use crate::postgres::Cached;
-use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, PgStore, StoreError};
+use crate::{
+    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore,
+    StoreError,
+};
 
 /// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
 /// store works in and the ladder's id: advisory locks belong to the whole database, and
@@ -119,4 +123,83 @@ pub(crate) async fn resign(store: &PgStore, ladder: LadderId) -> Result<(), Stor
     // Closing the session releases its lock.
     store.leadership().sessions.lock().await.remove(&ladder);
     Ok(())
+}
+
+pub(crate) async fn beat_node(
+    store: &PgStore,
+    beat: &NodeBeat,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    store
+        .conn()
+        .await?
+        .exec(
+            "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
+             VALUES ($1, $2, $3, $3, $4)
+             ON CONFLICT (owner) DO UPDATE SET advertise = $2, seen_ms = $3, lobby = $4",
+            &[&beat.owner, &beat.advertise, &now_ms, &encode_lobby(&beat.lobby)],
+        )
+        .await?;
+    Ok(())
+}
+
+pub(crate) async fn nodes(store: &PgStore, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+    let rows = store
+        .conn()
+        .await?
+        .rows(
+            "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= $1
+             ORDER BY owner",
+            &[&seen_since_ms],
+        )
+        .await?;
+    rows.iter()
+        .map(|row| {
+            let lobby: String = row.try_get(4)?;
+            node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby)
+        })
+        .collect()
+}
+
+pub(crate) async fn note_hosting(
+    store: &PgStore,
+    claim: &Claim,
+    server_match_id: &str,
+) -> Result<(), StoreError> {
+    let noted = store
+        .conn()
+        .await?
+        .exec(
+            "UPDATE ladder_matches SET server_match_id = $4
+             WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND attempt = $3",
+            &[&claim.id.0, &claim.owner, &i64::from(claim.attempt), &server_match_id],
+        )
+        .await?;
+    if noted == 0 {
+        return Err(StoreError::StaleClaim {
+            match_id: claim.id.0,
+            owner: claim.owner.clone(),
+            attempt: claim.attempt,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) async fn hosting_node(
+    store: &PgStore,
+    server_match_id: &str,
+) -> Result<Option<NodeRow>, StoreError> {
+    let row = store
+        .conn()
+        .await?
+        .opt(
+            "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+             FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+             WHERE m.server_match_id = $1 AND m.state = 'running'",
+            &[&server_match_id],
+        )
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let lobby: String = row.try_get(4)?;
+    node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby).map(Some)
 }

@@ -16,8 +16,8 @@ use crate::sqlite_reads as reads;
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
     Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, RatingChangeRow,
-    RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -45,6 +45,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::sqlite_ladders::MIGRATION,
     // 3: each ladder's standings snapshot.
     crate::sqlite_standings::MIGRATION,
+    // 4: the nodes on the store, their heartbeats and lobbies.
+    crate::nodes::MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -555,6 +557,31 @@ impl Store for SqliteStore {
 
     async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
         self.run(move |conn| crate::sqlite_standings::standings(conn, ladder)).await
+    }
+
+    /// The process that opened the file is its one node.
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
+        let beat = beat.clone();
+        self.run(move |conn| crate::sqlite_nodes::beat_node(conn, &beat, now_ms)).await
+    }
+
+    async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+        self.run(move |conn| crate::sqlite_nodes::nodes(conn, seen_since_ms)).await
+    }
+
+    async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError> {
+        let (claim, server_match_id) = (claim.clone(), server_match_id.to_owned());
+        self.run(move |conn| crate::sqlite_nodes::note_hosting(conn, &claim, &server_match_id))
+            .await
+    }
+
+    async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
+        let server_match_id = server_match_id.to_owned();
+        self.run(move |conn| crate::sqlite_nodes::hosting_node(conn, &server_match_id)).await
     }
 }
 

@@ -717,6 +717,12 @@ pub(crate) fn requeue_matches(conn: &mut Connection, which: &Requeue, now_ms: i6
              WHERE state = ?2 AND (lease_owner IS NULL OR lease_owner <> ?3)",
             params![planned, running, owner],
         )?,
+        Requeue::OwnerGone { seen_since_ms } => conn.execute(
+            "UPDATE ladder_matches SET state = ?1, lease_owner = NULL, lease_until_ms = NULL
+             WHERE state = ?2 AND NOT EXISTS (SELECT 1 FROM nodes n
+                 WHERE n.owner = ladder_matches.lease_owner AND n.seen_ms >= ?3)",
+            params![planned, running, seen_since_ms],
+        )?,
     };
     Ok(changed as u64)
 }

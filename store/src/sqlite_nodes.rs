@@ -1,11 +1,14 @@
 //! Many-node coordination in SQLite, where there is one node: claiming ready matches in one
-//! transaction, and the scheduler's lock that the only node always holds.
+//! transaction, the scheduler's lock that the only node always holds, and the node's row.
 
 use std::collections::HashSet;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use crate::{BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, StoreError};
+use crate::nodes::{encode_lobby, node_row};
+use crate::{
+    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, StoreError,
+};
 
 pub(crate) fn claim_ready(
     conn: &mut Connection,
@@ -57,4 +60,77 @@ pub(crate) fn claim_ready(
     }
     tx.commit()?;
     Ok(claims)
+}
+
+pub(crate) fn beat_node(
+    conn: &mut Connection,
+    beat: &NodeBeat,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
+         VALUES (?1, ?2, ?3, ?3, ?4)
+         ON CONFLICT (owner) DO UPDATE SET advertise = ?2, seen_ms = ?3, lobby = ?4",
+        params![beat.owner, beat.advertise, now_ms, encode_lobby(&beat.lobby)],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn nodes(conn: &mut Connection, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= ?1
+         ORDER BY owner",
+    )?;
+    let rows = stmt
+        .query_map(params![seen_since_ms], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get::<_, String>(4)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(|(owner, advertise, started, seen, lobby)| {
+            node_row(owner, advertise, started, seen, &lobby)
+        })
+        .collect()
+}
+
+/// The statement that notes a hosted match's server id, under its claim.
+const NOTE_HOSTING: &str = "UPDATE ladder_matches SET server_match_id = ?4
+     WHERE id = ?1 AND state = 'running' AND lease_owner = ?2 AND attempt = ?3";
+
+/// The statement that finds a running ladder match's node by the match's server id.
+const HOSTING_NODE: &str = "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+     FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+     WHERE m.server_match_id = ?1 AND m.state = 'running'";
+
+pub(crate) fn note_hosting(
+    conn: &mut Connection,
+    claim: &Claim,
+    server_match_id: &str,
+) -> Result<(), StoreError> {
+    let noted = conn
+        .execute(NOTE_HOSTING, params![claim.id.0, claim.owner, claim.attempt, server_match_id])?;
+    if noted == 0 {
+        return Err(stale(claim));
+    }
+    Ok(())
+}
+
+pub(crate) fn hosting_node(
+    conn: &mut Connection,
+    server_match_id: &str,
+) -> Result<Option<NodeRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(HOSTING_NODE)?;
+    let mut rows = stmt.query(params![server_match_id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let lobby: String = row.get(4)?;
+    node_row(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, &lobby).map(Some)
+}
+
+/// The refusal of a claim that no longer holds.
+fn stale(claim: &Claim) -> StoreError {
+    StoreError::StaleClaim {
+        match_id: claim.id.0,
+        owner: claim.owner.clone(),
+        attempt: claim.attempt,
+    }
 }

@@ -32,6 +32,7 @@ macro_rules! suite {
                 failures_keep_what_the_bot_saw_and_answered,
                 a_node_claims_the_matches_its_ready_bots_can_play,
                 a_leader_keeps_its_ladder_until_it_resigns,
+                node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matches,
             );
             suite!(@checks $open, reads;
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,

@@ -9,13 +9,31 @@
 //! ladder methods, one transaction each): a set is planned whole, a match is claimed under this
 //! process's lease before it starts, its result is committed under that claim once the match
 //! task has reported its end (the task never waits on the store), and sets are rated in set
-//! order. On start, every running match of an earlier process returns to planned and is played
-//! again; the ratings are always those of [`replay`] over the rated sets.
+//! order. The ratings are always those of [`replay`] over the rated sets.
+//!
+//! Many nodes may run the same ladders on one shared store (PostgreSQL). Each step of a
+//! ladder's task, on every node: the node tries to lead the ladder ([`Store::try_lead`]; one
+//! node at a time wins, the others retry at every step and one takes over when the leader's
+//! session dies), reads the ladder's open sets and bots from the store (the other nodes write
+//! them too), and then
+//!
+//! - the leader alone rates the complete sets in set order, returns the matches of dead nodes
+//!   to planned, voids the sets that cannot be played, and plans new sets, each among bots that
+//!   wait in ONE node's lobby (the nodes' heartbeats carry their lobbies: the `nodes` module);
+//! - every node claims ([`Store::claim_ready`]) the planned matches whose bots all wait in its
+//!   own lobby, hosts them under its lease, renews the lease, and commits each result under its
+//!   claim.
+//!
+//! So a bot's stream never moves between nodes. On a store of one node's own (SQLite) the node
+//! always leads, and on start every running match of an earlier process returns to planned; on
+//! a shared store, a starting node takes back nothing: the leader returns a match to planned
+//! once its node has stopped its heartbeat (or its lease has expired), never a live node's.
 
 mod config;
+mod nodes;
 mod standings;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -44,8 +62,9 @@ use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 const LEASE: Duration = Duration::from_secs(30);
 
 /// How often a ladder looks at its lobby when nothing else wakes it (a bot that left is
-/// noticed no later than this after its `absent_ms`).
-const IDLE_LOOK: Duration = Duration::from_millis(500);
+/// noticed no later than this after its `absent_ms`; on a shared store, also how often a
+/// standby tries to lead and the leader reads the other nodes' lobbies).
+const IDLE_LOOK: Duration = Duration::from_millis(250);
 
 /// Why a hosted ladder failed.
 #[derive(Debug, thiserror::Error)]
@@ -183,6 +202,8 @@ struct Shared {
     host: Host,
     /// This process's lease owner name.
     run_id: String,
+    /// The address this node advertises to the others ("" if none).
+    advertise: String,
     /// Each running ladder's status channel, by name.
     ladders: Mutex<HashMap<String, watch::Sender<LadderStatus>>>,
 }
@@ -197,14 +218,35 @@ impl HostedLadders {
     /// Starts hosting: every match an earlier run left running returns to planned, leases are
     /// renewed from now on, and every ladder in the store that is not closed resumes.
     pub async fn start(store: Arc<dyn Store>, host: Host) -> Result<HostedLadders, HostedError> {
+        HostedLadders::start_node(store, host, String::new()).await
+    }
+
+    /// Starts hosting as one node of many when the store is shared ([`Store::is_shared`]),
+    /// advertising `advertise` (the address bots and spectators reach this node at) in its
+    /// heartbeat: it takes back no running match (the ladders' leaders return dead nodes'
+    /// matches to planned), and joins every ladder in the store that is not closed. On a store
+    /// of its own, as [`HostedLadders::start`].
+    pub async fn start_node(
+        store: Arc<dyn Store>,
+        host: Host,
+        advertise: String,
+    ) -> Result<HostedLadders, HostedError> {
         let run_id = new_run_id();
-        let requeued =
-            store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
-        if requeued > 0 {
-            info!(requeued, "matches left running by an earlier run will be played again");
+        if !store.is_shared() {
+            let requeued =
+                store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
+            if requeued > 0 {
+                info!(requeued, "matches left running by an earlier run will be played again");
+            }
         }
-        let shared = Arc::new(Shared { store, host, run_id, ladders: Mutex::default() });
+        let shared = Arc::new(Shared { store, host, run_id, advertise, ladders: Mutex::default() });
         tokio::spawn(renew_leases(Arc::downgrade(&shared)));
+        if shared.store.is_shared() {
+            // Seen at once, so no leader takes this node for dead before its first interval.
+            nodes::beat_once(&shared).await;
+            tokio::spawn(nodes::heartbeat(Arc::downgrade(&shared)));
+            info!(node = %shared.run_id, "this node joins the others on the store");
+        }
         let hosted = HostedLadders { shared };
         for ladder in hosted.shared.store.ladders().await? {
             if ladder.status != LadderStatus::Closed {
@@ -222,16 +264,28 @@ impl HostedLadders {
     /// Opens the ladder of `file` (its text `text`): created if new, else resumed with the
     /// file's cap, clock, health and bots (its game, options, table, seed, seatings and rating
     /// system must be those it was created with).
+    ///
+    /// Nodes of one shared store that start together with the same file open one ladder: the
+    /// first creates it, the others resume it.
     pub async fn open(&self, file: &HostedLadderFile, text: &str) -> Result<Ladder, HostedError> {
         let store = &self.shared.store;
-        let ladder = match store.ladder(&file.name).await? {
-            None => store.create_ladder(&new_ladder(file, text), now_ms()).await?,
-            Some(ladder) => {
-                let stored = HostedLadderFile::parse(&ladder.spec.config)?;
-                file.same_ladder(&stored)?;
-                store.update_ladder_config(ladder.id, file.provisional_sets, text).await?
-            }
+        let found = match store.ladder(&file.name).await? {
+            Some(ladder) => Some(ladder),
+            None => match store.create_ladder(&new_ladder(file, text), now_ms()).await {
+                Ok(created) => {
+                    self.run(created.clone()).await?;
+                    return Ok(created);
+                }
+                // Created by another node meanwhile: resumed as if it had been there.
+                Err(StoreError::LadderExists(_)) => store.ladder(&file.name).await?,
+                Err(error) => return Err(error.into()),
+            },
         };
+        let ladder =
+            found.ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", file.name)))?;
+        let stored = HostedLadderFile::parse(&ladder.spec.config)?;
+        file.same_ladder(&stored)?;
+        let ladder = store.update_ladder_config(ladder.id, file.provisional_sets, text).await?;
         self.run(ladder.clone()).await?;
         Ok(ladder)
     }
@@ -245,10 +299,15 @@ impl HostedLadders {
             return Ok(());
         }
         let (status_tx, status) = watch::channel(ladder.status);
+        let (store, id) = (Arc::clone(&self.shared.store), ladder.id);
         let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
         self.ladders().insert(name.clone(), status_tx);
         tokio::spawn(async move {
             runner.run().await;
+            // A standby may lead the ladder again once it is reopened.
+            if let Err(error) = store.resign(id).await {
+                warn!(ladder = %name, cause = %error, "the ladder's leadership was not given up");
+            }
             info!(ladder = %name, "ladder task ended");
         });
         Ok(())
@@ -351,8 +410,10 @@ struct BotState {
     paused: Option<String>,
     /// Its matches running in this ladder.
     running: u32,
-    /// When it was last seen waiting in the lobby (or last finished a match).
+    /// When it was last seen waiting in a lobby (or last finished a match).
     last_seen: Instant,
+    /// The node (lease owner name) whose lobby it was last seen waiting in, if seen.
+    node: Option<String>,
     /// Its last matches' first failures, latest last (at most `health.window`).
     recent: VecDeque<Option<FailureKind>>,
 }
@@ -379,6 +440,10 @@ struct Runner {
     open: BTreeMap<u64, LadderSet>,
     next_set: u64,
     running: u32,
+    /// Whether this node schedules the ladder (its last [`Store::try_lead`] won).
+    leading: bool,
+    /// When this node, leading, last returned dead nodes' matches to planned.
+    requeued: Option<Instant>,
     ended_tx: mpsc::UnboundedSender<Ended>,
     ended: mpsc::UnboundedReceiver<Ended>,
     /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
@@ -416,6 +481,8 @@ impl Runner {
             open,
             next_set,
             running: 0,
+            leading: false,
+            requeued: None,
             ended_tx,
             ended,
             evidence,
@@ -477,14 +544,71 @@ impl Runner {
     }
 
     async fn step(&mut self, status: LadderStatus) -> Result<(), HostedError> {
-        let revision = self.evidence.revision();
-        let rated = self.rate_complete().await;
-        if self.evidence.revision() != revision {
-            self.on_rated().await;
+        self.lead().await?;
+        if self.shared.store.is_shared() {
+            self.refresh().await?;
         }
-        rated?;
+        if self.leading {
+            let revision = self.evidence.revision();
+            let rated = self.rate_complete().await;
+            if self.evidence.revision() != revision {
+                self.on_rated().await;
+            }
+            rated?;
+        }
         if status == LadderStatus::Running {
             self.schedule().await?;
+        }
+        Ok(())
+    }
+
+    /// Tries to lead the ladder (or checks that this node still does).
+    async fn lead(&mut self) -> Result<(), HostedError> {
+        let leading = match self.store().try_lead(self.id()).await {
+            Ok(leading) => leading,
+            Err(error) => {
+                // Unsure whether the lock still holds: plan and rate nothing until it is known.
+                self.leading = false;
+                return Err(error.into());
+            }
+        };
+        if leading && !self.leading {
+            // Taking over (or the first step): the sets planned so far are the store's.
+            self.next_set = self.store().set_count(self.id()).await?;
+            if self.shared.store.is_shared() {
+                // The sets another node rated while it led: the standings and the schedule
+                // start from all of them.
+                let rated = self.store().rated_sets(self.id()).await?;
+                self.evidence = Evidence::from_rated(&rated, self.bots.keys().copied(), 0);
+            }
+            info!(ladder = %self.ladder.spec.name, node = %self.shared.run_id, next_set = self.next_set, "this node schedules the ladder");
+        } else if !leading && self.leading {
+            info!(ladder = %self.ladder.spec.name, "another node schedules the ladder now");
+        }
+        self.leading = leading;
+        Ok(())
+    }
+
+    /// Reads the ladder's open sets and its bots' ratings and pauses again from the store,
+    /// where the other nodes write them too (a shared store only: on its own store this task is
+    /// their only writer and its memory is current).
+    async fn refresh(&mut self) -> Result<(), HostedError> {
+        let store = self.shared.store.as_ref();
+        let open = store.open_sets(self.ladder.id).await?;
+        self.open = open.into_iter().map(|s| (s.index, s)).collect();
+        if let Some(&last) = self.open.keys().next_back() {
+            self.next_set = self.next_set.max(last + 1);
+        }
+        for row in store.ladder_bots(self.ladder.id).await? {
+            match self.bots.get_mut(&row.bot) {
+                Some(bot) => {
+                    bot.rating = rating(row.rating);
+                    bot.paused = row.paused_reason;
+                }
+                None => {
+                    self.bots.insert(row.bot, bot_state(row, std::iter::empty()));
+                }
+            }
         }
         Ok(())
     }
@@ -536,14 +660,53 @@ impl Runner {
         Ok(())
     }
 
-    /// Starts what can start, voids what cannot be played, plans new sets for idle bots.
+    /// Starts what can start and, leading, voids what cannot be played and plans new sets for
+    /// idle bots (on each node, among the bots waiting there).
     async fn schedule(&mut self) -> Result<(), HostedError> {
-        let lobby = self.shared.host.lobby();
-        self.registered(&lobby).await?;
+        let own = self.shared.run_id.clone();
+        let mut free = self.waiting(&own, &self.shared.host.lobby()).await?;
+        // The other live nodes' bots, by node (a shared store, leading: the heartbeats).
+        let mut elsewhere = Vec::new();
+        if self.leading && self.shared.store.is_shared() {
+            for node in self.store().nodes(nodes::alive_since_ms()).await? {
+                if node.beat.owner == own {
+                    continue;
+                }
+                let lobby = node.beat.lobby.into_iter().map(|(name, n)| (name, n as usize));
+                elsewhere.push(self.waiting(&node.beat.owner, &lobby.collect()).await?);
+            }
+            self.requeue_gone().await;
+        }
+        if self.leading {
+            let mut anywhere = free.clone();
+            for (&bot, &n) in elsewhere.iter().flatten() {
+                *anywhere.entry(bot).or_default() += n;
+            }
+            self.void_unplayable(&anywhere).await?;
+        }
+        self.start_planned(&mut free).await?;
+        if self.leading {
+            while self.plan_one(&free).await? {
+                self.start_planned(&mut free).await?;
+            }
+            for free in &elsewhere {
+                while self.plan_one(free).await? {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The ladder's bots waiting in `node`'s lobby (`lobby`), by id, with their free streams;
+    /// a registered bot the ladder admits is entered in it when first seen.
+    async fn waiting(
+        &mut self,
+        node: &str,
+        lobby: &HashMap<String, usize>,
+    ) -> Result<HashMap<BotId, usize>, HostedError> {
+        self.registered(lobby).await?;
         let now = Instant::now();
-        // Bots waiting, by id, with their free streams.
         let mut free: HashMap<BotId, usize> = HashMap::new();
-        for (name, &waiting) in &lobby {
+        for (name, &waiting) in lobby {
             let Some(&id) = self.registered.get(name) else { continue };
             if !self.file.admits(name) {
                 continue;
@@ -560,15 +723,32 @@ impl Runner {
             }
             if let Some(bot) = self.bots.get_mut(&id) {
                 bot.last_seen = now;
+                if bot.node.as_deref() != Some(node) {
+                    bot.node = Some(node.to_owned());
+                }
             }
             free.insert(id, waiting);
         }
-        self.void_unplayable(&free).await?;
-        self.start_planned(&mut free).await?;
-        while self.plan_one(&free).await? {
-            self.start_planned(&mut free).await?;
+        Ok(free)
+    }
+
+    /// Leading on a shared store, at most once per second: returns to planned the matches
+    /// whose node has stopped its heartbeat, or whose lease has expired.
+    async fn requeue_gone(&mut self) {
+        if self.requeued.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
+            return;
         }
-        Ok(())
+        self.requeued = Some(Instant::now());
+        let gone = Requeue::OwnerGone { seen_since_ms: nodes::alive_since_ms() };
+        for which in [gone, Requeue::Expired] {
+            match self.store().requeue_matches(&which, now_ms()).await {
+                Ok(0) => {}
+                Ok(requeued) => {
+                    info!(requeued, ?which, "matches of a node that is gone will be played again");
+                }
+                Err(error) => warn!(cause = %error, "matches of dead nodes not requeued"),
+            }
+        }
     }
 
     /// Whether `bot` may start another match now: known, not paused, under its cap.
@@ -579,20 +759,45 @@ impl Runner {
             && free.get(&bot).is_some_and(|&n| n > 0)
     }
 
-    /// Whether `bot` has left: paused, or out of the lobby for `absent_ms` playing nothing.
-    fn has_left(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
+    /// Whether `bot` has left: paused, or out of every lobby (`free`) for `absent_ms` playing
+    /// nothing (here, nor in the open sets, which hold the other nodes' running matches).
+    fn has_left(&self, bot: BotId, free: &HashMap<BotId, usize>, playing: &HashSet<BotId>) -> bool {
         let absent = Duration::from_millis(self.file.absent_ms);
         self.bots.get(&bot).is_none_or(|b| {
             b.paused.is_some()
-                || (b.running == 0 && !free.contains_key(&bot) && b.last_seen.elapsed() > absent)
+                || (b.running == 0
+                    && !playing.contains(&bot)
+                    && !free.contains_key(&bot)
+                    && b.last_seen.elapsed() > absent)
         })
     }
 
-    /// Voids every open set that has a planned match with a bot that left and nothing running.
+    /// Whether the bots of a set were last seen waiting on different nodes: no node can host
+    /// its matches, whose bots must all wait in its lobby.
+    fn apart(&self, bots: &[BotId]) -> bool {
+        let nodes: BTreeSet<&str> =
+            bots.iter().filter_map(|bot| self.bots.get(bot)?.node.as_deref()).collect();
+        nodes.len() > 1
+    }
+
+    /// Voids every open set that has a planned match with a bot that left (or bots now on
+    /// different nodes) and nothing running.
     async fn void_unplayable(&mut self, free: &HashMap<BotId, usize>) -> Result<(), HostedError> {
+        let playing: HashSet<BotId> = self
+            .open
+            .values()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Running)
+            .flat_map(|m| m.seats.iter().map(|s| s.bot))
+            .collect();
         let mut void = Vec::new();
         for set in self.open.values() {
             if set.matches.iter().any(|m| m.state == MatchState::Running) {
+                continue;
+            }
+            let planned = set.matches.iter().any(|m| m.state == MatchState::Planned);
+            if planned && self.apart(&set.bots) {
+                void.push((set.index, "its bots wait on different nodes".to_owned()));
                 continue;
             }
             let gone = set
@@ -600,7 +805,7 @@ impl Runner {
                 .iter()
                 .filter(|m| m.state == MatchState::Planned)
                 .flat_map(|m| &m.seats)
-                .find(|seat| self.has_left(seat.bot, free));
+                .find(|seat| self.has_left(seat.bot, free, &playing));
             if let Some(seat) = gone {
                 let name = self.bots.get(&seat.bot).map_or("?", |b| b.name.as_str());
                 let why = match self.bots.get(&seat.bot).and_then(|b| b.paused.as_deref()) {
@@ -637,12 +842,12 @@ impl Runner {
                             state.running += 1;
                         }
                     }
-                    startable.push((set.index, m.id, m.seed, bots));
+                    startable.push(bots);
                 }
             }
         }
-        for (set, id, seed, bots) in startable {
-            if !self.start(set, id, seed, &bots).await {
+        for bots in startable {
+            if !self.start(&bots).await {
                 for bot in &bots {
                     if let Some(state) = self.bots.get_mut(bot) {
                         state.running -= 1;
@@ -653,20 +858,37 @@ impl Runner {
         Ok(())
     }
 
-    /// Claims match `id` and starts it; returns whether it runs.
-    async fn start(&mut self, set: u64, id: LadderMatchId, seed: u64, bots: &[BotId]) -> bool {
+    /// Claims the earliest planned match among `bots` (the one looked at, or one before it that
+    /// another node gave back meanwhile) and starts it; returns whether it runs.
+    async fn start(&mut self, bots: &[BotId]) -> bool {
         let lease = Lease {
             owner: self.shared.run_id.clone(),
             until_ms: now_ms() + LEASE.as_millis() as i64,
         };
-        let claim = match self.store().claim_match(id, &lease, now_ms()).await {
-            Ok(claim) => claim,
+        let claim = match self.store().claim_ready(self.id(), bots, &lease, now_ms(), 1).await {
+            Ok(claims) => match claims.into_iter().next() {
+                Some(claim) => claim,
+                // Claimed by another node since this one read the open sets.
+                None => return false,
+            },
             Err(error) => {
-                warn!(match_id = id.0, cause = %error, "match not claimed");
+                warn!(cause = %error, "match not claimed");
                 return false;
             }
         };
-        let seats = bots
+        let id = claim.id;
+        let found = self.open.values().find_map(|s| {
+            let m = s.matches.iter().find(|m| m.id == id)?;
+            Some((s.index, m.seed, m.seats.iter().map(|seat| seat.bot).collect::<Vec<_>>()))
+        });
+        let Some((set, seed, seated)) = found else {
+            // Planned after this node read the open sets: it waits for the next step.
+            if let Err(error) = self.store().release_match(&claim).await {
+                warn!(match_id = id.0, cause = %error, "match not released");
+            }
+            return false;
+        };
+        let seats = seated
             .iter()
             .map(|bot| self.bots.get(bot).map_or_else(String::new, |b| b.name.clone()))
             .collect();
@@ -680,6 +902,13 @@ impl Runner {
         };
         match self.shared.host.start(request) {
             Ok(started) => {
+                if self.shared.store.is_shared() {
+                    // So that a spectator asking another node is told this one's address.
+                    let noted = self.store().note_hosting(&claim, &started.match_id).await;
+                    if let Err(error) = noted {
+                        warn!(match_id = id.0, cause = %error, "the hosting node not noted");
+                    }
+                }
                 self.set_match_state(set, id, MatchState::Running);
                 self.running += 1;
                 let tx = self.ended_tx.clone();
@@ -868,6 +1097,7 @@ fn bot_state(row: LadderBot, recent: impl Iterator<Item = Option<FailureKind>>) 
         paused: row.paused_reason,
         running: 0,
         last_seen: Instant::now(),
+        node: None,
         recent: recent.collect(),
     }
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use cardroom_store::{
     BotId, Claim, FailureKind, KeyHash, LadderId, LadderStatus, Lease, MatchResult, MatchState,
-    NewFailure, NewLadder, NewMatch, NewSet, RatingUpdate, Requeue, SeatResult, SetState, Store,
-    StoreError, StoredRating,
+    NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate, Requeue, SeatResult, SetState,
+    Store, StoreError, StoredRating,
 };
 
 const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
@@ -303,4 +303,43 @@ pub(crate) async fn a_leader_keeps_its_ladder_until_it_resigns(store: Arc<dyn St
     store.resign(ladder).await.unwrap();
     assert!(store.try_lead(ladder).await.unwrap(), "a free ladder is led again");
     store.resign(ladder).await.unwrap();
+}
+
+pub(crate) async fn node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matches(
+    store: Arc<dyn Store>,
+) {
+    let beat = |owner: &str, lobby: &[(&str, u32)]| NodeBeat {
+        owner: owner.into(),
+        advertise: format!("http://{owner}:50051"),
+        lobby: lobby.iter().map(|&(name, n)| (name.to_owned(), n)).collect(),
+    };
+    store.beat_node(&beat("live", &[("alice", 2)]), 100).await.unwrap();
+    store.beat_node(&beat("dead", &[("bob", 1)]), 100).await.unwrap();
+    // A later heartbeat replaces the lobby and keeps the start.
+    store.beat_node(&beat("live", &[("alice", 1), ("bob", 1)]), 5_000).await.unwrap();
+    let live = store.nodes(4_000).await.unwrap();
+    assert_eq!(live.len(), 1);
+    assert_eq!(live[0].beat, beat("live", &[("alice", 1), ("bob", 1)]));
+    assert_eq!((live[0].started_ms, live[0].seen_ms), (100, 5_000));
+    let all: Vec<String> =
+        store.nodes(0).await.unwrap().into_iter().map(|n| n.beat.owner).collect();
+    assert_eq!(all, ["dead", "live"]);
+
+    // The dead node's match returns to planned, the live node's keeps running, leases unexpired.
+    let (store, ladder, bots) = ladder_with_two_bots(store).await;
+    let planned = store.plan_set(ladder, &set(0, bots), 3).await.unwrap();
+    let (m0, m1) = (planned.matches[0].id, planned.matches[1].id);
+    let dead = store.claim_match(m0, &lease("dead", 1_000_000), 10).await.unwrap();
+    store.claim_match(m1, &lease("live", 1_000_000), 10).await.unwrap();
+    let gone = Requeue::OwnerGone { seen_since_ms: 4_000 };
+    assert_eq!(store.requeue_matches(&gone, 5_001).await.unwrap(), 1);
+    let matches = &store.open_sets(ladder).await.unwrap()[0].matches;
+    let states: Vec<(MatchState, Option<&str>)> =
+        matches.iter().map(|m| (m.state, m.lease_owner.as_deref())).collect();
+    assert_eq!(states, [(MatchState::Planned, None), (MatchState::Running, Some("live"))]);
+    // Should the dead node only have been cut off, its result is refused.
+    assert!(matches!(
+        store.finish_match(&result(&dead, [1, 2]), 5_002).await,
+        Err(StoreError::StaleClaim { .. })
+    ));
 }

@@ -1,0 +1,296 @@
+//! Three `cardroom serve` nodes on one PostgreSQL database (the test cluster of
+//! `CARDROOM_TEST_PG`) run one hosted ladder of registered random bots, three bots in each
+//! node's lobby. A node that does not lead the ladder is killed (SIGKILL) while it hosts a match,
+//! then the leader; the ladder goes on, a standby takes the ladder over, the restarted node claims
+//! matches again, every match of a rated set is recorded once, and the ratings equal a serial
+//! replay of the stored results.
+
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead as _, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cardroom_arena::hosted::replay;
+use cardroom_arena::{Rating, RatingSystem};
+use cardroom_example_bots::random::AnyRandom;
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
+use cardroom_server::NODE_METADATA;
+use cardroom_store::testing::{fresh_schema_url, test_pg_url};
+use cardroom_store::{Accounts, BotId, LadderId, LadderMatch, MatchState, Store};
+use cardroom_tests::eventually;
+
+mod support;
+
+const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 5\n\
+                      max_concurrent = 2\nabsent_ms = 3000\n";
+
+/// What a node's log says when it becomes the ladder's scheduler.
+const LEADS: &str = "this node schedules the ladder";
+
+/// One `cardroom serve` node: its process (killed when dropped), its address, and whether its
+/// log has said it leads the ladder.
+struct Node {
+    process: Child,
+    url: String,
+    leads: Arc<Mutex<bool>>,
+}
+
+impl Node {
+    fn start(store: &str, ladder: &Path, records: &Path) -> Node {
+        let mut process = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", store])
+            .arg("--ladder")
+            .arg(ladder)
+            .arg("--record-dir")
+            .arg(records)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let url = format!("http://{}", support::listening_address(&mut process));
+        let leads = Arc::new(Mutex::new(false));
+        let stderr = process.stderr.take().unwrap();
+        let seen = Arc::clone(&leads);
+        // Read the whole log (a full pipe would stop the node), noting the leadership line.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { return };
+                if line.contains(LEADS) {
+                    *seen.lock().unwrap() = true;
+                }
+            }
+        });
+        Node { process, url, leads }
+    }
+
+    fn leads(&self) -> bool {
+        *self.leads.lock().unwrap()
+    }
+
+    fn kill(&mut self) {
+        self.process.kill().unwrap();
+        self.process.wait().unwrap();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// A registered random bot that keeps two streams in the lobby of the node `url` names now,
+/// joining again after every match, lost connection or refusal, until the test ends.
+fn lobby_bot(url: Arc<Mutex<String>>, name: String, key: String) {
+    for stream in 0..2u64 {
+        let (url, name, key) = (Arc::clone(&url), name.clone(), key.clone());
+        tokio::spawn(async move {
+            for n in 0u64.. {
+                let node = url.lock().unwrap().clone();
+                let mut config = ConnectConfig::lobby(node, &name).named(&name);
+                config.key = Some(BotKey::new(&key).unwrap());
+                config.version = "v1".into();
+                config.backoff = Backoff {
+                    initial: Duration::from_millis(20),
+                    max: Duration::from_millis(200),
+                    attempts: 5,
+                };
+                let seed = stream * 1_000_000 + n;
+                let _ = play_any(&config, |game| AnyBot::build(game, AnyRandom(seed))).await;
+            }
+        });
+    }
+}
+
+/// Every match of the ladder's open and rated sets, by id.
+async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<i64, LadderMatch> {
+    let mut sets = store.open_sets(ladder).await.unwrap();
+    sets.extend(store.rated_sets(ladder).await.unwrap());
+    sets.into_iter().flat_map(|s| s.matches).map(|m| (m.id.0, m)).collect()
+}
+
+/// Whether every seat of `m` is one of `bots`.
+fn among(m: &LadderMatch, bots: &[BotId]) -> bool {
+    m.seats.iter().all(|seat| bots.contains(&seat.bot))
+}
+
+/// Waits until `more` sets more than now are rated.
+async fn rated_more(store: &dyn Store, ladder: LadderId, more: usize, what: &str) {
+    let now = store.rated_sets(ladder).await.unwrap().len();
+    eventually(what, || async {
+        (store.rated_sets(ladder).await.unwrap().len() >= now + more).then_some(())
+    })
+    .await;
+}
+
+#[test]
+fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
+    let Some(base) = test_pg_url("three_nodes_run_a_ladder") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (ladder_path, records) = (dir.path().join("duel.toml"), dir.path().join("records"));
+    std::fs::write(&ladder_path, LADDER).unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async {
+        let url = fresh_schema_url(&base).await.unwrap();
+        let store = cardroom_store::open(&url).await.unwrap();
+        let accounts = Accounts::new(Arc::clone(&store));
+        let mut nodes: Vec<Node> =
+            (0..3).map(|_| Node::start(&url, &ladder_path, &records)).collect();
+        // Three bots per node, each bot on its node only.
+        let mut node_bots: Vec<Vec<BotId>> = Vec::new();
+        let mut node_urls = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let node_url = Arc::new(Mutex::new(node.url.clone()));
+            let mut bots = Vec::new();
+            for b in 0..3 {
+                let name = format!("n{i}b{b}");
+                let issued = accounts.register(&name).await.unwrap();
+                bots.push(store.bot_credential(&name).await.unwrap().unwrap().account.id);
+                lobby_bot(Arc::clone(&node_url), name, issued.key.expose().to_owned());
+            }
+            node_bots.push(bots);
+            node_urls.push(node_url);
+        }
+        let ladder = eventually("the ladder", || async {
+            store.ladder("duel").await.unwrap().map(|l| l.id)
+        })
+        .await;
+        let leader = eventually("one leader", || async {
+            let leading: Vec<usize> = (0..3).filter(|&i| nodes[i].leads()).collect();
+            (leading.len() == 1).then(|| leading[0])
+        })
+        .await;
+        // Sets are played on every node.
+        eventually("matches done on every node", || async {
+            let all = matches(store.as_ref(), ladder).await;
+            node_bots
+                .iter()
+                .all(|bots| all.values().any(|m| m.state == MatchState::Done && among(m, bots)))
+                .then_some(())
+        })
+        .await;
+
+        // Watching a match on a node that does not host it names the node that does.
+        eventually("Watch on another node naming the hosting node", || async {
+            for m in matches(store.as_ref(), ladder).await.values() {
+                let Some(server_id) = m.server_match_id.clone() else { continue };
+                let Some(host) = (0..3).find(|&i| among(m, &node_bots[i])) else { continue };
+                if m.state != MatchState::Running {
+                    continue;
+                }
+                let other = &nodes[(host + 1) % 3].url;
+                let mut client = CardroomClient::connect(other.clone()).await.unwrap();
+                let asked = pb::WatchRequest { match_id: server_id.clone() };
+                let Err(status) = client.watch(asked).await else {
+                    panic!("match {server_id} watched on a node that does not host it")
+                };
+                assert_eq!(status.code(), tonic::Code::NotFound, "{status:?}");
+                let named = status.metadata().get(NODE_METADATA).and_then(|v| v.to_str().ok());
+                if let Some(named) = named {
+                    assert_eq!(named, nodes[host].url, "{status:?}");
+                    assert!(status.message().contains(&nodes[host].url), "{status:?}");
+                    return Some(());
+                }
+                // It ended meanwhile: a plain NOT_FOUND; try another.
+            }
+            None
+        })
+        .await;
+
+        // Kill a node that does not lead while it hosts a match.
+        let victim = (leader + 1) % 3;
+        let running_on_victim = || async {
+            let running: Vec<(i64, u32)> = matches(store.as_ref(), ladder)
+                .await
+                .values()
+                .filter(|m| m.state == MatchState::Running && among(m, &node_bots[victim]))
+                .map(|m| (m.id.0, m.attempt))
+                .collect();
+            (!running.is_empty()).then_some(running)
+        };
+        eventually("a match running on the victim", running_on_victim).await;
+        nodes[victim].kill();
+        // What it ran as it died (a match it finished in between is done and not among them).
+        let killed_running = running_on_victim().await.unwrap_or_default();
+        assert!(!killed_running.is_empty(), "killed while matches ran");
+        rated_more(store.as_ref(), ladder, 3, "sets rated without the killed node").await;
+
+        // Started again (a new process, a new port), its bots come back to it and it plays.
+        let restarted_ms = now_ms();
+        nodes[victim] = Node::start(&url, &ladder_path, &records);
+        *node_urls[victim].lock().unwrap() = nodes[victim].url.clone();
+        eventually("the restarted node hosting matches", || async {
+            matches(store.as_ref(), ladder)
+                .await
+                .values()
+                .any(|m| {
+                    m.state == MatchState::Done
+                        && among(m, &node_bots[victim])
+                        && m.started_ms.is_some_and(|started| started > restarted_ms)
+                })
+                .then_some(())
+        })
+        .await;
+
+        // Kill the leader: one of the two others takes the ladder over and it goes on.
+        nodes[leader].kill();
+        let standby = eventually("a standby leading", || async {
+            (0..3).find(|&i| i != leader && nodes[i].leads())
+        })
+        .await;
+        rated_more(store.as_ref(), ladder, 3, "sets rated by the new leader").await;
+        for (i, node) in nodes.iter_mut().enumerate() {
+            if i != leader {
+                node.kill();
+            }
+        }
+
+        // Every match of a rated set was recorded once: done, with its record, each its own
+        // server match; the matches killed with their node were played again or voided.
+        let rated = store.rated_sets(ladder).await.unwrap();
+        let mut server_ids = HashSet::new();
+        for m in rated.iter().flat_map(|s| &s.matches) {
+            assert_eq!(m.state, MatchState::Done, "match {} of a rated set", m.id.0);
+            assert!(store.ladder_record(m.id).await.unwrap().is_some(), "match {}", m.id.0);
+            let server_id = m.server_match_id.clone().unwrap();
+            assert!(server_ids.insert(server_id), "match {} recorded once", m.id.0);
+        }
+        let now = matches(store.as_ref(), ladder).await;
+        for (id, attempt) in &killed_running {
+            if let Some(m) = now.get(id).filter(|m| m.state == MatchState::Done) {
+                assert!(m.attempt > *attempt, "match {id} played again under a new claim");
+            }
+        }
+        // Each rated set counted once, in set order, and the ratings are the replay's.
+        let mut sets: Vec<u64> =
+            store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
+        sets.dedup();
+        assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
+        let replayed = replay(RatingSystem::Glicko2, &rated).unwrap();
+        for bot in store.ladder_bots(ladder).await.unwrap() {
+            let stored = Rating {
+                mean: bot.rating.mean,
+                sigma: bot.rating.sigma,
+                volatility: bot.rating.volatility,
+            };
+            assert_eq!(Some(&stored), replayed.get(&bot.bot), "{}'s rating", bot.name);
+        }
+        assert_ne!(standby, leader);
+    });
+}
+
+/// Milliseconds since the Unix epoch, as the store's times.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as i64)
+}
