@@ -12,7 +12,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let descriptors = protox::compile(protos, ["."])?;
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
-    std::fs::write(out.join("cardroom_descriptor.bin"), descriptors.encode_to_vec())?;
+    let encoded = descriptors.encode_to_vec();
+    std::fs::write(out.join("cardroom_descriptor.bin"), &encoded)?;
+    // With the `json` feature, serde impls in the proto3 JSON mapping (`cardroom.v1.serde.rs`),
+    // every field written, defaults included, so a script finds each one.
+    #[cfg(feature = "json")]
+    pbjson_build::Builder::new()
+        .register_descriptors(&encoded)?
+        .emit_fields()
+        .build(&[".cardroom.v1"])?;
     // The generated client and server encode and decode through `codec::SliceCodec`: prost's
     // bytes, read from one slice rather than through tonic's buffer (src/codec.rs says why).
     tonic_prost_build::configure()

@@ -6,6 +6,7 @@ use std::io::Write;
 use anyhow::Context;
 use cardroom_store::{Accounts, BotAccount, IssuedKey};
 
+use crate::reads::ServerArgs;
 use crate::table::{Format, Table, utc_time};
 
 /// The store's address, as `cardroom serve --store` takes it.
@@ -59,6 +60,19 @@ pub(crate) enum BotsCommand {
         #[command(flatten)]
         store: StoreArg,
     },
+    /// Lift a bot's pause in a hosted ladder, through the running server (the admin rpc
+    /// `ResumeBot`), so that the ladder schedules it again.
+    Resume {
+        /// The ladder's name.
+        ladder: String,
+        /// The bot's name.
+        name: String,
+        /// The server's admin token.
+        #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
+        admin_token: String,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 /// Runs a `cardroom bots` subcommand.
@@ -92,6 +106,9 @@ pub(crate) fn run_command(command: BotsCommand, out: &mut dyn Write) -> anyhow::
                     table.row(account_row(&bot, &versions.join(" ")));
                 }
                 table.write(format, out)
+            }
+            BotsCommand::Resume { ladder, name, admin_token, server } => {
+                crate::reads::resume_bot(ladder, name, &admin_token, &server, out).await
             }
         }
     })

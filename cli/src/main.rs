@@ -7,6 +7,7 @@ mod bots;
 mod demo;
 mod gin;
 mod power;
+mod reads;
 mod replay;
 mod serve;
 mod table;
@@ -36,7 +37,7 @@ enum Command {
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
     Serve(Box<serve::ServeArgs>),
     /// Bot accounts in the server's store: register a bot (printing its key once), list,
-    /// revoke, rotate.
+    /// revoke, rotate; and, through a running server, lift a bot's pause in a ladder.
     #[command(subcommand)]
     Bots(accounts::BotsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
@@ -56,6 +57,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    // The read subcommands against a server (`cardroom ladders`, `leaderboard`, `bot`, `h2h`,
+    // `record`, `failures`, `matches`), documented in `reads`.
+    #[command(flatten)]
+    Reads(reads::ReadCommand),
     // The games' own tools (`cardroom gin …`), each documented in its game's module.
     #[command(flatten)]
     Tools(gin::GameTools),
@@ -72,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bots(command) => accounts::run_command(command, &mut out),
         Command::Replay { file, json } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
+        Command::Reads(command) => reads::run_command(command, &mut out),
         Command::Tools(command) => command.run(&mut out),
     };
     match result {

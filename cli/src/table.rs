@@ -57,23 +57,15 @@ impl Table {
                 writeln!(out)?;
             }
             Format::Csv => {
-                writeln!(out, "{}", self.columns.join(","))?;
+                let mut writer = csv::Writer::from_writer(&mut *out);
+                writer.write_record(&self.columns).map_err(std::io::Error::from)?;
                 for row in &self.rows {
-                    let cells: Vec<String> = row.iter().map(|v| csv_field(v)).collect();
-                    writeln!(out, "{}", cells.join(","))?;
+                    writer.write_record(row).map_err(std::io::Error::from)?;
                 }
+                writer.flush()?;
             }
         }
         Ok(())
-    }
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_owned()
     }
 }
 

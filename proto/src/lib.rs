@@ -9,6 +9,9 @@
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
 pub mod pb {
     tonic::include_proto!("cardroom.v1");
+    // The proto3 JSON mapping of every message, as serde impls (feature `json`).
+    #[cfg(feature = "json")]
+    include!(concat!(env!("OUT_DIR"), "/cardroom.v1.serde.rs"));
 
     /// The encoded file descriptor set of the contract, for server reflection.
     pub const FILE_DESCRIPTOR_SET: &[u8] =

@@ -103,7 +103,7 @@ pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus}
 pub use runner::{
     AnyBot, BotBuilder, BotMapper, Played, RunError, play, play_any, play_concurrently,
 };
-pub use tls::TlsOptions;
+pub use tls::{TlsOptions, channel};
 
 /// The engines, re-exported so that a bot needs only this crate.
 pub use cardroom_games as games;

@@ -63,6 +63,13 @@ pub(crate) fn endpoint(server: &str, tls: &TlsOptions) -> Result<Endpoint, RunEr
     endpoint.tls_config(config).map_err(|source| RunError::Tls { address, source })
 }
 
+/// A channel to `server` (`host:port`, `http://…` or `https://…`, its certificate checked as
+/// `tls` says) for unary calls of any kind (the read rpcs, the admin rpcs); it connects on
+/// first use.
+pub fn channel(server: &str, tls: &TlsOptions) -> Result<tonic::transport::Channel, RunError> {
+    Ok(endpoint(server, tls)?.connect_lazy())
+}
+
 /// The certificates of a CA file, which must hold at least one.
 fn read_ca_file(path: &std::path::Path) -> Result<Certificate, RunError> {
     let error = |cause: String| RunError::CaFile { path: path.to_owned(), cause };

@@ -183,6 +183,17 @@ pub struct LadderSummary {
     pub table_seats: u32,
 }
 
+/// A bot whose pause in a hosted ladder was lifted ([`LadderControl::resume_bot`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumedBot {
+    /// The ladder's name.
+    pub ladder: String,
+    /// The bot's registered name.
+    pub bot: String,
+    /// Why it had been paused.
+    pub paused_reason: String,
+}
+
 /// Why a ladder command failed, sorted by gRPC's conventions.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LadderControlError {
@@ -195,7 +206,8 @@ pub enum LadderControlError {
     /// A ladder of that name exists.
     #[error("{0}")]
     AlreadyExists(String),
-    /// Not in the state the command needs (a closed ladder resumed).
+    /// Not in the state the command needs (a closed ladder resumed, a bot resumed that is not
+    /// paused).
     #[error("{0}")]
     FailedPrecondition(String),
     /// The store failed.
@@ -220,4 +232,9 @@ impl From<LadderControlError> for Status {
 pub trait LadderControl: Send + Sync + 'static {
     /// Carries out `command`; returns the ladder as it now is.
     async fn command(&self, command: LadderCommand) -> Result<LadderSummary, LadderControlError>;
+
+    /// Lifts the pause of the bot named `bot` in the ladder named `ladder`, so that the ladder
+    /// schedules it again: [`LadderControlError::NotFound`] for an unknown ladder or a bot not
+    /// in it, [`LadderControlError::FailedPrecondition`] for a bot that is not paused.
+    async fn resume_bot(&self, ladder: &str, bot: &str) -> Result<ResumedBot, LadderControlError>;
 }

@@ -37,7 +37,7 @@ use tracing::{info, warn};
 pub use config::Config;
 pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
-    LadderControlError, LadderSummary, MAX_FAILURES_KEPT, Started,
+    LadderControlError, LadderSummary, MAX_FAILURES_KEPT, ResumedBot, Started,
 };
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};

@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::info;
 
 use crate::accounts;
-use crate::host::{LadderCommand, LadderControl, LadderSummary};
+use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
@@ -99,24 +99,29 @@ impl Cardroom {
         })
     }
 
-    /// Runs an admin ladder command: the admin token (a server without one serves no ladder
-    /// rpcs, as no account rpcs) and a ladder runner are needed.
-    async fn ladder_command<T>(
-        &self,
-        request: &Request<T>,
-        command: LadderCommand,
-    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+    /// The ladder runner, for an admin ladder rpc: the admin token (a server without one serves
+    /// no ladder rpcs, as no account rpcs) and a ladder runner are needed.
+    fn ladder_control<T>(&self, request: &Request<T>) -> Result<&dyn LadderControl, Status> {
         if self.registry.config().admin_token.is_none() {
             return Err(Status::failed_precondition(
                 "this server has no admin token (--admin-token), so it serves no ladder rpcs",
             ));
         }
         self.check_admin(request)?;
-        let control = self.ladders.as_ref().ok_or_else(|| {
+        self.ladders.as_deref().ok_or_else(|| {
             Status::failed_precondition(
                 "this server runs no hosted ladders: start it with --store sqlite:FILE",
             )
-        })?;
+        })
+    }
+
+    /// Runs an admin ladder command ([`Self::ladder_control`]).
+    async fn ladder_command<T>(
+        &self,
+        request: &Request<T>,
+        command: LadderCommand,
+    ) -> Result<Response<pb::LadderStatusReply>, Status> {
+        let control = self.ladder_control(request)?;
         let LadderSummary { name, status, reason, game, table_seats } =
             control.command(command).await?;
         info!(ladder = %name, %status, "ladder command");
@@ -520,6 +525,17 @@ impl pb::cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<pb::LadderStatusReply>, Status> {
         let pb::LadderRequest { name, reason } = request.get_ref().clone();
         self.ladder_command(&request, LadderCommand::Close { name, reason }).await
+    }
+
+    async fn resume_bot(
+        &self,
+        request: Request<pb::ResumeBotRequest>,
+    ) -> Result<Response<pb::ResumedBot>, Status> {
+        let control = self.ladder_control(&request)?;
+        let pb::ResumeBotRequest { ladder, bot } = request.get_ref();
+        let ResumedBot { ladder, bot, paused_reason } = control.resume_bot(ladder, bot).await?;
+        info!(%ladder, %bot, "bot resumed");
+        Ok(Response::new(pb::ResumedBot { ladder, bot, paused_reason }))
     }
 }
 

@@ -3,9 +3,11 @@
 //! with every message kept as the bytes on the wire ([`Bot`], [`RawCodec`], [`watch_raw`]),
 //! all seats of a match scripted from one task ([`Table`]), records replayed with the engines
 //! ([`Replay`]), and the Python example bots run as real processes against it ([`PythonBot`]), and certificates
-//! for a server that speaks TLS ([`TestCertificates`]).
+//! for a server that speaks TLS ([`TestCertificates`]); a server hosting ladders and the
+//! registered bots that play in them ([`hosted_server`], [`lobby_bot`], [`crashing_bot`]).
 
 mod bot;
+mod hosted;
 mod python;
 mod replay;
 mod server;
@@ -17,6 +19,7 @@ use std::time::Duration;
 pub use bot::{
     Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
 };
+pub use hosted::{ADMIN, crashing_bot, hosted_server, lobby_bot, register};
 pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
 pub use replay::{Actions, Replay, ReplayGame, places};
 pub use server::{TestServer, connect, create};

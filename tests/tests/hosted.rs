@@ -6,53 +6,13 @@
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, replay};
+use cardroom_arena::hosted::{HostedLadderFile, replay};
 use cardroom_arena::{Rating, RatingSystem};
-use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
-use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
-use cardroom_server::{Config, Server};
-use cardroom_store::{Accounts, FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
-use cardroom_tests::{Bot, TestServer, eventually};
+use cardroom_store::{FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
+use cardroom_tests::{ADMIN, crashing_bot, eventually, hosted_server, lobby_bot, register};
 use tonic::{Code, Request};
-
-const ADMIN: &str = "admin-secret";
-
-/// A server with accounts and hosted ladders over `store`.
-async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
-    let config = Config {
-        admin_token: Some(ADMIN.into()),
-        accounts: Some(Accounts::new(Arc::clone(&store))),
-        registered_only: true,
-        move_time: Duration::from_millis(500),
-        reconnect_grace: Duration::from_millis(300),
-        ..Config::default()
-    };
-    let server = Server::new(config);
-    let hosted = HostedLadders::start(store, server.host()).await.unwrap();
-    let server = server.ladders(Arc::new(hosted.clone()));
-    (TestServer::serve(server).await, hosted)
-}
-
-/// Registers `name` in `store`; returns its key.
-async fn register(store: &Arc<dyn Store>, name: &str) -> String {
-    let issued = Accounts::new(Arc::clone(store)).register(name).await.unwrap();
-    issued.key.expose().to_owned()
-}
-
-/// A registered random bot playing in the lobby under its name with its key, `concurrency`
-/// matches at once, until the test ends.
-fn lobby_bot(url: String, name: &str, key: &str, version: &str, concurrency: u32) {
-    let mut config = ConnectConfig::lobby(url, name).named(name);
-    config.key = Some(BotKey::new(key).unwrap());
-    config.version = version.to_owned();
-    tokio::spawn(play_concurrently(concurrency, 0, move |n| {
-        let config = config.clone();
-        async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
-    }));
-}
 
 async fn ladder_id(store: &Arc<dyn Store>, name: &str) -> LadderId {
     store.ladder(name).await.unwrap().unwrap().id
@@ -122,31 +82,12 @@ async fn registered_bots_in_the_lobby_play_duplicate_sets_by_themselves() {
     server.stop().await.unwrap();
 }
 
-/// A registered bot that joins the lobby with its key and drops its stream as soon as it is
-/// seated, every time.
-fn crashing_bot(url: String, key: String) {
-    tokio::spawn(async move {
-        loop {
-            let channel = cardroom_tests::connect(&url).await;
-            let join = pb::Join {
-                seat: Some(pb::join::Seat::Lobby("crasher".into())),
-                bot_name: "crasher".into(),
-                bot_version: "broken-1".into(),
-                ..Default::default()
-            };
-            let Ok(mut bot) = Bot::open_with_key(channel, join, &key).await else { return };
-            // Seated: gone at once.
-            let _ = bot.next().await;
-        }
-    });
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_that_crashes_every_match_is_paused_with_its_reason() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
     let (server, hosted) = hosted_server(Arc::clone(&store)).await;
     let key = register(&store, "crasher").await;
-    crashing_bot(server.url(), key);
+    crashing_bot(server.url(), "crasher", key);
     let key = register(&store, "steady").await;
     lobby_bot(server.url(), "steady", &key, "v1", 1);
     let text =

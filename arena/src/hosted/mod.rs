@@ -39,7 +39,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cardroom_server::{
     Host, HostError, HostedEnd, HostedMatch, LadderCommand, LadderControl, LadderControlError,
-    LadderSummary,
+    LadderSummary, ResumedBot,
 };
 use cardroom_store::{
     BotId, BotStatus, Claim, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId, LadderSet,
@@ -388,6 +388,28 @@ impl LadderControl for HostedLadders {
         };
         Ok(summary(&ladder))
     }
+
+    async fn resume_bot(&self, ladder: &str, bot: &str) -> Result<ResumedBot, LadderControlError> {
+        let store = &self.shared.store;
+        let found = store.ladder(ladder).await.map_err(HostedError::from)?;
+        let found = found
+            .ok_or_else(|| LadderControlError::NotFound(format!("no ladder named {ladder:?}")))?;
+        let rows = store.ladder_bots(found.id).await.map_err(HostedError::from)?;
+        let row = rows.into_iter().find(|row| row.name == bot).ok_or_else(|| {
+            LadderControlError::NotFound(format!("no bot named {bot:?} in ladder {ladder:?}"))
+        })?;
+        let paused_reason = row.paused_reason.ok_or_else(|| {
+            LadderControlError::FailedPrecondition(format!(
+                "{bot} is not paused in ladder {ladder:?}"
+            ))
+        })?;
+        store.resume_bot(found.id, row.bot).await.map_err(HostedError::from)?;
+        // Its task reads the pauses again when woken through its status channel.
+        if let Some(status) = self.ladders().get(ladder) {
+            status.send_modify(|_| {});
+        }
+        Ok(ResumedBot { ladder: ladder.to_owned(), bot: bot.to_owned(), paused_reason })
+    }
 }
 
 /// Renews this run's leases every third of [`LEASE`] while the ladders exist.
@@ -517,6 +539,7 @@ impl Runner {
                         return;
                     }
                     self.reload_file().await;
+                    self.reload_pauses().await;
                 }
                 _ = arrivals.changed() => {}
                 () = tokio::time::sleep(IDLE_LOOK) => {}
@@ -540,6 +563,27 @@ impl Runner {
             },
             Ok(None) => {}
             Err(error) => warn!(cause = %error, "the ladder could not be read"),
+        }
+    }
+
+    /// Reads the bots' pauses again from the store, where `ResumeBot` lifts them. A bot whose
+    /// pause is lifted is scheduled again, its health window started empty (the failures that
+    /// paused it are not held against it twice).
+    async fn reload_pauses(&mut self) {
+        let rows = match self.store().ladder_bots(self.id()).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                warn!(cause = %error, "the ladder's bots could not be read");
+                return;
+            }
+        };
+        for row in rows {
+            let Some(state) = self.bots.get_mut(&row.bot) else { continue };
+            if state.paused.is_some() && row.paused_reason.is_none() {
+                info!(ladder = %self.ladder.spec.name, bot = %state.name, "bot resumed");
+                state.paused = None;
+                state.recent.clear();
+            }
         }
     }
 

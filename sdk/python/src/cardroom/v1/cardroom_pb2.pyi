@@ -1203,3 +1203,21 @@ class LadderStatusReply(_message.Message):
     game: str
     table_seats: int
     def __init__(self, name: _Optional[str] = ..., status: _Optional[str] = ..., reason: _Optional[str] = ..., game: _Optional[str] = ..., table_seats: _Optional[int] = ...) -> None: ...
+
+class ResumeBotRequest(_message.Message):
+    __slots__ = ("ladder", "bot")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class ResumedBot(_message.Message):
+    __slots__ = ("ladder", "bot", "paused_reason")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_REASON_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    paused_reason: str
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ..., paused_reason: _Optional[str] = ...) -> None: ...

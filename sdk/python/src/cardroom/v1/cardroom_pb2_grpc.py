@@ -155,6 +155,11 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
                 _registered_method=True)
+        self.ResumeBot = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ResumeBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -368,6 +373,16 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ResumeBot(self, request, context):
+        """Unary. Lifts a bot's pause in a hosted ladder (the pause its failures earned it): the
+        ladder schedules it again while it waits in the lobby, its health judged afresh. Needs the
+        admin token; an unknown ladder, or a bot not in it, is NOT_FOUND; a bot that is not paused
+        FAILED_PRECONDITION.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -490,6 +505,11 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.CloseLadder,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.SerializeToString,
+            ),
+            'ResumeBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1141,6 +1161,33 @@ class Cardroom:
             '/cardroom.v1.Cardroom/CloseLadder',
             cardroom_dot_v1_dot_cardroom__pb2.LadderRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.LadderStatusReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ResumeBot',
+            cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.FromString,
             options,
             channel_credentials,
             insecure,
