@@ -171,7 +171,7 @@ fn build(
     let info = super::ladder_info(ladder, lines.len(), done, done + revision.pending());
     Board {
         revision,
-        board: Leaderboard { ladder: info, rows, better, sprt: None },
+        board: Leaderboard { ladder: info, rows, better, sprt: None, running: Vec::new() },
         names,
         standings,
     }

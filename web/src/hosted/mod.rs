@@ -199,6 +199,38 @@ impl StoreSource {
     }
 }
 
+impl StoreSource {
+    /// The server's running matches of `ladder`'s game whose every seat is one of its bots
+    /// (the server's match list names no ladder). Read anew for every page, outside the
+    /// cache: a match starts without the ladder's revision moving. Empty without a server or
+    /// when it does not answer (the leaderboard shows regardless).
+    async fn running(
+        &self,
+        ladder: &LadderInfo,
+        names: &HashMap<BotId, String>,
+    ) -> Vec<crate::source::ListedMatch> {
+        let listed = self.local.server_matches(crate::source::MatchState::Running, None, 100);
+        match listed.await {
+            Ok(list) => list
+                .matches
+                .into_iter()
+                .filter(|m| plays_in(m, &ladder.game, names))
+                .collect(),
+            Err(SourceError::NoServer) => Vec::new(),
+            Err(error) => {
+                tracing::warn!(ladder = %ladder.id, %error, "the running matches are not shown");
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Whether the server's match `m` is one of a ladder of `game` among the bots `names`: its
+/// game, and every seat taken by one of them.
+fn plays_in(m: &crate::source::ListedMatch, game: &str, names: &HashMap<BotId, String>) -> bool {
+    m.game == game && m.seats.iter().all(|s| names.values().any(|n| *n == s.name))
+}
+
 /// A count for a page's `u32` column.
 fn saturate(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -243,10 +275,13 @@ impl Source for StoreSource {
     }
 
     async fn leaderboard(&self, ladder: &str) -> Result<Option<Leaderboard>, SourceError> {
-        match self.hosted(ladder).await? {
-            Some(hosted) => Ok(Some(self.board(&hosted).await?.board.clone())),
-            None => self.local.leaderboard(ladder).await,
-        }
+        let Some(hosted) = self.hosted(ladder).await? else {
+            return self.local.leaderboard(ladder).await;
+        };
+        let kept = self.board(&hosted).await?;
+        let mut board = kept.board.clone();
+        board.running = self.running(&board.ladder, &kept.names).await;
+        Ok(Some(board))
     }
 
     async fn ladder_revision(&self, ladder: &str) -> Result<Option<u64>, SourceError> {
@@ -364,5 +399,32 @@ impl Source for StoreSource {
         id: &str,
     ) -> Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError> {
         self.local.watch(id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{ListedMatch, ListedSeat};
+
+    #[test]
+    fn a_running_match_is_the_ladders_when_its_game_and_every_seat_are() {
+        let names: HashMap<BotId, String> =
+            [(BotId(1), "a".to_owned()), (BotId(2), "b".to_owned())].into();
+        let listed = |game: &str, seats: &[&str]| ListedMatch {
+            id: "m".into(),
+            game: game.into(),
+            seats: seats
+                .iter()
+                .map(|&name| ListedSeat { name: name.into(), connected: true, place: None })
+                .collect(),
+            created_ms: 0,
+            end: None,
+        };
+        assert!(plays_in(&listed("Gin Rummy", &["b", "a"]), "Gin Rummy", &names));
+        assert!(!plays_in(&listed("Twenty-Two", &["b", "a"]), "Gin Rummy", &names));
+        assert!(!plays_in(&listed("Gin Rummy", &["a", "stranger"]), "Gin Rummy", &names));
+        // A seat nobody has taken yet is nobody's.
+        assert!(!plays_in(&listed("Gin Rummy", &["a", ""]), "Gin Rummy", &names));
     }
 }
