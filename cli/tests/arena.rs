@@ -126,7 +126,6 @@ impl ServeChild {
         stream.read_to_string(&mut response).unwrap();
         response
     }
-
 }
 
 impl Drop for ServeChild {

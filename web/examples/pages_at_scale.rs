@@ -42,8 +42,7 @@ struct Args {
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args =
-        Args { matches: 100_000, bots: 50, file: None, requests: 10, hosted: false };
+    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10, hosted: false };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
         let mut value = || given.next().with_context(|| format!("{flag} needs a value"));
@@ -187,7 +186,8 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
     };
     let ladder = store.create_ladder(&spec, now).await?;
     let initial = Rating::initial(RatingSystem::WengLin);
-    let stored = |r: &Rating| StoredRating { mean: r.mean, sigma: r.sigma, volatility: r.volatility };
+    let stored =
+        |r: &Rating| StoredRating { mean: r.mean, sigma: r.sigma, volatility: r.volatility };
     let mut ids = Vec::with_capacity(bots);
     for i in 0..bots {
         let name = format!("bot-{i:02}");
@@ -244,7 +244,11 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
         let updates: Vec<RatingUpdate> = ratings
             .update(&paired)?
             .iter()
-            .map(|c| RatingUpdate { bot: ids[c.bot], before: stored(&c.before), after: stored(&c.after) })
+            .map(|c| RatingUpdate {
+                bot: ids[c.bot],
+                before: stored(&c.before),
+                after: stored(&c.after),
+            })
             .collect();
         store.rate_set(ladder.id, set, &updates, at).await?;
         if set % 10_000 == 9_999 {
@@ -325,7 +329,10 @@ async fn main() -> anyhow::Result<()> {
         let pages = vec![
             ("leaderboard", format!("/ladders/{id}")),
             ("bot page", format!("/ladders/{id}/bots/0")),
-            ("bot page, deep page of matches", format!("/ladders/{id}/bots/0?page={}", deep.max(1))),
+            (
+                "bot page, deep page of matches",
+                format!("/ladders/{id}/bots/0?page={}", deep.max(1)),
+            ),
             ("list of ladders", "/ladders".to_owned()),
         ];
         (cardroom_web::router(Arc::new(source), WebConfig::default()), pages)

@@ -89,8 +89,10 @@ async fn browser(port: u16, profile: &std::path::Path) -> Client {
 
 /// Steps the replay shown to its end with the right arrow (and once more: it stays there),
 /// checks the last step against `record`'s last action, and steps back one with the left.
-async fn step_to_the_end<G: cardroom_games::Game>(client: &Client, record: &cardroom_games::Record<G>)
-where
+async fn step_to_the_end<G: cardroom_games::Game>(
+    client: &Client,
+    record: &cardroom_games::Record<G>,
+) where
     G::Action: std::fmt::Display,
 {
     client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();

@@ -40,7 +40,10 @@ async fn the_front_page_lists_the_hosted_ladder_beside_the_ladder_files() {
     let (status, page) = get(&hosted.router(), "/").await;
     assert_eq!(status, StatusCode::OK);
     let links = attrs(&page, "table.ladders a", "href");
-    assert_eq!(links, [format!("/ladders/{LADDER}"), "/ladders/gin-sprt".into(), "/ladders/tt".into()]);
+    assert_eq!(
+        links,
+        [format!("/ladders/{LADDER}"), "/ladders/gin-sprt".into(), "/ladders/tt".into()]
+    );
     let rows = select(&page, "table.ladders tbody tr");
     // Six matches done; the open set's two are planned.
     assert!(rows[0].contains("Twenty-Two") && rows[0].contains("6 / 8"), "{}", rows[0]);
@@ -188,11 +191,8 @@ async fn a_hosted_match_replays_its_record_and_offers_it_for_download() {
     assert_eq!(attrs(&page, "#replay", "data-steps"), [steps.to_string()]);
     assert!(select(&page, ".unverified").is_empty());
     // Each seat links to its bot's page.
-    let seats: Vec<String> = newest
-        .seats
-        .iter()
-        .map(|s| format!("/ladders/{LADDER}/bots/{}", s.bot.0))
-        .collect();
+    let seats: Vec<String> =
+        newest.seats.iter().map(|s| format!("/ladders/{LADDER}/bots/{}", s.bot.0)).collect();
     assert_eq!(attrs(&page, "ol.result a.seat", "href"), seats);
     let (status, body, headers) = get_raw(&router, &format!("{path}/record.json")).await;
     assert_eq!(status, StatusCode::OK);

@@ -103,7 +103,9 @@ impl BoardCache {
         let lines = store.leaderboard(ladder.id).await?;
         let bots: Vec<BotId> = lines.iter().map(|l| l.bot).collect();
         let standings = match kept {
-            Some(kept) if kept.standings.0 == now.closed_sets() && kept.names.len() == bots.len() => {
+            Some(kept)
+                if kept.standings.0 == now.closed_sets() && kept.names.len() == bots.len() =>
+            {
                 Arc::clone(&kept.standings)
             }
             _ => {

@@ -19,8 +19,7 @@ use std::sync::Arc;
 
 use cardroom_games::GameKind;
 use cardroom_store::{
-    Accounts, AuthError, BotId, Ladder, LadderMatch, LadderMatchId, MatchState, Store,
-    StoreError,
+    Accounts, AuthError, BotId, Ladder, LadderMatch, LadderMatchId, MatchState, Store, StoreError,
 };
 use futures::stream::BoxStream;
 
@@ -211,11 +210,9 @@ impl StoreSource {
     ) -> Vec<crate::source::ListedMatch> {
         let listed = self.local.server_matches(crate::source::MatchState::Running, None, 100);
         match listed.await {
-            Ok(list) => list
-                .matches
-                .into_iter()
-                .filter(|m| plays_in(m, &ladder.game, names))
-                .collect(),
+            Ok(list) => {
+                list.matches.into_iter().filter(|m| plays_in(m, &ladder.game, names)).collect()
+            }
             Err(SourceError::NoServer) => Vec::new(),
             Err(error) => {
                 tracing::warn!(ladder = %ladder.id, %error, "the running matches are not shown");
@@ -338,9 +335,10 @@ impl Source for StoreSource {
                     match_id: row.match_id.0.to_string(),
                     error: format!("{}: {}", row.failure.kind, row.failure.error),
                     answer: row.failure.answer,
-                    observation: row.failure.observation_json.unwrap_or_else(|| {
-                        "(none: the failure was not at a decision)".to_owned()
-                    }),
+                    observation: row
+                        .failure
+                        .observation_json
+                        .unwrap_or_else(|| "(none: the failure was not at a decision)".to_owned()),
                 })
                 .collect(),
         ))
