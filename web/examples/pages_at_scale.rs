@@ -158,7 +158,7 @@ fn a_record() -> anyhow::Result<String> {
     let mut numbers = Numbers(5);
     while let Some(seat) = state.to_act() {
         let legal = state.legal_actions();
-        let action = legal[numbers.below(legal.len())].clone();
+        let action = legal[numbers.below(legal.len())];
         state.apply(seat, action).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let record = state.record().context("a finished match has its record")?;

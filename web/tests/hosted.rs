@@ -209,9 +209,9 @@ async fn unknown_and_unfinished_hosted_pages_are_404() {
     let (bot, _) = hosted.bots[0];
     let missing_bot = BotId(bot.0 + 100);
     let paths = [
-        format!("/ladders/no-such-ladder"),
+        "/ladders/no-such-ladder".to_owned(),
         format!("/ladders/{LADDER}/bots/{}", missing_bot.0),
-        format!("/ladders/{LADDER}/bots/{}", "not-an-id"),
+        format!("/ladders/{LADDER}/bots/not-an-id"),
         // A match that runs has no replay yet, and one of no ladder none at all.
         format!("/ladders/{LADDER}/matches/{}", hosted.running.0),
         format!("/ladders/{LADDER}/matches/{}", LadderMatchId(hosted.running.0 + 50).0),
