@@ -337,6 +337,19 @@ impl PairTable {
         if a < b { t } else { t.reversed() }
     }
 
+    /// The evidence between the bots `keep` only (distinct, each below [`PairTable::bots`]),
+    /// their tallies as they are: bot `i` of the new table is bot `keep[i]` of this one.
+    pub fn restricted(&self, keep: &[usize]) -> PairTable {
+        let mut table = PairTable::new(keep.len());
+        for (i, &a) in keep.iter().enumerate() {
+            for (j, &b) in keep.iter().enumerate().skip(i + 1) {
+                let at = table.index(i, j);
+                table.tallies[at] = self.tally(a, b);
+            }
+        }
+        table
+    }
+
     /// Adds `a`'s score against `b`, with its control (0 for none).
     pub fn add(&mut self, a: usize, b: usize, score: f64, control: f64) {
         if a == b || a >= self.bots || b >= self.bots {
@@ -595,6 +608,21 @@ mod tests {
         }
         assert!(covered * 100 >= 95 * total, "{covered} of {total}");
         assert!(pinned >= 50, "the worst bot shown below first in {pinned} of 100");
+    }
+
+    #[test]
+    fn a_restricted_table_keeps_each_kept_pairs_tally_in_its_new_orientation() {
+        let mut table = PairTable::new(4);
+        table.add(0, 3, 1.0, 0.0);
+        table.add(3, 0, 1.0, 0.0);
+        table.add(3, 1, 0.75, 0.0);
+        table.add(2, 1, 0.25, 0.0);
+        let kept = table.restricted(&[3, 1, 0]);
+        assert_eq!(kept.bots(), 3);
+        assert_eq!(kept.tally(0, 1), table.tally(3, 1));
+        assert_eq!(kept.tally(1, 0), table.tally(1, 3));
+        assert_eq!(kept.tally(2, 0), table.tally(0, 3));
+        assert_eq!(kept.tally(1, 2).n, 0);
     }
 
     #[test]

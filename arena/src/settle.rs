@@ -112,6 +112,9 @@ pub(crate) fn table_for(
         }
         n
     };
+    if combinations_above(pairs.bots() - 2, table.saturating_sub(2), MAX_TABLES_WEIGHED) {
+        return Some(greedy_table(pairs, unsettled, table, (a, b)));
+    }
     round_robin(pairs.bots(), table)
         .into_iter()
         .filter(|t| holds(t, a, b))
@@ -122,6 +125,58 @@ pub(crate) fn table_for(
         // The most open pairs, then the fewest samples; `min_by` keeps the first of equals.
         .min_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)))
         .map(|(_, _, t)| t)
+}
+
+/// The most tables holding the least certain pair that [`table_for`] weighs one by one; with
+/// more (many bots at large tables: 200 bots at four seats hold 19,503 such tables, their
+/// round robin 64 million), it fills the table greedily instead ([`greedy_table`]).
+const MAX_TABLES_WEIGHED: u64 = 4096;
+
+/// Whether `n` choose `k` exceeds `limit` (computed without overflow).
+fn combinations_above(n: usize, k: usize, limit: u64) -> bool {
+    let k = k.min(n.saturating_sub(k));
+    let mut count: u64 = 1;
+    for i in 0..k {
+        // count * (n - i) / (i + 1) stays an integer: it is C(n, i + 1).
+        count = count.saturating_mul((n - i) as u64) / (i as u64 + 1);
+        if count > limit {
+            return true;
+        }
+    }
+    false
+}
+
+/// A table of `table` seats holding the pair `(a, b)`, filled one bot at a time with the bot
+/// that adds the most `unsettled` pairs to it, then the fewest samples with the bots seated,
+/// then the lowest index: [`table_for`]'s preference, taken seat by seat.
+fn greedy_table(
+    pairs: &PairTable,
+    unsettled: &[(usize, usize, f64)],
+    table: usize,
+    (a, b): (usize, usize),
+) -> Vec<usize> {
+    let mut seated = vec![a.min(b), a.max(b)];
+    while seated.len() < table {
+        let best = (0..pairs.bots())
+            .filter(|c| !seated.contains(c))
+            .map(|c| {
+                let open = unsettled
+                    .iter()
+                    .filter(|&&(x, y, _)| {
+                        (x == c && seated.contains(&y)) || (y == c && seated.contains(&x))
+                    })
+                    .count();
+                let samples: u64 = seated.iter().map(|&s| u64::from(pairs.tally(c, s).n)).sum();
+                (open, samples, c)
+            })
+            .min_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        match best {
+            Some((_, _, c)) => seated.push(c),
+            None => break,
+        }
+    }
+    seated.sort_unstable();
+    seated
 }
 
 /// How far the pair `(a, b)`, `a` shown above `b`, is from settled: the z of `a`'s mean score
@@ -177,6 +232,26 @@ mod tests {
         assert_eq!(s.order, vec![0, 1, 2]);
         assert_eq!(s.next_table, None);
         assert_eq!(s.rank_intervals, vec![(1, 1), (2, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn a_ladder_too_large_to_weigh_every_table_still_gets_one_holding_its_open_pair() {
+        // 200 bots at four seats: no round robin is built, the table is filled greedily.
+        assert!(combinations_above(198, 2, MAX_TABLES_WEIGHED));
+        assert!(!combinations_above(10, 2, MAX_TABLES_WEIGHED));
+        let s = Settlement::from_sets(200, 4, &[], 0.05);
+        let next = s.next_table.expect("a table");
+        assert_eq!(next.len(), 4);
+        assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
+        // With evidence only between 0 and 1 (0 ahead), the open pair without samples leads.
+        let mut sets = Vec::new();
+        for _ in 0..3 {
+            sets.push(vec![outcome(&[(0, 1), (1, 2)]), outcome(&[(1, 2), (0, 1)])]);
+        }
+        let s = Settlement::from_sets(200, 4, &sets, 0.05);
+        // The order is 0, 2, 3, …, 199, 1: its first pair without samples is (0, 2), and each
+        // seat after goes to the bot that opens one more adjacent pair.
+        assert_eq!(s.next_table, Some(vec![0, 2, 3, 4]));
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use cardroom_proto::pb;
 use cardroom_store::{
-    Accounts, BotId, FailureRow, Ladder, LadderMatch, LadderMatchId, LeaderboardLine, Store,
+    Accounts, BotId, FailureRow, Ladder, LadderMatch, LadderMatchId, LeaderboardLine, Standings,
+    Store,
 };
 use tonic::Status;
 use tonic::metadata::MetadataMap;
@@ -60,15 +61,66 @@ fn ladder_to_pb(ladder: &Ladder) -> pb::LadderInfo {
     }
 }
 
-/// The ladder's leaderboard lines, best rating first, each with its rank.
-async fn ranked(store: &dyn Store, ladder: &Ladder) -> Result<Vec<pb::LeaderboardRow>, Status> {
+/// The ladder's leaderboard lines, best rating first, each with its rank and what its last
+/// standings snapshot says of it, and the snapshot.
+async fn ranked(
+    store: &dyn Store,
+    ladder: &Ladder,
+) -> Result<(Vec<pb::LeaderboardRow>, Option<pb::LadderStandings>), Status> {
     let mut lines = store.leaderboard(ladder.id).await.map_err(store_status)?;
+    let standings = store.standings(ladder.id).await.map_err(store_status)?;
     lines.sort_by(|a, b| b.rating.mean.total_cmp(&a.rating.mean).then(a.bot.cmp(&b.bot)));
-    Ok(lines
+    let ids: Vec<BotId> = lines.iter().map(|line| line.bot).collect();
+    let names: HashMap<BotId, String> =
+        lines.iter().map(|line| (line.bot, line.name.clone())).collect();
+    let mut rows: Vec<pb::LeaderboardRow> = lines
         .into_iter()
         .enumerate()
         .map(|(i, line)| row_to_pb(i + 1, line, ladder.spec.provisional_sets))
-        .collect())
+        .collect();
+    let standings = standings.map(|s| standings_to_pb(&mut rows, &ids, &s, &names));
+    Ok((rows, standings))
+}
+
+/// Fills each of `rows` (bot `ids[i]` on row `i`) from the snapshot `s`, its pairwise
+/// probabilities in the rows' order (½ against a bot the snapshot does not hold), and returns
+/// the snapshot's message.
+fn standings_to_pb(
+    rows: &mut [pb::LeaderboardRow],
+    ids: &[BotId],
+    s: &Standings,
+    names: &HashMap<BotId, String>,
+) -> pb::LadderStandings {
+    let at: HashMap<BotId, usize> = s.rows.iter().enumerate().map(|(i, r)| (r.bot, i)).collect();
+    for (row, bot) in rows.iter_mut().zip(ids) {
+        let Some(line) = at.get(bot).map(|&i| &s.rows[i]) else { continue };
+        row.rank_lo = line.rank_lo;
+        row.rank_hi = line.rank_hi;
+        row.indistinguishable_from_first = line.indistinguishable_from_first;
+        row.p_better = ids
+            .iter()
+            .map(|other| at.get(other).and_then(|&j| line.p_better.get(j)).copied().unwrap_or(0.5))
+            .collect();
+    }
+    let name = |bot: &BotId| names.get(bot).cloned().unwrap_or_default();
+    pb::LadderStandings {
+        revision: s.revision,
+        first_set: s.first_set,
+        sets: s.sets,
+        confidence: s.confidence,
+        settled: s.settled,
+        computed_ms: s.computed_ms,
+        order: s.rows.iter().map(|r| name(&r.bot)).collect(),
+        sprt: s.sprt.as_ref().map(|t| pb::LadderSprt {
+            a: name(&t.a),
+            b: name(&t.b),
+            samples: t.samples,
+            llr: t.llr,
+            lower: t.lower,
+            upper: t.upper,
+            decision: t.decision.clone(),
+        }),
+    }
 }
 
 fn row_to_pb(rank: usize, line: LeaderboardLine, provisional_sets: u32) -> pb::LeaderboardRow {
@@ -90,6 +142,10 @@ fn row_to_pb(rank: usize, line: LeaderboardLine, provisional_sets: u32) -> pb::L
         provisional: line.sets_rated < provisional_sets,
         paused_reason: line.paused_reason.unwrap_or_default(),
         bot: line.name,
+        rank_lo: 0,
+        rank_hi: 0,
+        indistinguishable_from_first: false,
+        p_better: Vec::new(),
     }
 }
 
@@ -148,8 +204,8 @@ pub(crate) async fn leaderboard(
     request: &pb::GetLeaderboardRequest,
 ) -> Result<pb::LadderLeaderboard, Status> {
     let ladder = ladder(store, &request.ladder).await?;
-    let rows = ranked(store, &ladder).await?;
-    Ok(pb::LadderLeaderboard { ladder: Some(ladder_to_pb(&ladder)), rows })
+    let (rows, standings) = ranked(store, &ladder).await?;
+    Ok(pb::LadderLeaderboard { ladder: Some(ladder_to_pb(&ladder)), rows, standings })
 }
 
 /// `ListBotMatches`: the page token is the last match id of the page before.
@@ -192,7 +248,7 @@ pub(crate) async fn ladder_bot(
     let ladder = ladder(store, &request.ladder).await?;
     let names = names(store, &ladder).await?;
     let bot = bot_in(&names, &ladder, &request.bot)?;
-    let row = ranked(store, &ladder).await?.into_iter().find(|r| r.bot == request.bot);
+    let row = ranked(store, &ladder).await?.0.into_iter().find(|r| r.bot == request.bot);
     let history = store.bot_rating_history(ladder.id, bot).await.map_err(store_status)?;
     let versions = store.bot_ladder_versions(ladder.id, bot).await.map_err(store_status)?;
     let against = store.head_to_head(ladder.id, bot).await.map_err(store_status)?;

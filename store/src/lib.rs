@@ -23,11 +23,14 @@ mod postgres;
 mod postgres_ladders;
 mod postgres_nodes;
 mod postgres_reads;
+mod postgres_standings;
 mod reads;
 mod sqlite;
 mod sqlite_ladders;
 mod sqlite_nodes;
 mod sqlite_reads;
+mod sqlite_standings;
+mod standings;
 pub mod testing;
 
 use std::fmt;
@@ -45,6 +48,7 @@ pub use ladders::{
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
+pub use standings::{SprtStanding, Standings, StandingsRow};
 
 /// A bot account's id in its store.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -457,6 +461,20 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match with its seats, in any state.
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError>;
+
+    // Standings snapshots (the `standings` module).
+
+    /// Replaces the ladder's standings snapshot with `standings`. Refused with
+    /// [`StoreError::Conflict`] when the snapshot is not whole ([`Standings::check`]) or is of
+    /// an older revision than the stored one (an equal revision replaces it).
+    async fn put_standings(
+        &self,
+        ladder: LadderId,
+        standings: &Standings,
+    ) -> Result<(), StoreError>;
+
+    /// The ladder's last standings snapshot, if its runner wrote one.
+    async fn standings(&self, ladder: LadderId) -> Result<Option<Standings>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

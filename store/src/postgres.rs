@@ -52,6 +52,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );",
     // 2: hosted ladders.
     crate::postgres_ladders::MIGRATION,
+    // 3: each ladder's standings snapshot.
+    crate::postgres_standings::MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -606,6 +608,18 @@ impl Store for PgStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         reads::ladder_match(self, id).await
+    }
+
+    async fn put_standings(
+        &self,
+        ladder: LadderId,
+        standings: &crate::Standings,
+    ) -> Result<(), StoreError> {
+        crate::postgres_standings::put_standings(self, ladder, standings).await
+    }
+
+    async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
+        crate::postgres_standings::standings(self, ladder).await
     }
 }
 

@@ -43,6 +43,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 2: hosted ladders: their bots, sets, matches (claimed under a lease), rating changes and
     // failures.
     crate::sqlite_ladders::MIGRATION,
+    // 3: each ladder's standings snapshot.
+    crate::sqlite_standings::MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -540,6 +542,19 @@ impl Store for SqliteStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         self.run(move |conn| reads::ladder_match(conn, id)).await
+    }
+
+    async fn put_standings(
+        &self,
+        ladder: LadderId,
+        standings: &crate::Standings,
+    ) -> Result<(), StoreError> {
+        let standings = standings.clone();
+        self.run(move |conn| crate::sqlite_standings::put_standings(conn, ladder, &standings)).await
+    }
+
+    async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
+        self.run(move |conn| crate::sqlite_standings::standings(conn, ladder)).await
     }
 }
 

@@ -13,6 +13,8 @@ mod accounts;
 mod ladders;
 #[path = "suite/reads.rs"]
 mod reads;
+#[path = "suite/standings.rs"]
+mod standings;
 
 /// Instantiates every check of the suite for one backend: `$open` is an async function of the
 /// test's name giving `Option<Arc<dyn Store>>` (`None`: the backend's tests are skipped, as
@@ -35,6 +37,9 @@ macro_rules! suite {
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,
                 a_bots_matches_page_newest_first_by_cursor,
                 history_head_to_head_and_versions_are_the_bots_own,
+            );
+            suite!(@checks $open, standings;
+                standings_are_replaced_whole_and_never_by_an_older_revision,
             );
             suite!(@checks $open, accounts;
                 registering_keeps_the_hash_and_refuses_a_taken_name,

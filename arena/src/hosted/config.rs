@@ -20,6 +20,26 @@
 //! # bots = ["alice", "bob"]   # only these registered bots (default: every registered bot
 //!                             # waiting in the lobby)
 //!
+//! schedule = "adaptive"      # the next table: "adaptive" (where the order is least settled,
+//!                             # the arena's `Settlement`) or "least_certain" (by ratings)
+//! stop_when_settled = false   # close the ladder once its order is settled at 95%
+//! finals = false              # a finals ladder: each bot plays only the version of its first
+//!                             # rated set (a set with another is void, the bot paused), no
+//!                             # bot enters once the first set is planned (but those `bots`
+//!                             # lists), and the standings weigh all its sets at once
+//! format = "ladder"           # or "sprt": is `sprt.a` better than `sprt.b`? Every table
+//!                             # holds both (other waiting bots fill it), one sample per set;
+//!                             # the ladder closes itself with the decision
+//!
+//! # [sprt]                    # with format = "sprt" (the batch arena's SPRT)
+//! # a = "alice"               # the bot tested for being stronger
+//! # b = "bob"
+//! # elo0 = 0.0                # H0: a is elo0 stronger; H1: elo1 stronger
+//! # elo1 = 50.0
+//! # alpha = 0.05              # the chance of accepting H1 when H0 holds
+//! # beta = 0.05               # the chance of accepting H0 when H1 holds
+//! # min_samples = 8           # no decision before this many sets
+//!
 //! [health]
 //! window = 5                  # a bot's last N matches in the ladder
 //! max_failures = 3            # paused once this many of them failed (crash, forfeit, illegal
@@ -32,6 +52,7 @@ use serde::Deserialize;
 
 use crate::config::game_kind;
 use crate::rating::RatingSystem;
+use crate::sprt::SprtConfig;
 
 /// The longest ladder name, in bytes.
 pub const MAX_LADDER_NAME_BYTES: usize = 64;
@@ -84,6 +105,107 @@ pub struct HostedLadderFile {
     /// When a failing bot is paused.
     #[serde(default)]
     pub health: Health,
+    /// How the next table is chosen.
+    #[serde(default)]
+    pub schedule: Schedule,
+    /// Whether the ladder closes itself once its order is settled.
+    #[serde(default)]
+    pub stop_when_settled: bool,
+    /// Whether this is a finals ladder: bots frozen, no late entrants.
+    #[serde(default)]
+    pub finals: bool,
+    /// What the ladder plays for.
+    #[serde(default)]
+    pub format: HostedFormat,
+    /// The head-to-head test, with `format = "sprt"`.
+    #[serde(default)]
+    pub sprt: Option<HostedSprt>,
+}
+
+/// What a hosted ladder plays for.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostedFormat {
+    /// A standing ladder among every bot admitted.
+    #[default]
+    Ladder,
+    /// The N-player SPRT of `[sprt]`: every table holds `a` and `b`, and the ladder closes
+    /// itself once the test decides.
+    Sprt,
+}
+
+/// A hosted SPRT: is `a` better than `b` across the ladder's tables ([`SprtConfig`]'s test,
+/// one sample per rated set holding both: `a`'s pentanomial score against `b`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostedSprt {
+    /// The bot tested for being stronger.
+    pub a: String,
+    /// The bot it is tested against.
+    pub b: String,
+    /// H0: `a` is this many Elo stronger than `b`.
+    #[serde(default = "sprt_elo0")]
+    pub elo0: f64,
+    /// H1: `a` is this many Elo stronger than `b`.
+    #[serde(default = "sprt_elo1")]
+    pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
+    #[serde(default = "sprt_alpha")]
+    pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
+    #[serde(default = "sprt_beta")]
+    pub beta: f64,
+    /// No decision before this many samples.
+    #[serde(default = "sprt_min_samples")]
+    pub min_samples: u32,
+}
+
+impl HostedSprt {
+    /// The test's parameters.
+    pub fn config(&self) -> SprtConfig {
+        SprtConfig {
+            alpha: self.alpha,
+            beta: self.beta,
+            elo0: self.elo0,
+            elo1: self.elo1,
+            min_samples: self.min_samples,
+        }
+    }
+}
+
+fn sprt_elo0() -> f64 {
+    SprtConfig::default().elo0
+}
+
+fn sprt_elo1() -> f64 {
+    SprtConfig::default().elo1
+}
+
+fn sprt_alpha() -> f64 {
+    SprtConfig::default().alpha
+}
+
+fn sprt_beta() -> f64 {
+    SprtConfig::default().beta
+}
+
+fn sprt_min_samples() -> u32 {
+    SprtConfig::default().min_samples
+}
+
+/// How a hosted ladder chooses its next table among the bots waiting.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// The arena's adaptive schedule ([`crate::Settlement`]'s next table over the waiting
+    /// bots' head-to-head evidence): a table holding the least settled adjacent pair of the
+    /// order. Once the waiting bots' order is settled it falls back to `least_certain`, so a
+    /// ladder that does not stop when settled keeps playing.
+    #[default]
+    Adaptive,
+    /// The continuous format's pairing: the two bots whose ratings are least certainly
+    /// ordered, and the bots closest to them in rating ([`crate::schedule::least_certain`]).
+    LeastCertain,
 }
 
 /// When a bot whose matches keep failing is paused.
@@ -158,6 +280,38 @@ impl HostedLadderFile {
                 self.health.max_failures, self.health.window
             ));
         }
+        match (self.format, &self.sprt) {
+            (HostedFormat::Sprt, None) => {
+                return refuse(
+                    "`format` = \"sprt\" needs an `[sprt]` table naming `a` and `b`".into(),
+                );
+            }
+            (HostedFormat::Ladder, Some(_)) => {
+                return refuse("`[sprt]` is only for `format` = \"sprt\"".into());
+            }
+            (HostedFormat::Sprt, Some(sprt)) => {
+                if sprt.a == sprt.b {
+                    return refuse(format!("`sprt.a` and `sprt.b` are both {:?}", sprt.a));
+                }
+                let unit = |x: f64| x > 0.0 && x < 0.5;
+                if !unit(sprt.alpha) || !unit(sprt.beta) {
+                    return refuse(format!(
+                        "`sprt.alpha` ({}) and `sprt.beta` ({}) must be between 0 and 0.5",
+                        sprt.alpha, sprt.beta
+                    ));
+                }
+                if sprt.elo0.partial_cmp(&sprt.elo1) != Some(std::cmp::Ordering::Less) {
+                    return refuse(format!(
+                        "`sprt.elo0` ({}) must be below `sprt.elo1` ({})",
+                        sprt.elo0, sprt.elo1
+                    ));
+                }
+                if !(self.admits(&sprt.a) && self.admits(&sprt.b)) {
+                    return refuse("`bots` must name `sprt.a` and `sprt.b`".into());
+                }
+            }
+            (HostedFormat::Ladder, None) => {}
+        }
         if let Some(bots) = &self.bots {
             if let Some(twice) = bots.iter().enumerate().find(|(i, b)| bots[..*i].contains(b)) {
                 return refuse(format!("`bots` names {:?} twice", twice.1));
@@ -199,11 +353,13 @@ impl HostedLadderFile {
             ("seed", self.seed != stored.seed),
             ("max_rotations", self.max_rotations != stored.max_rotations),
             ("rating", self.rating_system() != stored.rating_system()),
+            ("format", self.format != stored.format || self.sprt != stored.sprt),
+            ("finals", self.finals != stored.finals),
         ];
         match differs.iter().find(|(_, differs)| *differs) {
             Some((field, _)) => Err(LadderFileError(format!(
                 "ladder {:?} exists with another `{field}`: a ladder's game, options, seats, seed, \
-                 seatings and rating system never change (give the new one another name)",
+                 seatings, rating system, format and finals never change (give the new one another name)",
                 self.name
             ))),
             None => Ok(()),
@@ -284,6 +440,55 @@ mod tests {
             assert!(refused.to_string().contains(field), "{text:?}: {refused}");
         }
         assert!(HostedLadderFile::parse("name = \"t\"\ngame = \"twenty_two\"\nseats = 12").is_ok());
+    }
+
+    #[test]
+    fn the_schedule_is_adaptive_unless_the_file_says_otherwise() {
+        let file = HostedLadderFile::parse("name = \"g\"\ngame = \"gin\"").unwrap();
+        assert_eq!((file.schedule, file.stop_when_settled), (Schedule::Adaptive, false));
+        let text =
+            "name = \"g\"\ngame = \"gin\"\nschedule = \"least_certain\"\nstop_when_settled = true";
+        let file = HostedLadderFile::parse(text).unwrap();
+        assert_eq!((file.schedule, file.stop_when_settled), (Schedule::LeastCertain, true));
+        let refused = HostedLadderFile::parse("name = \"g\"\ngame = \"gin\"\nschedule = \"elo\"");
+        assert!(refused.unwrap_err().to_string().contains("schedule"));
+    }
+
+    #[test]
+    fn an_sprt_names_two_bots_and_sound_error_rates() {
+        let base = "name = \"s\"\ngame = \"twenty_two\"\nseats = 4\nformat = \"sprt\"\n";
+        let file =
+            HostedLadderFile::parse(&format!("{base}[sprt]\na = \"x\"\nb = \"y\"\nelo1 = 80"))
+                .unwrap();
+        let sprt = file.sprt.unwrap();
+        assert_eq!((sprt.a.as_str(), sprt.b.as_str()), ("x", "y"));
+        assert_eq!(sprt.config(), SprtConfig { elo1: 80.0, ..SprtConfig::default() });
+        let cases = [
+            (base.to_owned(), "`[sprt]`"),
+            (format!("{base}[sprt]\na = \"x\"\nb = \"x\""), "`sprt.a`"),
+            (format!("{base}[sprt]\na = \"x\"\nb = \"y\"\nalpha = 0.7"), "`sprt.alpha`"),
+            (format!("{base}[sprt]\na = \"x\"\nb = \"y\"\nelo0 = 9\nelo1 = 1"), "`sprt.elo0`"),
+            (
+                format!("{base}bots = [\"x\", \"p\", \"q\", \"r\"]\n[sprt]\na = \"x\"\nb = \"y\""),
+                "`bots`",
+            ),
+            ("name = \"s\"\ngame = \"gin\"\n[sprt]\na = \"x\"\nb = \"y\"".to_owned(), "`[sprt]`"),
+        ];
+        for (text, field) in cases {
+            let refused = HostedLadderFile::parse(&text).unwrap_err();
+            assert!(refused.to_string().contains(field), "{text:?}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_example_hosted_ladder_files_parse() {
+        for text in [
+            include_str!("../../../examples/hosted/twenty-two-4.toml"),
+            include_str!("../../../examples/hosted/gin-finals.toml"),
+            include_str!("../../../examples/hosted/twenty-two-sprt4.toml"),
+        ] {
+            HostedLadderFile::parse(text).unwrap();
+        }
     }
 
     #[test]

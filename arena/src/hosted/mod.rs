@@ -1,6 +1,8 @@
 //! Hosted ladders: ladders the server runs by itself among the registered bots waiting in its
-//! lobby, on the arena's own scheduling and rating code ([`least_certain`], [`rotations`],
-//! [`derive_seed`], [`Ratings`]).
+//! lobby, on the arena's own scheduling and rating code ([`Settlement`](crate::Settlement)'s
+//! adaptive next table or [`least_certain`](crate::schedule::least_certain), [`rotations`],
+//! [`derive_seed`], [`Ratings`]); after each rated set its standings go to the store
+//! ([`Evidence`], in `standings.rs`).
 //!
 //! [`HostedLadders`] owns every ladder of one server process. Each ladder is one task that
 //! keeps its open sets in memory and writes every step to the store ([`cardroom_store`]'s
@@ -11,6 +13,7 @@
 //! again; the ratings are always those of [`replay`] over the rated sets.
 
 mod config;
+mod standings;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -28,11 +31,14 @@ use cardroom_store::{
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
-pub use config::{Health, HostedLadderFile, LadderFileError, MAX_LADDER_NAME_BYTES};
+pub use config::{
+    Health, HostedFormat, HostedLadderFile, HostedSprt, LadderFileError, MAX_LADDER_NAME_BYTES,
+    Schedule,
+};
+pub use standings::{Evidence, STANDINGS_CONFIDENCE};
 
 use crate::duplicate::{derive_seed, rotations};
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
-use crate::schedule::{Belief, least_certain};
 
 /// How long a claim's lease lasts unrenewed; it is renewed every third of that.
 const LEASE: Duration = Duration::from_secs(30);
@@ -375,6 +381,8 @@ struct Runner {
     running: u32,
     ended_tx: mpsc::UnboundedSender<Ended>,
     ended: mpsc::UnboundedReceiver<Ended>,
+    /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
+    evidence: Evidence,
 }
 
 impl Runner {
@@ -393,6 +401,8 @@ impl Runner {
         }
         let open = store.open_sets(ladder.id).await?.into_iter().map(|s| (s.index, s)).collect();
         let next_set = store.set_count(ladder.id).await?;
+        let rated = store.rated_sets(ladder.id).await?;
+        let evidence = Evidence::from_rated(&rated, bots.keys().copied(), 0);
         let (ended_tx, ended) = mpsc::unbounded_channel();
         Ok(Runner {
             shared,
@@ -408,6 +418,7 @@ impl Runner {
             running: 0,
             ended_tx,
             ended,
+            evidence,
         })
     }
 
@@ -422,6 +433,8 @@ impl Runner {
     /// Rates, schedules and collects ends until the ladder is closed and its last match is in.
     async fn run(mut self) {
         let mut arrivals = self.shared.host.lobby_arrivals();
+        // The standings of what the store holds, before anything more is rated.
+        self.on_rated().await;
         loop {
             let status = *self.status.borrow_and_update();
             if status == LadderStatus::Closed && self.running == 0 {
@@ -464,7 +477,12 @@ impl Runner {
     }
 
     async fn step(&mut self, status: LadderStatus) -> Result<(), HostedError> {
-        self.rate_complete().await?;
+        let revision = self.evidence.revision();
+        let rated = self.rate_complete().await;
+        if self.evidence.revision() != revision {
+            self.on_rated().await;
+        }
+        rated?;
         if status == LadderStatus::Running {
             self.schedule().await?;
         }
@@ -477,18 +495,24 @@ impl Runner {
             if !set.is_complete() {
                 return Ok(());
             }
+            let index = set.index;
+            if self.void_if_unfrozen(index).await? {
+                continue;
+            }
+            let Some(set) = self.open.get(&index) else { continue };
             let system = self.system;
             let updates = rate_set(system, set, |bot| {
                 self.bots.get(&bot).map_or_else(|| Rating::initial(system), |b| b.rating)
             })?;
-            let index = set.index;
             self.store().rate_set(self.id(), index, &updates, now_ms()).await?;
             for update in &updates {
                 if let Some(bot) = self.bots.get_mut(&update.bot) {
                     bot.rating = rating(update.after);
                 }
             }
-            self.open.remove(&index);
+            if let Some(set) = self.open.remove(&index) {
+                self.evidence.add_set(&set);
+            }
         }
         Ok(())
     }
@@ -525,10 +549,14 @@ impl Runner {
                 continue;
             }
             if !self.bots.contains_key(&id) {
+                if !self.admits_entrant(name) {
+                    continue;
+                }
                 let initial = stored(Rating::initial(self.system));
                 let row = self.store().enter_ladder(self.id(), id, initial, now_ms()).await?;
                 info!(ladder = %self.ladder.spec.name, bot = %name, "bot entered the ladder");
                 self.bots.insert(id, bot_state(row, std::iter::empty()));
+                self.evidence.add_bot(id);
             }
             if let Some(bot) = self.bots.get_mut(&id) {
                 bot.last_seen = now;
@@ -705,15 +733,9 @@ impl Runner {
             .copied()
             .filter(|&bot| self.can_play(bot, free) && !queued.contains(&bot))
             .collect();
-        let beliefs: Vec<Belief> = candidates
-            .iter()
-            .filter_map(|bot| self.bots.get(bot))
-            .map(|b| Belief { mean: b.rating.mean, sigma: b.rating.sigma })
-            .collect();
-        let Some(table) = least_certain(&beliefs, usize::from(self.file.seats)) else {
+        let Some(bots) = self.next_table(&candidates) else {
             return Ok(false);
         };
-        let bots: Vec<BotId> = table.iter().map(|&i| candidates[i]).collect();
         let index = self.next_set;
         let seed = derive_seed(self.file.seed, index);
         let matches = rotations(bots.len(), self.file.max_rotations)

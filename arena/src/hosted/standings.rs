@@ -1,0 +1,538 @@
+//! A hosted ladder's standings and its adaptive schedule, from the head-to-head evidence of
+//! its rated sets ([`Evidence`], judged by [`Settlement`]).
+//!
+//! The runner keeps one [`Evidence`] per ladder: built from the stored rated sets on start
+//! ([`Evidence::from_rated`], the same sets [`super::replay`] reads), grown by each set it rates.
+//! After every pass that rated a set, and on start, it writes the [`Standings`] snapshot
+//! ([`Evidence::standings`]) tagged with the ladder's revision (its sets rated), and plans the
+//! next table where the order is least settled ([`Evidence::next_table`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::PoisonError;
+
+use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, StandingsRow};
+use tracing::{info, warn};
+
+use super::{HostedError, HostedFormat, Schedule, now_ms};
+use crate::pairwise::{PairTable, set_score};
+use crate::schedule::{Belief, least_certain};
+use crate::settle::Settlement;
+use crate::sprt::{Sprt, SprtConfig, SprtDecision};
+
+/// The confidence of the standings' rank intervals and "indistinguishable from first", for
+/// the whole order at once.
+pub const STANDINGS_CONFIDENCE: f64 = 0.95;
+
+/// The error rate for the whole order, `1 - STANDINGS_CONFIDENCE`.
+const ALPHA: f64 = 1.0 - STANDINGS_CONFIDENCE;
+
+/// One rated set as the evidence keeps it: per match, each seat's bot and place.
+type SetPlaces = Vec<Vec<(BotId, u8)>>;
+
+/// The head-to-head evidence of a ladder's rated sets (see the [module docs](self)).
+#[derive(Clone, Debug)]
+pub struct Evidence {
+    /// The bots, by id: bot `i` of `pairs` is `bots[i]`.
+    bots: Vec<BotId>,
+    /// The sets counted, in the order they were rated.
+    sets: Vec<SetPlaces>,
+    /// Their pentanomial evidence over `bots`.
+    pairs: PairTable,
+    /// The first set index counted.
+    first_set: u64,
+    /// The ladder's sets rated (counted or not).
+    revision: u64,
+    /// Each bot's version in its first counted set (a finals ladder's frozen version).
+    first_versions: HashMap<BotId, String>,
+}
+
+impl Evidence {
+    /// The evidence of `rated` (a ladder's rated sets, in set order) among `bots` (every bot
+    /// of the ladder; a bot that sat in a set is added if missing), counting the sets from
+    /// index `first_set` on.
+    pub fn from_rated(
+        rated: &[LadderSet],
+        bots: impl IntoIterator<Item = BotId>,
+        first_set: u64,
+    ) -> Evidence {
+        let mut evidence = Evidence {
+            bots: Vec::new(),
+            sets: Vec::new(),
+            pairs: PairTable::new(0),
+            first_set,
+            revision: 0,
+            first_versions: HashMap::new(),
+        };
+        let mut all: BTreeSet<BotId> = bots.into_iter().collect();
+        for set in rated {
+            evidence.revision += 1;
+            if set.index >= first_set {
+                all.extend(set.bots.iter().copied());
+                evidence.note_versions(set);
+                evidence.sets.push(places(set));
+            }
+        }
+        evidence.bots = all.into_iter().collect();
+        evidence.rebuild();
+        evidence
+    }
+
+    /// The bots, by id.
+    pub fn bots(&self) -> &[BotId] {
+        &self.bots
+    }
+
+    /// The ladder's sets rated: the revision the standings are of.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Adds `bot` (without evidence yet), if it is new.
+    pub fn add_bot(&mut self, bot: BotId) {
+        if let Err(at) = self.bots.binary_search(&bot) {
+            self.bots.insert(at, bot);
+            self.rebuild();
+        }
+    }
+
+    /// Counts a set just rated (the next in set order).
+    pub fn add_set(&mut self, set: &LadderSet) {
+        self.revision += 1;
+        if set.index < self.first_set {
+            return;
+        }
+        self.note_versions(set);
+        let places = places(set);
+        if places.iter().flatten().any(|(bot, _)| self.bots.binary_search(bot).is_err()) {
+            self.bots.extend(set.bots.iter().copied());
+            self.bots.sort_unstable();
+            self.bots.dedup();
+            self.sets.push(places);
+            self.rebuild();
+        } else {
+            let local = self.local(&places);
+            let matches: Vec<&[(usize, u8)]> = local.iter().map(Vec::as_slice).collect();
+            self.pairs.add_set(&matches);
+            self.sets.push(places);
+        }
+    }
+
+    /// The settlement of the counted sets at tables of `table` seats, at
+    /// [`STANDINGS_CONFIDENCE`]: bot `i` is [`Evidence::bots`]`[i]`.
+    pub fn settlement(&self, table: usize) -> Settlement {
+        Settlement::from_pairs(&self.pairs, table, ALPHA)
+    }
+
+    /// The standings snapshot of the counted sets, computed at `now_ms`: every bot, best
+    /// first, with its rank interval, whether it could be first (its interval includes 1: no
+    /// bot is confidently better) and its row of the pairwise matrix in the rows' order.
+    pub fn standings(&self, table: usize, now_ms: i64) -> Standings {
+        let settlement = self.settlement(table);
+        let order = &settlement.order;
+        let rows = order
+            .iter()
+            .map(|&a| {
+                let (lo, hi) = settlement.rank_intervals[a];
+                StandingsRow {
+                    bot: self.bots[a],
+                    rank_lo: u32::try_from(lo).unwrap_or(u32::MAX),
+                    rank_hi: u32::try_from(hi).unwrap_or(u32::MAX),
+                    indistinguishable_from_first: lo == 1,
+                    p_better: order.iter().map(|&b| settlement.p_better[a][b]).collect(),
+                }
+            })
+            .collect();
+        Standings {
+            revision: self.revision,
+            first_set: self.first_set,
+            sets: self.sets.len() as u64,
+            confidence: STANDINGS_CONFIDENCE,
+            settled: settlement.settled,
+            computed_ms: now_ms,
+            rows,
+            sprt: None,
+        }
+    }
+
+    /// The adaptive schedule's next table among `candidates` (the bots that can play now):
+    /// [`Settlement`]'s next table over their evidence alone, as bot ids; `None` when their
+    /// order is settled or they cannot fill a table of `table` seats.
+    pub fn next_table(&self, candidates: &[BotId], table: usize) -> Option<Vec<BotId>> {
+        let keep: Vec<usize> =
+            candidates.iter().filter_map(|bot| self.bots.binary_search(bot).ok()).collect();
+        let among = self.pairs.restricted(&keep);
+        let next = Settlement::from_pairs(&among, table, ALPHA).next_table?;
+        Some(next.into_iter().map(|i| self.bots[keep[i]]).collect())
+    }
+
+    /// The head-to-head SPRT of `a` against `b` over the counted sets: one sample per set
+    /// holding both, `a`'s pentanomial score against `b` over the set's matches (the batch
+    /// arena's N-player SPRT).
+    pub fn sprt(&self, a: BotId, b: BotId, config: SprtConfig) -> Sprt {
+        let mut test = Sprt::new(config);
+        let (Ok(a), Ok(b)) = (self.bots.binary_search(&a), self.bots.binary_search(&b)) else {
+            return test;
+        };
+        for set in &self.sets {
+            let local = self.local(set);
+            if let Some(score) = set_score(local.iter().map(Vec::as_slice), a, b) {
+                test.add(score);
+            }
+        }
+        test
+    }
+
+    /// The samples between `a` and `b` so far (0 for a bot unknown).
+    pub fn samples(&self, a: BotId, b: BotId) -> u32 {
+        match (self.bots.binary_search(&a), self.bots.binary_search(&b)) {
+            (Ok(a), Ok(b)) if a != b => self.pairs.tally(a, b).n,
+            _ => 0,
+        }
+    }
+
+    /// The version `bot` played its first counted set with, if it played one.
+    pub fn first_version(&self, bot: BotId) -> Option<&str> {
+        self.first_versions.get(&bot).map(String::as_str)
+    }
+
+    /// Why a finals ladder must not rate `set`: a bot played it with a version other than its
+    /// first set's (or with two versions), as `(bot, reason)`; `None` if every bot played its
+    /// frozen version. `name` names a bot in the reason.
+    pub fn off_version<'a>(
+        &self,
+        set: &LadderSet,
+        name: impl Fn(BotId) -> &'a str,
+    ) -> Option<(BotId, String)> {
+        let mut seen: HashMap<BotId, &str> = HashMap::new();
+        for seat in set.matches.iter().flat_map(|m| &m.seats) {
+            let version = seat.version.as_deref().unwrap_or_default();
+            let frozen = self.first_version(seat.bot).or_else(|| seen.get(&seat.bot).copied());
+            match frozen {
+                Some(frozen) if frozen != version => {
+                    let reason = format!(
+                        "finals: {} is frozen at version {frozen:?}; version {version:?} is \
+                         refused a seat (set {} is void)",
+                        name(seat.bot),
+                        set.index
+                    );
+                    return Some((seat.bot, reason));
+                }
+                _ => {
+                    seen.insert(seat.bot, version);
+                }
+            }
+        }
+        None
+    }
+
+    /// Notes each bot's version in `set` if it is its first counted set.
+    fn note_versions(&mut self, set: &LadderSet) {
+        for seat in set.matches.iter().flat_map(|m| &m.seats) {
+            if let Some(version) = &seat.version {
+                self.first_versions.entry(seat.bot).or_insert_with(|| version.clone());
+            }
+        }
+    }
+
+    /// The counted sets in `bots`' indices.
+    fn local(&self, set: &SetPlaces) -> Vec<Vec<(usize, u8)>> {
+        set.iter()
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(bot, place)| Some((self.bots.binary_search(bot).ok()?, *place)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Recomputes `pairs` from every counted set (the bots changed).
+    fn rebuild(&mut self) {
+        let mut pairs = PairTable::new(self.bots.len());
+        for set in &self.sets {
+            let local = self.local(set);
+            let matches: Vec<&[(usize, u8)]> = local.iter().map(Vec::as_slice).collect();
+            pairs.add_set(&matches);
+        }
+        self.pairs = pairs;
+    }
+}
+
+/// A set's places by match, each seat's bot with its place (a seat without one, last:
+/// [`super::rate_set`]'s reading).
+fn places(set: &LadderSet) -> SetPlaces {
+    set.matches
+        .iter()
+        .map(|m| m.seats.iter().map(|s| (s.bot, s.place.unwrap_or(u8::MAX))).collect())
+        .collect()
+}
+
+impl super::Runner {
+    /// The next table among `candidates` (the bots that can play now, by id), by the ladder
+    /// file's [`Schedule`]; `None` when none can be filled.
+    pub(super) fn next_table(&self, candidates: &[BotId]) -> Option<Vec<BotId>> {
+        let seats = usize::from(self.file.seats);
+        if self.file.format == HostedFormat::Sprt {
+            return self.sprt_table(candidates, seats);
+        }
+        if self.file.schedule == Schedule::Adaptive
+            && let Some(table) = self.evidence.next_table(candidates, seats)
+        {
+            return Some(table);
+        }
+        let beliefs: Vec<Belief> = candidates
+            .iter()
+            .filter_map(|bot| self.bots.get(bot))
+            .map(|b| Belief { mean: b.rating.mean, sigma: b.rating.sigma })
+            .collect();
+        let table = least_certain(&beliefs, seats)?;
+        Some(table.iter().map(|&i| candidates[i]).collect())
+    }
+
+    /// An SPRT ladder's next table: `a` and `b` while both can play, with the other bots
+    /// that can that have sat with `a` least (then the lowest ids) in the other seats.
+    fn sprt_table(&self, candidates: &[BotId], seats: usize) -> Option<Vec<BotId>> {
+        let (a, b) = self.sprt_pair()?;
+        if !(candidates.contains(&a) && candidates.contains(&b)) {
+            return None;
+        }
+        let mut others: Vec<BotId> =
+            candidates.iter().copied().filter(|&bot| bot != a && bot != b).collect();
+        others.sort_by_key(|&bot| (self.evidence.samples(a, bot), bot));
+        let mut table = vec![a, b];
+        table.extend(others.into_iter().take(seats.saturating_sub(2)));
+        (table.len() == seats).then_some(table)
+    }
+
+    /// The SPRT's two bots, once both entered the ladder.
+    fn sprt_pair(&self) -> Option<(BotId, BotId)> {
+        let sprt = self.file.sprt.as_ref()?;
+        let id = |name: &str| self.bots.iter().find(|(_, b)| b.name == name).map(|(&id, _)| id);
+        Some((id(&sprt.a)?, id(&sprt.b)?))
+    }
+
+    /// The SPRT's state over the rated sets and, once decided, the verdict to close with.
+    fn sprt_state(&self) -> Option<(SprtStanding, Option<String>)> {
+        let sprt = self.file.sprt.as_ref()?;
+        let (a, b) = self.sprt_pair()?;
+        let test = self.evidence.sprt(a, b, sprt.config());
+        let (lower, upper) = test.bounds();
+        let decision = test.decision();
+        let standing = SprtStanding {
+            a,
+            b,
+            samples: test.samples(),
+            llr: test.llr(),
+            lower,
+            upper,
+            decision: decision.name().to_owned(),
+        };
+        let verdict = (decision != SprtDecision::Continue).then(|| test.verdict(&sprt.a, &sprt.b));
+        Some((standing, verdict))
+    }
+
+    /// Whether the bot `name`, not in the ladder yet, may enter it: always, but in a finals
+    /// ladder whose first set is planned, where only a bot its `bots` lists may.
+    pub(super) fn admits_entrant(&self, name: &str) -> bool {
+        !self.file.finals
+            || self.next_set == 0
+            || self.file.bots.is_some() && self.file.admits(name)
+    }
+
+    /// In a finals ladder, voids the complete set `index` if a bot played it with another
+    /// version than its frozen one, and pauses that bot with the reason; returns whether it
+    /// did (the set is then gone from the open ones).
+    pub(super) async fn void_if_unfrozen(&mut self, index: u64) -> Result<bool, HostedError> {
+        if !self.file.finals {
+            return Ok(false);
+        }
+        let Some(set) = self.open.get(&index) else { return Ok(false) };
+        let name = |bot: BotId| self.bots.get(&bot).map_or("?", |b| b.name.as_str());
+        let Some((bot, reason)) = self.evidence.off_version(set, name) else { return Ok(false) };
+        self.store().void_set(self.id(), index, &reason, now_ms()).await?;
+        self.open.remove(&index);
+        warn!(ladder = %self.ladder.spec.name, set = index, %reason, "set voided, bot paused");
+        if let Some(state) = self.bots.get_mut(&bot) {
+            state.paused.get_or_insert_with(|| reason.clone());
+        }
+        self.store().pause_bot(self.id(), bot, &reason, now_ms()).await?;
+        Ok(true)
+    }
+
+    /// Writes the standings of the sets rated so far, and closes the ladder if its file asks
+    /// to stop once the order is settled and it is. A failed write is logged: the next rated
+    /// set writes a newer snapshot.
+    pub(super) async fn on_rated(&mut self) {
+        let mut standings = self.evidence.standings(usize::from(self.file.seats), now_ms());
+        let sprt = self.sprt_state();
+        standings.sprt = sprt.as_ref().map(|(state, _)| state.clone());
+        if let Err(error) = self.store().put_standings(self.id(), &standings).await {
+            warn!(ladder = %self.ladder.spec.name, cause = %error, "standings not stored");
+        }
+        if self.ladder.status == LadderStatus::Closed {
+            return;
+        }
+        if let Some((_, Some(verdict))) = sprt {
+            self.close(&verdict).await;
+            return;
+        }
+        let settled = standings.settled && standings.sets > 0 && standings.rows.len() >= 2;
+        if !(self.file.stop_when_settled && settled) {
+            return;
+        }
+        let order: Vec<&str> = standings
+            .rows
+            .iter()
+            .map(|row| self.bots.get(&row.bot).map_or("?", |b| b.name.as_str()))
+            .collect();
+        let reason = format!(
+            "settled: the order {} holds at {:.0}% after {} sets",
+            order.join(" > "),
+            STANDINGS_CONFIDENCE * 100.0,
+            standings.sets
+        );
+        self.close(&reason).await;
+    }
+
+    /// Closes the ladder with `reason` and tells its task (this one) through its status.
+    pub(super) async fn close(&mut self, reason: &str) {
+        let closed =
+            self.store().set_ladder_status(self.id(), LadderStatus::Closed, Some(reason), now_ms());
+        match closed.await {
+            Ok(ladder) => {
+                info!(ladder = %ladder.spec.name, %reason, "ladder closed");
+                self.ladder = ladder;
+                let ladders = self.shared.ladders.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Some(status) = ladders.get(&self.ladder.spec.name) {
+                    status.send_replace(LadderStatus::Closed);
+                }
+            }
+            Err(error) => warn!(ladder = %self.ladder.spec.name, cause = %error, "not closed"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cardroom_store::{LadderId, LadderMatch, LadderMatchId, MatchSeat, MatchState, SetState};
+
+    use super::*;
+
+    /// A rated set of two-seat matches, each `(winner, loser)`, every seat on `version`.
+    fn set(index: u64, matches: &[(i64, i64)], version: &str) -> LadderSet {
+        let seat = |seat: u8, bot: i64, place: u8| MatchSeat {
+            seat,
+            bot: BotId(bot),
+            version: Some(version.to_owned()),
+            place: Some(place),
+            forfeited: false,
+            failure: None,
+        };
+        let matches: Vec<LadderMatch> = matches
+            .iter()
+            .enumerate()
+            .map(|(rotation, &(winner, loser))| LadderMatch {
+                id: LadderMatchId(index as i64 * 10 + rotation as i64),
+                ladder: LadderId(1),
+                set_index: index,
+                rotation: rotation as u32,
+                seed: index,
+                state: MatchState::Done,
+                seats: vec![seat(0, winner, 1), seat(1, loser, 2)],
+                attempt: 1,
+                lease_owner: None,
+                lease_until_ms: None,
+                server_match_id: None,
+                planned_ms: 0,
+                started_ms: None,
+                finished_ms: None,
+            })
+            .collect();
+        let bots = matches[0].seats.iter().map(|s| s.bot).collect();
+        LadderSet {
+            ladder: LadderId(1),
+            index,
+            seed: index,
+            bots,
+            state: SetState::Rated,
+            void_reason: None,
+            planned_ms: 0,
+            matches,
+        }
+    }
+
+    /// Rounds of [`sets`].
+    const ROUNDS: u64 = 25;
+
+    /// [`ROUNDS`] rounds of three sets: bot 1 beats 3 and 2 beats 3 in every set; 1 and 2
+    /// split theirs.
+    fn sets() -> Vec<LadderSet> {
+        let mut sets = Vec::new();
+        for round in 0..ROUNDS {
+            sets.push(set(3 * round, &[(1, 3), (1, 3)], "v1"));
+            sets.push(set(3 * round + 1, &[(2, 3), (2, 3)], "v1"));
+            sets.push(set(3 * round + 2, &[(1, 2), (2, 1)], "v1"));
+        }
+        sets
+    }
+
+    #[test]
+    fn standings_grown_set_by_set_equal_those_of_the_stored_sets() {
+        let sets = sets();
+        let whole = Evidence::from_rated(&sets, [BotId(1), BotId(2), BotId(3), BotId(4)], 0);
+        let mut grown = Evidence::from_rated(&[], [BotId(4)], 0);
+        for s in &sets {
+            grown.add_set(s);
+        }
+        assert_eq!(grown.bots(), whole.bots());
+        assert_eq!(grown.standings(2, 7), whole.standings(2, 7));
+        let standings = whole.standings(2, 7);
+        assert_eq!((standings.revision, standings.sets), (3 * ROUNDS, 3 * ROUNDS));
+        // 4 never played: it may be anywhere, first included; 3 is confidently below 1 and 2.
+        let row = |bot: i64| standings.rows.iter().find(|r| r.bot == BotId(bot)).unwrap();
+        assert!(row(4).indistinguishable_from_first && (row(4).rank_lo, row(4).rank_hi) == (1, 4));
+        assert!(!row(3).indistinguishable_from_first);
+        assert!(row(1).indistinguishable_from_first && row(2).indistinguishable_from_first);
+        // The matrix is in the rows' order, ½ on its diagonal.
+        for (i, r) in standings.rows.iter().enumerate() {
+            assert_eq!(r.p_better.len(), 4);
+            assert_eq!(r.p_better[i], 0.5);
+        }
+    }
+
+    #[test]
+    fn the_next_table_is_the_open_pair_among_the_bots_that_can_play() {
+        let evidence = Evidence::from_rated(&sets(), [BotId(4)], 0);
+        let all = [BotId(1), BotId(2), BotId(3), BotId(4)];
+        // 4 has no samples: its pair with its neighbour in the order is the least certain.
+        let first = evidence.next_table(&all, 2).unwrap();
+        assert!(first.contains(&BotId(4)), "{first:?}");
+        // Without 4, the open pair is 1 against 2 (both are told apart from 3).
+        assert_eq!(evidence.next_table(&all[..3], 2), Some(vec![BotId(1), BotId(2)]));
+        assert_eq!(evidence.next_table(&[BotId(1)], 2), None);
+    }
+
+    #[test]
+    fn a_finals_set_played_with_another_version_is_named() {
+        let evidence = Evidence::from_rated(&sets(), [], 0);
+        assert_eq!(evidence.first_version(BotId(2)), Some("v1"));
+        assert_eq!(evidence.off_version(&set(3 * ROUNDS, &[(1, 2), (2, 1)], "v1"), |_| "x"), None);
+        let (bot, reason) =
+            evidence.off_version(&set(3 * ROUNDS, &[(1, 2), (2, 1)], "v2"), |_| "bob").unwrap();
+        assert_eq!(bot, BotId(1));
+        assert!(reason.contains("bob is frozen at version \"v1\""), "{reason}");
+        // A newcomer's two versions in one set are refused too.
+        let mut mixed = set(0, &[(5, 6), (6, 5)], "a");
+        mixed.matches[1].seats[0].version = Some("b".into());
+        let fresh = Evidence::from_rated(&[], [], 0);
+        assert_eq!(fresh.off_version(&mixed, |_| "eve").map(|(bot, _)| bot), Some(BotId(6)));
+    }
+
+    #[test]
+    fn the_sprt_takes_one_sample_per_set_holding_both() {
+        let evidence = Evidence::from_rated(&sets(), [], 0);
+        let test = evidence.sprt(BotId(1), BotId(3), SprtConfig::default());
+        assert_eq!(u64::from(test.samples()), ROUNDS);
+        assert_eq!(test.decision(), SprtDecision::AcceptH1);
+        assert_eq!(evidence.sprt(BotId(1), BotId(9), SprtConfig::default()).samples(), 0);
+    }
+}

@@ -1,0 +1,315 @@
+//! A hosted ladder's standings over real gRPC: the runner writes a snapshot after its rated sets
+//! and `GetLeaderboard` returns it, its numbers those of the arena's `Settlement` over the
+//! stored sets; a ladder whose file asks to stop once settled closes itself with the order as
+//! its reason.
+
+#![allow(clippy::unwrap_used)]
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, STANDINGS_CONFIDENCE, rate_set};
+use cardroom_arena::{MatchOutcome, Rating, RatingSystem, Settlement};
+use cardroom_example_bots::random::AnyRandom;
+use cardroom_proto::pb;
+use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
+use cardroom_server::{Config, Server};
+use cardroom_store::{
+    Accounts, BotId, LadderId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewMatch,
+    NewSet, SeatResult, SqliteStore, Store,
+};
+use cardroom_tests::{TestServer, eventually};
+
+/// A server with accounts and hosted ladders over `store`.
+async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
+    let config = Config {
+        accounts: Some(Accounts::new(Arc::clone(&store))),
+        registered_only: true,
+        move_time: Duration::from_millis(500),
+        ..Config::default()
+    };
+    let server = Server::new(config);
+    let hosted = HostedLadders::start(store, server.host()).await.unwrap();
+    let server = server.ladders(Arc::new(hosted.clone()));
+    (TestServer::serve(server).await, hosted)
+}
+
+/// The settlement the arena computes from `sets` (rated sets, in set order) among `bots`
+/// (bot `i` is `bots[i]`), at tables of `seats`.
+fn settlement_of(bots: &[BotId], sets: &[LadderSet], seats: usize) -> Settlement {
+    let index: HashMap<BotId, usize> = bots.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let outcomes: Vec<Vec<MatchOutcome>> = sets
+        .iter()
+        .map(|set| {
+            set.matches
+                .iter()
+                .map(|m| MatchOutcome {
+                    places: m.seats.iter().map(|s| (index[&s.bot], s.place.unwrap())).collect(),
+                    health: Vec::new(),
+                    decisions: 0,
+                })
+                .collect()
+        })
+        .collect();
+    Settlement::from_sets(bots.len(), seats, &outcomes, 1.0 - STANDINGS_CONFIDENCE)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_returns_the_standings_settlement_computes_from_the_stored_sets() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    let names = ["alice", "bob", "carol"];
+    for name in names {
+        let issued = Accounts::new(Arc::clone(&store)).register(name).await.unwrap();
+        let mut config = ConnectConfig::lobby(server.url(), name).named(name);
+        config.key = Some(BotKey::new(issued.key.expose()).unwrap());
+        tokio::spawn(play_concurrently(1, 0, move |n| {
+            let config = config.clone();
+            async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
+        }));
+    }
+    // The default schedule: adaptive.
+    let text = "name = \"tt\"\ngame = \"twenty_two\"\nseed = 3\n";
+    hosted.open(&HostedLadderFile::parse(text).unwrap(), text).await.unwrap();
+    let ladder = store.ladder("tt").await.unwrap().unwrap().id;
+    let client = server.client().await;
+    let request = || pb::GetLeaderboardRequest { ladder: "tt".into() };
+    let board = eventually("standings of four rated sets", || {
+        let mut client = client.clone();
+        async move {
+            let board = client.get_leaderboard(request()).await.unwrap().into_inner();
+            let revision = board.standings.as_ref().map_or(0, |s| s.revision);
+            (revision >= 4 && board.rows.len() == 3).then_some(board)
+        }
+    })
+    .await;
+    let standings = board.standings.clone().unwrap();
+    // The numbers are the settlement of the first `revision` rated sets (the ladder went on).
+    let mut rated = store.rated_sets(ladder).await.unwrap();
+    rated.truncate(standings.revision as usize);
+    assert_eq!(rated.len() as u64, standings.revision);
+    let bots: Vec<BotId> = {
+        let mut bots: Vec<BotId> =
+            store.ladder_bots(ladder).await.unwrap().iter().map(|b| b.bot).collect();
+        bots.sort_unstable();
+        bots
+    };
+    let name_of: HashMap<BotId, String> =
+        store.ladder_bots(ladder).await.unwrap().into_iter().map(|b| (b.bot, b.name)).collect();
+    let expected = settlement_of(&bots, &rated, 2);
+    assert_eq!((standings.sets, standings.first_set), (standings.revision, 0));
+    assert_eq!(standings.confidence, STANDINGS_CONFIDENCE);
+    assert_eq!(standings.settled, expected.settled);
+    let order: Vec<&str> = expected.order.iter().map(|&i| name_of[&bots[i]].as_str()).collect();
+    assert_eq!(standings.order, order);
+    let at = |name: &str| bots.iter().position(|b| name_of[b] == name).unwrap();
+    for row in &board.rows {
+        let a = at(&row.bot);
+        let (lo, hi) = expected.rank_intervals[a];
+        assert_eq!((row.rank_lo as usize, row.rank_hi as usize), (lo, hi), "{}", row.bot);
+        assert_eq!(row.indistinguishable_from_first, lo == 1, "{}", row.bot);
+        let p: Vec<f64> =
+            board.rows.iter().map(|other| expected.p_better[a][at(&other.bot)]).collect();
+        assert_eq!(row.p_better, p, "{}'s row of the matrix, in the rows' order", row.bot);
+    }
+    // Random bots cannot be told apart in four sets: each may be first.
+    assert!(board.rows.iter().all(|r| r.indistinguishable_from_first), "{board:?}");
+    server.stop().await.unwrap();
+}
+
+/// Plays and rates, straight in the store, `sets` duplicate sets of two matches in which
+/// `winner` beats `loser` in both (the ratings as the runner rates), every seat on `v1`.
+async fn stored_wins(
+    store: &Arc<dyn Store>,
+    ladder: LadderId,
+    winner: BotId,
+    loser: BotId,
+    sets: u64,
+) {
+    let mut ratings: HashMap<BotId, Rating> = HashMap::new();
+    for index in 0..sets {
+        let done = played_set(store, ladder, index, [winner, loser], |_| "v1").await;
+        let system = RatingSystem::Glicko2;
+        let updates = rate_set(system, &done, |bot| {
+            ratings.get(&bot).copied().unwrap_or_else(|| Rating::initial(system))
+        })
+        .unwrap();
+        for update in &updates {
+            let after = update.after;
+            ratings.insert(
+                update.bot,
+                Rating { mean: after.mean, sigma: after.sigma, volatility: after.volatility },
+            );
+        }
+        store.rate_set(ladder, index, &updates, 5).await.unwrap();
+    }
+}
+
+/// Plans and plays, straight in the store, set `index`: two matches in which `winner` beats
+/// `loser`, each seat's bot on `version(bot)`; returns the set, complete and not rated.
+async fn played_set(
+    store: &Arc<dyn Store>,
+    ladder: LadderId,
+    index: u64,
+    [winner, loser]: [BotId; 2],
+    version: impl Fn(BotId) -> &'static str,
+) -> LadderSet {
+    let set = NewSet {
+        index,
+        seed: index,
+        bots: vec![winner, loser],
+        matches: vec![
+            NewMatch { rotation: 0, seed: index, seats: vec![winner, loser] },
+            NewMatch { rotation: 1, seed: index, seats: vec![loser, winner] },
+        ],
+    };
+    let planned = store.plan_set(ladder, &set, 2).await.unwrap();
+    for m in &planned.matches {
+        let lease = Lease { owner: "earlier-run".into(), until_ms: i64::MAX };
+        let claim = store.claim_match(m.id, &lease, 3).await.unwrap();
+        let seats = m
+            .seats
+            .iter()
+            .map(|seat| SeatResult {
+                seat: seat.seat,
+                version: version(seat.bot).into(),
+                place: if seat.bot == winner { 1 } else { 2 },
+                forfeited: false,
+            })
+            .collect();
+        let result = MatchResult {
+            claim,
+            server_match_id: format!("m{}", m.id.0),
+            seats,
+            record_json: None,
+            failures: Vec::new(),
+        };
+        store.finish_match(&result, 4).await.unwrap();
+    }
+    let open = store.open_sets(ladder).await.unwrap();
+    open.into_iter().find(|set| set.index == index).unwrap()
+}
+
+/// A ladder of `text` (a hosted ladder file) created straight in the store, with the bots
+/// `strong` and `weak` registered and entered; returns it and the bots.
+async fn stored_ladder(store: &Arc<dyn Store>, text: &str) -> (LadderId, [BotId; 2]) {
+    let accounts = Accounts::new(Arc::clone(store));
+    let strong = accounts.register("strong").await.unwrap().bot.id;
+    let weak = accounts.register("weak").await.unwrap().bot.id;
+    let file = HostedLadderFile::parse(text).unwrap();
+    let new = NewLadder {
+        name: file.name.clone(),
+        game: file.game.name().to_owned(),
+        options_json: file.options_json(),
+        table_seats: file.seats,
+        rating: file.rating_system().name().to_owned(),
+        seed: file.seed,
+        provisional_sets: file.provisional_sets,
+        config: text.to_owned(),
+    };
+    let ladder = store.create_ladder(&new, 1).await.unwrap().id;
+    let initial = Rating::initial(file.rating_system());
+    let initial = cardroom_store::StoredRating {
+        mean: initial.mean,
+        sigma: initial.sigma,
+        volatility: initial.volatility,
+    };
+    for bot in [strong, weak] {
+        store.enter_ladder(ladder, bot, initial, 1).await.unwrap();
+    }
+    (ladder, [strong, weak])
+}
+
+/// Waits until the ladder `name` is closed; returns its reason.
+async fn closed_reason(store: &Arc<dyn Store>, name: &str) -> String {
+    eventually("the ladder closed", || async {
+        let ladder = store.ladder(name).await.unwrap().unwrap();
+        (ladder.status == LadderStatus::Closed).then_some(ladder.status_reason.unwrap_or_default())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_ladder_that_stops_when_settled_closes_itself_with_the_order() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let text = "name = \"duel\"\ngame = \"gin\"\nstop_when_settled = true\n";
+    let (ladder, [strong, weak]) = stored_ladder(&store, text).await;
+    // Enough sets of `strong` winning everything for the test to tell them apart at 95%.
+    let sets = 12;
+    stored_wins(&store, ladder, strong, weak, sets).await;
+    let rated = store.rated_sets(ladder).await.unwrap();
+    assert!(settlement_of(&[strong, weak], &rated, 2).settled, "the evidence settles the order");
+
+    // A server starting on that store writes the standings and closes the ladder, no bot needed.
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    let reason = closed_reason(&store, "duel").await;
+    assert_eq!(reason, "settled: the order strong > weak holds at 95% after 12 sets");
+    let standings = store.standings(ladder).await.unwrap().unwrap();
+    assert!(standings.settled);
+    assert_eq!((standings.revision, standings.sets), (sets, sets));
+    let rows: Vec<(BotId, u32, u32, bool)> = standings
+        .rows
+        .iter()
+        .map(|r| (r.bot, r.rank_lo, r.rank_hi, r.indistinguishable_from_first))
+        .collect();
+    assert_eq!(rows, vec![(strong, 1, 1, true), (weak, 2, 2, false)]);
+    assert!(standings.rows[0].p_better[1] > 0.99, "{standings:?}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_sprt_ladder_closes_itself_with_its_decision_and_shows_its_llr() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let text = "name = \"sprt\"\ngame = \"gin\"\nformat = \"sprt\"\n[sprt]\na = \"strong\"\nb = \"weak\"\n";
+    let (ladder, [strong, weak]) = stored_ladder(&store, text).await;
+    stored_wins(&store, ladder, strong, weak, 10).await;
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    let reason = closed_reason(&store, "sprt").await;
+    assert!(
+        reason.starts_with("strong is stronger than weak (H1: at least 50 Elo, accepted)"),
+        "{reason}"
+    );
+    let mut client = server.client().await;
+    let board = client
+        .get_leaderboard(pb::GetLeaderboardRequest { ladder: "sprt".into() })
+        .await
+        .unwrap()
+        .into_inner();
+    let sprt = board.standings.unwrap().sprt.unwrap();
+    assert_eq!((sprt.a.as_str(), sprt.b.as_str(), sprt.samples), ("strong", "weak", 10));
+    assert_eq!(sprt.decision, "H1 accepted");
+    assert!(sprt.llr >= sprt.upper && sprt.lower < 0.0, "{sprt:?}");
+    // The bounds are the test's: ln(β / (1 - α)) and ln((1 - β) / α) at α = β = 0.05.
+    assert!((sprt.upper - (0.95f64 / 0.05).ln()).abs() < 1e-12, "{sprt:?}");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let text = "name = \"final\"\ngame = \"gin\"\nfinals = true\n";
+    let (ladder, [strong, weak]) = stored_ladder(&store, text).await;
+    stored_wins(&store, ladder, strong, weak, 2).await;
+    // Set 2 was played, not yet rated, with `strong` on a version of after the finals began.
+    let version = move |bot: BotId| if bot == strong { "v2" } else { "v1" };
+    played_set(&store, ladder, 2, [strong, weak], version).await;
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    let paused = eventually("strong paused", || async {
+        let bots = store.ladder_bots(ladder).await.unwrap();
+        bots.into_iter().find(|b| b.bot == strong).and_then(|b| b.paused_reason)
+    })
+    .await;
+    assert_eq!(
+        paused,
+        "finals: strong is frozen at version \"v1\"; version \"v2\" is refused a seat (set 2 is void)"
+    );
+    // The set is void, never rated: the standings and ratings are those of sets 0 and 1.
+    let rated = store.rated_sets(ladder).await.unwrap();
+    assert_eq!(rated.iter().map(|s| s.index).collect::<Vec<_>>(), vec![0, 1]);
+    assert!(store.open_sets(ladder).await.unwrap().is_empty());
+    let standings =
+        eventually("the standings", || async { store.standings(ladder).await.unwrap() }).await;
+    assert_eq!((standings.revision, standings.sets), (2, 2));
+    server.stop().await.unwrap();
+}
