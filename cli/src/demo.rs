@@ -194,8 +194,9 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
         .context("the pages' address of the server")?
         .connect_lazy();
-    let source = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
-    let router = cardroom_web::router(Arc::new(source), Default::default());
+    // The hosted ladders from the store, their running matches from the server.
+    let local = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
+    let router = cardroom_web::server_router(local, config.accounts.clone(), Default::default());
     let pages = tokio::spawn(cardroom_web::serve(
         http,
         router,

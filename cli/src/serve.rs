@@ -213,9 +213,11 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
             .context("the pages' address of the server")?
             .connect_lazy();
-        let source = cardroom_web::LocalSource::new(ladders)
+        // The hosted ladders of the store (if any) beside the --web-ladder files.
+        let local = cardroom_web::LocalSource::new(ladders)
             .with_server(channel, config.admin_token.clone());
-        let router = cardroom_web::router(std::sync::Arc::new(source), Default::default());
+        let router =
+            cardroom_web::server_router(local, config.accounts.clone(), Default::default());
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let grace = config.shutdown_grace;

@@ -70,6 +70,69 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     assert!(again.status.success(), "{again_out}\n{}", text(&again.stderr));
     assert!(again_out.contains("8 bots registered in demo.sqlite"), "{again_out}");
     assert!(again_out.contains("hosted ladder demo-gin"), "{again_out}");
+
+    // `cardroom serve --store` on the demo's file serves the hosted ladders' pages: each
+    // leaderboard lists its bots, each a link to its page.
+    let serve = ServeChild::start(dir.path());
+    for (ladder, bots) in [
+        ("demo-twenty_two", ["tt-random", "tt-heuristic", "tt-careless", "tt-search"]),
+        ("demo-gin", ["gin-random", "gin-heuristic", "gin-careless", "gin-search"]),
+    ] {
+        let page = serve.get(&format!("/ladders/{ladder}"));
+        assert!(page.starts_with("HTTP/1.0 200 OK"), "{page}");
+        for bot in bots {
+            assert!(page.contains(&format!(">{bot}</a>")), "{ladder} lacks {bot}: {page}");
+        }
+    }
+    let front = serve.get("/");
+    assert!(front.contains("href=\"/ladders/demo-gin\""), "{front}");
+}
+
+/// `cardroom serve --store sqlite:demo.sqlite` with its pages, on free ports.
+struct ServeChild {
+    child: std::process::Child,
+    pages: std::net::SocketAddr,
+}
+
+impl ServeChild {
+    fn start(dir: &std::path::Path) -> ServeChild {
+        use std::io::BufRead as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"])
+            .args(["--store", "sqlite:demo.sqlite"])
+            .current_dir(dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        // It prints the pages' address once they listen.
+        let pages = stdout
+            .lines()
+            .map(Result::unwrap)
+            .find_map(|line| line.strip_prefix("cardroom pages on http://").map(str::to_owned))
+            .expect("the pages' address")
+            .parse()
+            .unwrap();
+        ServeChild { child, pages }
+    }
+
+    /// The whole HTTP/1.0 response to `GET path` (the server closes after it).
+    fn get(&self, path: &str) -> String {
+        use std::io::{Read as _, Write as _};
+        let mut stream = std::net::TcpStream::connect(self.pages).unwrap();
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: {}\r\n\r\n", self.pages).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    }
+}
+
+impl Drop for ServeChild {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[test]

@@ -10,6 +10,16 @@
 //!
 //! `--file PATH` keeps the ladder file (and reuses it when it exists); `--requests N` times each
 //! page N times after the first (cold) request.
+//!
+//! `--hosted` fills a server's store instead (SQLite, through `cardroom_store::Store`'s own
+//! writes: each set planned, its matches claimed and finished with a record, the set rated with
+//! the arena's ratings) with a hosted ladder of the same shape, and times the pages of
+//! `cardroom serve --store` over it (`StoreSource`): the leaderboard, a bot's page and a
+//! match's replay. Its store is a file in a temporary directory, or `--file PATH`.
+//!
+//! ```text
+//! cargo run --release -p cardroom-web --example pages_at_scale -- --hosted --matches 100000
+//! ```
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -20,7 +30,7 @@ use cardroom_arena::{
     Format, MatchOutcome, PairedResult, PlannedMatch, Rating, RatingSystem, Ratings, SeatHealth,
     Settings, Store,
 };
-use cardroom_web::{LocalSource, WebConfig};
+use cardroom_web::{LocalSource, StoreSource, WebConfig};
 
 /// The command line.
 struct Args {
@@ -28,10 +38,11 @@ struct Args {
     bots: usize,
     file: Option<PathBuf>,
     requests: usize,
+    hosted: bool,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10 };
+    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10, hosted: false };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
         let mut value = || given.next().with_context(|| format!("{flag} needs a value"));
@@ -40,6 +51,7 @@ fn args() -> anyhow::Result<Args> {
             "--bots" => args.bots = value()?.parse()?,
             "--file" => args.file = Some(value()?.into()),
             "--requests" => args.requests = value()?.parse()?,
+            "--hosted" => args.hosted = true,
             other => bail!("unknown flag {other}: see the example's doc comment"),
         }
     }
@@ -138,6 +150,115 @@ fn fill(path: &std::path::Path, matches: u64, bots: usize) -> anyhow::Result<()>
     Ok(())
 }
 
+/// The record every hosted match of the filled store keeps: one real Twenty-Two record (the
+/// replay page unfolds it), so that the store's size is a real store's.
+fn a_record() -> anyhow::Result<String> {
+    use cardroom_games::twenty_two::{Options, State};
+    let mut state = State::new(Options::default(), 2, 3).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut numbers = Numbers(5);
+    while let Some(seat) = state.to_act() {
+        let legal = state.legal_actions();
+        let action = legal[numbers.below(legal.len())];
+        state.apply(seat, action).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let record = state.record().context("a finished match has its record")?;
+    Ok(cardroom_games::AnyRecord::from(record).to_json())
+}
+
+/// Fills the store at `url` with a hosted ladder `scale` of `matches` matches (duplicate sets
+/// of two seatings) among `bots` registered bots, through the store's own writes.
+async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()> {
+    use cardroom_store::{
+        KeyHash, Lease, MatchResult, NewLadder, NewMatch, NewSet, RatingUpdate, SeatResult,
+        StoredRating,
+    };
+    let store = cardroom_store::open(url).await?;
+    let now = 1_796_000_000_000;
+    let spec = NewLadder {
+        name: "scale".into(),
+        game: "twenty_two".into(),
+        options_json: "{}".into(),
+        table_seats: 2,
+        rating: "weng_lin".into(),
+        seed: 1,
+        provisional_sets: 3,
+        config: String::new(),
+    };
+    let ladder = store.create_ladder(&spec, now).await?;
+    let initial = Rating::initial(RatingSystem::WengLin);
+    let stored =
+        |r: &Rating| StoredRating { mean: r.mean, sigma: r.sigma, volatility: r.volatility };
+    let mut ids = Vec::with_capacity(bots);
+    for i in 0..bots {
+        let name = format!("bot-{i:02}");
+        let account = store.register_bot(&name, KeyHash::of(&name), now).await?;
+        store.enter_ladder(ladder.id, account.id, stored(&initial), now).await?;
+        ids.push(account.id);
+    }
+    let record = a_record()?;
+    let mut ratings = Ratings::from_ratings(RatingSystem::WengLin, vec![initial; bots]);
+    let mut numbers = Numbers(7);
+    let strength = |bot: usize| 3.0 * bot as f64 / bots as f64;
+    let lease = Lease { owner: "fill".into(), until_ms: i64::MAX };
+    let started = Instant::now();
+    for set in 0..matches / 2 {
+        let at = now + set as i64 * 1_000;
+        let a = numbers.below(bots);
+        let b = (a + 1 + numbers.below(bots - 1)) % bots;
+        let seed = numbers.next();
+        let new = NewSet {
+            index: set,
+            seed,
+            bots: vec![ids[a], ids[b]],
+            matches: vec![
+                NewMatch { rotation: 0, seed, seats: vec![ids[a], ids[b]] },
+                NewMatch { rotation: 1, seed, seats: vec![ids[b], ids[a]] },
+            ],
+        };
+        let planned = store.plan_set(ladder.id, &new, at).await?;
+        let mut places = Vec::new();
+        for (m, (first, second)) in planned.matches.iter().zip([(a, b), (b, a)]) {
+            let claim = store.claim_match(m.id, &lease, at).await?;
+            let p_first = 1.0 / (1.0 + (strength(second) - strength(first)).exp());
+            let first_wins = numbers.unit() < p_first;
+            let place = |wins: bool| if wins { 1 } else { 2 };
+            let seats = [(0, place(first_wins)), (1, place(!first_wins))]
+                .map(|(seat, place)| SeatResult {
+                    seat,
+                    version: "1.0".into(),
+                    place,
+                    forfeited: false,
+                })
+                .to_vec();
+            let result = MatchResult {
+                claim,
+                server_match_id: format!("m{}", m.id.0),
+                seats,
+                record_json: Some(record.clone()),
+                failures: Vec::new(),
+            };
+            store.finish_match(&result, at).await?;
+            places.push(vec![(first, place(first_wins)), (second, place(!first_wins))]);
+        }
+        let paired = PairedResult::from_matches(places.iter().map(|p| &p[..]));
+        let updates: Vec<RatingUpdate> = ratings
+            .update(&paired)?
+            .iter()
+            .map(|c| RatingUpdate {
+                bot: ids[c.bot],
+                before: stored(&c.before),
+                after: stored(&c.after),
+            })
+            .collect();
+        store.rate_set(ladder.id, set, &updates, at).await?;
+        if set % 10_000 == 9_999 {
+            eprintln!("{} matches stored in {:.0?}", 2 * (set + 1), started.elapsed());
+        }
+    }
+    eprintln!("{matches} hosted matches stored in {:.1?}", started.elapsed());
+    Ok(())
+}
+
 /// The time from sending a GET for `path` to the first byte of the answer, and its status line
 /// (a plain blocking client on a thread of its own, so that nothing of it runs on the pages'
 /// runtime).
@@ -172,15 +293,52 @@ async fn main() -> anyhow::Result<()> {
     let args = args()?;
     let dir = tempfile::tempdir()?;
     let path = args.file.clone().unwrap_or_else(|| dir.path().join("scale.sqlite"));
-    if !path.exists() {
-        let (file, matches, bots) = (path.clone(), args.matches, args.bots);
-        tokio::task::spawn_blocking(move || fill(&file, matches, bots)).await??;
-    }
+    let fresh = !path.exists();
+    let (router, pages) = if args.hosted {
+        let url = format!("sqlite:{}", path.display());
+        if fresh {
+            fill_hosted(&url, args.matches, args.bots).await?;
+        }
+        let store = cardroom_store::open(&url).await?;
+        let ladder = store.ladder("scale").await?.context("the store has no ladder `scale`")?;
+        let bot = store.ladder_bots(ladder.id).await?.first().map(|b| b.bot).context("no bots")?;
+        let newest = store.bot_matches(ladder.id, bot, None, 1).await?;
+        let newest = newest.first().context("the bot played no match")?.id.0;
+        let accounts = cardroom_store::Accounts::new(store);
+        let source = StoreSource::new(accounts, LocalSource::new(Vec::new()));
+        let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
+        let pages = vec![
+            ("leaderboard", "/ladders/scale".to_owned()),
+            ("bot page", format!("/ladders/scale/bots/{}", bot.0)),
+            (
+                "bot page, deep page of matches",
+                format!("/ladders/scale/bots/{}?page={}", bot.0, deep.max(1)),
+            ),
+            ("match page (replay)", format!("/ladders/scale/matches/{newest}")),
+            ("list of ladders", "/ladders".to_owned()),
+        ];
+        (cardroom_web::router(Arc::new(source), WebConfig::default()), pages)
+    } else {
+        if fresh {
+            let (file, matches, bots) = (path.clone(), args.matches, args.bots);
+            tokio::task::spawn_blocking(move || fill(&file, matches, bots)).await??;
+        }
+        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let source = LocalSource::new([path.clone()]);
+        let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
+        let pages = vec![
+            ("leaderboard", format!("/ladders/{id}")),
+            ("bot page", format!("/ladders/{id}/bots/0")),
+            (
+                "bot page, deep page of matches",
+                format!("/ladders/{id}/bots/0?page={}", deep.max(1)),
+            ),
+            ("list of ladders", "/ladders".to_owned()),
+        ];
+        (cardroom_web::router(Arc::new(source), WebConfig::default()), pages)
+    };
     let size = std::fs::metadata(&path)?.len();
-    eprintln!("ladder file {} ({:.0} MB)", path.display(), size as f64 / 1e6);
-    let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let source = LocalSource::new([path.clone()]);
-    let router = cardroom_web::router(Arc::new(source), WebConfig::default());
+    eprintln!("{} ({:.0} MB)", path.display(), size as f64 / 1e6);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = tokio::spawn(cardroom_web::serve(
@@ -189,13 +347,6 @@ async fn main() -> anyhow::Result<()> {
         std::future::pending(),
         Duration::from_secs(1),
     ));
-    let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
-    let pages = [
-        ("leaderboard", format!("/ladders/{id}")),
-        ("bot page", format!("/ladders/{id}/bots/0")),
-        ("bot page, deep page of matches", format!("/ladders/{id}/bots/0?page={}", deep.max(1))),
-        ("list of ladders", "/ladders".to_owned()),
-    ];
     println!("| page | first request | median of {} | slowest |", args.requests);
     println!("| --- | --- | --- | --- |");
     for (name, path) in &pages {

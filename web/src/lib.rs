@@ -2,7 +2,9 @@
 //! by anyone, changing nothing.
 //!
 //! - [`router`] builds the pages over any [`Source`] (the data, read-only); [`LocalSource`]
-//!   is the one over the arena's ladder files and a running server's public rpcs.
+//!   is the one over the arena's ladder files and a running server's public rpcs,
+//!   [`StoreSource`] the one over a server's store (its hosted ladders) beside a
+//!   `LocalSource`; [`server_router`] picks between them.
 //! - [`serve`] serves a router on a listener until a shutdown future completes
 //!   (`cardroom serve --http-addr` runs it beside gRPC).
 //!
@@ -29,11 +31,13 @@
 //! # }
 //! ```
 
+mod hosted;
 mod local;
 mod pages;
 mod plot;
 mod replay;
 mod source;
+mod time;
 
 use std::future::{Future, IntoFuture as _};
 use std::sync::Arc;
@@ -42,6 +46,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{get, post};
 
+pub use hosted::StoreSource;
 pub use local::LocalSource;
 pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
@@ -49,6 +54,7 @@ pub use source::{
     PageRequest, RatingAt, ServerStats, Source, SourceError, SprtState, ThinkBucket, VersionLine,
     WatchUpdate,
 };
+pub use time::utc_time;
 
 /// How the pages behave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +107,19 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::not_found)
         .with_state(App { source, config })
+}
+
+/// The pages of a server: `local`'s ladder files and server and, when the server keeps a
+/// store (its `accounts`), the hosted ladders in it (a [`StoreSource`]).
+pub fn server_router(
+    local: LocalSource,
+    accounts: Option<cardroom_store::Accounts>,
+    config: WebConfig,
+) -> Router {
+    match accounts {
+        Some(accounts) => router(Arc::new(StoreSource::new(accounts, local)), config),
+        None => router(Arc::new(local), config),
+    }
 }
 
 /// Serves `router` on `listener` until `shutdown` completes. Then no new request is taken,

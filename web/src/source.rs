@@ -121,6 +121,9 @@ pub struct Leaderboard {
     pub better: Vec<Vec<f64>>,
     /// The SPRT, for a ladder of that format.
     pub sprt: Option<SprtState>,
+    /// Its matches running on the game server now, each watched live (a hosted ladder's; a
+    /// ladder file's are not on the server).
+    pub running: Vec<ListedMatch>,
 }
 
 /// A rating at one point of a bot's history.

@@ -1,7 +1,7 @@
 //! The pages in a real browser: headless Chromium driven through chromedriver (WebDriver),
 //! with no network but the loopback. It opens the front page, follows a ladder to a bot to a
 //! match, steps the replay to its end with the arrow keys and checks what it shows against the
-//! record.
+//! record; then the same through a hosted ladder of the server's store (a `StoreSource`).
 //!
 //! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
 //! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
@@ -11,12 +11,11 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::Arc;
 
 use cardroom_arena::Store;
 use cardroom_games::AnyRecord;
-use cardroom_web::WebConfig;
-use common::{EVIL_NAME, Fixture};
+use common::EVIL_NAME;
+use common::hosted::{Hosted, LADDER};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
@@ -88,6 +87,35 @@ async fn browser(port: u16, profile: &std::path::Path) -> Client {
         .unwrap()
 }
 
+/// Steps the replay shown to its end with the right arrow (and once more: it stays there),
+/// checks the last step against `record`'s last action, and steps back one with the left.
+async fn step_to_the_end<G: cardroom_games::Game>(
+    client: &Client,
+    record: &cardroom_games::Record<G>,
+) where
+    G::Action: std::fmt::Display,
+{
+    client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();
+    assert_eq!(shown_step(client).await, ("0".to_owned(), "the deal".to_owned()));
+    let last = record.actions.len();
+    let slider = client.find(Locator::Css("#step")).await.unwrap();
+    for _ in 0..=last {
+        slider.send_keys(&Key::Right.to_string()).await.unwrap();
+    }
+    let final_action = record.actions.last().unwrap();
+    assert_eq!(
+        shown_step(client).await,
+        (last.to_string(), format!("{}: {}", final_action.seat, final_action.action))
+    );
+    let label = client.find(Locator::Css("#step-label")).await.unwrap().text().await.unwrap();
+    assert_eq!(label, format!("step {last} of {last}"));
+    let current = client.find(Locator::Css("#log li[aria-current]")).await.unwrap();
+    assert_eq!(current.attr("data-step").await.unwrap(), Some(last.to_string()));
+    // And back one with the left arrow.
+    slider.send_keys(&Key::Left.to_string()).await.unwrap();
+    assert_eq!(shown_step(client).await.0, (last - 1).to_string());
+}
+
 /// The one step section the browser shows.
 async fn shown_step(client: &Client) -> (String, String) {
     let shown = client
@@ -106,10 +134,13 @@ async fn shown_step(client: &Client) -> (String, String) {
 
 #[tokio::test]
 async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
-    let fixture = Fixture::ladders();
+    // The ladder files and a store's hosted ladder, on one router (as `cardroom serve --store
+    // … --web-ladder …` serves them).
+    let hosted = Hosted::new().await;
+    let fixture = &hosted.files;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let router = cardroom_web::router(Arc::new(fixture.source()), WebConfig::default());
+    let router = hosted.router();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let pages = tokio::spawn(cardroom_web::serve(
         listener,
@@ -144,31 +175,35 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     let record = AnyRecord::from_json(&store.record(newest.id).unwrap().unwrap()).unwrap();
     let AnyRecord::TwentyTwo(record) = record else { panic!("a Twenty-Two record") };
     client.find(Locator::Css("a.match")).await.unwrap().click().await.unwrap();
-    client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();
+    client.wait().for_element(Locator::Css("#replay")).await.unwrap();
     assert_eq!(
         client.current_url().await.unwrap().path(),
         format!("/ladders/tt/matches/{}", newest.id)
     );
-    assert_eq!(shown_step(&client).await, ("0".to_owned(), "the deal".to_owned()));
+    step_to_the_end(&client, &record).await;
 
-    // Step to the end with the arrow key, and one more (it stays at the end).
-    let last = record.actions.len();
-    let slider = client.find(Locator::Css("#step")).await.unwrap();
-    for _ in 0..=last {
-        slider.send_keys(&Key::Right.to_string()).await.unwrap();
-    }
-    let final_action = record.actions.last().unwrap();
+    // The front page again, to the hosted ladder, its bot of that name, its newest match.
+    client.goto(&base).await.unwrap();
+    let href = format!("a[href='/ladders/{LADDER}']");
+    client.find(Locator::Css(&href)).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("table.leaderboard")).await.unwrap();
+    assert_eq!(client.current_url().await.unwrap().path(), format!("/ladders/{LADDER}"));
+    client.find(Locator::LinkText(EVIL_NAME)).await.unwrap().click().await.unwrap();
+    let name = client.wait().for_element(Locator::Css("h1 .name")).await.unwrap();
+    assert_eq!(name.text().await.unwrap(), EVIL_NAME);
+    let (bot, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
+    let newest = hosted.store.bot_matches(hosted.ladder, bot, None, 1).await.unwrap().remove(0);
+    let stored = hosted.store.ladder_record(newest.id).await.unwrap().unwrap();
+    let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&stored).unwrap() else {
+        panic!("a Twenty-Two record")
+    };
+    client.find(Locator::Css("a.match")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("#replay")).await.unwrap();
     assert_eq!(
-        shown_step(&client).await,
-        (last.to_string(), format!("{}: {}", final_action.seat, final_action.action))
+        client.current_url().await.unwrap().path(),
+        format!("/ladders/{LADDER}/matches/{}", newest.id.0)
     );
-    let label = client.find(Locator::Css("#step-label")).await.unwrap().text().await.unwrap();
-    assert_eq!(label, format!("step {last} of {last}"));
-    let current = client.find(Locator::Css("#log li[aria-current]")).await.unwrap();
-    assert_eq!(current.attr("data-step").await.unwrap(), Some(last.to_string()));
-    // And back one with the left arrow.
-    slider.send_keys(&Key::Left.to_string()).await.unwrap();
-    assert_eq!(shown_step(&client).await.0, (last - 1).to_string());
+    step_to_the_end(&client, &record).await;
 
     client.close().await.unwrap();
     driver.kill().await.unwrap();

@@ -110,7 +110,7 @@ impl LadderFile {
             }
             _ => None,
         };
-        Ok(Leaderboard { ladder: self.info()?, rows, better, sprt })
+        Ok(Leaderboard { ladder: self.info()?, rows, better, sprt, running: Vec::new() })
     }
 
     /// Bot `bot`'s page (`bot` is its index), `None` if there is no such bot.

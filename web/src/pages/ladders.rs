@@ -122,6 +122,24 @@ fn board(board: &Leaderboard) -> Markup {
                 meter min=(t.lower) max=(t.upper) value=(t.llr.clamp(t.lower, t.upper)) {}
             }
         }
+        @if !board.running.is_empty() {
+            section.running {
+                h2 { "Running now" }
+                ul {
+                    @for m in &board.running {
+                        li {
+                            a.live href={ "/matches/" (m.id) } { "match " (m.id) }
+                            ": "
+                            @for (i, s) in m.seats.iter().enumerate() {
+                                @if i > 0 { " vs " }
+                                span.seat { (s.name) }
+                            }
+                            " (watch it live)"
+                        }
+                    }
+                }
+            }
+        }
         @if board.rows.len() > 1 {
             h2 { "How likely each bot is stronger than each other" }
             table.matrix {

@@ -19,6 +19,8 @@ use futures::StreamExt as _;
 use scraper::Html;
 use tower::ServiceExt as _;
 
+pub mod hosted;
+
 /// A bot name that is markup, to check that the pages escape it.
 pub const EVIL_NAME: &str = "<script>alert(\"x\")</script><b>bold & co";
 

@@ -1,0 +1,428 @@
+//! [`StoreSource`]: the pages' data from the server's store, where the hosted ladders live
+//! (`cardroom serve --store`, `cardroom demo`), with the batch ladder files and the running
+//! server of a [`LocalSource`] beside them.
+//!
+//! A hosted ladder's id in URLs is its name (ladder names are kept to letters, digits, `.`, `_`
+//! and `-`), a bot's its account id, a match's its ladder match id: names bots give themselves
+//! are never part of a path. A ladder id the store does not know is the [`LocalSource`]'s, so
+//! a hosted ladder hides a ladder file of the same id.
+//!
+//! The leaderboard is computed once per revision of its ladder and kept (see
+//! [`cache`](self::cache)): a page asks the store for the revision (three small reads)
+//! and rebuilds only when a match finished or a set was rated since.
+
+mod cache;
+mod standings;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cardroom_games::GameKind;
+use cardroom_store::{
+    Accounts, AuthError, BotId, Ladder, LadderMatch, LadderMatchId, MatchState, Store, StoreError,
+};
+use futures::stream::BoxStream;
+
+use crate::local::LocalSource;
+use crate::source::{
+    BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, LadderInfo, Leaderboard, LiveMatch,
+    MatchLine, MatchList, PageRequest, RatingAt, ServerStats, Source, SourceError, VersionLine,
+    WatchUpdate,
+};
+use crate::time::utc_time;
+use cache::BoardCache;
+
+/// Failures shown to a bot's author at most (the latest).
+const FAILURES_SHOWN: u32 = 50;
+
+/// The hosted ladders of a store, and a [`LocalSource`]'s ladder files and server.
+#[derive(Debug)]
+pub struct StoreSource {
+    accounts: Accounts,
+    local: LocalSource,
+    boards: BoardCache,
+}
+
+fn store_error(ladder: &str) -> impl Fn(StoreError) -> SourceError + '_ {
+    move |error| SourceError::Ladder { ladder: ladder.to_owned(), message: error.to_string() }
+}
+
+impl StoreSource {
+    /// The hosted ladders of `accounts`' store (the accounts check a bot's key before its
+    /// failures are shown, as the server's `ListFailures` does), beside `local`'s ladder files
+    /// and server (`LocalSource::new(vec![]).with_server(..)` for the server alone).
+    pub fn new(accounts: Accounts, local: LocalSource) -> StoreSource {
+        StoreSource { accounts, local, boards: BoardCache::default() }
+    }
+
+    fn store(&self) -> &dyn Store {
+        self.accounts.store().as_ref()
+    }
+
+    /// The hosted ladder named `id`, if the store has one.
+    async fn hosted(&self, id: &str) -> Result<Option<Ladder>, SourceError> {
+        self.store().ladder(id).await.map_err(store_error(id))
+    }
+
+    /// The hosted ladder's leaderboard, from the cache when its revision has not moved.
+    async fn board(&self, ladder: &Ladder) -> Result<Arc<cache::Board>, SourceError> {
+        self.boards.get(self.store(), ladder).await.map_err(store_error(&ladder.spec.name))
+    }
+
+    /// A ladder match of `ladder`, with its ladder's bots' names.
+    async fn ladder_match_of(
+        &self,
+        ladder: &Ladder,
+        id: &str,
+    ) -> Result<Option<LadderMatch>, SourceError> {
+        let Ok(id) = id.parse::<i64>() else { return Ok(None) };
+        let found = self
+            .store()
+            .ladder_match(LadderMatchId(id))
+            .await
+            .map_err(store_error(&ladder.spec.name))?;
+        Ok(found.filter(|m| m.ladder == ladder.id))
+    }
+
+    async fn hosted_bot(
+        &self,
+        ladder: &Ladder,
+        bot: &str,
+        page: PageRequest,
+    ) -> Result<Option<BotPage>, SourceError> {
+        let name = &ladder.spec.name;
+        let board = self.board(ladder).await?;
+        let Some(row) = board.board.rows.iter().find(|r| r.bot == bot).cloned() else {
+            return Ok(None);
+        };
+        let Ok(id) = bot.parse::<i64>().map(BotId) else { return Ok(None) };
+        let store = self.store();
+        let changes = store.bot_rating_history(ladder.id, id).await.map_err(store_error(name))?;
+        let history = changes
+            .first()
+            .map(|first| RatingAt {
+                step: 0,
+                rating: first.update.before.mean,
+                sigma: first.update.before.sigma,
+            })
+            .into_iter()
+            .chain(changes.iter().map(|c| RatingAt {
+                step: c.seq,
+                rating: c.update.after.mean,
+                sigma: c.update.after.sigma,
+            }))
+            .collect();
+        let versions = store
+            .bot_ladder_versions(ladder.id, id)
+            .await
+            .map_err(store_error(name))?
+            .into_iter()
+            .map(|v| VersionLine {
+                version: v.version,
+                first_seen: utc_time(v.first_ms),
+                matches: v.matches,
+            })
+            .collect();
+        let matches = self.bot_matches(ladder, &board.names, id, page).await?;
+        let head_to_head = store
+            .head_to_head(ladder.id, id)
+            .await
+            .map_err(store_error(name))?
+            .into_iter()
+            .map(|h| HeadToHeadLine {
+                bot: h.opponent.0.to_string(),
+                name: h.name,
+                wins: saturate(h.wins),
+                ties: saturate(h.ties),
+                losses: saturate(h.losses),
+            })
+            .collect();
+        Ok(Some(BotPage {
+            ladder: board.board.ladder.clone(),
+            bot: bot.to_owned(),
+            name: row.name.clone(),
+            match_count: u64::from(row.matches),
+            row,
+            history,
+            versions,
+            matches,
+            // The store keeps no think times of hosted matches.
+            think: Vec::new(),
+            think_quantiles: None,
+            head_to_head,
+        }))
+    }
+
+    /// The page `page` of `bot`'s done matches, newest first. The store pages by the last id
+    /// of the page before: the pages before this one are read to find it.
+    async fn bot_matches(
+        &self,
+        ladder: &Ladder,
+        names: &HashMap<BotId, String>,
+        bot: BotId,
+        page: PageRequest,
+    ) -> Result<Vec<MatchLine>, SourceError> {
+        let name = &ladder.spec.name;
+        let store = self.store();
+        let limit = u32::try_from(page.limit).unwrap_or(u32::MAX);
+        let mut before = None;
+        let mut skip = page.offset;
+        while skip > 0 {
+            let step = u32::try_from(skip).unwrap_or(u32::MAX).min(1_000);
+            let skipped =
+                store.bot_matches(ladder.id, bot, before, step).await.map_err(store_error(name))?;
+            let Some(last) = skipped.last() else { return Ok(Vec::new()) };
+            before = Some(last.id);
+            skip -= skipped.len() as u64;
+            if skipped.len() < step as usize {
+                return Ok(Vec::new());
+            }
+        }
+        let found =
+            store.bot_matches(ladder.id, bot, before, limit).await.map_err(store_error(name))?;
+        Ok(found
+            .into_iter()
+            .map(|m| MatchLine {
+                id: m.id.0.to_string(),
+                finished_at: m.finished_ms.map(utc_time).unwrap_or_default(),
+                place: m.seats.iter().find(|s| s.bot == bot).and_then(|s| s.place).unwrap_or(0),
+                seats: m.seats.len(),
+                opponents: m
+                    .seats
+                    .iter()
+                    .filter(|s| s.bot != bot)
+                    .map(|s| (s.bot.0.to_string(), bot_name(names, s.bot)))
+                    .collect(),
+            })
+            .collect())
+    }
+}
+
+impl StoreSource {
+    /// The server's running matches of `ladder`'s game whose every seat is one of its bots
+    /// (the server's match list names no ladder). Read anew for every page, outside the
+    /// cache: a match starts without the ladder's revision moving. Empty without a server or
+    /// when it does not answer (the leaderboard shows regardless).
+    async fn running(
+        &self,
+        ladder: &LadderInfo,
+        names: &HashMap<BotId, String>,
+    ) -> Vec<crate::source::ListedMatch> {
+        let listed = self.local.server_matches(crate::source::MatchState::Running, None, 100);
+        match listed.await {
+            Ok(list) => {
+                list.matches.into_iter().filter(|m| plays_in(m, &ladder.game, names)).collect()
+            }
+            Err(SourceError::NoServer) => Vec::new(),
+            Err(error) => {
+                tracing::warn!(ladder = %ladder.id, %error, "the running matches are not shown");
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// Whether the server's match `m` is one of a ladder of `game` among the bots `names`: its
+/// game, and every seat taken by one of them.
+fn plays_in(m: &crate::source::ListedMatch, game: &str, names: &HashMap<BotId, String>) -> bool {
+    m.game == game && m.seats.iter().all(|s| names.values().any(|n| *n == s.name))
+}
+
+/// A count for a page's `u32` column.
+fn saturate(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A bot's registered name, or its id if it left the ladder's list.
+fn bot_name(names: &HashMap<BotId, String>, bot: BotId) -> String {
+    names.get(&bot).cloned().unwrap_or_else(|| format!("bot {}", bot.0))
+}
+
+/// The ladder's line in the list of ladders, from its bots and its counts of matches.
+fn ladder_info(ladder: &Ladder, bots: usize, done: u64, planned: u64) -> LadderInfo {
+    let game = ladder
+        .spec
+        .game
+        .parse::<GameKind>()
+        .map_or_else(|_| ladder.spec.game.clone(), |g| g.title().to_owned());
+    LadderInfo {
+        id: ladder.spec.name.clone(),
+        game,
+        format: format!("hosted duplicate sets, {}", ladder.status),
+        seats: ladder.spec.table_seats,
+        rating: ladder.spec.rating.clone(),
+        bots,
+        matches_done: done,
+        matches_planned: planned,
+    }
+}
+
+impl Source for StoreSource {
+    async fn ladders(&self) -> Result<Vec<LadderInfo>, SourceError> {
+        let hosted = self.store().ladders().await.map_err(store_error("(all)"))?;
+        let mut out = Vec::with_capacity(hosted.len());
+        for ladder in &hosted {
+            out.push(self.board(ladder).await?.board.ladder.clone());
+        }
+        let taken: Vec<&str> = hosted.iter().map(|l| l.spec.name.as_str()).collect();
+        out.extend(
+            self.local.ladders().await?.into_iter().filter(|l| !taken.contains(&l.id.as_str())),
+        );
+        Ok(out)
+    }
+
+    async fn leaderboard(&self, ladder: &str) -> Result<Option<Leaderboard>, SourceError> {
+        let Some(hosted) = self.hosted(ladder).await? else {
+            return self.local.leaderboard(ladder).await;
+        };
+        let kept = self.board(&hosted).await?;
+        let mut board = kept.board.clone();
+        board.running = self.running(&board.ladder, &kept.names).await;
+        Ok(Some(board))
+    }
+
+    async fn ladder_revision(&self, ladder: &str) -> Result<Option<u64>, SourceError> {
+        match self.hosted(ladder).await? {
+            Some(hosted) => {
+                let revision = cache::revision(self.store(), &hosted).await;
+                revision.map(|r| Some(r.key())).map_err(store_error(ladder))
+            }
+            None => self.local.ladder_revision(ladder).await,
+        }
+    }
+
+    async fn bot(
+        &self,
+        ladder: &str,
+        bot: &str,
+        matches: PageRequest,
+    ) -> Result<Option<BotPage>, SourceError> {
+        match self.hosted(ladder).await? {
+            Some(hosted) => self.hosted_bot(&hosted, bot, matches).await,
+            None => self.local.bot(ladder, bot, matches).await,
+        }
+    }
+
+    fn keeps_failures(&self) -> bool {
+        true
+    }
+
+    async fn failures(&self, ladder: &str, bot: &str, key: &str) -> Result<Failures, SourceError> {
+        let Some(hosted) = self.hosted(ladder).await? else {
+            return self.local.failures(ladder, bot, key).await;
+        };
+        let board = self.board(&hosted).await?;
+        let Some(id) = bot.parse::<i64>().ok().map(BotId).filter(|b| board.names.contains_key(b))
+        else {
+            return Ok(Failures::WrongKey);
+        };
+        // The server's own check (`ListFailures`): the bot's active key, nobody else's.
+        let name = bot_name(&board.names, id);
+        match self.accounts.authenticate(&name, Some(key), true).await {
+            Ok(Some(account)) if account.id == id => {}
+            Ok(_) => return Ok(Failures::WrongKey),
+            Err(AuthError::Store(error)) => return Err(store_error(ladder)(error)),
+            Err(_) => return Ok(Failures::WrongKey),
+        }
+        let rows = self
+            .store()
+            .failures(hosted.id, id, FAILURES_SHOWN)
+            .await
+            .map_err(store_error(ladder))?;
+        Ok(Failures::Shown(
+            rows.into_iter()
+                .map(|row| Failure {
+                    match_id: row.match_id.0.to_string(),
+                    error: format!("{}: {}", row.failure.kind, row.failure.error),
+                    answer: row.failure.answer,
+                    observation: row
+                        .failure
+                        .observation_json
+                        .unwrap_or_else(|| "(none: the failure was not at a decision)".to_owned()),
+                })
+                .collect(),
+        ))
+    }
+
+    async fn ladder_match(
+        &self,
+        ladder: &str,
+        id: &str,
+    ) -> Result<Option<FinishedMatch>, SourceError> {
+        let Some(hosted) = self.hosted(ladder).await? else {
+            return self.local.ladder_match(ladder, id).await;
+        };
+        let Some(m) = self.ladder_match_of(&hosted, id).await? else { return Ok(None) };
+        if m.state != MatchState::Done {
+            return Ok(None);
+        }
+        let board = self.board(&hosted).await?;
+        let record_json = self.store().ladder_record(m.id).await.map_err(store_error(ladder))?;
+        Ok(Some(FinishedMatch {
+            id: m.id.0.to_string(),
+            ladder: Some(hosted.spec.name.clone()),
+            seats: m
+                .seats
+                .iter()
+                .map(|s| (Some(s.bot.0.to_string()), bot_name(&board.names, s.bot)))
+                .collect(),
+            finished_at: m.finished_ms.map(utc_time),
+            record_json,
+        }))
+    }
+
+    async fn server_stats(&self) -> Result<ServerStats, SourceError> {
+        self.local.server_stats().await
+    }
+
+    async fn server_matches(
+        &self,
+        state: crate::source::MatchState,
+        before: Option<&str>,
+        limit: u64,
+    ) -> Result<MatchList, SourceError> {
+        self.local.server_matches(state, before, limit).await
+    }
+
+    async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
+        self.local.live_match(id).await
+    }
+
+    async fn server_match(&self, id: &str) -> Result<Option<FinishedMatch>, SourceError> {
+        self.local.server_match(id).await
+    }
+
+    async fn watch(
+        &self,
+        id: &str,
+    ) -> Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError> {
+        self.local.watch(id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{ListedMatch, ListedSeat};
+
+    #[test]
+    fn a_running_match_is_the_ladders_when_its_game_and_every_seat_are() {
+        let names: HashMap<BotId, String> =
+            [(BotId(1), "a".to_owned()), (BotId(2), "b".to_owned())].into();
+        let listed = |game: &str, seats: &[&str]| ListedMatch {
+            id: "m".into(),
+            game: game.into(),
+            seats: seats
+                .iter()
+                .map(|&name| ListedSeat { name: name.into(), connected: true, place: None })
+                .collect(),
+            created_ms: 0,
+            end: None,
+        };
+        assert!(plays_in(&listed("Gin Rummy", &["b", "a"]), "Gin Rummy", &names));
+        assert!(!plays_in(&listed("Twenty-Two", &["b", "a"]), "Gin Rummy", &names));
+        assert!(!plays_in(&listed("Gin Rummy", &["a", "stranger"]), "Gin Rummy", &names));
+        // A seat nobody has taken yet is nobody's.
+        assert!(!plays_in(&listed("Gin Rummy", &["a", ""]), "Gin Rummy", &names));
+    }
+}

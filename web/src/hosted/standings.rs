@@ -1,0 +1,57 @@
+//! What a hosted ladder's rated sets say about its order: each bot's rank interval and the
+//! pairwise matrix, from the arena's [`Settlement`] of the head-to-head evidence (the batch
+//! ladders' leaderboard reads the same figures).
+//!
+//! This is the one place the pages compute them: when the store keeps a standings snapshot
+//! of its own, [`standings`] reads it instead.
+
+use cardroom_arena::{MatchOutcome, Settlement, leaderboard::ALPHA};
+use cardroom_store::{BotId, LadderId, LadderSet, Store, StoreError};
+
+/// Rank intervals and the pairwise matrix, by bot in the order of the `bots` they were
+/// computed for.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Standings {
+    /// By bot: its best and worst rank at [`ALPHA`] for the whole order.
+    pub(crate) rank_intervals: Vec<(usize, usize)>,
+    /// `[a][b]`: the probability that bot `a` is better than bot `b`.
+    pub(crate) p_better: Vec<Vec<f64>>,
+}
+
+/// The standings of `bots` (by index) in `ladder` at tables of `table` seats, from its rated
+/// sets.
+pub(crate) async fn standings(
+    store: &dyn Store,
+    ladder: LadderId,
+    bots: &[BotId],
+    table: usize,
+) -> Result<Standings, StoreError> {
+    let sets = store.rated_sets(ladder).await?;
+    Ok(from_sets(bots, table, &sets))
+}
+
+/// The standings of `bots` from `sets`, rated in their order (the test is sequential).
+fn from_sets(bots: &[BotId], table: usize, sets: &[LadderSet]) -> Standings {
+    let index = |bot: BotId| bots.iter().position(|&b| b == bot);
+    let outcomes: Vec<Vec<MatchOutcome>> = sets
+        .iter()
+        .map(|set| {
+            set.matches
+                .iter()
+                .filter_map(|m| {
+                    // A seat of a bot the ladder no longer lists, or without a place, leaves
+                    // its match out of the evidence.
+                    let places = m
+                        .seats
+                        .iter()
+                        .map(|s| Some((index(s.bot)?, s.place?)))
+                        .collect::<Option<Vec<_>>>()?;
+                    let health = vec![Default::default(); places.len()];
+                    Some(MatchOutcome { places, health, decisions: 0 })
+                })
+                .collect()
+        })
+        .collect();
+    let settlement = Settlement::from_sets(bots.len(), table, &outcomes, ALPHA);
+    Standings { rank_intervals: settlement.rank_intervals, p_better: settlement.p_better }
+}

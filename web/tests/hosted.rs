@@ -1,0 +1,225 @@
+//! The hosted ladders' pages (a [`cardroom_web::StoreSource`] over the server's store) through
+//! the router, read with an HTML parser: each page against the store's own reads, the escaping
+//! of what the store holds, 404s, and failures shown only to the holder of the bot's key.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use cardroom_store::{BotId, LadderMatchId};
+use common::hosted::{EVIL_ANSWER, Hosted, LADDER};
+use common::{EVIL_NAME, get, get_raw, text_of};
+use scraper::{Html, Selector};
+use tower::ServiceExt as _;
+
+fn select(html: &Html, css: &str) -> Vec<String> {
+    let selector = Selector::parse(css).unwrap();
+    html.select(&selector).map(|e| e.text().collect::<String>().trim().to_owned()).collect()
+}
+
+fn attrs(html: &Html, css: &str, attr: &str) -> Vec<String> {
+    let selector = Selector::parse(css).unwrap();
+    html.select(&selector).filter_map(|e| e.value().attr(attr).map(str::to_owned)).collect()
+}
+
+async fn post_key(router: &axum::Router, path: &str, key: &str) -> (StatusCode, Html) {
+    let request = Request::post(path)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!("key={key}")))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), 16 << 20).await.unwrap();
+    (status, Html::parse_document(std::str::from_utf8(&body).unwrap()))
+}
+
+#[tokio::test]
+async fn the_front_page_lists_the_hosted_ladder_beside_the_ladder_files() {
+    let hosted = Hosted::new().await;
+    let (status, page) = get(&hosted.router(), "/").await;
+    assert_eq!(status, StatusCode::OK);
+    let links = attrs(&page, "table.ladders a", "href");
+    assert_eq!(
+        links,
+        [format!("/ladders/{LADDER}"), "/ladders/gin-sprt".into(), "/ladders/tt".into()]
+    );
+    let rows = select(&page, "table.ladders tbody tr");
+    // Six matches done; the open set's two are planned.
+    assert!(rows[0].contains("Twenty-Two") && rows[0].contains("6 / 8"), "{}", rows[0]);
+}
+
+#[tokio::test]
+async fn the_hosted_leaderboard_is_the_stores_ratings_ranked_with_names_escaped() {
+    let hosted = Hosted::new().await;
+    let (status, page) = get(&hosted.router(), &format!("/ladders/{LADDER}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut lines = hosted.store.leaderboard(hosted.ladder).await.unwrap();
+    let low = |l: &cardroom_store::LeaderboardLine| l.rating.mean - 3.0 * l.rating.sigma;
+    lines.sort_by(|a, b| low(b).total_cmp(&low(a)).then(a.bot.cmp(&b.bot)));
+    let names = select(&page, "table.leaderboard tbody td:nth-child(2) a");
+    assert_eq!(names, lines.iter().map(|l| l.name.clone()).collect::<Vec<_>>());
+    let ratings = select(&page, "table.leaderboard tbody td:nth-child(3)");
+    assert_eq!(ratings, lines.iter().map(|l| format!("{:.1}", l.rating.mean)).collect::<Vec<_>>());
+    let games = select(&page, "table.leaderboard tbody td:nth-child(6)");
+    assert_eq!(games, lines.iter().map(|l| l.matches.to_string()).collect::<Vec<_>>());
+    assert_eq!(games.iter().map(|g| g.parse::<u64>().unwrap()).sum::<u64>(), 12);
+    let illegal = select(&page, "table.leaderboard tbody td:nth-child(8)");
+    let evil_row = names.iter().position(|n| n == EVIL_NAME).unwrap();
+    assert_eq!(illegal[evil_row], "1");
+    // Bot links go by account id, never by name.
+    let hrefs = attrs(&page, "table.leaderboard tbody td:nth-child(2) a", "href");
+    let ids: Vec<String> =
+        lines.iter().map(|l| format!("/ladders/{LADDER}/bots/{}", l.bot.0)).collect();
+    assert_eq!(hrefs, ids);
+    // The name the store holds is text, never markup.
+    assert!(!page.html().contains("<b>bold"));
+    assert!(select(&page, "script").iter().all(|s| !s.contains("alert")));
+    // The pairwise matrix from the rated sets, n × n, and each rank interval holding its rank.
+    assert_eq!(select(&page, "table.matrix tbody tr").len(), 3);
+    let intervals = select(&page, "table.leaderboard tbody td:nth-child(5)");
+    for (rank, interval) in (1..).zip(&intervals) {
+        let bounds: Vec<usize> = interval.split('–').map(|b| b.parse().unwrap()).collect();
+        assert!(bounds[0] <= rank && rank <= *bounds.last().unwrap(), "{interval}");
+    }
+    assert_eq!(attrs(&page, "#board", "sse-connect"), [format!("/ladders/{LADDER}/live")]);
+}
+
+#[tokio::test]
+async fn the_leaderboard_moves_when_a_match_finishes() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let before = get(&router, &format!("/ladders/{LADDER}")).await.1;
+    assert!(select(&before, ".summary .done") == ["6"]);
+    // The running match finishes: the cached board is read anew.
+    let claim = cardroom_store::Claim { id: hosted.running, owner: "test".into(), attempt: 1 };
+    let seats = [0u8, 1].map(|seat| cardroom_store::SeatResult {
+        seat,
+        version: "2.0".into(),
+        place: seat + 1,
+        forfeited: false,
+    });
+    let result = cardroom_store::MatchResult {
+        claim,
+        server_match_id: "late".into(),
+        seats: seats.to_vec(),
+        record_json: None,
+        failures: Vec::new(),
+    };
+    hosted.store.finish_match(&result, 1_797_000_000_000).await.unwrap();
+    let after = get(&router, &format!("/ladders/{LADDER}")).await.1;
+    assert_eq!(select(&after, ".summary .done"), ["7"]);
+}
+
+#[tokio::test]
+async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let (id, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
+    let path = format!("/ladders/{LADDER}/bots/{}", id.0);
+    let (status, page) = get(&router, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "h1 .name"), [EVIL_NAME]);
+    let history = hosted.store.bot_rating_history(hosted.ladder, id).await.unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(select(&page, "svg.rating circle").len(), history.len() + 1);
+    assert_eq!(select(&page, "table.versions tbody td:nth-child(1)"), ["1.0"]);
+    assert_eq!(select(&page, "table.versions tbody td:nth-child(3)"), ["4"]);
+    // Newest first, two a page.
+    let all = hosted.store.bot_matches(hosted.ladder, id, None, 10).await.unwrap();
+    assert_eq!(all.len(), 4);
+    let href = |m: &cardroom_store::LadderMatch| format!("/ladders/{LADDER}/matches/{}", m.id.0);
+    assert_eq!(attrs(&page, "a.match", "href"), all[..2].iter().map(href).collect::<Vec<_>>());
+    assert_eq!(attrs(&page, "a[rel=next]", "href"), [format!("{path}?page=2")]);
+    let (_, second) = get(&router, &format!("{path}?page=2")).await;
+    assert_eq!(attrs(&second, "a.match", "href"), all[2..].iter().map(href).collect::<Vec<_>>());
+    let (_, beyond) = get(&router, &format!("{path}?page=9")).await;
+    assert!(attrs(&beyond, "a.match", "href").is_empty());
+    // Head to head as the store counts it, each opponent a link by id.
+    let against = hosted.store.head_to_head(hosted.ladder, id).await.unwrap();
+    let rows = select(&page, "table.head-to-head tbody tr");
+    assert_eq!(rows.len(), against.len());
+    let wins: Vec<String> = against.iter().map(|h| h.wins.to_string()).collect();
+    assert_eq!(select(&page, "table.head-to-head tbody td:nth-child(2)"), wins);
+    let links: Vec<String> =
+        against.iter().map(|h| format!("/ladders/{LADDER}/bots/{}", h.opponent.0)).collect();
+    assert_eq!(attrs(&page, "table.head-to-head a", "href"), links);
+    assert_eq!(select(&page, ".health .illegal"), ["1"]);
+    assert!(!page.html().contains("<b>bold"));
+    // The failures form, since the store keeps them.
+    assert_eq!(attrs(&page, "form", "action"), [format!("{path}/failures")]);
+}
+
+#[tokio::test]
+async fn failures_are_shown_to_the_holder_of_the_bots_key_only() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let evil = hosted.index_of(EVIL_NAME);
+    let (id, key) = &hosted.bots[evil];
+    let path = format!("/ladders/{LADDER}/bots/{}/failures", id.0);
+    let other_key = &hosted.bots[(evil + 1) % hosted.bots.len()].1;
+    for wrong in ["not-a-key", other_key.as_str()] {
+        let (status, page) = post_key(&router, &path, wrong).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(select(&page, ".wrong-key").len(), 1, "{wrong}");
+        assert!(select(&page, "article.failure").is_empty());
+        assert!(!text_of(&page).contains("7h"));
+    }
+    let (status, page) = post_key(&router, &path, key).await;
+    assert_eq!(status, StatusCode::OK);
+    let failures = select(&page, "article.failure h3");
+    assert_eq!(failures.len(), 1);
+    assert!(failures[0].contains("GR-1: not a legal action"), "{failures:?}");
+    // The bot's own answer is text, never markup; its observation is there.
+    assert_eq!(select(&page, "article.failure p code"), [EVIL_ANSWER]);
+    assert!(!page.html().contains("<img"));
+    assert!(select(&page, "article.failure pre")[0].contains("7h"));
+}
+
+#[tokio::test]
+async fn a_hosted_match_replays_its_record_and_offers_it_for_download() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let (id, _) = hosted.bots[0];
+    let newest = &hosted.store.bot_matches(hosted.ladder, id, None, 1).await.unwrap()[0];
+    let path = format!("/ladders/{LADDER}/matches/{}", newest.id.0);
+    let (status, page) = get(&router, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    // A step per event of the record, the last one its end.
+    let steps = select(&page, "section.step").len();
+    assert!(steps > 2, "{steps}");
+    assert_eq!(attrs(&page, "#replay", "data-steps"), [steps.to_string()]);
+    assert!(select(&page, ".unverified").is_empty());
+    // Each seat links to its bot's page.
+    let seats: Vec<String> =
+        newest.seats.iter().map(|s| format!("/ladders/{LADDER}/bots/{}", s.bot.0)).collect();
+    assert_eq!(attrs(&page, "ol.result a.seat", "href"), seats);
+    let (status, body, headers) = get_raw(&router, &format!("{path}/record.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().contains("json"));
+    let stored = hosted.store.ladder_record(newest.id).await.unwrap().unwrap();
+    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+    assert_eq!(json(&body), json(&stored));
+}
+
+#[tokio::test]
+async fn unknown_and_unfinished_hosted_pages_are_404() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let (bot, _) = hosted.bots[0];
+    let missing_bot = BotId(bot.0 + 100);
+    let paths = [
+        "/ladders/no-such-ladder".to_owned(),
+        format!("/ladders/{LADDER}/bots/{}", missing_bot.0),
+        format!("/ladders/{LADDER}/bots/not-an-id"),
+        // A match that runs has no replay yet, and one of no ladder none at all.
+        format!("/ladders/{LADDER}/matches/{}", hosted.running.0),
+        format!("/ladders/{LADDER}/matches/{}", LadderMatchId(hosted.running.0 + 50).0),
+        format!("/ladders/{LADDER}/matches/{}/record.json", hosted.running.0),
+        format!("/ladders/tt/matches/{}", hosted.running.0 + 50),
+    ];
+    for path in paths {
+        let (status, _, _) = get_raw(&router, &path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+}
