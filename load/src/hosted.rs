@@ -156,7 +156,11 @@ pub(crate) struct Comparison {
 }
 
 /// Runs `hosted.rounds` rounds of `load` on both servers and compares them.
-pub(crate) async fn compare(load: &Load, window: Window, hosted: Hosted) -> anyhow::Result<Comparison> {
+pub(crate) async fn compare(
+    load: &Load,
+    window: Window,
+    hosted: Hosted,
+) -> anyhow::Result<Comparison> {
     anyhow::ensure!(hosted.rounds > 0, "--rounds must be at least 1");
     let dir = tempfile::tempdir()?;
     let store_url = format!("sqlite:{}", dir.path().join("store.sqlite").display());
@@ -175,10 +179,8 @@ pub(crate) async fn compare(load: &Load, window: Window, hosted: Hosted) -> anyh
         ladder_path.display().to_string(),
     ]);
     // Samples through the window: the hosted matches running, a few times a window at least.
-    let window = Window {
-        sample_every: Some(Duration::from_secs(1).min(window.duration / 5)),
-        ..window
-    };
+    let window =
+        Window { sample_every: Some(Duration::from_secs(1).min(window.duration / 5)), ..window };
     let mut rounds = Vec::new();
     for round in 0..hosted.rounds {
         let ladder_first = round % 2 == 1;
@@ -220,7 +222,8 @@ async fn register(url: &str, bots: usize) -> anyhow::Result<Vec<(String, AsciiMe
     let mut keys = Vec::with_capacity(bots);
     for index in 0..bots {
         let name = format!("load-{index:04}");
-        let issued = accounts.register(&name).await.with_context(|| format!("registering {name}"))?;
+        let issued =
+            accounts.register(&name).await.with_context(|| format!("registering {name}"))?;
         let header = AsciiMetadataValue::try_from(format!("Bearer {}", issued.key.expose()))
             .context("a key that is not a header value")?;
         keys.push((name, header));

@@ -247,7 +247,6 @@ pub(crate) async fn thinking_bot(
         bot_name,
         bot_version: bot_version.to_owned(),
         omit: Some(pb::Omit { typed: false, json: true, events: true }),
-        ..Default::default()
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut request = tonic::Request::new(ReceiverStream::new(rx));

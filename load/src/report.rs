@@ -225,7 +225,14 @@ pub(crate) fn hosted(
     );
     println!(
         "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>30}{:>10}",
-        "round", "server", "decisions/s", "p50 (µs)", "p99 (µs)", "server CPU", "hosted running min/mean/max", "load avg"
+        "round",
+        "server",
+        "decisions/s",
+        "p50 (µs)",
+        "p99 (µs)",
+        "server CPU",
+        "hosted running min/mean/max",
+        "load avg"
     );
     let line = |round: String, name: &str, side: &Side| {
         let m = &side.measured;
@@ -261,10 +268,7 @@ pub(crate) fn hosted(
         );
     }
     let r = &c.ratios;
-    println!(
-        "{:<18}{:>13.3}{:>10.3}{:>10.3}",
-        "ladder / none", r.decisions_per_s, r.p50, r.p99
-    );
+    println!("{:<18}{:>13.3}{:>10.3}{:>10.3}", "ladder / none", r.decisions_per_s, r.p50, r.p99);
     println!(
         "\nwithin {:.0}% (decisions/s ≥ {:.2}×, p50 and p99 ≤ {:.2}× the server with no ladder): {}",
         TOLERANCE * 100.0,
