@@ -68,6 +68,8 @@ pub(crate) struct Running {
     pub(crate) min: u64,
     pub(crate) mean: f64,
     pub(crate) max: u64,
+    /// The hosted matches' decisions a second, from the first sample to the last.
+    pub(crate) decisions_per_s: f64,
 }
 
 impl Running {
@@ -78,6 +80,13 @@ impl Running {
             min: counts.iter().copied().min().unwrap_or(0),
             mean: counts.iter().sum::<u64>() as f64 / counts.len().max(1) as f64,
             max: counts.iter().copied().max().unwrap_or(0),
+            decisions_per_s: match (run.samples.first(), run.samples.last()) {
+                (Some(first), Some(last)) if last.seconds > first.seconds => {
+                    last.hosted_decisions.saturating_sub(first.hosted_decisions) as f64
+                        / (last.seconds - first.seconds)
+                }
+                _ => 0.0,
+            },
         }
     }
 }

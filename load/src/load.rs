@@ -110,6 +110,8 @@ pub(crate) struct Sample {
     pub(crate) matches_running: u64,
     /// Of `matches_running`, those of a hosted ladder (0 from a server that does not say).
     pub(crate) hosted_matches_running: u64,
+    /// Decisions in hosted matches since the server started (0 from a server that does not say).
+    pub(crate) hosted_decisions: u64,
     pub(crate) connections_open: u64,
     pub(crate) tasks_alive: u64,
     pub(crate) rss_bytes: u64,
@@ -154,6 +156,7 @@ fn sample(stats: &pb::ServerStats, seconds: f64, decisions_per_s: f64) -> Sample
         matches_finished: stats.matches_finished,
         matches_running: stats.matches_running,
         hosted_matches_running: stats.hosted.map_or(0, |hosted| hosted.matches_running),
+        hosted_decisions: stats.hosted.map_or(0, |hosted| hosted.decisions),
         connections_open: stats.connections_open,
         tasks_alive: stats.tasks_alive,
         rss_bytes: stats.rss_bytes,

@@ -224,14 +224,14 @@ pub(crate) fn hosted(
         c.bots, c.streams_per_bot, c.hosted_think_ms, c.hosted_matches_cap, c.streams_per_bot
     );
     println!(
-        "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>30}{:>10}",
+        "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>36}{:>10}",
         "round",
         "server",
         "decisions/s",
         "p50 (µs)",
         "p99 (µs)",
         "server CPU",
-        "hosted running min/mean/max",
+        "hosted running (decisions/s)",
         "load avg"
     );
     let line = |round: String, name: &str, side: &Side| {
@@ -239,12 +239,12 @@ pub(crate) fn hosted(
         let h = &side.hosted_running;
         let load_average = side.load_average.map(|l| format!("{l:.1}")).unwrap_or_default();
         println!(
-            "{round:<7}{name:<11}{:>13}{:>10}{:>10}{:>12.2}{:>30}{load_average:>10}",
+            "{round:<7}{name:<11}{:>13}{:>10}{:>10}{:>12.2}{:>36}{load_average:>10}",
             thousands(m.decisions_per_s),
             m.round_trip.p50_us,
             m.round_trip.p99_us,
             m.server_cpu,
-            format!("{} / {:.1} / {}", h.min, h.mean, h.max),
+            format!("{} / {:.1} / {} ({:.0}/s)", h.min, h.mean, h.max, h.decisions_per_s),
         );
     };
     for (index, round) in c.rounds.iter().enumerate() {

@@ -125,6 +125,7 @@ fn run_with_hosted_bots_compares_a_busy_hosted_ladder_with_no_ladder() {
     let (ladder, no_ladder) = (&round["ladder"], &round["no_ladder"]);
     assert!(number(&ladder["hosted_running"]["samples"]) > 0.0, "{round}");
     assert!(number(&ladder["hosted_running"]["max"]) > 0.0, "the ladder was busy: {round}");
+    assert!(number(&ladder["hosted_running"]["decisions_per_s"]) > 0.0, "{round}");
     assert_eq!(number(&no_ladder["hosted_running"]["max"]), 0.0, "{round}");
     for side in [ladder, no_ladder] {
         assert!(number(&side["measured"]["decisions_per_s"]) > 0.0, "{side}");
