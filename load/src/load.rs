@@ -18,6 +18,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_stream::wrappers::ReceiverStream;
+use tonic::metadata::AsciiMetadataValue;
 use tonic::transport::Channel;
 
 use crate::child::{self, ServerChild};
@@ -107,6 +108,10 @@ pub(crate) struct Sample {
     pub(crate) decisions: u64,
     pub(crate) matches_finished: u64,
     pub(crate) matches_running: u64,
+    /// Of `matches_running`, those of a hosted ladder (0 from a server that does not say).
+    pub(crate) hosted_matches_running: u64,
+    /// Decisions in hosted matches since the server started (0 from a server that does not say).
+    pub(crate) hosted_decisions: u64,
     pub(crate) connections_open: u64,
     pub(crate) tasks_alive: u64,
     pub(crate) rss_bytes: u64,
@@ -124,6 +129,17 @@ pub(crate) struct CardroomRun {
     pub(crate) drained: Option<Sample>,
 }
 
+/// The decisions between two readings, and the round trips of the second's window, of the
+/// load's own matches: a hosted ladder's (`ServerStats.hosted`, whose bots think) are left
+/// out. A server that does not split its figures gives its totals.
+fn own_figures(start: &pb::ServerStats, end: &pb::ServerStats) -> (u64, pb::Latency) {
+    let (before, after, round_trip) = match (&start.others, &end.others) {
+        (Some(start), Some(end)) => (start.decisions, end.decisions, end.decision_round_trip),
+        _ => (start.decisions, end.decisions, end.decision_round_trip),
+    };
+    (after.saturating_sub(before), round_trip.unwrap_or_default())
+}
+
 /// The server's figures (`GetStats`).
 pub(crate) async fn server_stats(
     client: &mut CardroomClient<Channel>,
@@ -139,6 +155,8 @@ fn sample(stats: &pb::ServerStats, seconds: f64, decisions_per_s: f64) -> Sample
         decisions: stats.decisions,
         matches_finished: stats.matches_finished,
         matches_running: stats.matches_running,
+        hosted_matches_running: stats.hosted.map_or(0, |hosted| hosted.matches_running),
+        hosted_decisions: stats.hosted.map_or(0, |hosted| hosted.decisions),
         connections_open: stats.connections_open,
         tasks_alive: stats.tasks_alive,
         rss_bytes: stats.rss_bytes,
@@ -212,31 +230,42 @@ pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
 /// measure the thread pool, not the server), but it asks for what the SDK asks for (the typed
 /// view, no JSON, no events: `Join.omit`) and reads it the same way (the engine's observation
 /// rebuilt with `WireGame::observation_from_pb`), so the server does the same work for it.
-async fn thinking_bot(
-    url: String,
-    token: String,
+/// It plays one match over `channel`, seated as `sit` says.
+pub(crate) async fn thinking_bot(
+    channel: Channel,
+    sit: Sit,
     game: GameKind,
     think: Duration,
     seed: u64,
 ) -> anyhow::Result<()> {
     use pb::server_message::Message;
-    let mut client = CardroomClient::new(pingpong::connect(&url).await?);
+    let mut client = CardroomClient::new(channel);
     let (tx, rx) = mpsc::channel(4);
+    let (seat, bot_name, bot_version, key) = match sit {
+        Sit::Token(token) => (pb::join::Seat::SeatToken(token), "bench".to_owned(), "", None),
+        Sit::Lobby { name, key } => (pb::join::Seat::Lobby(name.clone()), name, "load", Some(key)),
+    };
     let join = pb::Join {
-        seat: Some(pb::join::Seat::SeatToken(token)),
-        bot_name: "bench".into(),
+        seat: Some(seat),
+        bot_name,
+        bot_version: bot_version.to_owned(),
         omit: Some(pb::Omit { typed: false, json: true, events: true }),
-        ..Default::default()
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
-    let mut inbound = client.play(ReceiverStream::new(rx)).await?.into_inner();
+    let mut request = tonic::Request::new(ReceiverStream::new(rx));
+    if let Some(key) = key {
+        request.metadata_mut().insert("authorization", key);
+    }
+    let mut inbound = client.play(request).await?.into_inner();
     let mut bot = QuickBot(RandomBot::new(seed));
     let mut options_json = String::new();
     while let Some(message) = inbound.message().await? {
         match message.message {
             Some(Message::Joined(joined)) => options_json = joined.options_json,
             Some(Message::Turn(turn)) => {
-                tokio::time::sleep(think).await;
+                if !think.is_zero() {
+                    tokio::time::sleep(think).await;
+                }
                 let choose = Choose { bot: &mut bot, turn: &turn, options_json: &options_json };
                 let index = visit(game, choose)?;
                 let act = pb::Act { turn: turn.turn, choice: Some(pb::act::Choice::Index(index)) };
@@ -249,6 +278,15 @@ async fn thinking_bot(
         }
     }
     anyhow::bail!("the stream ended before the match")
+}
+
+/// How a [`thinking_bot`] takes its seat.
+pub(crate) enum Sit {
+    /// With a seat token from `CreateMatch` (the load's own matches).
+    Token(String),
+    /// As a registered bot waiting in the lobby under its name, with its key's
+    /// `authorization` header (a hosted ladder's bots).
+    Lobby { name: String, key: AsciiMetadataValue },
 }
 
 /// The index, among the legal actions of `turn`, of `bot`'s choice (the SDK's way: the
@@ -299,7 +337,11 @@ async fn slot(
                     anyhow::Ok(())
                 });
             } else {
-                bots.spawn(thinking_bot(url.clone(), token, spec.game, think, bot_seed));
+                let (url, game) = (url.clone(), spec.game);
+                bots.spawn(async move {
+                    let channel = pingpong::connect(&url).await?;
+                    thinking_bot(channel, Sit::Token(token), game, think, bot_seed).await
+                });
             }
         }
         while let Some(played) = bots.join_next().await {
@@ -380,10 +422,10 @@ pub(crate) async fn cardroom(
     stop.store(true, Ordering::Relaxed);
 
     let per_second = |a: u64, b: u64| (b - a) as f64 / seconds;
-    let round_trip = end_stats.decision_round_trip.unwrap_or_default();
+    let (own_decisions, round_trip) = own_figures(&start_stats, &end_stats);
     let measured = Measured {
         seconds,
-        decisions_per_s: per_second(start_stats.decisions, end_stats.decisions),
+        decisions_per_s: own_decisions as f64 / seconds,
         matches_per_s: per_second(start_stats.matches_finished, end_stats.matches_finished),
         round_trip: Latency {
             count: round_trip.count,

@@ -8,21 +8,28 @@
 //! server (also a child process), drives as many streams with cardroom's mean message sizes,
 //! times its round trips the same way, and prints the ratios, so that the comparison holds on
 //! a noisy machine. `soak` runs the load for minutes, samples memory and task counts, drains
-//! and checks that nothing leaked. `idle` connects thousands of bots that never play and
+//! and checks that nothing leaked. `run --hosted-bots N` compares, round after round, a server
+//! with no ladder and one whose hosted ladder keeps its registered bots busy, under the same
+//! load (`hosted`). `idle` connects thousands of bots that never play and
 //! reports the server's memory.
 //!
 //! To pin both processes to one core, run it under `taskset -c 0`: the children inherit it.
 
 mod child;
 mod gin_load;
+mod hosted;
 mod idle;
 mod load;
 mod pingpong;
 mod report;
 mod tt_load;
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context;
+use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_sdk::GameKind;
 use clap::{Parser, Subcommand};
 
@@ -63,6 +70,8 @@ enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        hosted: HostedArgs,
     },
     /// The load for minutes, sampling the server's memory and tasks; then it drains and checks
     /// that every match, stream and task is gone.
@@ -98,6 +107,12 @@ enum Command {
     ServeCardroom {
         #[arg(long)]
         limit: usize,
+        /// The store of bot accounts and hosted ladders (`sqlite:FILE`).
+        #[arg(long)]
+        store: Option<String>,
+        /// A hosted ladder file to run (needs --store).
+        #[arg(long, requires = "store")]
+        ladder: Option<PathBuf>,
     },
     /// (Internal) the bare tonic baseline server for the parent process.
     #[command(hide = true)]
@@ -130,6 +145,25 @@ struct LoadArgs {
     server: Option<String>,
 }
 
+/// `run`'s hosted ladder in the background (issue 13's load check).
+#[derive(clap::Args, Debug)]
+struct HostedArgs {
+    /// Compare, in the same run, a server with no ladder and one with this many registered
+    /// bots waiting in its lobby and a hosted ladder keeping them busy, under the same load
+    /// (no bare tonic baseline then). Zero: the usual run.
+    #[arg(long, default_value_t = 0)]
+    hosted_bots: usize,
+    /// The hosted ladder's cap on its matches running at once.
+    #[arg(long, default_value_t = 100)]
+    hosted_matches: u32,
+    /// How long a hosted bot thinks before each answer.
+    #[arg(long, default_value_t = 50)]
+    hosted_think_ms: u64,
+    /// Rounds of both servers (which goes first alternates); the report takes the medians.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+}
+
 impl LoadArgs {
     fn load(&self) -> Load {
         Load {
@@ -158,10 +192,15 @@ async fn cardroom_server(
 }
 
 /// `serve-cardroom`: cardroom's own server with clocks too long to run out under load (a
-/// timeout would change what is measured), its records in a temporary directory.
-async fn serve_cardroom(limit: usize) -> anyhow::Result<()> {
+/// timeout would change what is measured), its records in a temporary directory; with
+/// `store`, its bot accounts and hosted ladders there, and `ladder` run.
+async fn serve_cardroom(
+    limit: usize,
+    store: Option<String>,
+    ladder: Option<PathBuf>,
+) -> anyhow::Result<()> {
     let records = tempfile::tempdir()?;
-    let config = cardroom_server::Config {
+    let mut config = cardroom_server::Config {
         max_connections: limit,
         max_matches: limit,
         move_time: Duration::from_secs(60),
@@ -170,14 +209,48 @@ async fn serve_cardroom(limit: usize) -> anyhow::Result<()> {
         record_dir: Some(records.path().to_owned()),
         ..cardroom_server::Config::default()
     };
+    let Some(store) = store else {
+        let listener = child::listen().await?;
+        return cardroom_server::run(listener, config, child::parent_gone()).await;
+    };
+    let store = cardroom_store::open(&store).await.with_context(|| format!("opening {store}"))?;
+    config.accounts = Some(cardroom_store::Accounts::new(Arc::clone(&store)));
+    let server = cardroom_server::Server::new(config);
+    let hosted = HostedLadders::start(store, server.host()).await?;
+    if let Some(path) = ladder {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let file = HostedLadderFile::parse(&text)?;
+        hosted.open(&file, &text).await?;
+    }
+    let server = server.ladders(Arc::new(hosted));
     let listener = child::listen().await?;
-    cardroom_server::run(listener, config, child::parent_gone()).await
+    server.serve(listener, child::parent_gone()).await
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Run { load, warmup_s, duration_s, no_baseline, json } => {
+        Command::Run { load, warmup_s, duration_s, json, hosted, .. } if hosted.hosted_bots > 0 => {
+            anyhow::ensure!(
+                load.server.is_none(),
+                "--hosted-bots starts its own servers: it cannot target --server"
+            );
+            let window = Window {
+                warmup: Duration::from_secs_f64(warmup_s),
+                duration: Duration::from_secs_f64(duration_s),
+                sample_every: None,
+            };
+            let hosted = hosted::Hosted {
+                bots: hosted.hosted_bots,
+                matches: hosted.hosted_matches,
+                think: Duration::from_millis(hosted.hosted_think_ms),
+                rounds: hosted.rounds,
+            };
+            let comparison = hosted::compare(&load.load(), window, hosted).await?;
+            report::hosted(&load.load(), window, &comparison, json)
+        }
+        Command::Run { load, warmup_s, duration_s, no_baseline, json, .. } => {
             let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;
             let window = Window {
                 warmup: Duration::from_secs_f64(warmup_s),
@@ -214,7 +287,9 @@ async fn main() -> anyhow::Result<()> {
             let run = idle::idle(&url, bots).await?;
             report::idle(&run, json)
         }
-        Command::ServeCardroom { limit } => serve_cardroom(limit).await,
+        Command::ServeCardroom { limit, store, ladder } => {
+            serve_cardroom(limit, store, ladder).await
+        }
         Command::ServePingpong => pingpong::serve().await,
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::hosted::{Comparison, Side, TOLERANCE};
 use crate::idle::IdleRun;
 use crate::load::{CardroomRun, Load, Measured, Window};
 
@@ -175,6 +176,106 @@ pub(crate) fn run(
             p99 as f64 / 1000.0
         );
     }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct HostedJson<'a> {
+    game: String,
+    seats: u32,
+    matches: usize,
+    warmup_s: f64,
+    duration_s: f64,
+    #[serde(flatten)]
+    comparison: &'a Comparison,
+}
+
+/// `run --hosted-bots`'s report: every round's two windows, the medians, their ratios and
+/// the verdict.
+pub(crate) fn hosted(
+    load: &Load,
+    window: Window,
+    comparison: &Comparison,
+    as_json: bool,
+) -> anyhow::Result<()> {
+    if as_json {
+        return json(&HostedJson {
+            game: load.game.to_string(),
+            seats: load.seats,
+            matches: load.matches,
+            warmup_s: window.warmup.as_secs_f64(),
+            duration_s: window.duration.as_secs_f64(),
+            comparison,
+        });
+    }
+    let c = comparison;
+    println!(
+        "cardroom-load run --hosted-bots {}: {} at {} seats, {} load matches at once, bots answering at once; {} rounds of {:.1} s after {:.1} s of warm-up, each round a fresh server of each kind (which goes first alternates)",
+        c.bots,
+        load.game,
+        load.seats,
+        load.matches,
+        c.rounds.len(),
+        window.duration.as_secs_f64(),
+        window.warmup.as_secs_f64()
+    );
+    println!(
+        "the ladder's server: {} registered bots in its lobby with their keys, {} streams each, thinking {} ms per decision; its hosted ladder capped at {} matches, {} per bot. Figures: the load's own matches only (GetStats `others`)\n",
+        c.bots, c.streams_per_bot, c.hosted_think_ms, c.hosted_matches_cap, c.streams_per_bot
+    );
+    println!(
+        "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>36}{:>10}",
+        "round",
+        "server",
+        "decisions/s",
+        "p50 (µs)",
+        "p99 (µs)",
+        "server CPU",
+        "hosted running (decisions/s)",
+        "load avg"
+    );
+    let line = |round: String, name: &str, side: &Side| {
+        let m = &side.measured;
+        let h = &side.hosted_running;
+        let load_average = side.load_average.map(|l| format!("{l:.1}")).unwrap_or_default();
+        println!(
+            "{round:<7}{name:<11}{:>13}{:>10}{:>10}{:>12.2}{:>36}{load_average:>10}",
+            thousands(m.decisions_per_s),
+            m.round_trip.p50_us,
+            m.round_trip.p99_us,
+            m.server_cpu,
+            format!("{} / {:.1} / {} ({:.0}/s)", h.min, h.mean, h.max, h.decisions_per_s),
+        );
+    };
+    for (index, round) in c.rounds.iter().enumerate() {
+        let order = if round.ladder_first {
+            [("ladder", &round.ladder), ("no ladder", &round.no_ladder)]
+        } else {
+            [("no ladder", &round.no_ladder), ("ladder", &round.ladder)]
+        };
+        for (name, side) in order {
+            line((index + 1).to_string(), name, side);
+        }
+    }
+    for (name, m) in [("no ladder", &c.no_ladder), ("ladder", &c.ladder)] {
+        println!(
+            "{:<7}{name:<11}{:>13}{:>10.0}{:>10.0}{:>12.2}",
+            "median",
+            thousands(m.decisions_per_s),
+            m.p50_us,
+            m.p99_us,
+            m.server_cpu
+        );
+    }
+    let r = &c.ratios;
+    println!("{:<18}{:>13.3}{:>10.3}{:>10.3}", "ladder / none", r.decisions_per_s, r.p50, r.p99);
+    println!(
+        "\nwithin {:.0}% (decisions/s ≥ {:.2}×, p50 and p99 ≤ {:.2}× the server with no ladder): {}",
+        TOLERANCE * 100.0,
+        1.0 - TOLERANCE,
+        1.0 + TOLERANCE,
+        if c.within_tolerance { "yes" } else { "NO" }
+    );
     Ok(())
 }
 

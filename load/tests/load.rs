@@ -97,3 +97,42 @@ fn idle_bots_stay_connected_and_the_server_says_what_they_cost() {
     assert_eq!(number(&report["matches_running"]), 40.0, "each waits in its own match");
     assert!(number(&report["rss_bytes"]) > 0.0);
 }
+
+/// `run --hosted-bots`, tiny: each round a server with no ladder and one whose registered bots
+/// keep its hosted ladder busy; the hosted matches are seen running during the ladder's window
+/// and never during the other's, and the load's own matches are measured on both.
+#[test]
+fn run_with_hosted_bots_compares_a_busy_hosted_ladder_with_no_ladder() {
+    let report = bench(&[
+        "run",
+        "--matches",
+        "2",
+        "--hosted-bots",
+        "6",
+        "--hosted-matches",
+        "2",
+        "--hosted-think-ms",
+        "20",
+        "--rounds",
+        "1",
+        "--warmup-s",
+        "0.3",
+        "--duration-s",
+        "1",
+        "--json",
+    ]);
+    let round = &report["rounds"][0];
+    let (ladder, no_ladder) = (&round["ladder"], &round["no_ladder"]);
+    assert!(number(&ladder["hosted_running"]["samples"]) > 0.0, "{round}");
+    assert!(number(&ladder["hosted_running"]["max"]) > 0.0, "the ladder was busy: {round}");
+    assert!(number(&ladder["hosted_running"]["decisions_per_s"]) > 0.0, "{round}");
+    assert_eq!(number(&no_ladder["hosted_running"]["max"]), 0.0, "{round}");
+    for side in [ladder, no_ladder] {
+        assert!(number(&side["measured"]["decisions_per_s"]) > 0.0, "{side}");
+        let round_trip = &side["measured"]["round_trip"];
+        assert!(number(&round_trip["count"]) > 0.0, "{side}");
+        assert!(number(&round_trip["p50_us"]) > 0.0, "{side}");
+    }
+    assert!(number(&report["ratios"]["decisions_per_s"]) > 0.0, "{report}");
+    assert!(report["within_tolerance"].is_boolean(), "{report}");
+}

@@ -23,6 +23,7 @@ use crate::clock::{Clock, ClockRules};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
 use crate::standings::final_standings;
+use crate::stats::MatchOrigin;
 use crate::status::read_error;
 
 /// Where a match task sends one bot's messages.
@@ -131,6 +132,27 @@ pub(crate) struct MatchTask<G: WireGame> {
     registry: Registry,
     cancel: CancellationToken,
     report: Option<oneshot::Sender<HostedEnd>>,
+    /// Whose match this is, for the figures (hosted: it has a `report`).
+    origin: MatchOrigin,
+    /// Counts a hosted match as running while its task lives.
+    _hosted: Option<HostedRunning>,
+}
+
+/// A hosted match counted in `GetStats`'s `hosted.matches_running` from its task's creation
+/// until the task is dropped, however it ends.
+struct HostedRunning(Registry);
+
+impl HostedRunning {
+    fn new(registry: Registry) -> HostedRunning {
+        registry.stats().hosted_running(true);
+        HostedRunning(registry)
+    }
+}
+
+impl Drop for HostedRunning {
+    fn drop(&mut self) {
+        self.0.stats().hosted_running(false);
+    }
 }
 
 impl<G: WireGame> MatchTask<G> {
@@ -155,7 +177,11 @@ impl<G: WireGame> MatchTask<G> {
             })
             .collect::<Vec<_>>();
         let clock = Clock::new(setup.clock, seats.len());
+        let hosted = setup.report.is_some();
+        let origin = if hosted { MatchOrigin::Hosted } else { MatchOrigin::Other };
         MatchTask {
+            _hosted: hosted.then(|| HostedRunning::new(registry.clone())),
+            origin,
             id: setup.id,
             state: setup.state,
             seats,
@@ -469,7 +495,7 @@ impl<G: WireGame> MatchTask<G> {
     ) -> Result<(), G::Error> {
         let events = self.state.apply(seat, action)?;
         self.clock.decided(seat);
-        self.registry.stats().decision(round_trip);
+        self.registry.stats().decision(self.origin, round_trip);
         self.turn += 1;
         self.broadcast(&events);
         Ok(())

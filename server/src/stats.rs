@@ -24,8 +24,24 @@ pub(crate) struct Stats {
     turn_bytes: AtomicU64,
     acts: AtomicU64,
     act_bytes: AtomicU64,
-    /// Microseconds; a std `Mutex` because recording is a few nanoseconds and never awaits.
+    /// Decisions in hosted matches (of `decisions`).
+    hosted_decisions: AtomicU64,
+    /// Hosted matches whose task is alive.
+    hosted_running: AtomicU64,
+    /// The round trips of every match but the hosted ones, in microseconds; a std `Mutex`
+    /// because recording is a few nanoseconds and never awaits.
     round_trip: Mutex<Histogram<u64>>,
+    /// The round trips of hosted matches: kept apart, so that a hosted ladder's bots, which
+    /// think, do not hide what the other matches see (and the other way round).
+    hosted_round_trip: Mutex<Histogram<u64>>,
+}
+
+/// Whose a match is, for the figures: a hosted ladder's (started through [`crate::Host`]) or
+/// any other (an organizer's, the queue's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MatchOrigin {
+    Hosted,
+    Other,
 }
 
 impl Stats {
@@ -38,21 +54,41 @@ impl Stats {
             turn_bytes: AtomicU64::new(0),
             acts: AtomicU64::new(0),
             act_bytes: AtomicU64::new(0),
+            hosted_decisions: AtomicU64::new(0),
+            hosted_running: AtomicU64::new(0),
             round_trip: Mutex::new(empty_histogram()),
+            hosted_round_trip: Mutex::new(empty_histogram()),
         }
     }
 
-    fn histogram(&self) -> MutexGuard<'_, Histogram<u64>> {
+    fn histogram(&self, origin: MatchOrigin) -> MutexGuard<'_, Histogram<u64>> {
+        let histogram = match origin {
+            MatchOrigin::Hosted => &self.hosted_round_trip,
+            MatchOrigin::Other => &self.round_trip,
+        };
         // Recording cannot leave the histogram half-updated in a way that matters.
-        self.round_trip.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        histogram.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// An action was applied; `round_trip` is set when a bot chose it in answer to a turn.
-    pub(crate) fn decision(&self, round_trip: Option<Duration>) {
+    /// An action was applied in a match of `origin`; `round_trip` is set when a bot chose it
+    /// in answer to a turn.
+    pub(crate) fn decision(&self, origin: MatchOrigin, round_trip: Option<Duration>) {
         self.decisions.fetch_add(1, Ordering::Relaxed);
+        if origin == MatchOrigin::Hosted {
+            self.hosted_decisions.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(round_trip) = round_trip {
             let micros = u64::try_from(round_trip.as_micros()).unwrap_or(u64::MAX);
-            self.histogram().saturating_record(micros.max(1));
+            self.histogram(origin).saturating_record(micros.max(1));
+        }
+    }
+
+    /// A hosted match's task started (`true`) or ended (`false`).
+    pub(crate) fn hosted_running(&self, started: bool) {
+        if started {
+            self.hosted_running.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.hosted_running.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -80,22 +116,31 @@ impl Stats {
         connections_open: u64,
         reset: bool,
     ) -> pb::ServerStats {
-        let decision_round_trip = {
-            let mut histogram = self.histogram();
-            let latency = latency(&histogram);
+        // Each histogram read (and reset) under its own lock; every match's figures are the
+        // two added up.
+        let read = |origin| {
+            let mut histogram = self.histogram(origin);
+            let read = histogram.clone();
             if reset {
                 histogram.reset();
             }
-            latency
+            read
         };
+        let (others, hosted) = (read(MatchOrigin::Other), read(MatchOrigin::Hosted));
+        let mut all = others.clone();
+        // Two histograms of the same bounds: adding cannot fail.
+        let _ = all.add(&hosted);
+        let decisions = self.decisions.load(Ordering::Relaxed);
+        let hosted_decisions = self.hosted_decisions.load(Ordering::Relaxed);
+        let hosted_running = self.hosted_running.load(Ordering::Relaxed);
         let process = process();
         pb::ServerStats {
             uptime_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             matches_running,
             matches_finished: self.finished.load(Ordering::Relaxed),
             connections_open,
-            decisions: self.decisions.load(Ordering::Relaxed),
-            decision_round_trip: Some(decision_round_trip),
+            decisions,
+            decision_round_trip: Some(latency(&all)),
             tasks_alive: tokio::runtime::Handle::try_current()
                 .map_or(0, |runtime| runtime.metrics().num_alive_tasks() as u64),
             rss_bytes: process.rss_bytes,
@@ -105,6 +150,16 @@ impl Stats {
             turn_bytes: self.turn_bytes.load(Ordering::Relaxed),
             acts_received: self.acts.load(Ordering::Relaxed),
             act_bytes: self.act_bytes.load(Ordering::Relaxed),
+            hosted: Some(pb::MatchKindStats {
+                matches_running: hosted_running,
+                decisions: hosted_decisions,
+                decision_round_trip: Some(latency(&hosted)),
+            }),
+            others: Some(pb::MatchKindStats {
+                matches_running: matches_running.saturating_sub(hosted_running),
+                decisions: decisions.saturating_sub(hosted_decisions),
+                decision_round_trip: Some(latency(&others)),
+            }),
         }
     }
 }
@@ -180,9 +235,9 @@ mod tests {
     fn round_trips_are_summarised_and_a_reset_starts_a_new_window() {
         let stats = Stats::new();
         for micros in 1..=1000 {
-            stats.decision(Some(Duration::from_micros(micros)));
+            stats.decision(MatchOrigin::Other, Some(Duration::from_micros(micros)));
         }
-        stats.decision(None); // a default action: counted, not timed
+        stats.decision(MatchOrigin::Other, None); // a default action: counted, not timed
         let first = stats.snapshot(3, 4, true);
         assert_eq!(first.decisions, 1001);
         assert_eq!((first.matches_running, first.connections_open), (3, 4));
@@ -194,6 +249,35 @@ mod tests {
         let second = stats.snapshot(0, 0, false);
         assert_eq!(second.decision_round_trip.unwrap().count, 0);
         assert_eq!(second.decisions, 1001, "counters outlive a reset");
+    }
+
+    #[test]
+    fn hosted_matches_have_their_own_figures_and_every_match_the_sum() {
+        let stats = Stats::new();
+        stats.hosted_running(true);
+        stats.hosted_running(true);
+        stats.hosted_running(false);
+        for _ in 0..10 {
+            stats.decision(MatchOrigin::Other, Some(Duration::from_micros(100)));
+        }
+        for _ in 0..30 {
+            stats.decision(MatchOrigin::Hosted, Some(Duration::from_millis(50)));
+        }
+        let snapshot = stats.snapshot(5, 0, true);
+        let (hosted, others) = (snapshot.hosted.unwrap(), snapshot.others.unwrap());
+        assert_eq!((hosted.matches_running, others.matches_running), (1, 4));
+        assert_eq!((hosted.decisions, others.decisions, snapshot.decisions), (30, 10, 40));
+        let (hosted, others) =
+            (hosted.decision_round_trip.unwrap(), others.decision_round_trip.unwrap());
+        assert_eq!((others.count, others.p99_us), (10, 100), "the hosted ones left out");
+        assert_eq!(hosted.count, 30);
+        assert!((49_950..=50_050).contains(&hosted.p50_us), "{hosted:?}");
+        let all = snapshot.decision_round_trip.unwrap();
+        assert_eq!(all.count, 40);
+        assert!((49_950..=50_050).contains(&all.p50_us), "{all:?}");
+        let after = stats.snapshot(5, 0, false);
+        assert_eq!(after.hosted.unwrap().decision_round_trip.unwrap().count, 0, "both reset");
+        assert_eq!(after.others.unwrap().decision_round_trip.unwrap().count, 0);
     }
 
     #[cfg(target_os = "linux")]

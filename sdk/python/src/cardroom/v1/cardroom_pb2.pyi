@@ -1059,7 +1059,7 @@ class GetStatsRequest(_message.Message):
     def __init__(self, reset: _Optional[bool] = ...) -> None: ...
 
 class ServerStats(_message.Message):
-    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds", "turns_sent", "turn_bytes", "acts_received", "act_bytes")
+    __slots__ = ("uptime_ms", "matches_running", "matches_finished", "connections_open", "decisions", "decision_round_trip", "tasks_alive", "rss_bytes", "peak_rss_bytes", "cpu_seconds", "turns_sent", "turn_bytes", "acts_received", "act_bytes", "hosted", "others")
     UPTIME_MS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FINISHED_FIELD_NUMBER: _ClassVar[int]
@@ -1074,6 +1074,8 @@ class ServerStats(_message.Message):
     TURN_BYTES_FIELD_NUMBER: _ClassVar[int]
     ACTS_RECEIVED_FIELD_NUMBER: _ClassVar[int]
     ACT_BYTES_FIELD_NUMBER: _ClassVar[int]
+    HOSTED_FIELD_NUMBER: _ClassVar[int]
+    OTHERS_FIELD_NUMBER: _ClassVar[int]
     uptime_ms: int
     matches_running: int
     matches_finished: int
@@ -1088,7 +1090,19 @@ class ServerStats(_message.Message):
     turn_bytes: int
     acts_received: int
     act_bytes: int
-    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ..., turns_sent: _Optional[int] = ..., turn_bytes: _Optional[int] = ..., acts_received: _Optional[int] = ..., act_bytes: _Optional[int] = ...) -> None: ...
+    hosted: MatchKindStats
+    others: MatchKindStats
+    def __init__(self, uptime_ms: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_finished: _Optional[int] = ..., connections_open: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ..., tasks_alive: _Optional[int] = ..., rss_bytes: _Optional[int] = ..., peak_rss_bytes: _Optional[int] = ..., cpu_seconds: _Optional[float] = ..., turns_sent: _Optional[int] = ..., turn_bytes: _Optional[int] = ..., acts_received: _Optional[int] = ..., act_bytes: _Optional[int] = ..., hosted: _Optional[_Union[MatchKindStats, _Mapping]] = ..., others: _Optional[_Union[MatchKindStats, _Mapping]] = ...) -> None: ...
+
+class MatchKindStats(_message.Message):
+    __slots__ = ("matches_running", "decisions", "decision_round_trip")
+    MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_ROUND_TRIP_FIELD_NUMBER: _ClassVar[int]
+    matches_running: int
+    decisions: int
+    decision_round_trip: Latency
+    def __init__(self, matches_running: _Optional[int] = ..., decisions: _Optional[int] = ..., decision_round_trip: _Optional[_Union[Latency, _Mapping]] = ...) -> None: ...
 
 class Latency(_message.Message):
     __slots__ = ("count", "p50_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us")
