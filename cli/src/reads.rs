@@ -246,8 +246,19 @@ pub(crate) fn run_command(command: ReadCommand, out: &mut dyn Write) -> anyhow::
                 let board =
                     answer("GetLeaderboard", server.client()?.get_leaderboard(request).await)?;
                 let title = board.ladder.as_ref().map(ladder_title).unwrap_or_default();
-                let table = leaderboard_table(&board.rows, Exact::of(format.format));
-                print(&board, &[Titled::new(title, table)], 0, None, format.format, out)
+                let exact = Exact::of(format.format);
+                let title = match &board.standings {
+                    Some(standings) => format!("{title}\n{}", standings_line(standings)),
+                    None => title,
+                };
+                let tables = [
+                    Titled::new(title, leaderboard_table(&board.rows, exact)),
+                    Titled::new(
+                        "how likely each row's bot is better than each column's".into(),
+                        pairwise_table(&board.rows, exact),
+                    ),
+                ];
+                print(&board, &tables, 0, None, format.format, out)
             }
             ReadCommand::Bot { ladder, name, limit, cursor, server, format } => {
                 let mut client = server.client()?;
@@ -416,13 +427,58 @@ fn ladder_title(ladder: &pb::LadderInfo) -> String {
     )
 }
 
+/// `standings after 12 of 12 sets rated: settled at 95%, strong > weak` (and an SPRT's state).
+fn standings_line(standings: &pb::LadderStandings) -> String {
+    let confidence = standings.confidence * 100.0;
+    let verdict = if standings.settled { "settled" } else { "not settled" };
+    let mut line = format!(
+        "standings after {} of {} sets rated: {verdict} at {confidence:.0}%, {}",
+        standings.sets,
+        standings.revision,
+        standings.order.join(" > ")
+    );
+    if let Some(sprt) = &standings.sprt {
+        line.push_str(&format!(
+            "\nsprt {} vs {}: LLR {:.2} in [{:.2}, {:.2}] after {} sets, {}",
+            sprt.a, sprt.b, sprt.llr, sprt.lower, sprt.upper, sprt.samples, sprt.decision
+        ));
+    }
+    line
+}
+
+/// A row's rank interval, `1-2` (`1` when it is one rank), empty when the standings do not
+/// hold the bot yet.
+fn rank_interval(row: &pb::LeaderboardRow) -> String {
+    match (row.rank_lo, row.rank_hi) {
+        (0, _) => String::new(),
+        (lo, hi) if lo == hi => lo.to_string(),
+        (lo, hi) => format!("{lo}-{hi}"),
+    }
+}
+
+/// The pairwise matrix: row `i`, column `j` is how likely row `i`'s bot is better than row
+/// `j`'s (empty where the standings do not hold the bot yet).
+fn pairwise_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
+    let mut header = vec!["bot"];
+    header.extend(rows.iter().map(|r| r.bot.as_str()));
+    let mut table = Table::new(&header);
+    for r in rows {
+        let mut line = vec![r.bot.clone()];
+        line.extend((0..rows.len()).map(|j| {
+            r.p_better.get(j).map_or_else(String::new, |&p| exact.float(p, 2))
+        }));
+        table.row(line);
+    }
+    table
+}
+
 /// Leaderboard rows, one line per bot in the order given (rank order).
-// The `trust` branch's row fields (rank interval, p_better, indistinguishable from first) are
-// columns to add here once the contract has them.
 fn leaderboard_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
     let mut table = Table::new(&[
         "rank",
         "bot",
+        "ranks_95",
+        "may_be_first",
         "rating",
         "sigma",
         "matches",
@@ -441,6 +497,8 @@ fn leaderboard_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
         table.row(vec![
             r.rank.to_string(),
             r.bot.clone(),
+            rank_interval(r),
+            if r.rank_lo == 0 { String::new() } else { r.indistinguishable_from_first.to_string() },
             exact.float(r.rating, 2),
             exact.float(r.sigma, 2),
             r.matches.to_string(),

@@ -7,14 +7,14 @@ pub(crate) use crate::arena::OutputFormat as Format;
 
 /// Rows of strings under named columns.
 pub(crate) struct Table {
-    columns: Vec<&'static str>,
+    columns: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
 impl Table {
     /// An empty table with these columns.
-    pub(crate) fn new(columns: &[&'static str]) -> Table {
-        Table { columns: columns.to_vec(), rows: Vec::new() }
+    pub(crate) fn new(columns: &[&str]) -> Table {
+        Table { columns: columns.iter().map(|&c| c.to_owned()).collect(), rows: Vec::new() }
     }
 
     /// Adds a row: one value per column.
@@ -34,8 +34,7 @@ impl Table {
                         *width = (*width).max(value.chars().count());
                     }
                 }
-                let header: Vec<String> = self.columns.iter().map(|c| (*c).to_owned()).collect();
-                for row in std::iter::once(&header).chain(&self.rows) {
+                for row in std::iter::once(&self.columns).chain(&self.rows) {
                     let cells: Vec<String> =
                         row.iter().zip(&widths).map(|(v, w)| format!("{v:<w$}")).collect();
                     writeln!(out, "{}", cells.join("  ").trim_end())?;
@@ -49,7 +48,7 @@ impl Table {
                         self.columns
                             .iter()
                             .zip(row)
-                            .map(|(c, v)| ((*c).to_owned(), serde_json::Value::String(v.clone())))
+                            .map(|(c, v)| (c.clone(), serde_json::Value::String(v.clone())))
                             .collect()
                     })
                     .collect();

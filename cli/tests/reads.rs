@@ -66,9 +66,11 @@ fn in_order(text: &str, names: &[&str]) -> bool {
     at.windows(2).all(|w| w[0] < w[1])
 }
 
-const LEADERBOARD_HEADER: [&str; 14] = [
+const LEADERBOARD_HEADER: [&str; 16] = [
     "rank",
     "bot",
+    "ranks_95",
+    "may_be_first",
     "rating",
     "sigma",
     "matches",
@@ -128,13 +130,24 @@ async fn a_hosted_ladder_is_read_through_every_subcommand_and_a_paused_bot_resum
     assert_eq!(names, ["steady", "crasher"]);
     for (row, line) in rows.iter().zip(&expected.rows) {
         assert_eq!((&row[0], &row[1]), (line.rank.to_string().as_str(), line.bot.as_str()));
-        assert_eq!(row[2].parse::<f64>().unwrap(), line.rating, "the rating, exactly");
-        assert_eq!(row[4].parse::<u64>().unwrap(), line.matches);
-        assert_eq!(row[13], line.paused_reason);
+        let ranks = match (line.rank_lo, line.rank_hi) {
+            (0, _) => String::new(),
+            (lo, hi) if lo == hi => lo.to_string(),
+            (lo, hi) => format!("{lo}-{hi}"),
+        };
+        assert_eq!(row[2], ranks, "the rank interval of the standings");
+        assert_eq!(row[4].parse::<f64>().unwrap(), line.rating, "the rating, exactly");
+        assert_eq!(row[6].parse::<u64>().unwrap(), line.matches);
+        assert_eq!(row[15], line.paused_reason);
     }
     assert_eq!(rows.len(), 2);
     assert!(in_order(&table, &["steady", "crasher"]), "{table}");
     assert!(table.contains("matches failed"), "the pause's reason is shown: {table}");
+    if let Some(standings) = &expected.standings {
+        let line = format!("standings after {} of {} sets rated", standings.sets, standings.revision);
+        assert!(table.contains(&line), "the standings' summary: {table}");
+        assert!(table.contains("how likely each row's bot is better"), "the matrix: {table}");
+    }
 
     // A bot: its line and history, and its matches a page at a time.
     let request = pb::GetLadderBotRequest { ladder: "duel".into(), bot: "crasher".into() };

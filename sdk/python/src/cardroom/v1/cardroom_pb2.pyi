@@ -837,12 +837,52 @@ class GetLeaderboardRequest(_message.Message):
     def __init__(self, ladder: _Optional[str] = ...) -> None: ...
 
 class LadderLeaderboard(_message.Message):
-    __slots__ = ("ladder", "rows")
+    __slots__ = ("ladder", "rows", "standings")
     LADDER_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
     ladder: LadderInfo
     rows: _containers.RepeatedCompositeFieldContainer[LeaderboardRow]
-    def __init__(self, ladder: _Optional[_Union[LadderInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[LeaderboardRow, _Mapping]]] = ...) -> None: ...
+    standings: LadderStandings
+    def __init__(self, ladder: _Optional[_Union[LadderInfo, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[LeaderboardRow, _Mapping]]] = ..., standings: _Optional[_Union[LadderStandings, _Mapping]] = ...) -> None: ...
+
+class LadderStandings(_message.Message):
+    __slots__ = ("revision", "first_set", "sets", "confidence", "settled", "computed_ms", "order", "sprt")
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_SET_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    SETTLED_FIELD_NUMBER: _ClassVar[int]
+    COMPUTED_MS_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
+    revision: int
+    first_set: int
+    sets: int
+    confidence: float
+    settled: bool
+    computed_ms: int
+    order: _containers.RepeatedScalarFieldContainer[str]
+    sprt: LadderSprt
+    def __init__(self, revision: _Optional[int] = ..., first_set: _Optional[int] = ..., sets: _Optional[int] = ..., confidence: _Optional[float] = ..., settled: _Optional[bool] = ..., computed_ms: _Optional[int] = ..., order: _Optional[_Iterable[str]] = ..., sprt: _Optional[_Union[LadderSprt, _Mapping]] = ...) -> None: ...
+
+class LadderSprt(_message.Message):
+    __slots__ = ("a", "b", "samples", "llr", "lower", "upper", "decision")
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    LLR_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    a: str
+    b: str
+    samples: int
+    llr: float
+    lower: float
+    upper: float
+    decision: str
+    def __init__(self, a: _Optional[str] = ..., b: _Optional[str] = ..., samples: _Optional[int] = ..., llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ..., decision: _Optional[str] = ...) -> None: ...
 
 class BotHealth(_message.Message):
     __slots__ = ("crashes", "forfeits", "illegal", "timeouts")
@@ -857,7 +897,7 @@ class BotHealth(_message.Message):
     def __init__(self, crashes: _Optional[int] = ..., forfeits: _Optional[int] = ..., illegal: _Optional[int] = ..., timeouts: _Optional[int] = ...) -> None: ...
 
 class LeaderboardRow(_message.Message):
-    __slots__ = ("rank", "bot", "rating", "sigma", "matches", "wins", "win_rate", "health", "sets_rated", "provisional", "paused_reason")
+    __slots__ = ("rank", "bot", "rating", "sigma", "matches", "wins", "win_rate", "health", "sets_rated", "provisional", "paused_reason", "rank_lo", "rank_hi", "indistinguishable_from_first", "p_better")
     RANK_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     RATING_FIELD_NUMBER: _ClassVar[int]
@@ -869,6 +909,10 @@ class LeaderboardRow(_message.Message):
     SETS_RATED_FIELD_NUMBER: _ClassVar[int]
     PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     PAUSED_REASON_FIELD_NUMBER: _ClassVar[int]
+    RANK_LO_FIELD_NUMBER: _ClassVar[int]
+    RANK_HI_FIELD_NUMBER: _ClassVar[int]
+    INDISTINGUISHABLE_FROM_FIRST_FIELD_NUMBER: _ClassVar[int]
+    P_BETTER_FIELD_NUMBER: _ClassVar[int]
     rank: int
     bot: str
     rating: float
@@ -880,7 +924,11 @@ class LeaderboardRow(_message.Message):
     sets_rated: int
     provisional: bool
     paused_reason: str
-    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., rating: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., health: _Optional[_Union[BotHealth, _Mapping]] = ..., sets_rated: _Optional[int] = ..., provisional: _Optional[bool] = ..., paused_reason: _Optional[str] = ...) -> None: ...
+    rank_lo: int
+    rank_hi: int
+    indistinguishable_from_first: bool
+    p_better: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, rank: _Optional[int] = ..., bot: _Optional[str] = ..., rating: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ..., health: _Optional[_Union[BotHealth, _Mapping]] = ..., sets_rated: _Optional[int] = ..., provisional: _Optional[bool] = ..., paused_reason: _Optional[str] = ..., rank_lo: _Optional[int] = ..., rank_hi: _Optional[int] = ..., indistinguishable_from_first: _Optional[bool] = ..., p_better: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class ListBotMatchesRequest(_message.Message):
     __slots__ = ("ladder", "bot", "page_size", "page_token")

@@ -203,7 +203,9 @@ class CardroomServicer:
 
     def Watch(self, request, context):
         """Server streaming. Spectators: the public view at once, then every public event with the
-        public view after it, until the match ends. Never a hidden card.
+        public view after it, until the match ends. Never a hidden card. On many nodes of one
+        store, NOT_FOUND for a hosted match another node runs names that node (the trailing
+        metadata `cardroom-node`: docs/protocol.md, "Many nodes on one store").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
