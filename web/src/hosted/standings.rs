@@ -2,8 +2,9 @@
 //! pairwise matrix, from the arena's [`Settlement`] of the head-to-head evidence (the batch
 //! ladders' leaderboard reads the same figures).
 //!
-//! This is the one place the pages compute them: when the store keeps a standings snapshot
-//! of its own, [`standings`] reads it instead.
+//! This is the one place the pages get them: the store's standings snapshot (the hosted
+//! runner writes one per rated set, `Store::standings`) when it has one, else computed here
+//! from the rated sets (a store the runner has not yet written one in).
 
 use cardroom_arena::{MatchOutcome, Settlement, leaderboard::ALPHA};
 use cardroom_store::{BotId, LadderId, LadderSet, Store, StoreError};
@@ -26,8 +27,44 @@ pub(crate) async fn standings(
     bots: &[BotId],
     table: usize,
 ) -> Result<Standings, StoreError> {
+    if let Some(snapshot) = store.standings(ladder).await? {
+        return Ok(from_snapshot(bots, &snapshot));
+    }
     let sets = store.rated_sets(ladder).await?;
     Ok(from_sets(bots, table, &sets))
+}
+
+/// The snapshot's figures by `bots`' order: a bot it does not rank gets every rank and ½
+/// against each other.
+fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standings {
+    let row = |bot: BotId| snapshot.rows.iter().position(|r| r.bot == bot);
+    let at: Vec<Option<usize>> = bots.iter().map(|&b| row(b)).collect();
+    let to_usize = |rank: u32| usize::try_from(rank).unwrap_or(usize::MAX);
+    Standings {
+        rank_intervals: at
+            .iter()
+            .map(|i| match i {
+                Some(i) => {
+                    let r = &snapshot.rows[*i];
+                    (to_usize(r.rank_lo), to_usize(r.rank_hi))
+                }
+                None => (1, bots.len()),
+            })
+            .collect(),
+        p_better: at
+            .iter()
+            .map(|a| {
+                at.iter()
+                    .map(|b| match (a, b) {
+                        (Some(a), Some(b)) if a != b => {
+                            snapshot.rows[*a].p_better.get(*b).copied().unwrap_or(0.5)
+                        }
+                        _ => 0.5,
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
 }
 
 /// The standings of `bots` from `sets`, rated in their order (the test is sequential).
