@@ -56,6 +56,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::postgres_standings::MIGRATION,
     // 4: the nodes on the store, their heartbeats and lobbies.
     crate::nodes::MIGRATION,
+    // 5: an index of each ladder's open sets (rating a set checks none before it is open).
+    crate::sqlite::OPEN_SETS_INDEX,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of

@@ -20,6 +20,11 @@ use crate::{
     RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
 };
 
+/// Migration 5, the same SQL on both backends: a partial index of the open sets, in set order
+/// (the few a ladder has open at a time, however many it has closed).
+pub(crate) const OPEN_SETS_INDEX: &str =
+    "CREATE INDEX ladder_sets_open ON ladder_sets (ladder_id, set_index) WHERE state = 'open'";
+
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
 /// PostgreSQL store has the same steps in its dialect (`postgres::MIGRATIONS`); times are
 /// integers from the caller, no database clock.
@@ -47,6 +52,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::sqlite_standings::MIGRATION,
     // 4: the nodes on the store, their heartbeats and lobbies.
     crate::nodes::MIGRATION,
+    // 5: an index of each ladder's open sets (rating a set checks none before it is open).
+    OPEN_SETS_INDEX,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -607,6 +614,40 @@ mod tests {
         assert_eq!(alice.account.created_ms, 1_000);
         assert_eq!(store.bot_by_key(&hash).await.unwrap().map(|a| a.name), Some("alice".into()));
         assert_eq!(store.bot_credential("bob").await.unwrap(), None);
+    }
+
+    /// The plans SQLite picks for the reads a hosted ladder makes at every step and every
+    /// rated set: they must come from an index, not a scan of the ladder's every set (the
+    /// cost of a scan grows with the ladder: 100,000 matches made each rated set slower).
+    #[tokio::test]
+    async fn the_open_sets_and_the_set_count_are_read_from_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("store.db")).await.unwrap();
+        let plans = store
+            .run(|conn| {
+                let plan = |sql: &str| -> rusqlite::Result<String> {
+                    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let details: Vec<String> =
+                        stmt.query_map([], |row| row.get(3))?.collect::<rusqlite::Result<_>>()?;
+                    Ok(details.join("; "))
+                };
+                let open = "SELECT set_index FROM ladder_sets
+                     WHERE ladder_id = 1 AND state = 'open' ORDER BY set_index";
+                let earlier = "SELECT COUNT(*) FROM ladder_sets
+                     WHERE ladder_id = 1 AND state = 'open' AND set_index < 7";
+                let count = "SELECT COALESCE(MAX(set_index) + 1, 0) FROM ladder_sets
+                     WHERE ladder_id = 1";
+                Ok([plan(open)?, plan(earlier)?, plan(count)?])
+            })
+            .await
+            .unwrap();
+        assert!(plans[0].contains("ladder_sets_open"), "the open sets: {}", plans[0]);
+        assert!(plans[1].contains("ladder_sets_open"), "open sets before one: {}", plans[1]);
+        assert!(
+            plans[2].contains("USING") && !plans[2].starts_with("SCAN"),
+            "the set count from the primary key: {}",
+            plans[2]
+        );
     }
 
     #[tokio::test]

@@ -256,6 +256,13 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
         }
     }
     eprintln!("{matches} hosted matches stored in {:.1?}", started.elapsed());
+    // The standings snapshot, as the hosted runner writes it after each rated set (the pages
+    // read it rather than replaying every set).
+    let rated = store.rated_sets(ladder.id).await?;
+    let evidence = cardroom_arena::hosted::Evidence::from_rated(&rated, ids.iter().copied(), 0);
+    let at = now + (matches / 2) as i64 * 1_000;
+    store.put_standings(ladder.id, &evidence.standings(2, at)).await?;
+    eprintln!("standings of {} rated sets stored after {:.1?}", rated.len(), started.elapsed());
     Ok(())
 }
 
