@@ -531,6 +531,9 @@ impl Runner {
             }
             if let Err(error) = self.step(status).await {
                 warn!(ladder = %self.ladder.spec.name, cause = %error, "ladder step failed");
+                // Lead again from what the store holds (a set planned by a node that led
+                // meanwhile moves the next set's index).
+                self.leading = false;
             }
             tokio::select! {
                 Some(ended) = self.ended.recv() => self.on_end(ended).await,
