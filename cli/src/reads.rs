@@ -464,9 +464,10 @@ fn pairwise_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
     let mut table = Table::new(&header);
     for r in rows {
         let mut line = vec![r.bot.clone()];
-        line.extend((0..rows.len()).map(|j| {
-            r.p_better.get(j).map_or_else(String::new, |&p| exact.float(p, 2))
-        }));
+        line.extend(
+            (0..rows.len())
+                .map(|j| r.p_better.get(j).map_or_else(String::new, |&p| exact.float(p, 2))),
+        );
         table.row(line);
     }
     table

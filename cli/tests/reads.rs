@@ -144,7 +144,8 @@ async fn a_hosted_ladder_is_read_through_every_subcommand_and_a_paused_bot_resum
     assert!(in_order(&table, &["steady", "crasher"]), "{table}");
     assert!(table.contains("matches failed"), "the pause's reason is shown: {table}");
     if let Some(standings) = &expected.standings {
-        let line = format!("standings after {} of {} sets rated", standings.sets, standings.revision);
+        let line =
+            format!("standings after {} of {} sets rated", standings.sets, standings.revision);
         assert!(table.contains(&line), "the standings' summary: {table}");
         assert!(table.contains("how likely each row's bot is better"), "the matrix: {table}");
     }

@@ -572,8 +572,7 @@ pub(crate) fn sets_in_state(
              WHERE ladder_id = ?1 AND state = '{}' ORDER BY set_index",
             state.as_str()
         ))?;
-        stmt.query_map(params![ladder.0], set_columns)?
-            .collect::<rusqlite::Result<_>>()?
+        stmt.query_map(params![ladder.0], set_columns)?.collect::<rusqlite::Result<_>>()?
     };
     let sets = rows.into_iter().map(|columns| set_from(&tx, ladder, columns)).collect();
     tx.commit()?;
