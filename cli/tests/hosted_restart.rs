@@ -11,12 +11,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cardroom_arena::hosted::replay;
-use cardroom_arena::{Rating, RatingSystem};
+use cardroom_arena::RatingSystem;
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
 use cardroom_store::{Accounts, LadderId, LadderMatchId, MatchState, Store};
-use cardroom_tests::eventually;
+use cardroom_tests::{assert_ratings_replay, eventually};
 
 mod support;
 
@@ -148,14 +147,6 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
             store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
         sets.dedup();
         assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
-        let replayed = replay(RatingSystem::Glicko2, &rated).unwrap();
-        for bot in store.ladder_bots(ladder).await.unwrap() {
-            let stored = Rating {
-                mean: bot.rating.mean,
-                sigma: bot.rating.sigma,
-                volatility: bot.rating.volatility,
-            };
-            assert_eq!(Some(&stored), replayed.get(&bot.bot), "{}'s rating", bot.name);
-        }
+        assert_ratings_replay(store.as_ref(), ladder, RatingSystem::Glicko2).await;
     });
 }

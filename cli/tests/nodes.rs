@@ -14,8 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cardroom_arena::hosted::replay;
-use cardroom_arena::{Rating, RatingSystem};
+use cardroom_arena::RatingSystem;
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
@@ -23,7 +22,7 @@ use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
 use cardroom_server::NODE_METADATA;
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{Accounts, BotId, LadderId, LadderMatch, MatchState, Store};
-use cardroom_tests::eventually;
+use cardroom_tests::{assert_ratings_replay, eventually};
 
 mod support;
 
@@ -275,15 +274,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
         sets.dedup();
         assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
-        let replayed = replay(RatingSystem::Glicko2, &rated).unwrap();
-        for bot in store.ladder_bots(ladder).await.unwrap() {
-            let stored = Rating {
-                mean: bot.rating.mean,
-                sigma: bot.rating.sigma,
-                volatility: bot.rating.volatility,
-            };
-            assert_eq!(Some(&stored), replayed.get(&bot.bot), "{}'s rating", bot.name);
-        }
+        assert_ratings_replay(store.as_ref(), ladder, RatingSystem::Glicko2).await;
         assert_ne!(standby, leader);
     });
 }

@@ -6,11 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cardroom_arena::hosted::HostedLadders;
+use cardroom_arena::hosted::replay;
+use cardroom_arena::{Rating, RatingSystem};
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
-use cardroom_store::{Accounts, Store};
+use cardroom_store::{Accounts, LadderId, Store};
 
 use crate::{Bot, TestServer};
 
@@ -82,4 +84,32 @@ pub fn crashing_bot(url: String, name: &str, key: String) {
             let _ = bot.next().await;
         }
     });
+}
+
+/// Checks that the stored ratings are those of a serial replay of the ladder's rated sets: a
+/// bot that sat in a rated set has the replay's rating exactly, one that sat in none (it
+/// entered, but no set with it was rated yet) the initial rating and no set rated.
+///
+/// # Panics
+///
+/// When a rating differs, or the store cannot be read.
+pub async fn assert_ratings_replay(store: &dyn Store, ladder: LadderId, system: RatingSystem) {
+    let rated = store.rated_sets(ladder).await.expect("the rated sets");
+    let replayed = replay(system, &rated).expect("the rated sets replay");
+    for bot in store.ladder_bots(ladder).await.expect("the ladder's bots") {
+        let stored = Rating {
+            mean: bot.rating.mean,
+            sigma: bot.rating.sigma,
+            volatility: bot.rating.volatility,
+        };
+        match replayed.get(&bot.bot) {
+            Some(expected) => {
+                assert_eq!(&stored, expected, "{}'s rating is the replay's", bot.name)
+            }
+            None => {
+                assert_eq!(stored, Rating::initial(system), "{} sat in no rated set", bot.name);
+                assert_eq!(bot.sets_rated, 0, "{} sat in no rated set", bot.name);
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ use std::time::Duration;
 pub use bot::{
     Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
 };
-pub use hosted::{ADMIN, crashing_bot, hosted_server, lobby_bot, register};
+pub use hosted::{ADMIN, assert_ratings_replay, crashing_bot, hosted_server, lobby_bot, register};
 pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
 pub use replay::{Actions, Replay, ReplayGame, places};
 pub use server::{TestServer, connect, create};

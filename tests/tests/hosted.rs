@@ -7,30 +7,17 @@
 
 use std::sync::Arc;
 
-use cardroom_arena::hosted::{HostedLadderFile, replay};
-use cardroom_arena::{Rating, RatingSystem};
+use cardroom_arena::RatingSystem;
+use cardroom_arena::hosted::HostedLadderFile;
 use cardroom_proto::pb;
 use cardroom_store::{FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
-use cardroom_tests::{ADMIN, crashing_bot, eventually, hosted_server, lobby_bot, register};
+use cardroom_tests::{
+    ADMIN, assert_ratings_replay, crashing_bot, eventually, hosted_server, lobby_bot, register,
+};
 use tonic::{Code, Request};
 
 async fn ladder_id(store: &Arc<dyn Store>, name: &str) -> LadderId {
     store.ladder(name).await.unwrap().unwrap().id
-}
-
-/// Checks that the stored ratings are those of a serial replay of the rated sets.
-async fn assert_ratings_replay(store: &Arc<dyn Store>, ladder: LadderId, system: RatingSystem) {
-    let rated = store.rated_sets(ladder).await.unwrap();
-    let replayed = replay(system, &rated).unwrap();
-    for bot in store.ladder_bots(ladder).await.unwrap() {
-        let stored = Rating {
-            mean: bot.rating.mean,
-            sigma: bot.rating.sigma,
-            volatility: bot.rating.volatility,
-        };
-        let expected = replayed.get(&bot.bot).copied().unwrap_or(Rating::initial(system));
-        assert_eq!(stored, expected, "{}'s rating is the replay's", bot.name);
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -75,7 +62,7 @@ async fn registered_bots_in_the_lobby_play_duplicate_sets_by_themselves() {
     let mut seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
     seqs.dedup();
     assert_eq!(seqs.len(), rated_now.len());
-    assert_ratings_replay(&store, ladder, RatingSystem::WengLin).await;
+    assert_ratings_replay(store.as_ref(), ladder, RatingSystem::WengLin).await;
     let bots = store.ladder_bots(ladder).await.unwrap();
     assert_eq!(bots.len(), 3);
     assert!(bots.iter().all(|b| b.paused_reason.is_none()));
