@@ -461,21 +461,19 @@ fn rank_interval(row: &pb::LeaderboardRow) -> String {
 fn pairwise_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
     let mut header = vec!["bot"];
     header.extend(rows.iter().map(|r| r.bot.as_str()));
-    let mut table = Table::new(&header);
-    for r in rows {
+    Table::of(&header, rows, |r| {
         let mut line = vec![r.bot.clone()];
         line.extend(
             (0..rows.len())
                 .map(|j| r.p_better.get(j).map_or_else(String::new, |&p| exact.float(p, 2))),
         );
-        table.row(line);
-    }
-    table
+        line
+    })
 }
 
 /// Leaderboard rows, one line per bot in the order given (rank order).
 fn leaderboard_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
-    let mut table = Table::new(&[
+    let columns = [
         "rank",
         "bot",
         "ranks_95",
@@ -492,10 +490,10 @@ fn leaderboard_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
         "illegal",
         "timeouts",
         "paused",
-    ]);
-    for r in rows {
+    ];
+    Table::of(&columns, rows, |r| {
         let h = r.health.unwrap_or_default();
-        table.row(vec![
+        vec![
             r.rank.to_string(),
             r.bot.clone(),
             rank_interval(r),
@@ -512,25 +510,16 @@ fn leaderboard_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
             h.illegal.to_string(),
             h.timeouts.to_string(),
             r.paused_reason.clone(),
-        ]);
-    }
-    table
+        ]
+    })
 }
 
 /// `ListLadders`: one line per ladder.
 fn ladders_table(reply: &pb::ListLaddersResponse, exact: Exact) -> Table {
-    let mut table = Table::new(&[
-        "name",
-        "game",
-        "seats",
-        "rating",
-        "status",
-        "reason",
-        "provisional_sets",
-        "created",
-    ]);
-    for l in &reply.ladders {
-        table.row(vec![
+    let columns =
+        ["name", "game", "seats", "rating", "status", "reason", "provisional_sets", "created"];
+    Table::of(&columns, &reply.ladders, |l| {
+        vec![
             l.name.clone(),
             l.game.clone(),
             l.table_seats.to_string(),
@@ -539,9 +528,8 @@ fn ladders_table(reply: &pb::ListLaddersResponse, exact: Exact) -> Table {
             l.status_reason.clone(),
             l.provisional_sets.to_string(),
             exact.time(l.created_ms),
-        ]);
-    }
-    table
+        ]
+    })
 }
 
 /// Head-to-head lines, with a first column `bot` when `with_bot` (it is implied otherwise).
@@ -558,10 +546,9 @@ fn against_row(bot: Option<&str>, h: &pb::HeadToHead) -> Vec<String> {
 
 /// `ListFailures`: one line per failure, the observation last (it is long).
 fn failures_table(reply: &pb::ListFailuresResponse, exact: Exact) -> Table {
-    let mut table =
-        Table::new(&["match", "at", "kind", "version", "error", "answer", "observation"]);
-    for f in &reply.failures {
-        table.row(vec![
+    let columns = ["match", "at", "kind", "version", "error", "answer", "observation"];
+    Table::of(&columns, &reply.failures, |f| {
+        vec![
             f.match_id.to_string(),
             exact.time(f.at_ms),
             f.kind.clone(),
@@ -569,16 +556,15 @@ fn failures_table(reply: &pb::ListFailuresResponse, exact: Exact) -> Table {
             f.error.clone(),
             f.answer.clone(),
             f.observation_json.clone(),
-        ]);
-    }
-    table
+        ]
+    })
 }
 
 /// `ListMatches`: one line per match, its seats' names in seat order (`(away)` for a running
 /// match's seat whose bot is not connected).
 fn matches_table(page: &pb::ListMatchesResponse, exact: Exact) -> Table {
-    let mut table = Table::new(&["match", "game", "seats", "created", "ended", "end"]);
-    for m in &page.matches {
+    let columns = ["match", "game", "seats", "created", "ended", "end"];
+    Table::of(&columns, &page.matches, |m| {
         let game = pb::Game::try_from(m.game).unwrap_or(pb::Game::Unspecified);
         let seats: Vec<String> = m
             .seats
@@ -592,16 +578,15 @@ fn matches_table(page: &pb::ListMatchesResponse, exact: Exact) -> Table {
                 }
             })
             .collect();
-        table.row(vec![
+        vec![
             m.match_id.clone(),
             game.as_str_name().to_owned(),
             seats.join(" "),
             exact.time(m.created_ms),
             if m.ended_ms == 0 { String::new() } else { exact.time(m.ended_ms) },
             m.end.as_ref().map(end_summary).unwrap_or_default(),
-        ]);
-    }
-    table
+        ]
+    })
 }
 
 /// Who sat where and how each did: `alice:1 bob:2(illegal)`.
@@ -637,10 +622,9 @@ fn print_bot(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let exact = Exact::of(format);
-    let mut matches =
-        Table::new(&["id", "set", "rotation", "state", "finished", "seats", "server_match"]);
-    for m in &page.matches {
-        matches.row(vec![
+    let columns = ["id", "set", "rotation", "state", "finished", "seats", "server_match"];
+    let matches = Table::of(&columns, &page.matches, |m| {
+        vec![
             m.id.to_string(),
             m.set_index.to_string(),
             m.rotation.to_string(),
@@ -648,26 +632,24 @@ fn print_bot(
             if m.finished_ms == 0 { String::new() } else { exact.time(m.finished_ms) },
             seats_summary(&m.seats),
             m.server_match_id.clone(),
-        ]);
-    }
-    let mut history = Table::new(&["set", "rating", "sigma", "at"]);
-    for h in &bot.history {
-        history.row(vec![
+        ]
+    });
+    let history = Table::of(&["set", "rating", "sigma", "at"], &bot.history, |h| {
+        vec![
             h.set_index.to_string(),
             exact.float(h.rating, 2),
             exact.float(h.sigma, 2),
             exact.time(h.at_ms),
-        ]);
-    }
-    let mut versions = Table::new(&["version", "first", "last", "matches"]);
-    for v in &bot.versions {
-        versions.row(vec![
+        ]
+    });
+    let versions = Table::of(&["version", "first", "last", "matches"], &bot.versions, |v| {
+        vec![
             v.version.clone(),
             exact.time(v.first_ms),
             exact.time(v.last_ms),
             v.matches.to_string(),
-        ]);
-    }
+        ]
+    });
     let mut against = against_table(false);
     for h in &bot.head_to_head {
         against.row(against_row(None, h));

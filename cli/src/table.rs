@@ -17,6 +17,13 @@ impl Table {
         Table { columns: columns.iter().map(|&c| c.to_owned()).collect(), rows: Vec::new() }
     }
 
+    /// A table with these columns and one row per item, as `row` writes it.
+    pub(crate) fn of<T>(columns: &[&str], items: &[T], row: impl Fn(&T) -> Vec<String>) -> Table {
+        let mut table = Table::new(columns);
+        items.iter().for_each(|item| table.row(row(item)));
+        table
+    }
+
     /// Adds a row: one value per column.
     pub(crate) fn row(&mut self, row: Vec<String>) {
         debug_assert_eq!(row.len(), self.columns.len());
