@@ -42,3 +42,32 @@ def test_the_search_bot_plays_a_live_match_from_sampled_states(server: Server) -
     assert all(not result.aborted for result in results)
     assert results[0].standings == results[1].standings and results[0].standings
     assert bot.turns > 0
+
+
+def test_the_search_compares_few_candidates_and_keeps_the_greedy_choice_unless_beaten() -> None:
+    search = load_example("gin_search_bot")
+    options = {"discard_taken_upcard": True, "tie_is_undercut": False, "wall_knock": True}
+    state = engine.new("gin", players=2, seed=5, options=options)
+    discards_seen = 0
+    bot = search.GinSearchBot(samples=4, move_ms=60_000, seed=3, confidence=float("inf"))
+    while not state.is_over() and discards_seen < 6:
+        seat = state.to_act()
+        assert seat is not None
+        legal = state.legal_actions()
+        guide = search.greedy(state, seat)
+        arms = search.candidates(state, seat, legal)
+        # The greedy choice comes first, every candidate is legal, there are no duplicates.
+        assert arms[0] == guide
+        assert all(arm in legal for arm in arms) and len(set(map(repr, arms))) == len(arms)
+        assert len(arms) <= search.MAX_CANDIDATES
+        discards = [arm for arm in arms if isinstance(arm, cardroom.Discard)]
+        if discards:
+            discards_seen += 1
+            ranked = dict(engine.discards(state.hand(seat)))
+            least = min(ranked.values())
+            assert all(ranked[arm.card] <= least + search.DISCARD_SLACK for arm in discards)
+        if len(legal) > 1:
+            # With an infinite confidence nothing beats the guide: the search plays it.
+            assert bot.search(state.observation(seat), seat, legal) == guide
+        state.apply(seat, guide)
+    assert discards_seen > 0
