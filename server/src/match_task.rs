@@ -707,7 +707,8 @@ impl<G: WireGame> MatchTask<G> {
         let record = self.state.record().map(AnyRecord::from);
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         // A hosted match's report sums up the think times before the final status takes them.
-        let hosted = self.report.take().map(|report| (report, self.hosted_end(&end, record.as_ref())));
+        let hosted =
+            self.report.take().map(|report| (report, self.hosted_end(&end, record.as_ref())));
         // The think times grow with the match: the final status takes them over, not a copy.
         let think: Vec<Vec<u32>> =
             self.seats.iter_mut().map(|slot| std::mem::take(&mut slot.think_us)).collect();

@@ -191,7 +191,9 @@ impl ThinkSummary {
 
 /// Merges one row per seat, newest match first, into one line per version, the version of
 /// the newest match first.
-pub(crate) fn by_version(rows: impl IntoIterator<Item = (String, ThinkSummary)>) -> Vec<VersionThink> {
+pub(crate) fn by_version(
+    rows: impl IntoIterator<Item = (String, ThinkSummary)>,
+) -> Vec<VersionThink> {
     let mut out: Vec<VersionThink> = Vec::new();
     for (version, think) in rows {
         match out.iter_mut().find(|v| v.version == version) {
@@ -238,7 +240,10 @@ mod tests {
             ThinkSummary::from_stored(1, 1, 1, &stored[..8]),
             Err(StoreError::Corrupt(_))
         ));
-        assert!(matches!(ThinkSummary::from_stored(-1, 1, 1, &stored), Err(StoreError::Corrupt(_))));
+        assert!(matches!(
+            ThinkSummary::from_stored(-1, 1, 1, &stored),
+            Err(StoreError::Corrupt(_))
+        ));
     }
 
     #[test]
@@ -246,7 +251,10 @@ mod tests {
         let one = ThinkSummary::from_micros(&[100, 200]);
         let lines = by_version([("2".into(), one), ("1".into(), one), ("2".into(), one)]);
         assert_eq!(lines.len(), 2);
-        assert_eq!((lines[0].version.as_str(), lines[0].matches, lines[0].think.count), ("2", 2, 4));
+        assert_eq!(
+            (lines[0].version.as_str(), lines[0].matches, lines[0].think.count),
+            ("2", 2, 4)
+        );
         assert_eq!((lines[1].version.as_str(), lines[1].matches), ("1", 1));
     }
 }

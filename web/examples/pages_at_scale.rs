@@ -234,7 +234,8 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
             let mut seats = seats;
             for seat in &mut seats {
                 // Twenty decisions a seat, as the arena ladder's fill times them.
-                let times: Vec<u32> = (0..20).map(|_| 50 + (numbers.next() % 5_000) as u32).collect();
+                let times: Vec<u32> =
+                    (0..20).map(|_| 50 + (numbers.next() % 5_000) as u32).collect();
                 seat.think = ThinkSummary::from_micros(&times);
             }
             let result = MatchResult {

@@ -30,9 +30,9 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use pb::server_message::Message;
 use scraper::Selector;
-use tokio::sync::Semaphore;
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::Semaphore;
 
 /// A program on `PATH`, or at the path in `var`.
 fn find_program(var: &str, name: &str) -> Option<PathBuf> {
@@ -372,9 +372,14 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     };
     let public = ever_public(&record);
     assert!(public.len() < 52, "some cards stay hidden: {public:?}");
-    for (what, text) in pages_seen.iter().map(|p| ("page", p)).chain(streamed.iter().map(|s| ("event", s))) {
+    for (what, text) in
+        pages_seen.iter().map(|p| ("page", p)).chain(streamed.iter().map(|s| ("event", s)))
+    {
         let leaked: Vec<Card> = cards_shown(text).difference(&public).copied().collect();
-        assert!(leaked.is_empty(), "hidden cards {leaked:?} in the {what} of match {match_id}: {text}");
+        assert!(
+            leaked.is_empty(),
+            "hidden cards {leaked:?} in the {what} of match {match_id}: {text}"
+        );
     }
     assert!(
         streamed.iter().any(|s| !cards_shown(s).is_empty()),

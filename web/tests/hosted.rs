@@ -134,10 +134,13 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     // The older page's link carries its cursor (the last id shown): the store reads that page
     // alone. The same page asked for by number alone is the same.
     let next = format!("{path}?page=2&before={}", all[1].id.0);
-    assert_eq!(attrs(&page, "a[rel=next]", "href"), [next.clone()]);
+    assert_eq!(attrs(&page, "a[rel=next]", "href"), std::slice::from_ref(&next));
     for second in [next, format!("{path}?page=2")] {
         let (_, second) = get(&router, &second).await;
-        assert_eq!(attrs(&second, "a.match", "href"), all[2..].iter().map(href).collect::<Vec<_>>());
+        assert_eq!(
+            attrs(&second, "a.match", "href"),
+            all[2..].iter().map(href).collect::<Vec<_>>()
+        );
         assert_eq!(attrs(&second, "a[rel=prev]", "href"), [format!("{path}?page=1")]);
     }
     let (_, beyond) = get(&router, &format!("{path}?page=9")).await;
@@ -162,7 +165,10 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
         .map(|t| t.rsplit(": ").next().unwrap().parse().unwrap())
         .collect();
     assert_eq!(bars.iter().sum::<u64>(), 8, "{bars:?}");
-    assert_eq!(select(&page, ".think-window"), ["Think times over its last 4 matches with timed decisions."]);
+    assert_eq!(
+        select(&page, ".think-window"),
+        ["Think times over its last 4 matches with timed decisions."]
+    );
     assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(1)"), ["1.0"]);
     assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(3)"), ["8"]);
     assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(7)"), ["40.0 ms"]);

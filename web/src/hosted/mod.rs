@@ -130,7 +130,8 @@ impl StoreSource {
             })
             .collect();
         let matches = self.bot_matches(ladder, &board.names, id, page).await?;
-        let think = store.bot_think_times(ladder.id, id, THINK_MATCHES).await.map_err(store_error(name))?;
+        let think =
+            store.bot_think_times(ladder.id, id, THINK_MATCHES).await.map_err(store_error(name))?;
         let mut all = ThinkSummary::default();
         for v in &think {
             all.merge(&v.think);

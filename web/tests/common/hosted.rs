@@ -125,7 +125,10 @@ impl Hosted {
                             place,
                             forfeited: false,
                             // Two decisions a seat: 150 µs (300 µs on seat 1) and 40 ms.
-                            think: ThinkSummary::from_micros(&[150 * (u32::from(seat) + 1), 40_000]),
+                            think: ThinkSummary::from_micros(&[
+                                150 * (u32::from(seat) + 1),
+                                40_000,
+                            ]),
                         })
                         .collect(),
                     record_json: arena.record(m.id).unwrap(),
