@@ -12,7 +12,7 @@ use std::future::Future;
 use cardroom_games::GameKind;
 use cardroom_proto::pb;
 use cardroom_proto::wire;
-use cardroom_store::NewFailure;
+use cardroom_store::{NewFailure, ThinkSummary};
 use tokio::sync::oneshot;
 use tonic::Status;
 
@@ -60,6 +60,8 @@ pub struct HostedSeat {
     pub forfeited: bool,
     /// What went wrong for it, in order (at most [`MAX_FAILURES_KEPT`] per seat).
     pub failures: Vec<NewFailure>,
+    /// Its bot's think times (`SeatInfo.think_us`), summed up.
+    pub think: ThinkSummary,
 }
 
 /// The most failures a hosted match keeps per seat: a bot that times out every decision of a

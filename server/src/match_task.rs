@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Status, Streaming};
 use tracing::{debug, info, warn};
 
-use cardroom_store::{FailureKind, NewFailure};
+use cardroom_store::{FailureKind, NewFailure, ThinkSummary};
 
 use crate::clock::{Clock, ClockRules};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
@@ -679,6 +679,7 @@ impl<G: WireGame> MatchTask<G> {
                     place: standing.map_or(0, |s| u8::try_from(s.place).unwrap_or(u8::MAX)),
                     forfeited: slot.forfeited,
                     failures: std::mem::take(&mut slot.failures),
+                    think: ThinkSummary::from_micros(&slot.think_us),
                 }
             })
             .collect();
@@ -705,6 +706,9 @@ impl<G: WireGame> MatchTask<G> {
         // for the record and the final status at once.
         let record = self.state.record().map(AnyRecord::from);
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
+        // A hosted match's report sums up the think times before the final status takes them.
+        let hosted =
+            self.report.take().map(|report| (report, self.hosted_end(&end, record.as_ref())));
         // The think times grow with the match: the final status takes them over, not a copy.
         let think: Vec<Vec<u32>> =
             self.seats.iter_mut().map(|slot| std::mem::take(&mut slot.think_us)).collect();
@@ -712,8 +716,8 @@ impl<G: WireGame> MatchTask<G> {
         for (seat, think_us) in info.seats.iter_mut().zip(think) {
             seat.think_us = think_us;
         }
-        if let Some(report) = self.report.take() {
-            let _ = report.send(self.hosted_end(&end, record.as_ref()));
+        if let Some((report, hosted_end)) = hosted {
+            let _ = report.send(hosted_end);
         }
         let finished = Finished { info, record, tokens };
         self.registry.finished(&self.id, finished).await;

@@ -78,6 +78,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                         version: "v1".into(),
                         place: seat + 1,
                         forfeited: false,
+                        think: Default::default(),
                     })
                     .collect(),
                 record_json: Some(record.clone()),

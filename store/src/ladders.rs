@@ -350,6 +350,8 @@ pub struct SeatResult {
     pub place: u8,
     /// Whether it forfeited.
     pub forfeited: bool,
+    /// Its bot's think times, one per decision it made (none stored when it made none).
+    pub think: crate::ThinkSummary,
 }
 
 /// One failure of a bot in a match, with what its author needs to see why.

@@ -33,6 +33,7 @@ mod sqlite_reads;
 mod sqlite_standings;
 mod standings;
 pub mod testing;
+mod think;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -51,6 +52,7 @@ pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow};
+pub use think::{THINK_BUCKETS, ThinkSummary, VersionThink};
 
 /// A bot account's id in its store.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -463,6 +465,16 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match with its seats, in any state.
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError>;
+
+    /// `bot`'s think times over its last `matches` done matches in the ladder that timed its
+    /// decisions, merged per version, the version of its latest match first (the `think`
+    /// module; migration 6).
+    async fn bot_think_times(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        matches: u32,
+    ) -> Result<Vec<VersionThink>, StoreError>;
 
     // Standings snapshots (the `standings` module).
 

@@ -58,6 +58,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::MIGRATION,
     // 5: an index of each ladder's open sets (rating a set checks none before it is open).
     crate::sqlite::OPEN_SETS_INDEX,
+    // 6: each seat's think times in a done match (a bot's page draws their histogram).
+    crate::think::POSTGRES_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -612,6 +614,15 @@ impl Store for PgStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         reads::ladder_match(self, id).await
+    }
+
+    async fn bot_think_times(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        matches: u32,
+    ) -> Result<Vec<crate::VersionThink>, StoreError> {
+        reads::bot_think_times(self, ladder, bot, matches).await
     }
 
     async fn put_standings(

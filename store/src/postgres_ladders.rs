@@ -19,7 +19,7 @@ use crate::{
     BotId, Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchSeat, MatchState, NewFailure, NewLadder,
     NewSet, PgStore, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, StoreError,
-    StoredRating,
+    StoredRating, ThinkSummary,
 };
 
 /// Migration 2: the hosted ladders (SQLite's migration 2 in PostgreSQL's dialect: identity
@@ -780,6 +780,25 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
             ],
         )
         .await?;
+        if seat.think.count > 0 {
+            tx.exec(
+                "INSERT INTO ladder_think_times (match_id, seat, ladder_id, bot_id, version,
+                     decisions, sum_us, max_us, buckets)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                &[
+                    &found.id.0,
+                    &i64::from(seat.seat),
+                    &found.ladder.0,
+                    &planned.bot.0,
+                    &seat.version,
+                    &ThinkSummary::stored(seat.think.count),
+                    &ThinkSummary::stored(seat.think.sum_us),
+                    &ThinkSummary::stored(seat.think.max_us),
+                    &seat.think.stored_buckets(),
+                ],
+            )
+            .await?;
+        }
         for failure in result.failures.iter().filter(|f| f.seat == seat.seat) {
             tx.exec(
                 "INSERT INTO ladder_failures (ladder_id, match_id, seat, bot_id, version, kind,

@@ -8,6 +8,7 @@ use crate::postgres_ladders::{match_by_id, unsigned, with_seats};
 use crate::{
     BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
     LeaderboardLine, MatchState, PgStore, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
+    ThinkSummary, VersionThink,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -226,4 +227,35 @@ pub(crate) async fn ladder_match(
     let found = match_by_id(&tx, id, false).await?;
     tx.commit().await?;
     Ok(found)
+}
+
+pub(crate) async fn bot_think_times(
+    store: &PgStore,
+    ladder: LadderId,
+    bot: BotId,
+    matches: u32,
+) -> Result<Vec<VersionThink>> {
+    let conn = store.conn().await?;
+    // Newest first down `ladder_think_times_by_bot`, at most `matches` rows.
+    let rows = conn
+        .rows(
+            "SELECT version, decisions, sum_us, max_us, buckets FROM ladder_think_times
+             WHERE ladder_id = $1 AND bot_id = $2 ORDER BY match_id DESC LIMIT $3",
+            &[&ladder.0, &bot.0, &i64::from(matches)],
+        )
+        .await?;
+    let found = rows
+        .iter()
+        .map(|row| {
+            let buckets: Vec<u8> = row.try_get(4)?;
+            let think = ThinkSummary::from_stored(
+                row.try_get(1)?,
+                row.try_get(2)?,
+                row.try_get(3)?,
+                &buckets,
+            )?;
+            Ok((row.try_get::<_, String>(0)?, think))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(crate::think::by_version(found))
 }

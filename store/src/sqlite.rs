@@ -54,6 +54,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::MIGRATION,
     // 5: an index of each ladder's open sets (rating a set checks none before it is open).
     OPEN_SETS_INDEX,
+    // 6: each seat's think times in a done match (a bot's page draws their histogram).
+    crate::think::SQLITE_MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -551,6 +553,15 @@ impl Store for SqliteStore {
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
         self.run(move |conn| reads::ladder_match(conn, id)).await
+    }
+
+    async fn bot_think_times(
+        &self,
+        ladder: LadderId,
+        bot: BotId,
+        matches: u32,
+    ) -> Result<Vec<crate::VersionThink>, StoreError> {
+        self.run(move |conn| reads::bot_think_times(conn, ladder, bot, matches)).await
     }
 
     async fn put_standings(

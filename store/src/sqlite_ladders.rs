@@ -10,7 +10,7 @@ use crate::{
     BotId, Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchSeat, MatchState, NewFailure, NewLadder,
     NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, StoreError,
-    StoredRating,
+    StoredRating, ThinkSummary,
 };
 
 /// Migration 2: the hosted ladders. Plain SQL PostgreSQL runs too, but for `INTEGER PRIMARY
@@ -673,6 +673,24 @@ pub(crate) fn finish_match(conn: &mut Connection, result: &MatchResult, now_ms: 
              WHERE match_id = ?1 AND seat = ?2",
             params![found.id.0, seat.seat, seat.version, seat.place, seat.forfeited, first_failure],
         )?;
+        if seat.think.count > 0 {
+            tx.execute(
+                "INSERT INTO ladder_think_times (match_id, seat, ladder_id, bot_id, version,
+                     decisions, sum_us, max_us, buckets)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    found.id.0,
+                    seat.seat,
+                    found.ladder.0,
+                    planned.bot.0,
+                    seat.version,
+                    ThinkSummary::stored(seat.think.count),
+                    ThinkSummary::stored(seat.think.sum_us),
+                    ThinkSummary::stored(seat.think.max_us),
+                    seat.think.stored_buckets()
+                ],
+            )?;
+        }
         for failure in result.failures.iter().filter(|f| f.seat == seat.seat) {
             tx.execute(
                 "INSERT INTO ladder_failures (ladder_id, match_id, seat, bot_id, version, kind,

@@ -10,7 +10,7 @@ use rusqlite::{Connection, params};
 
 use crate::{
     BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
-    LeaderboardLine, RatingChangeRow, StoreError, StoredRating,
+    LeaderboardLine, RatingChangeRow, StoreError, StoredRating, ThinkSummary, VersionThink,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -181,4 +181,25 @@ pub(crate) fn ladder_match(
     id: LadderMatchId,
 ) -> Result<Option<LadderMatch>> {
     crate::sqlite_ladders::match_by_id(conn, id)
+}
+
+pub(crate) fn bot_think_times(
+    conn: &mut Connection,
+    ladder: LadderId,
+    bot: BotId,
+    matches: u32,
+) -> Result<Vec<VersionThink>> {
+    // Newest first down `ladder_think_times_by_bot`, at most `matches` rows.
+    let mut stmt = conn.prepare(
+        "SELECT version, decisions, sum_us, max_us, buckets FROM ladder_think_times
+         WHERE ladder_id = ?1 AND bot_id = ?2 ORDER BY match_id DESC LIMIT ?3",
+    )?;
+    let mut rows = stmt.query(params![ladder.0, bot.0, matches])?;
+    let mut found = Vec::new();
+    while let Some(row) = rows.next()? {
+        let buckets: Vec<u8> = row.get(4)?;
+        let think = ThinkSummary::from_stored(row.get(1)?, row.get(2)?, row.get(3)?, &buckets)?;
+        found.push((row.get::<_, String>(0)?, think));
+    }
+    Ok(crate::think::by_version(found))
 }

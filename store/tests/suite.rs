@@ -38,6 +38,7 @@ macro_rules! suite {
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,
                 a_bots_matches_page_newest_first_by_cursor,
                 history_head_to_head_and_versions_are_the_bots_own,
+                think_times_merge_a_bots_latest_matches_per_version,
             );
             suite!(@checks $open, standings;
                 standings_are_replaced_whole_and_never_by_an_older_revision,

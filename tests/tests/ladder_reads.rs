@@ -63,6 +63,7 @@ async fn server() -> (TestServer, [String; 2], Arc<dyn Store>) {
                     version: "v1".into(),
                     place: if seat.bot == s { 1 } else { 2 },
                     forfeited: false,
+                    think: Default::default(),
                 })
                 .collect();
             let weak_seat = m.seats.iter().find(|seat| seat.bot == w).unwrap().seat;

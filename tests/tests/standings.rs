@@ -176,6 +176,7 @@ async fn played_set(
                 version: version(seat.bot).into(),
                 place: if seat.bot == winner { 1 } else { 2 },
                 forfeited: false,
+                think: Default::default(),
             })
             .collect();
         let result = MatchResult {

@@ -170,7 +170,7 @@ fn a_record() -> anyhow::Result<String> {
 async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()> {
     use cardroom_store::{
         KeyHash, Lease, MatchResult, NewLadder, NewMatch, NewSet, RatingUpdate, SeatResult,
-        StoredRating,
+        StoredRating, ThinkSummary,
     };
     let store = cardroom_store::open(url).await?;
     let now = 1_796_000_000_000;
@@ -228,8 +228,16 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
                     version: "1.0".into(),
                     place,
                     forfeited: false,
+                    think: ThinkSummary::default(),
                 })
                 .to_vec();
+            let mut seats = seats;
+            for seat in &mut seats {
+                // Twenty decisions a seat, as the arena ladder's fill times them.
+                let times: Vec<u32> =
+                    (0..20).map(|_| 50 + (numbers.next() % 5_000) as u32).collect();
+                seat.think = ThinkSummary::from_micros(&times);
+            }
             let result = MatchResult {
                 claim,
                 server_match_id: format!("m{}", m.id.0),
@@ -311,15 +319,23 @@ async fn main() -> anyhow::Result<()> {
         let bot = store.ladder_bots(ladder.id).await?.first().map(|b| b.bot).context("no bots")?;
         let newest = store.bot_matches(ladder.id, bot, None, 1).await?;
         let newest = newest.first().context("the bot played no match")?.id.0;
+        let size = WebConfig::default().page_size;
+        let deep = (args.matches * 2 / args.bots as u64 / size / 2).max(2);
+        // The deep page's cursor, as the link of the page before it carries it.
+        let before = store.bot_matches(ladder.id, bot, None, u32::try_from((deep - 1) * size)?);
+        let before = before.await?.last().context("the bot played no match")?.id.0;
         let accounts = cardroom_store::Accounts::new(store);
         let source = StoreSource::new(accounts, LocalSource::new(Vec::new()));
-        let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
         let pages = vec![
             ("leaderboard", "/ladders/scale".to_owned()),
             ("bot page", format!("/ladders/scale/bots/{}", bot.0)),
             (
-                "bot page, deep page of matches",
-                format!("/ladders/scale/bots/{}?page={}", bot.0, deep.max(1)),
+                "bot page, deep page of matches by its link",
+                format!("/ladders/scale/bots/{}?page={deep}&before={before}", bot.0),
+            ),
+            (
+                "bot page, deep page by number alone",
+                format!("/ladders/scale/bots/{}?page={deep}", bot.0),
             ),
             ("match page (replay)", format!("/ladders/scale/matches/{newest}")),
             ("list of ladders", "/ladders".to_owned()),

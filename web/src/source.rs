@@ -189,13 +189,36 @@ pub struct VersionLine {
     pub matches: u64,
 }
 
+/// A version's think times, as a bot's page lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersionThinkLine {
+    /// The tag or hash it reported.
+    pub version: String,
+    /// Matches it played with it (of those the think times cover).
+    pub matches: u64,
+    /// Decisions timed.
+    pub decisions: u64,
+    /// Mean think time, microseconds.
+    pub mean_us: f64,
+    /// Median and 99th percentile (bucket edges: within a factor of two), microseconds.
+    pub p50_us: f64,
+    /// See `p50_us`.
+    pub p99_us: f64,
+    /// The slowest decision, microseconds.
+    pub max_us: f64,
+}
+
 /// Which page of a list to show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageRequest {
     /// Lines skipped.
     pub offset: u64,
     /// At most this many lines.
     pub limit: u64,
+    /// The cursor of the page: the last line's [`MatchLine::id`] of the page before, from a
+    /// link the page drew. A source that pages by cursor starts after it rather than skipping
+    /// `offset` lines; one that does not ignores it.
+    pub before: Option<String>,
 }
 
 /// A bot's page.
@@ -221,6 +244,12 @@ pub struct BotPage {
     pub think: Vec<ThinkBucket>,
     /// Median and 99th-percentile think time, microseconds.
     pub think_quantiles: Option<(f64, f64)>,
+    /// Its think times per version, the latest version first; empty when the source keeps
+    /// none per version.
+    pub think_by_version: Vec<VersionThinkLine>,
+    /// How the think times were gathered, in words (`its last 200 matches`), if not over
+    /// every match.
+    pub think_window: Option<String>,
     /// Against each other bot.
     pub head_to_head: Vec<HeadToHeadLine>,
 }

@@ -2,6 +2,10 @@
 //! with no network but the loopback. It opens the front page, follows a ladder to a bot to a
 //! match, steps the replay to its end with the arrow keys and checks what it shows against the
 //! record; then the same through a hosted ladder of the server's store (a `StoreSource`).
+//! Then a server hosting a ladder: from the ladder's page to its running match, whose live
+//! page updates as it is played, and no card hidden for the whole match reaches the browser,
+//! in the page or in its event stream (checked against the match's record, as
+//! `tests/wire_leak.rs` checks the wire).
 //!
 //! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
 //! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
@@ -9,17 +13,26 @@
 
 mod common;
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 
 use cardroom_arena::Store;
-use cardroom_games::AnyRecord;
+use cardroom_games::{AnyRecord, Card, twenty_two};
+use cardroom_proto::pb;
+use cardroom_store::{Accounts, SqliteStore, Store as StoreTrait};
+use cardroom_tests::{ADMIN, Bot, hosted_server, register};
+use cardroom_web::{LocalSource, StoreSource, WebConfig};
 use common::EVIL_NAME;
 use common::hosted::{Hosted, LADDER};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
+use pb::server_message::Message;
+use scraper::Selector;
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::Semaphore;
 
 /// A program on `PATH`, or at the path in `var`.
 fn find_program(var: &str, name: &str) -> Option<PathBuf> {
@@ -209,4 +222,177 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     driver.kill().await.unwrap();
     let _ = stop.send(());
     pages.await.unwrap().unwrap();
+}
+
+/// A registered bot waiting in the lobby under `name` with `key` that answers each turn with
+/// its first legal action, one turn per permit of `gate`: the test decides when its match
+/// moves, so that the match is surely running while the browser watches it.
+fn gated_bot(url: String, name: &'static str, key: String, gate: Arc<Semaphore>) {
+    tokio::spawn(async move {
+        let channel = cardroom_tests::connect(&url).await;
+        let join = pb::Join {
+            seat: Some(pb::join::Seat::Lobby(name.into())),
+            bot_name: name.into(),
+            bot_version: "gated-1".into(),
+            ..Default::default()
+        };
+        let mut bot = Bot::open_with_key(channel, join, &key).await.unwrap();
+        while let Ok(Some(message)) = bot.next().await {
+            match message {
+                Message::Turn(turn) => {
+                    gate.acquire().await.unwrap().forget();
+                    bot.act(turn.turn, pb::act::Choice::Index(0)).await;
+                }
+                Message::End(_) => return,
+                _ => {}
+            }
+        }
+    });
+}
+
+/// The cards a page or an event stream shows, in any form the pages write one: a card drawn
+/// (`data-card="TH"`) or named as people read it (`10♥`, the events' text).
+fn cards_shown(text: &str) -> BTreeSet<Card> {
+    Card::pack()
+        .filter(|card| {
+            text.contains(&format!("data-card=\"{}\"", card.code()))
+                || text.contains(&card.to_string())
+        })
+        .collect()
+}
+
+/// Every card the hosted match's record ever lets a spectator see: each one in the public
+/// view after the deal and after each action, and each one a play laid face up (TT-24).
+/// A card outside it was hidden for the whole match.
+fn ever_public(record: &cardroom_games::Record<twenty_two::State>) -> BTreeSet<Card> {
+    let mut state = record.initial_state().unwrap();
+    let mut seen = BTreeSet::new();
+    let note = |state: &twenty_two::State, seen: &mut BTreeSet<Card>| {
+        let json = serde_json::to_string(&state.public_view()).unwrap();
+        seen.extend(Card::pack().filter(|c| json.contains(&format!("\"{}\"", c.code()))));
+    };
+    note(&state, &mut seen);
+    for recorded in &record.actions {
+        if let twenty_two::Action::Play(cards) = recorded.action {
+            seen.extend(cards.as_slice().iter().copied());
+        }
+        state.apply(recorded.seat, recorded.action).unwrap();
+        note(&state, &mut seen);
+    }
+    seen
+}
+
+#[tokio::test]
+async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card() {
+    // A server hosting a Twenty-Two ladder of two registered bots that move only when told.
+    let store: Arc<dyn StoreTrait> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    let gate = Arc::new(Semaphore::new(0));
+    for name in ["north", "south"] {
+        let key = register(&store, name).await;
+        gated_bot(server.url(), name, key, Arc::clone(&gate));
+    }
+    let file = "name = \"live-tt\"\ngame = \"twenty_two\"\nmove_ms = 60000\nmax_matches = 1\n";
+    let mut create = tonic::Request::new(pb::CreateLadderRequest { config_toml: file.into() });
+    let bearer = format!("Bearer {ADMIN}").parse().unwrap();
+    create.metadata_mut().insert("authorization", bearer);
+    server.client().await.create_ladder(create).await.unwrap();
+
+    // Its pages, over the store and the server.
+    let local = LocalSource::new(Vec::new()).with_server(server.channel().await, None);
+    let source = StoreSource::new(Accounts::new(Arc::clone(&store)), local);
+    let router = cardroom_web::router(Arc::new(source), WebConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let pages = tokio::spawn(cardroom_web::serve(
+        listener,
+        router.clone(),
+        async move {
+            let _ = stopped.await;
+        },
+        std::time::Duration::from_secs(1),
+    ));
+    // Until the ladder's first match has started (its first turn waits for the gate).
+    cardroom_tests::eventually("the hosted match to run", || async {
+        let (_, page) = common::get(&router, "/ladders/live-tt").await;
+        let running = Selector::parse("section.running a.live").unwrap();
+        page.select(&running).next().map(|_| ())
+    })
+    .await;
+
+    let (mut driver, port) = start_chromedriver().await;
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    // The hosted ladder's page, to its running match.
+    client.goto(&format!("{base}/ladders/live-tt")).await.unwrap();
+    client.find(Locator::Css("section.running a.live")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("h1 .live")).await.unwrap();
+    let path = client.current_url().await.unwrap().path().to_owned();
+    let match_id = path.strip_prefix("/matches/").unwrap().to_owned();
+    // Everything the match's event stream sends this browser, kept as it arrives.
+    client
+        .execute(
+            "window.streamed = []; \
+             const source = new EventSource(location.pathname + '/live'); \
+             for (const kind of ['view', 'events', 'end']) { \
+                 source.addEventListener(kind, e => window.streamed.push(e.data)); }",
+            vec![],
+        )
+        .await
+        .unwrap();
+    client.wait().for_element(Locator::Css("#public > :not(.none)")).await.unwrap();
+    let mut pages_seen = vec![client.source().await.unwrap()];
+
+    // Four moves: the page shows their events as they happen, without a reload.
+    gate.add_permits(4);
+    client.wait().for_element(Locator::Css("#events li:nth-child(2)")).await.unwrap();
+    assert_eq!(client.current_url().await.unwrap().path(), path, "no reload");
+    pages_seen.push(client.source().await.unwrap());
+    // Then the rest: the page tells the end.
+    gate.add_permits(10_000);
+    client.wait().for_element(Locator::Css("#end a")).await.unwrap();
+    pages_seen.push(client.source().await.unwrap());
+    let streamed: Vec<String> =
+        serde_json::from_value(client.execute("return window.streamed", vec![]).await.unwrap())
+            .unwrap();
+    assert!(streamed.len() > 2, "views and events were streamed: {streamed:?}");
+
+    // Against the record: no card hidden for the whole match reached the browser.
+    let done = cardroom_tests::eventually("the hosted match's result", || async {
+        let ladder = store.ladder("live-tt").await.unwrap()?;
+        let bots = store.ladder_bots(ladder.id).await.unwrap();
+        let found = store.bot_matches(ladder.id, bots[0].bot, None, 1).await.unwrap();
+        found.into_iter().next().map(|m| (ladder.id, m))
+    })
+    .await;
+    let stored = store.ladder_record(done.1.id).await.unwrap().unwrap();
+    let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&stored).unwrap() else {
+        panic!("a Twenty-Two record")
+    };
+    let public = ever_public(&record);
+    assert!(public.len() < 52, "some cards stay hidden: {public:?}");
+    for (what, text) in
+        pages_seen.iter().map(|p| ("page", p)).chain(streamed.iter().map(|s| ("event", s)))
+    {
+        let leaked: Vec<Card> = cards_shown(text).difference(&public).copied().collect();
+        assert!(
+            leaked.is_empty(),
+            "hidden cards {leaked:?} in the {what} of match {match_id}: {text}"
+        );
+    }
+    assert!(
+        streamed.iter().any(|s| !cards_shown(s).is_empty()),
+        "the live page draws the cards played"
+    );
+    // The match's think times were stored with its result, for its bots' pages.
+    let think = store.bot_think_times(done.0, done.1.seats[0].bot, 10).await.unwrap();
+    assert_eq!(think.iter().map(|v| v.version.as_str()).collect::<Vec<_>>(), ["gated-1"]);
+    assert!(think[0].think.count > 0);
+
+    client.close().await.unwrap();
+    driver.kill().await.unwrap();
+    let _ = stop.send(());
+    pages.await.unwrap().unwrap();
+    server.stop().await.unwrap();
 }

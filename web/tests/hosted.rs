@@ -98,6 +98,7 @@ async fn the_leaderboard_moves_when_a_match_finishes() {
         version: "2.0".into(),
         place: seat + 1,
         forfeited: false,
+        think: Default::default(),
     });
     let result = cardroom_store::MatchResult {
         claim,
@@ -130,11 +131,22 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     assert_eq!(all.len(), 4);
     let href = |m: &cardroom_store::LadderMatch| format!("/ladders/{LADDER}/matches/{}", m.id.0);
     assert_eq!(attrs(&page, "a.match", "href"), all[..2].iter().map(href).collect::<Vec<_>>());
-    assert_eq!(attrs(&page, "a[rel=next]", "href"), [format!("{path}?page=2")]);
-    let (_, second) = get(&router, &format!("{path}?page=2")).await;
-    assert_eq!(attrs(&second, "a.match", "href"), all[2..].iter().map(href).collect::<Vec<_>>());
+    // The older page's link carries its cursor (the last id shown): the store reads that page
+    // alone. The same page asked for by number alone is the same.
+    let next = format!("{path}?page=2&before={}", all[1].id.0);
+    assert_eq!(attrs(&page, "a[rel=next]", "href"), std::slice::from_ref(&next));
+    for second in [next, format!("{path}?page=2")] {
+        let (_, second) = get(&router, &second).await;
+        assert_eq!(
+            attrs(&second, "a.match", "href"),
+            all[2..].iter().map(href).collect::<Vec<_>>()
+        );
+        assert_eq!(attrs(&second, "a[rel=prev]", "href"), [format!("{path}?page=1")]);
+    }
     let (_, beyond) = get(&router, &format!("{path}?page=9")).await;
     assert!(attrs(&beyond, "a.match", "href").is_empty());
+    let (status, _, _) = get_raw(&router, &format!("{path}?page=2&before=x")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // Head to head as the store counts it, each opponent a link by id.
     let against = hosted.store.head_to_head(hosted.ladder, id).await.unwrap();
     let rows = select(&page, "table.head-to-head tbody tr");
@@ -145,6 +157,22 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
         against.iter().map(|h| format!("/ladders/{LADDER}/bots/{}", h.opponent.0)).collect();
     assert_eq!(attrs(&page, "table.head-to-head a", "href"), links);
     assert_eq!(select(&page, ".health .illegal"), ["1"]);
+    // The think-time histogram: every decision of its matches in a bar, the slowest 40 ms.
+    let think = hosted.store.bot_think_times(hosted.ladder, id, 1_000).await.unwrap();
+    assert_eq!(think.iter().map(|v| v.think.count).sum::<u64>(), 8);
+    let bars: Vec<u64> = select(&page, "svg.histogram rect title")
+        .iter()
+        .map(|t| t.rsplit(": ").next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(bars.iter().sum::<u64>(), 8, "{bars:?}");
+    assert_eq!(
+        select(&page, ".think-window"),
+        ["Think times over its last 4 matches with timed decisions."]
+    );
+    assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(1)"), ["1.0"]);
+    assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(3)"), ["8"]);
+    assert_eq!(select(&page, "table.think-by-version tbody td:nth-child(7)"), ["40.0 ms"]);
+    assert!(select(&page, ".health li").iter().any(|l| l.starts_with("think time: median")));
     assert!(!page.html().contains("<b>bold"));
     // The failures form, since the store keeps them.
     assert_eq!(attrs(&page, "form", "action"), [format!("{path}/failures")]);

@@ -1074,6 +1074,7 @@ impl Runner {
                     version: s.version.clone(),
                     place: s.place,
                     forfeited: s.forfeited,
+                    think: s.think,
                 })
                 .collect(),
             record_json: end.record_json.clone(),

@@ -61,6 +61,7 @@ fn result(claim: &Claim, places: [u8; 2]) -> MatchResult {
                 version: "v1".into(),
                 place: places[usize::from(seat)],
                 forfeited: false,
+                think: Default::default(),
             })
             .collect(),
         record_json: Some("{\"game\":\"gin\"}".into()),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cardroom_store::{
     BotHealth, BotId, FailureKind, KeyHash, LadderId, Lease, MatchResult, NewFailure, NewLadder,
-    NewMatch, NewSet, RatingUpdate, SeatResult, Store, StoredRating,
+    NewMatch, NewSet, RatingUpdate, SeatResult, Store, StoredRating, ThinkSummary,
 };
 
 const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
@@ -13,7 +13,8 @@ const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility:
 /// A ladder of three bots (`a`, `b`, `c`) in which `sets` duplicate sets of two matches
 /// were played and rated: `a` against `b` in even sets (`a` wins both, with version `v1`
 /// then `v2` from set 2), `b` against `c` in odd ones (a shared first place, then `c`
-/// ahead; `c` answers an illegal action in each match).
+/// ahead; `c` answers an illegal action in each match). Every seat but `c`'s times two
+/// decisions: 20 µs and 1 ms times one more than the set's index (`c`'s times none).
 async fn played(store: Arc<dyn Store>, sets: u64) -> (Arc<dyn Store>, LadderId, [BotId; 3]) {
     let ladder = NewLadder {
         name: "tt".into(),
@@ -79,6 +80,11 @@ async fn played(store: Arc<dyn Store>, sets: u64) -> (Arc<dyn Store>, LadderId, 
                         version: version(seat),
                         place: places[seat],
                         forfeited: false,
+                        think: if m.seats[seat].bot == c {
+                            ThinkSummary::default()
+                        } else {
+                            ThinkSummary::from_micros(&[20, 1_000 * (index as u32 + 1)])
+                        },
                     })
                     .collect(),
                 record_json: Some("{}".into()),
@@ -136,4 +142,27 @@ pub(crate) async fn history_head_to_head_and_versions_are_the_bots_own(store: Ar
     let versions: Vec<(&str, u64)> =
         versions.iter().map(|v| (v.version.as_str(), v.matches)).collect();
     assert_eq!(versions, [("v1", 2), ("v2", 2)]);
+}
+
+pub(crate) async fn think_times_merge_a_bots_latest_matches_per_version(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b, c]) = played(store, 4).await;
+    // a played sets 0 (v1) and 2 (v2), two matches each: its latest version first.
+    let lines = store.bot_think_times(ladder, a, 100).await.unwrap();
+    let summary: Vec<(&str, u64, u64, u64, u64)> = lines
+        .iter()
+        .map(|v| (v.version.as_str(), v.matches, v.think.count, v.think.sum_us, v.think.max_us))
+        .collect();
+    assert_eq!(summary, [("v2", 2, 4, 6_040, 3_000), ("v1", 2, 4, 2_040, 1_000)]);
+    let v2 = &lines[0].think;
+    assert_eq!(v2.buckets[ThinkSummary::bucket_of(20)], 2);
+    assert_eq!(v2.buckets[ThinkSummary::bucket_of(3_000)], 2);
+    assert_eq!(v2.buckets.iter().sum::<u64>(), 4);
+    // The window is the latest matches: two of them are set 2's.
+    let latest = store.bot_think_times(ladder, a, 2).await.unwrap();
+    assert_eq!(latest.len(), 1);
+    assert_eq!((latest[0].version.as_str(), latest[0].matches), ("v2", 2));
+    // b's eight matches, all with v1; c made no timed decision, so nothing is stored of it.
+    let of_b = store.bot_think_times(ladder, b, 100).await.unwrap();
+    assert_eq!(of_b.iter().map(|v| (v.matches, v.think.count)).collect::<Vec<_>>(), [(8, 16)]);
+    assert!(store.bot_think_times(ladder, c, 100).await.unwrap().is_empty());
 }

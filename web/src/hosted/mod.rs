@@ -20,20 +20,26 @@ use std::sync::Arc;
 use cardroom_games::GameKind;
 use cardroom_store::{
     Accounts, AuthError, BotId, Ladder, LadderMatch, LadderMatchId, MatchState, Store, StoreError,
+    THINK_BUCKETS, ThinkSummary, VersionThink,
 };
 use futures::stream::BoxStream;
 
 use crate::local::LocalSource;
 use crate::source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, LadderInfo, Leaderboard, LiveMatch,
-    MatchLine, MatchList, PageRequest, RatingAt, ServerStats, Source, SourceError, VersionLine,
-    WatchUpdate,
+    MatchLine, MatchList, PageRequest, RatingAt, ServerStats, Source, SourceError, ThinkBucket,
+    VersionLine, VersionThinkLine, WatchUpdate,
 };
 use crate::time::utc_time;
 use cache::BoardCache;
 
 /// Failures shown to a bot's author at most (the latest).
 const FAILURES_SHOWN: u32 = 50;
+
+/// A bot's latest matches its think-time histogram covers at most: a bounded read (one
+/// indexed range of `ladder_think_times`) however long the bot has played, and the bot as it
+/// plays now rather than its whole history.
+const THINK_MATCHES: u32 = 200;
 
 /// The hosted ladders of a store, and a [`LocalSource`]'s ladder files and server.
 #[derive(Debug)]
@@ -124,6 +130,13 @@ impl StoreSource {
             })
             .collect();
         let matches = self.bot_matches(ladder, &board.names, id, page).await?;
+        let think =
+            store.bot_think_times(ladder.id, id, THINK_MATCHES).await.map_err(store_error(name))?;
+        let mut all = ThinkSummary::default();
+        for v in &think {
+            all.merge(&v.think);
+        }
+        let think_matches: u64 = think.iter().map(|v| v.matches).sum();
         let head_to_head = store
             .head_to_head(ladder.id, id)
             .await
@@ -146,15 +159,22 @@ impl StoreSource {
             history,
             versions,
             matches,
-            // The store keeps no think times of hosted matches.
-            think: Vec::new(),
-            think_quantiles: None,
+            think: think_buckets(&all),
+            think_quantiles: all
+                .quantile_us(0.5)
+                .zip(all.quantile_us(0.99))
+                .map(|(p50, p99)| (p50 as f64, p99 as f64)),
+            think_by_version: think.iter().filter_map(version_think).collect(),
+            think_window: (think_matches > 0)
+                .then(|| format!("its last {think_matches} matches with timed decisions")),
             head_to_head,
         }))
     }
 
     /// The page `page` of `bot`'s done matches, newest first. The store pages by the last id
-    /// of the page before: the pages before this one are read to find it.
+    /// of the page before (`page.before`, which the page's links carry): one indexed range
+    /// read. A page asked for by number alone (a URL typed by hand) reads the pages before it
+    /// to find that id.
     async fn bot_matches(
         &self,
         ladder: &Ladder,
@@ -165,8 +185,15 @@ impl StoreSource {
         let name = &ladder.spec.name;
         let store = self.store();
         let limit = u32::try_from(page.limit).unwrap_or(u32::MAX);
-        let mut before = None;
-        let mut skip = page.offset;
+        let mut before = match &page.before {
+            Some(cursor) => Some(LadderMatchId(cursor.parse::<i64>().map_err(|_| {
+                SourceError::BadCursor(format!(
+                    "the matches' cursor {cursor:?} is not a match id (follow the page's links)"
+                ))
+            })?)),
+            None => None,
+        };
+        let mut skip = if before.is_some() { 0 } else { page.offset };
         while skip > 0 {
             let step = u32::try_from(skip).unwrap_or(u32::MAX).min(1_000);
             let skipped =
@@ -226,6 +253,35 @@ impl StoreSource {
 /// game, and every seat taken by one of them.
 fn plays_in(m: &crate::source::ListedMatch, game: &str, names: &HashMap<BotId, String>) -> bool {
     m.game == game && m.seats.iter().all(|s| names.values().any(|n| *n == s.name))
+}
+
+/// A store's think-time summary as the histogram's buckets, from its fastest non-empty bucket
+/// to its slowest (the open last bucket ends at the slowest decision).
+fn think_buckets(think: &ThinkSummary) -> Vec<ThinkBucket> {
+    let first = think.buckets.iter().position(|&n| n > 0);
+    let last = think.buckets.iter().rposition(|&n| n > 0);
+    let (Some(first), Some(last)) = (first, last) else { return Vec::new() };
+    (first..=last)
+        .map(|i| {
+            let (from, to) = ThinkSummary::edges_us(i);
+            let to = if i + 1 == THINK_BUCKETS { think.max_us.max(from) + 1 } else { to };
+            ThinkBucket { from_us: from as f64, to_us: to as f64, count: think.buckets[i] }
+        })
+        .collect()
+}
+
+/// A version's line of the think-time table; `None` if it timed no decision.
+fn version_think(v: &VersionThink) -> Option<VersionThinkLine> {
+    let t = &v.think;
+    Some(VersionThinkLine {
+        version: v.version.clone(),
+        matches: v.matches,
+        decisions: t.count,
+        mean_us: t.mean_us()?,
+        p50_us: t.quantile_us(0.5)? as f64,
+        p99_us: t.quantile_us(0.99)? as f64,
+        max_us: t.max_us as f64,
+    })
 }
 
 /// A count for a page's `u32` column.

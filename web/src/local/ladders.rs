@@ -187,6 +187,8 @@ impl LadderFile {
                 .map(|(from_us, to_us, count)| ThinkBucket { from_us, to_us, count })
                 .collect(),
             think_quantiles: mine.think.quantile(0.5).zip(mine.think.quantile(0.99)),
+            think_by_version: Vec::new(),
+            think_window: None,
             head_to_head,
         }))
     }

@@ -16,6 +16,9 @@ use crate::source::{BotPage, Failures, PageRequest, Source};
 pub(crate) struct BotQuery {
     /// From 1.
     page: Option<u64>,
+    /// The last match id of the page before (the "older" link's cursor), so that a source
+    /// that pages by cursor reads this page alone.
+    before: Option<String>,
 }
 
 /// The failures form: the bot's key.
@@ -53,9 +56,15 @@ fn matches_section(bot: &BotPage, page: u64, page_size: u64) -> Markup {
         }
         @if pages > 1 {
             nav.pages {
+                @if page > 2 { a rel="first" href=(base) { "⇤ newest" } " " }
                 @if page > 1 { a rel="prev" href={ (base) "?page=" (page - 1) } { "← newer" } " " }
                 "page " (page) " of " (pages)
-                @if page < pages { " " a rel="next" href={ (base) "?page=" (page + 1) } { "older →" } }
+                @if page < pages {
+                    " " a rel="next" href={
+                        (base) "?page=" (page + 1)
+                        @if let Some(last) = bot.matches.last() { "&before=" (last.id) }
+                    } { "older →" }
+                }
             }
         }
     }
@@ -73,7 +82,23 @@ fn health_section(bot: &BotPage) -> Markup {
                 li { "think time: median " (duration_us(p50)) ", 99th percentile " (duration_us(p99)) }
             }
         }
+        @if let Some(window) = &bot.think_window { p.think-window { "Think times over " (window) "." } }
         (plot::histogram(&plot::coarsen(&bot.think, THINK_BARS), duration_us))
+        @if !bot.think_by_version.is_empty() {
+            table.think-by-version {
+                thead { tr {
+                    th { "version" } th { "matches" } th { "decisions" } th { "mean" }
+                    th { "median" } th { "99th percentile" } th { "slowest" }
+                } }
+                tbody { @for v in &bot.think_by_version {
+                    tr {
+                        td { code { (v.version) } } td.num { (v.matches) } td.num { (v.decisions) }
+                        td.num { (duration_us(v.mean_us)) } td.num { "≤ " (duration_us(v.p50_us)) }
+                        td.num { "≤ " (duration_us(v.p99_us)) } td.num { (duration_us(v.max_us)) }
+                    }
+                } }
+            }
+        }
     }
 }
 
@@ -140,9 +165,10 @@ async fn load<S: Source>(
     ladder: &str,
     bot: &str,
     page: u64,
+    before: Option<String>,
 ) -> Result<BotPage, PageError> {
     let size = app.config.page_size;
-    let request = PageRequest { offset: (page - 1).saturating_mul(size), limit: size };
+    let request = PageRequest { offset: (page - 1).saturating_mul(size), limit: size, before };
     app.source
         .bot(ladder, bot, request)
         .await?
@@ -156,7 +182,7 @@ pub(crate) async fn bot_page<S: Source>(
     Query(query): Query<BotQuery>,
 ) -> Result<Markup, PageError> {
     let number = query.page.unwrap_or(1).max(1);
-    let loaded = load(&app, &ladder, &bot, number).await?;
+    let loaded = load(&app, &ladder, &bot, number, query.before).await?;
     // The form appears only where failures are kept, so that nobody types a key for nothing.
     let failures = if app.source.keeps_failures() {
         failures_form(&loaded)
@@ -173,7 +199,7 @@ pub(crate) async fn failures<S: Source>(
     Path((ladder, bot)): Path<(String, String)>,
     Form(form): Form<KeyForm>,
 ) -> Result<Markup, PageError> {
-    let loaded = load(&app, &ladder, &bot, 1).await?;
+    let loaded = load(&app, &ladder, &bot, 1, None).await?;
     let section = match app.source.failures(&ladder, &bot, &form.key).await? {
         Failures::NotKept => {
             return Err(PageError::NotFound("this ladder keeps no failures".into()));

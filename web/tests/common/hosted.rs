@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use cardroom_store::{
     Accounts, BotId, FailureKind, KeyHash, Lease, MatchResult, NewFailure, NewLadder, NewMatch,
-    NewSet, RatingUpdate, SeatResult, SqliteStore, Store, StoredRating,
+    NewSet, RatingUpdate, SeatResult, SqliteStore, Store, StoredRating, ThinkSummary,
 };
 use cardroom_web::{LocalSource, StoreSource, WebConfig};
 
@@ -35,8 +35,8 @@ const NOW: i64 = 1_796_000_000_000;
 
 impl Hosted {
     /// The `tt` file's sets as the hosted ladder's rated sets (two matches each), a failure
-    /// of the [`EVIL_NAME`] bot with [`EVIL_ANSWER`] in the first match it plays, and a last set one of
-    /// whose matches runs.
+    /// of the [`EVIL_NAME`] bot with [`EVIL_ANSWER`] in the first match it plays, two timed
+    /// decisions per seat, and a last set one of whose matches runs.
     pub async fn new() -> Hosted {
         let files = Fixture::ladders();
         let arena = cardroom_arena::Store::open(&files.tt).unwrap();
@@ -124,6 +124,11 @@ impl Hosted {
                             version: "1.0".into(),
                             place,
                             forfeited: false,
+                            // Two decisions a seat: 150 µs (300 µs on seat 1) and 40 ms.
+                            think: ThinkSummary::from_micros(&[
+                                150 * (u32::from(seat) + 1),
+                                40_000,
+                            ]),
                         })
                         .collect(),
                     record_json: arena.record(m.id).unwrap(),
