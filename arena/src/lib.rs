@@ -12,6 +12,7 @@
 //! - [`sprt`]: a head-to-head test that stops itself once decided.
 //! - [`pairwise`]: head-to-head evidence per pair of bots (the pentanomial model, a control
 //!   variate, an anytime-valid test) and the rank intervals it gives.
+//! - [`orders`]: the order test, a confidence set over the orders of a small field.
 //! - [`power`]: simulated ladders that count the matches each ranking method needs.
 //! - [`settle`]: whether a ladder's order is settled and which table to play next (the best
 //!   method of [`power`], for any ladder to call).
@@ -43,6 +44,7 @@ pub mod hosted;
 pub mod ladder;
 pub mod leaderboard;
 pub mod net;
+pub mod orders;
 pub mod pairwise;
 pub mod power;
 pub mod rating;

@@ -38,7 +38,7 @@ pub const STAKES: [f64; 10] = [1.8, 1.2, 0.8, 0.533, 0.356, 0.237, 0.158, 0.105,
 /// The logarithms of the wealth of each stake of [`STAKES`], betting one way, and last of an
 /// adaptive stake: the growth-optimal share for the mean and variance of the samples before
 /// each (a predictable plug-in, so still a fair bet), none before [`ADAPTIVE_AFTER`] samples.
-type LogWealth = [f64; STAKES.len() + 1];
+pub(crate) type LogWealth = [f64; STAKES.len() + 1];
 
 /// The adaptive stake bets from this many samples on.
 pub const ADAPTIVE_AFTER: u32 = 4;
@@ -68,7 +68,7 @@ fn bet(wealth: &mut LogWealth, excess: f64, range: f64, adaptive: f64) {
 }
 
 /// The logarithm of the mixed wealth: half on the adaptive stake, half shared by the grid.
-fn mixed(wealth: &LogWealth) -> f64 {
+pub(crate) fn mixed(wealth: &LogWealth) -> f64 {
     let top = wealth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let grid = STAKES.len() as f64;
     let sum: f64 = wealth
@@ -81,7 +81,7 @@ fn mixed(wealth: &LogWealth) -> f64 {
 
 /// The growth-optimal share to stake on a deviation of mean `edge` and variance `variance`,
 /// in units of `range` (see [`bet`]), `0` against the direction bet on.
-fn adaptive_stake(edge: f64, variance: f64, range: f64) -> f64 {
+pub(crate) fn adaptive_stake(edge: f64, variance: f64, range: f64) -> f64 {
     (range * edge / (variance + edge * edge)).max(0.0)
 }
 
@@ -307,6 +307,23 @@ pub fn set_score<'a>(
     (n > 0).then(|| sum / f64::from(n))
 }
 
+/// One set's samples: the paired score ([`set_score`]) of every two bots that sat together,
+/// as `(a, b, a's score against b)` with `a < b`.
+pub fn set_samples(matches: &[&[(usize, u8)]]) -> Vec<(usize, usize, f64)> {
+    let mut bots: Vec<usize> = matches.iter().flat_map(|m| m.iter().map(|&(b, _)| b)).collect();
+    bots.sort_unstable();
+    bots.dedup();
+    let mut samples = Vec::with_capacity(bots.len() * bots.len().saturating_sub(1) / 2);
+    for (i, &a) in bots.iter().enumerate() {
+        for &b in &bots[i + 1..] {
+            if let Some(x) = set_score(matches.iter().copied(), a, b) {
+                samples.push((a, b, x));
+            }
+        }
+    }
+    samples
+}
+
 /// The evidence between every two of `bots` bots: `tally(a, b)` is `a`'s scores against `b`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairTable {
@@ -365,15 +382,8 @@ impl PairTable {
 
     /// Adds one set: the paired score ([`set_score`]) of every two bots that sat together.
     pub fn add_set(&mut self, matches: &[&[(usize, u8)]]) {
-        let mut bots: Vec<usize> = matches.iter().flat_map(|m| m.iter().map(|&(b, _)| b)).collect();
-        bots.sort_unstable();
-        bots.dedup();
-        for (i, &a) in bots.iter().enumerate() {
-            for &b in &bots[i + 1..] {
-                if let Some(x) = set_score(matches.iter().copied(), a, b) {
-                    self.add(a, b, x, 0.0);
-                }
-            }
+        for (a, b, x) in set_samples(matches) {
+            self.add(a, b, x, 0.0);
         }
     }
 

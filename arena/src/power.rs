@@ -10,8 +10,8 @@
 //!
 //! The *true order* is the pool's own: the bots sorted by their mean head-to-head score over
 //! every match of the pool, which is exactly what a simulated ladder's estimates converge to
-//! ([`OutcomePool::truth`]); it is refused unless each bot's head-to-head score against the
-//! next is above ½. The field is built so that this order is known in advance as well (the
+//! ([`OutcomePool::truth`]); it is refused unless each bot's head-to-head score against every
+//! bot below it is above ½ (a true order, no cycle). The field is built so that this order is known in advance as well (the
 //! same bot diluted by more and more random moves), and `arena power` prints both.
 //!
 //! Each [`Method`] plays sets until its own test says the order is right at 95% (a trial that
@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use crate::duplicate::{derive_seed, rotations};
+use crate::orders::OrderTest;
 use crate::pairwise::{PairTable, normal_cdf};
 use crate::rating::{PairedResult, RatingSystem, Ratings};
 use crate::schedule::{Belief, least_certain, round_robin};
@@ -63,12 +64,12 @@ pub enum PowerError {
     },
     /// The pool's head-to-head scores do not order the bots: no true order to find.
     #[error(
-        "the pool does not order the bots: {better} scores {score:.4} against {worse}, the next in its order (play more deals or space the bots further apart)"
+        "the pool does not order the bots: {better} scores {score:.4} against {worse}, below it in its order (play more deals or space the bots further apart)"
     )]
     NoOrder {
         /// The bot ranked higher.
         better: usize,
-        /// The bot ranked next.
+        /// A bot ranked below it.
         worse: usize,
         /// The first's mean score against the second.
         score: f64,
@@ -292,10 +293,13 @@ impl OutcomePool {
         let mean = |a: usize| h2h[a].iter().sum::<f64>() / self.bots as f64;
         let mut order: Vec<usize> = (0..self.bots).collect();
         order.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
-        for w in order.windows(2) {
-            let score = h2h[w[0]][w[1]];
-            if score <= 0.5 {
-                return Err(PowerError::NoOrder { better: w[0], worse: w[1], score });
+        // Every bot above every bot below it (the order test's truth), the next first.
+        for gap in 1..order.len() {
+            for w in order.windows(gap + 1) {
+                let score = h2h[w[0]][w[gap]];
+                if score <= 0.5 {
+                    return Err(PowerError::NoOrder { better: w[0], worse: w[gap], score });
+                }
             }
         }
         Ok(order)
@@ -330,6 +334,9 @@ pub enum Test {
     /// ([`crate::pairwise::normal_mixture_better`]): its mixing constant is fixed in absolute
     /// units of summed variance, which penalises low-variance samples (duplicate sets).
     NormalMixture,
+    /// The order test ([`crate::orders`]): a confidence set over the orders of the field,
+    /// each order tested at `alpha` itself, so no union bound over the pairs.
+    Orders,
 }
 
 /// One way of running a ladder, a row of the power table.
@@ -365,18 +372,25 @@ impl Method {
     };
 
     /// The best method of the measurement ([`crate::settle`] runs it for a ladder): duplicate
-    /// sets, the pentanomial sample, adaptive scheduling, the betting test.
+    /// sets, the pentanomial sample, adaptive scheduling, the order test.
     pub const BEST: Method = Method {
-        name: "pentanomial, adaptive",
+        name: "pentanomial, adaptive, order test",
         duplicate: true,
         score: SetScore::Pentanomial,
         adaptive: true,
+        test: Test::Orders,
         ..Method::BASELINE
     };
 
+    /// The best method until the order test: [`Method::BEST`] with the pairwise betting test
+    /// and its union bound.
+    pub const PAIRWISE_ADAPTIVE: Method =
+        Method { name: "pentanomial, adaptive", test: Test::Betting, ..Method::BEST };
+
     /// Every method of the table, the baseline first.
-    pub const ALL: [Method; 13] = [
+    pub const ALL: [Method; 17] = [
         Method::BASELINE,
+        Method { name: "independent, order test", test: Test::Orders, ..Method::BASELINE },
         Method {
             name: "independent, normal-mixture test",
             test: Test::NormalMixture,
@@ -404,8 +418,17 @@ impl Method {
             test: Test::NormalMixture,
             ..Method::BASELINE
         },
+        Method {
+            name: "pentanomial, order test",
+            duplicate: true,
+            score: SetScore::Pentanomial,
+            test: Test::Orders,
+            ..Method::BASELINE
+        },
+        Method::PAIRWISE_ADAPTIVE,
         Method::BEST,
-        Method { name: "places, adaptive", score: SetScore::Places, ..Method::BEST },
+        Method { name: "places, adaptive", score: SetScore::Places, ..Method::PAIRWISE_ADAPTIVE },
+        Method { name: "places, adaptive, order test", score: SetScore::Places, ..Method::BEST },
         Method {
             name: "pentanomial, adaptive, normal-mix.",
             test: Test::NormalMixture,
@@ -467,6 +490,8 @@ struct Evidence {
     ratings: Option<Ratings>,
     tie_break: Vec<u64>,
     test: Test,
+    /// The order test's evidence, for [`Test::Orders`].
+    orders: Option<OrderTest>,
 }
 
 impl Evidence {
@@ -499,7 +524,10 @@ impl Evidence {
             None => {
                 let t = self.pairs.tally(a, b);
                 let settled = match self.test {
-                    Test::Betting => crate::pairwise::confident_better(&t, beta, each),
+                    // The order test judges the whole order at once (in `trial`).
+                    Test::Betting | Test::Orders => {
+                        crate::pairwise::confident_better(&t, beta, each)
+                    }
                     Test::NormalMixture => crate::pairwise::normal_mixture_better(&t, beta, each),
                 };
                 let z = if t.n < 2 {
@@ -532,6 +560,7 @@ pub fn trial(
         ratings: method.ratings.map(|system| Ratings::new(system, k)),
         tie_break,
         test: method.test,
+        orders: if method.test == Test::Orders { OrderTest::new(k) } else { None },
     };
     let each = evidence.pairs.pair_alpha(alpha);
     let mut matches = 0u64;
@@ -540,8 +569,13 @@ pub fn trial(
     while matches < max_matches {
         let beta = if method.luck_adjusted { evidence.pairs.beta() } else { 0.0 };
         let order = evidence.order(beta);
-        let judged: Vec<(f64, bool)> =
+        let mut judged: Vec<(f64, bool)> =
             order.windows(2).map(|w| evidence.certainty(w[0], w[1], beta, each)).collect();
+        if let Some(orders) = &evidence.orders {
+            for (pair, open) in judged.iter_mut().zip(orders.open_pairs(&order, alpha)) {
+                pair.1 = !open;
+            }
+        }
         if judged.iter().all(|&(_, ok)| ok) {
             settled = true;
             break;
@@ -637,6 +671,7 @@ fn play_set(
         // The table's bots are the field's, by construction: no update can fail.
         let _ = ratings.update(&paired);
     }
+    let mut samples = Vec::with_capacity(n * (n - 1) / 2);
     for p in 0..n {
         for q in p + 1..n {
             let x = match method.score {
@@ -647,8 +682,15 @@ fn play_set(
                 }
             };
             let c = if method.luck_adjusted { control[p * n + q] / sets } else { 0.0 };
-            evidence.pairs.add(bots[p], bots[q], x, c);
+            samples.push((bots[p], bots[q], x, c));
         }
+    }
+    if let Some(orders) = &mut evidence.orders {
+        let raw: Vec<(usize, usize, f64)> = samples.iter().map(|&(a, b, x, _)| (a, b, x)).collect();
+        orders.add_set(&evidence.pairs, &raw);
+    }
+    for (a, b, x, c) in samples {
+        evidence.pairs.add(a, b, x, c);
     }
     seatings.len() as u64
 }
@@ -824,7 +866,7 @@ mod tests {
     fn luck_adjustment_helps_independent_deals_with_seat_luck() {
         // Four seats: a seat's luck is shared with the reference at that seat.
         let pool = synthetic(5, 4, 100, 0.3);
-        let methods = [Method::ALL[0], Method::ALL[2]];
+        let methods = [Method::ALL[0], Method::ALL[3]];
         let reports = measure(&pool, &methods, 8, 3, 0.05, 50_000, 2).unwrap();
         assert!(reports[1].median() < reports[0].median(), "{reports:?}");
         assert!(reports[1].right() >= 0.8);

@@ -3,17 +3,20 @@
 //! (the arena's own `adaptive` format, and ladders a server hosts).
 //!
 //! The evidence is the head-to-head one of [`crate::pairwise`]: one pentanomial sample per
-//! pair per duplicate set, judged by the anytime-valid betting test at `alpha` for the whole
-//! order (each pair at `alpha / (K (K - 1) / 2)`), so a ladder may ask after every set and stop
-//! as soon as it is told the order is settled. Until then the next table is one holding the
-//! least certain adjacent pair of the current order and, of those, the one holding the most
-//! unsettled adjacent pairs (then the one whose pairs have the fewest samples, then the first
-//! of [`round_robin`]'s): matches go where the order is still open, none to pairs already
-//! told apart.
+//! pair per duplicate set. For a field of at most [`crate::orders::MAX_BOTS`] bots it is
+//! judged by the order test ([`crate::orders`]): every order of the bots tested at `alpha`
+//! itself, the order settled once every other is rejected; for larger fields, by the pairwise
+//! betting test at `alpha` for the whole order (each pair at `alpha / (K (K - 1) / 2)`). Both
+//! are anytime-valid, so a ladder may ask after every set and stop as soon as it is told the
+//! order is settled. Until then the next table is one holding the least certain open adjacent
+//! pair of the current order and, of those, the one holding the most open adjacent pairs (then
+//! the one whose pairs have the fewest samples, then the first of [`round_robin`]'s): matches
+//! go where the order is still open, none to pairs already told apart.
 
 use serde::Serialize;
 
-use crate::pairwise::{PairTable, confident_better};
+use crate::orders::OrderTest;
+use crate::pairwise::{PairTable, confident_better, set_samples};
 use crate::schedule::round_robin;
 use crate::stats::MatchOutcome;
 
@@ -28,7 +31,8 @@ pub struct Settlement {
     /// The table to play next (the bots' indices, ascending), `None` once settled or when
     /// there are fewer bots than seats.
     pub next_table: Option<Vec<usize>>,
-    /// By bot index: its best and worst rank at that error rate ([`PairTable::rank_intervals`]).
+    /// By bot index: its best and worst rank at that error rate, for the whole table
+    /// ([`OrderTest::rank_intervals`], or [`PairTable::rank_intervals`] for larger fields).
     pub rank_intervals: Vec<(usize, usize)>,
     /// By bot index, `[a][b]`: the probability that `a` is better than `b` (normal
     /// approximation of their head-to-head score; ½ on the diagonal and without evidence).
@@ -46,32 +50,71 @@ impl Settlement {
         alpha: f64,
     ) -> Settlement {
         let mut pairs = PairTable::new(bots);
+        let mut orders = OrderTest::new(bots);
         for set in sets {
             let matches: Vec<&[(usize, u8)]> = set.iter().map(|o| &o.places[..]).collect();
-            pairs.add_set(&matches);
+            add_set(&mut pairs, orders.as_mut(), &matches);
         }
-        Settlement::from_pairs(&pairs, table, alpha)
+        Settlement::from_evidence(&pairs, orders.as_ref(), table, alpha)
     }
 
-    /// The settlement of the head-to-head evidence `pairs` at tables of `table` seats, at
-    /// error rate `alpha` for the whole order.
+    /// The settlement of the head-to-head evidence `pairs` alone (the pairwise test with its
+    /// union bound, at any number of bots) at tables of `table` seats, at error rate `alpha`
+    /// for the whole order.
     pub fn from_pairs(pairs: &PairTable, table: usize, alpha: f64) -> Settlement {
+        Settlement::from_evidence(pairs, None, table, alpha)
+    }
+
+    /// The settlement of `pairs` and, for a field of at most [`crate::orders::MAX_BOTS`] bots,
+    /// the order test `orders` of the same sets (which then decides whether the order is
+    /// settled, the rank intervals and which pairs are open), at tables of `table` seats, at
+    /// error rate `alpha` for the whole order.
+    pub fn from_evidence(
+        pairs: &PairTable,
+        orders: Option<&OrderTest>,
+        table: usize,
+        alpha: f64,
+    ) -> Settlement {
         let order = pairs.order(0.0, &[]);
-        let settled = pairs.settled(&order, 0.0, alpha);
-        let next_table = if settled { None } else { next_table(pairs, &order, table, alpha) };
+        let orders = orders.filter(|o| o.bots() == pairs.bots());
+        let (settled, rank_intervals, next_table) = match orders {
+            Some(orders) => {
+                let open = orders.open_pairs(&order, alpha);
+                let unsettled: Vec<(usize, usize, f64)> = order
+                    .windows(2)
+                    .zip(&open)
+                    .filter(|&(_, &open)| open)
+                    .map(|(w, _)| (w[0], w[1], certainty(pairs, w[0], w[1], 0.0)))
+                    .collect();
+                let settled = unsettled.is_empty();
+                let next = if settled { None } else { table_for(pairs, &unsettled, table) };
+                (settled, orders.rank_intervals(&order, alpha), next)
+            }
+            None => {
+                let settled = pairs.settled(&order, 0.0, alpha);
+                let next = if settled { None } else { next_table(pairs, &order, table, alpha) };
+                (settled, pairs.rank_intervals(0.0, alpha), next)
+            }
+        };
         let k = pairs.bots();
         let p_better = (0..k)
             .map(|a| {
                 (0..k).map(|b| if a == b { 0.5 } else { pairs.tally(a, b).p_better(0.0) }).collect()
             })
             .collect();
-        Settlement {
-            rank_intervals: pairs.rank_intervals(0.0, alpha),
-            order,
-            settled,
-            next_table,
-            p_better,
-        }
+        Settlement { rank_intervals, order, settled, next_table, p_better }
+    }
+}
+
+/// Adds one set (its matches' places, by bot index) to `pairs` and, if given, to the order
+/// test `orders` first (whose stakes come from the sets before).
+pub fn add_set(pairs: &mut PairTable, orders: Option<&mut OrderTest>, matches: &[&[(usize, u8)]]) {
+    let samples = set_samples(matches);
+    if let Some(orders) = orders {
+        orders.add_set(pairs, &samples);
+    }
+    for (a, b, x) in samples {
+        pairs.add(a, b, x, 0.0);
     }
 }
 

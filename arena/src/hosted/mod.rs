@@ -53,7 +53,7 @@ pub use config::{
     Health, HostedFormat, HostedLadderFile, HostedSprt, LadderFileError, MAX_LADDER_NAME_BYTES,
     Schedule,
 };
-pub use standings::{Evidence, STANDINGS_CONFIDENCE};
+pub use standings::{Evidence, STANDINGS_CONFIDENCE, STANDINGS_EVERY, SnapshotThrottle};
 
 use crate::duplicate::{derive_seed, rotations};
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
@@ -470,6 +470,8 @@ struct Runner {
     ended: mpsc::UnboundedReceiver<Ended>,
     /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
     evidence: Evidence,
+    /// When the standings snapshot is written.
+    snapshot: SnapshotThrottle,
 }
 
 impl Runner {
@@ -508,6 +510,7 @@ impl Runner {
             ended_tx,
             ended,
             evidence,
+            snapshot: SnapshotThrottle::default(),
         })
     }
 
@@ -598,7 +601,7 @@ impl Runner {
         if self.leading {
             let revision = self.evidence.revision();
             let rated = self.rate_complete().await;
-            if self.evidence.revision() != revision {
+            if self.evidence.revision() != revision || self.snapshot.pending_due(Instant::now()) {
                 self.on_rated().await;
             }
             rated?;

@@ -3,20 +3,26 @@
 //!
 //! The runner keeps one [`Evidence`] per ladder: built from the stored rated sets on start
 //! ([`Evidence::from_rated`], the same sets [`super::replay`] reads), grown by each set it rates.
-//! After every pass that rated a set, and on start, it writes the [`Standings`] snapshot
+//! After every pass that rated a set, and on start, it computes the [`Standings`] snapshot
 //! ([`Evidence::standings`]) tagged with the ladder's revision (its sets rated), and plans the
-//! next table where the order is least settled ([`Evidence::next_table`]).
+//! next table where the order is least settled ([`Evidence::next_table`]). The snapshot holds
+//! the pairwise matrix (`O(bots²)`: some 320 KB at 200 bots), so it is written at most once per
+//! [`STANDINGS_EVERY`] ([`SnapshotThrottle`]), but always on start, when the ladder closes
+//! (settled, or its SPRT decided) and after every rated set of a finals ladder; a snapshot
+//! held back is written once the interval has passed, rated sets or not.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::PoisonError;
+use std::time::{Duration, Instant};
 
 use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, StandingsRow};
 use tracing::{info, warn};
 
 use super::{HostedError, HostedFormat, Schedule, now_ms};
+use crate::orders::OrderTest;
 use crate::pairwise::{PairTable, set_score};
 use crate::schedule::{Belief, least_certain};
-use crate::settle::Settlement;
+use crate::settle::{Settlement, add_set};
 use crate::sprt::{Sprt, SprtConfig, SprtDecision};
 
 /// The confidence of the standings' rank intervals and "indistinguishable from first", for
@@ -25,6 +31,43 @@ pub const STANDINGS_CONFIDENCE: f64 = 0.95;
 
 /// The error rate for the whole order, `1 - STANDINGS_CONFIDENCE`.
 const ALPHA: f64 = 1.0 - STANDINGS_CONFIDENCE;
+
+/// The shortest interval between two standings snapshots of one ladder written by
+/// [`SnapshotThrottle`]'s rule (the snapshots it must write come sooner).
+pub const STANDINGS_EVERY: Duration = Duration::from_secs(1);
+
+/// When a ladder's standings snapshot is written (see the [module docs](self)): the first one
+/// and every one that must be (`force`) at once, the others at most once per
+/// [`STANDINGS_EVERY`]; one held back stays pending until it is written.
+#[derive(Clone, Debug, Default)]
+pub struct SnapshotThrottle {
+    /// When the last snapshot was written.
+    written: Option<Instant>,
+    /// A snapshot newer than the last written was held back.
+    pending: bool,
+}
+
+impl SnapshotThrottle {
+    /// Whether to write the snapshot just computed, at `now`: yes if `force`, if none was
+    /// written yet, or if [`STANDINGS_EVERY`] has passed since the last; else it is held back
+    /// (pending). A yes counts as written.
+    pub fn write_now(&mut self, now: Instant, force: bool) -> bool {
+        let due = force || self.written.is_none_or(|at| now.duration_since(at) >= STANDINGS_EVERY);
+        if due {
+            self.written = Some(now);
+            self.pending = false;
+        } else {
+            self.pending = true;
+        }
+        due
+    }
+
+    /// Whether a snapshot held back is due at `now` (the interval has passed since the last
+    /// write): the runner then computes and writes it even if no set was rated since.
+    pub fn pending_due(&self, now: Instant) -> bool {
+        self.pending && self.written.is_none_or(|at| now.duration_since(at) >= STANDINGS_EVERY)
+    }
+}
 
 /// One rated set as the evidence keeps it: per match, each seat's bot and place.
 type SetPlaces = Vec<Vec<(BotId, u8)>>;
@@ -38,6 +81,8 @@ pub struct Evidence {
     sets: Vec<SetPlaces>,
     /// Their pentanomial evidence over `bots`.
     pairs: PairTable,
+    /// Their order test, for a field of at most [`crate::orders::MAX_BOTS`] bots.
+    orders: Option<OrderTest>,
     /// The first set index counted.
     first_set: u64,
     /// The ladder's sets rated (counted or not).
@@ -59,6 +104,7 @@ impl Evidence {
             bots: Vec::new(),
             sets: Vec::new(),
             pairs: PairTable::new(0),
+            orders: None,
             first_set,
             revision: 0,
             first_versions: HashMap::new(),
@@ -112,7 +158,7 @@ impl Evidence {
         } else {
             let local = self.local(&places);
             let matches: Vec<&[(usize, u8)]> = local.iter().map(Vec::as_slice).collect();
-            self.pairs.add_set(&matches);
+            add_set(&mut self.pairs, self.orders.as_mut(), &matches);
             self.sets.push(places);
         }
     }
@@ -120,7 +166,7 @@ impl Evidence {
     /// The settlement of the counted sets at tables of `table` seats, at
     /// [`STANDINGS_CONFIDENCE`]: bot `i` is [`Evidence::bots`]`[i]`.
     pub fn settlement(&self, table: usize) -> Settlement {
-        Settlement::from_pairs(&self.pairs, table, ALPHA)
+        Settlement::from_evidence(&self.pairs, self.orders.as_ref(), table, ALPHA)
     }
 
     /// The standings snapshot of the counted sets, computed at `now_ms`: every bot, best
@@ -160,6 +206,14 @@ impl Evidence {
     pub fn next_table(&self, candidates: &[BotId], table: usize) -> Option<Vec<BotId>> {
         let keep: Vec<usize> =
             candidates.iter().filter_map(|bot| self.bots.binary_search(bot).ok()).collect();
+        let mut distinct = keep.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() == self.bots.len() {
+            // Every bot can play: the whole evidence decides, the order test's included.
+            let next = self.settlement(table).next_table?;
+            return Some(next.into_iter().map(|i| self.bots[i]).collect());
+        }
         let among = self.pairs.restricted(&keep);
         let next = Settlement::from_pairs(&among, table, ALPHA).next_table?;
         Some(next.into_iter().map(|i| self.bots[keep[i]]).collect())
@@ -248,12 +302,14 @@ impl Evidence {
     /// Recomputes `pairs` from every counted set (the bots changed).
     fn rebuild(&mut self) {
         let mut pairs = PairTable::new(self.bots.len());
+        let mut orders = OrderTest::new(self.bots.len());
         for set in &self.sets {
             let local = self.local(set);
             let matches: Vec<&[(usize, u8)]> = local.iter().map(Vec::as_slice).collect();
-            pairs.add_set(&matches);
+            add_set(&mut pairs, orders.as_mut(), &matches);
         }
         self.pairs = pairs;
+        self.orders = orders;
     }
 }
 
@@ -358,25 +414,29 @@ impl super::Runner {
         Ok(true)
     }
 
-    /// Writes the standings of the sets rated so far, and closes the ladder if its file asks
-    /// to stop once the order is settled and it is. A failed write is logged: the next rated
-    /// set writes a newer snapshot.
+    /// Computes the standings of the sets rated so far, writes them by the
+    /// [`SnapshotThrottle`]'s rule (always when the ladder is closed or closes now, and in a
+    /// finals ladder), and closes the ladder if its SPRT decided, or if its file asks to stop
+    /// once the order is settled and it is. A failed write is logged: a newer snapshot follows.
     pub(super) async fn on_rated(&mut self) {
         let mut standings = self.evidence.standings(usize::from(self.file.seats), now_ms());
         let sprt = self.sprt_state();
         standings.sprt = sprt.as_ref().map(|(state, _)| state.clone());
-        if let Err(error) = self.store().put_standings(self.id(), &standings).await {
+        let closed = self.ladder.status == LadderStatus::Closed;
+        let verdict = sprt.and_then(|(_, verdict)| verdict);
+        let settled = standings.settled && standings.sets > 0 && standings.rows.len() >= 2;
+        let closes = !closed && (verdict.is_some() || self.file.stop_when_settled && settled);
+        let force = closed || closes || self.file.finals;
+        if self.snapshot.write_now(Instant::now(), force)
+            && let Err(error) = self.store().put_standings(self.id(), &standings).await
+        {
             warn!(ladder = %self.ladder.spec.name, cause = %error, "standings not stored");
         }
-        if self.ladder.status == LadderStatus::Closed {
+        if !closes {
             return;
         }
-        if let Some((_, Some(verdict))) = sprt {
+        if let Some(verdict) = verdict {
             self.close(&verdict).await;
-            return;
-        }
-        let settled = standings.settled && standings.sets > 0 && standings.rows.len() >= 2;
-        if !(self.file.stop_when_settled && settled) {
             return;
         }
         let order: Vec<&str> = standings
@@ -525,6 +585,27 @@ mod tests {
         mixed.matches[1].seats[0].version = Some("b".into());
         let fresh = Evidence::from_rated(&[], [], 0);
         assert_eq!(fresh.off_version(&mixed, |_| "eve").map(|(bot, _)| bot), Some(BotId(6)));
+    }
+
+    #[test]
+    fn snapshots_are_written_at_most_once_a_second_but_forced_ones_at_once() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut throttle = SnapshotThrottle::default();
+        // The first (on start) is written, the next within the second held back.
+        assert!(throttle.write_now(at(0), false));
+        assert!(!throttle.pending_due(at(0)));
+        assert!(!throttle.write_now(at(300), false));
+        assert!(!throttle.write_now(at(600), false));
+        // Held back, it is due once the second has passed, rated sets or not.
+        assert!(!throttle.pending_due(at(999)));
+        assert!(throttle.pending_due(at(1_000)));
+        assert!(throttle.write_now(at(1_000), false));
+        assert!(!throttle.pending_due(at(5_000)), "nothing is pending after a write");
+        // A forced one (the ladder closes) goes at once, and restarts the interval.
+        assert!(throttle.write_now(at(1_100), true));
+        assert!(!throttle.write_now(at(1_500), false));
+        assert!(throttle.write_now(at(2_100), false));
     }
 
     #[test]

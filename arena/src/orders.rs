@@ -1,0 +1,293 @@
+//! The order test: a confidence set over the orders of a small field, which settles a ladder's
+//! order without testing every pair at `alpha / (K (K - 1) / 2)`.
+//!
+//! [`crate::pairwise`]'s test claims "every bot is better than the next" once each adjacent
+//! pair passes its own betting test at `alpha` divided by the number of pairs (a union bound:
+//! the data choose which pairs are adjacent). This test asks instead, of every order `σ` of the
+//! `K` bots, whether the data reject it. If `σ` is the truth (each bot better than every bot
+//! below it: its expected score against it above ½), then every lower bot's score against a
+//! higher one has expected value at most ½, so a gambler who, on every set, stakes on lower
+//! bots beating higher ones makes a nonnegative supermartingale of their wealth: by Ville's
+//! inequality it ever reaches `1 / alpha` with probability at most `alpha`. Each order has its
+//! own gambler, tested at `alpha` itself; the order `π` is *settled* once every other order is
+//! rejected. The error rate is `alpha` whenever the bots' head-to-head is a true order (no
+//! cycle): if `π` is wrong, the true order was rejected, which happens with probability at most
+//! `alpha`, however the ladder chose its tables and whenever it looked.
+//!
+//! Why it gains: an order that differs from `π` only by swapping the closest pair is rejected
+//! by that pair's evidence alone, at `1 / alpha` (20) instead of the union bound's
+//! `K (K - 1) / 2 / alpha` (200 with five bots), and the closest pair is what costs the
+//! matches. Every order that differs from `π` puts some bot of `π` below the next one of `π`
+//! (else it would be `π`): those are the pairs still open while such an order stands.
+//!
+//! The bets: on a set, order `σ`'s wealth is multiplied by `1 + Σ λ (x - ½)` over the pairs
+//! that sat together, `x` the bot lower in `σ`'s score against the higher in the set (in
+//! `0..=1`), `λ` a stake fixed from the sets before (predictable, so the bet stays fair): the
+//! same mixture as the pairwise test's, ten fixed stakes ([`STAKES`], bet only on pairs whose
+//! earlier samples, if any, lean that way) and the growth-optimal plug-in stake, their sum
+//! capped at [`STAKES`]`[0]` so that every factor stays positive. It needs every order of the
+//! bots (`K!`), so it is for fields of at most [`MAX_BOTS`] bots.
+
+use crate::pairwise::{ADAPTIVE_AFTER, LogWealth, PairTable, STAKES, adaptive_stake, mixed};
+
+/// The most bots the order test takes (`5! = 120` orders, each with its own wealth and ten
+/// pairs to bet on per set: replaying 10,000 sets costs some 10⁸ operations, which a
+/// leaderboard page that recomputes a ladder's settlement can afford).
+pub const MAX_BOTS: usize = 5;
+
+/// The evidence against every order of a small field (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderTest {
+    bots: usize,
+    /// Every order of the bots, best first.
+    orders: Vec<Vec<usize>>,
+    /// The logarithms of each order's gamblers' wealth, by the index of `orders`.
+    wealth: Vec<LogWealth>,
+}
+
+/// The stakes of one set on the lower bot of `(upper, lower)` beating the upper, and that
+/// lower bot's score less ½.
+#[derive(Copy, Clone, Debug)]
+struct Bet {
+    excess: f64,
+    stakes: LogWealth,
+}
+
+impl OrderTest {
+    /// No evidence yet among `bots` bots; `None` for more than [`MAX_BOTS`].
+    pub fn new(bots: usize) -> Option<OrderTest> {
+        if bots > MAX_BOTS {
+            return None;
+        }
+        let orders = permutations(bots);
+        let wealth = vec![[0.0; STAKES.len() + 1]; orders.len()];
+        Some(OrderTest { bots, orders, wealth })
+    }
+
+    /// The bots of the field.
+    pub fn bots(&self) -> usize {
+        self.bots
+    }
+
+    /// Bets on one set: `samples` holds `(a, b, x)`, `a`'s score `x` (in `0..=1`) against `b`,
+    /// for every two bots that sat together in it; `before` is the head-to-head evidence of
+    /// the sets before this one (the stakes' source, so that each bet is fixed before its
+    /// outcome). Call it before adding the set to `before`.
+    pub fn add_set(&mut self, before: &PairTable, samples: &[(usize, usize, f64)]) {
+        let k = self.bots;
+        // bets[upper * k + lower]: betting that `lower`, below `upper` in an order, is better.
+        let mut bets: Vec<Option<Bet>> = vec![None; k * k];
+        for &(a, b, x) in samples {
+            if a == b || a >= k || b >= k {
+                continue;
+            }
+            let x = x.clamp(0.0, 1.0);
+            // `b` over `a` in the order, bet on `a` better; and the other way round.
+            bets[b * k + a] = Some(Bet { excess: x - 0.5, stakes: stakes(before, a, b) });
+            bets[a * k + b] = Some(Bet { excess: 0.5 - x, stakes: stakes(before, b, a) });
+        }
+        for (order, wealth) in self.orders.iter().zip(&mut self.wealth) {
+            let placed: Vec<&Bet> = order
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &upper)| order[i + 1..].iter().map(move |&lower| (upper, lower)))
+                .filter_map(|(upper, lower)| bets[upper * k + lower].as_ref())
+                .collect();
+            if placed.is_empty() {
+                continue;
+            }
+            for (i, w) in wealth.iter_mut().enumerate() {
+                let total: f64 = placed.iter().map(|b| b.stakes[i]).sum();
+                let scale = if total > STAKES[0] { STAKES[0] / total } else { 1.0 };
+                let gain: f64 = placed.iter().map(|b| b.stakes[i] * scale * b.excess).sum();
+                // Each excess is at least -½ and the stakes sum to at most 1.8: above 0.1.
+                *w += gain.ln_1p();
+            }
+        }
+    }
+
+    /// Whether the data reject `order` (a permutation of the bots) at `alpha`; `false` for
+    /// anything that is not an order of this field.
+    pub fn rejected(&self, order: &[usize], alpha: f64) -> bool {
+        self.orders
+            .iter()
+            .position(|o| o == order)
+            .is_some_and(|i| mixed(&self.wealth[i]) >= (1.0 / alpha).ln())
+    }
+
+    /// For each adjacent pair of `order`, whether some other order not rejected at `alpha`
+    /// puts its lower bot above its upper one: the pairs still open. `order` is settled when
+    /// none is.
+    pub fn open_pairs(&self, order: &[usize], alpha: f64) -> Vec<bool> {
+        let k = self.bots;
+        let threshold = (1.0 / alpha).ln();
+        let mut open = vec![false; order.len().saturating_sub(1)];
+        let mut position = vec![0; k];
+        for (other, wealth) in self.orders.iter().zip(&self.wealth) {
+            if other.as_slice() == order || mixed(wealth) >= threshold {
+                continue;
+            }
+            for (p, &bot) in other.iter().enumerate() {
+                position[bot] = p;
+            }
+            for (i, w) in order.windows(2).enumerate() {
+                if w[0] < k && w[1] < k && position[w[1]] < position[w[0]] {
+                    open[i] = true;
+                }
+            }
+        }
+        open
+    }
+
+    /// Rank intervals at `alpha` for the whole table, by bot: each bot's best and worst rank
+    /// (1 first) over `order` and every order not rejected. The true order is among those
+    /// with probability at least `1 - alpha`, so every bot's true rank is in its interval at
+    /// once with that probability.
+    pub fn rank_intervals(&self, order: &[usize], alpha: f64) -> Vec<(usize, usize)> {
+        let threshold = (1.0 / alpha).ln();
+        let mut intervals = vec![(usize::MAX, 0); self.bots];
+        let kept = self
+            .orders
+            .iter()
+            .zip(&self.wealth)
+            .filter(|(_, w)| mixed(w) < threshold)
+            .map(|(o, _)| o.as_slice())
+            .chain([order]);
+        for o in kept {
+            for (p, &bot) in o.iter().enumerate() {
+                if let Some((lo, hi)) = intervals.get_mut(bot) {
+                    *lo = (*lo).min(p + 1);
+                    *hi = (*hi).max(p + 1);
+                }
+            }
+        }
+        intervals
+    }
+
+    /// Whether `order` is settled at `alpha`: every other order is rejected.
+    pub fn settled(&self, order: &[usize], alpha: f64) -> bool {
+        order.len() == self.bots && self.open_pairs(order, alpha).iter().all(|&o| !o)
+    }
+}
+
+/// The stakes on `a` being better than `b` from the evidence `before`: each fixed stake of
+/// [`STAKES`] unless `a`'s earlier scores against `b` average ½ or less (so that the pairs an
+/// order has right do not dilute the bets on those it has wrong), and last the growth-optimal
+/// plug-in stake once there are [`ADAPTIVE_AFTER`] samples.
+fn stakes(before: &PairTable, a: usize, b: usize) -> LogWealth {
+    let t = before.tally(a, b);
+    let edge = t.mean(0.0) - 0.5;
+    let mut out = [0.0; STAKES.len() + 1];
+    if t.n == 0 || edge > 0.0 {
+        out[..STAKES.len()].copy_from_slice(&STAKES);
+    }
+    if t.n >= ADAPTIVE_AFTER {
+        out[STAKES.len()] = adaptive_stake(edge, t.variance(0.0), 1.0).min(STAKES[0]);
+    }
+    out
+}
+
+/// Every order of `0..n`, in lexicographic order.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    let mut current: Vec<usize> = (0..n).collect();
+    let mut all = vec![current.clone()];
+    // The next lexicographic permutation, until the last.
+    loop {
+        let Some(i) = (1..n).rev().find(|&i| current[i - 1] < current[i]) else {
+            return all;
+        };
+        let j = (i..n).rev().find(|&j| current[j] > current[i - 1]).unwrap_or(i);
+        current.swap(i - 1, j);
+        current[i..].reverse();
+        all.push(current.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duplicate::derive_seed;
+
+    fn uniform(seed: u64, i: u64) -> f64 {
+        (derive_seed(seed, i) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn permutations_are_every_order_once() {
+        let all = permutations(4);
+        assert_eq!(all.len(), 24);
+        let mut sorted = all.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 24);
+        assert_eq!(permutations(1), vec![vec![0]]);
+        assert!(OrderTest::new(MAX_BOTS + 1).is_none());
+    }
+
+    /// When each test first settles, over up to `sets` sets among `k` bots at tables of `k`
+    /// (bot `a` beats bot `b` with probability `p(a, b)`, else loses): the order test's set
+    /// and the order it settled on, and the union bound's set.
+    fn race(
+        k: usize,
+        sets: u64,
+        seed: u64,
+        p: impl Fn(usize, usize) -> f64,
+    ) -> (Option<(u64, Vec<usize>)>, Option<u64>) {
+        let mut test = OrderTest::new(k).unwrap_or_else(|| unreachable!("k is small"));
+        let mut pairs = PairTable::new(k);
+        let (mut by_orders, mut by_union) = (None, None);
+        for s in 0..sets {
+            let mut samples = Vec::new();
+            for a in 0..k {
+                for b in a + 1..k {
+                    let u = uniform(seed, s * 100 + (a * k + b) as u64);
+                    samples.push((a, b, if u < p(a, b) { 1.0 } else { 0.0 }));
+                }
+            }
+            test.add_set(&pairs, &samples);
+            for &(a, b, x) in &samples {
+                pairs.add(a, b, x, 0.0);
+            }
+            let order = pairs.order(0.0, &[]);
+            if by_orders.is_none() && test.settled(&order, 0.05) {
+                by_orders = Some((s, order.clone()));
+            }
+            if by_union.is_none() && pairs.settled(&order, 0.0, 0.05) {
+                by_union = Some(s);
+            }
+            if by_orders.is_some() && by_union.is_some() {
+                break;
+            }
+        }
+        (by_orders, by_union)
+    }
+
+    #[test]
+    fn the_order_test_keeps_its_error_rate_under_continuous_monitoring() {
+        // Bots 0 and 1 equal, bot 2 clearly below: a settled order puts one of the two above
+        // the other without evidence (it rejected a true order), at most about alpha of the
+        // time, asked after every set.
+        let p = |a: usize, b: usize| if (a, b) == (0, 1) { 0.5 } else { 0.8 };
+        let wrong = (0..200u64).filter(|&seed| race(3, 1_000, seed, p).0.is_some()).count();
+        assert!(wrong <= 14, "{wrong} of 200 settled on a coin flip");
+    }
+
+    #[test]
+    fn the_order_test_finds_a_close_order_sooner_than_the_union_bound() {
+        let p = |a: usize, b: usize| if (a, b) == (0, 1) { 0.6 } else { 0.9 };
+        let mut by_orders = Vec::new();
+        let mut by_union = Vec::new();
+        for seed in 0..20u64 {
+            let (orders, union) = race(4, 3_000, seed + 500, p);
+            let (sets, order) = orders.unwrap_or_else(|| panic!("seed {seed}: never settled"));
+            assert_eq!(order, vec![0, 1, 2, 3]);
+            by_orders.push(sets);
+            by_union.push(
+                union.unwrap_or_else(|| panic!("seed {seed}: the union bound never settled")),
+            );
+        }
+        // Over the 20 ladders, the order test needs at least a tenth fewer sets.
+        let (orders, union): (u64, u64) = (by_orders.iter().sum(), by_union.iter().sum());
+        assert!(orders * 10 < union * 9, "{by_orders:?} vs {by_union:?}");
+    }
+}
