@@ -10,19 +10,26 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, STANDINGS_CONFIDENCE, rate_set};
+use cardroom_arena::schedule::{Belief, least_certain};
 use cardroom_arena::{MatchOutcome, Rating, RatingSystem, Settlement};
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
-use cardroom_server::{Config, Server};
+use cardroom_server::{Config, Host, LadderCommand, LadderControl, Server};
 use cardroom_store::{
     Accounts, BotId, LadderId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewMatch,
     NewSet, SeatResult, SqliteStore, Store,
 };
-use cardroom_tests::{TestServer, eventually};
+use cardroom_tests::{TestServer, eventually, lobby_bot};
 
 /// A server with accounts and hosted ladders over `store`.
 async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
+    let (server, hosted, _) = hosted_server_and_host(store).await;
+    (server, hosted)
+}
+
+/// [`hosted_server`], and the handle on its lobby.
+async fn hosted_server_and_host(store: Arc<dyn Store>) -> (TestServer, HostedLadders, Host) {
     let config = Config {
         accounts: Some(Accounts::new(Arc::clone(&store))),
         registered_only: true,
@@ -30,9 +37,10 @@ async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
         ..Config::default()
     };
     let server = Server::new(config);
+    let host = server.host();
     let hosted = HostedLadders::start(store, server.host()).await.unwrap();
     let server = server.ladders(Arc::new(hosted.clone()));
-    (TestServer::serve(server).await, hosted)
+    (TestServer::serve(server).await, hosted, host)
 }
 
 /// The settlement the arena computes from `sets` (rated sets, in set order) among `bots`
@@ -127,10 +135,34 @@ async fn stored_wins(
     loser: BotId,
     sets: u64,
 ) {
-    let mut ratings: HashMap<BotId, Rating> = HashMap::new();
-    for index in 0..sets {
-        let done = played_set(store, ladder, index, [winner, loser], |_| "v1").await;
-        let system = RatingSystem::Glicko2;
+    let sweeps = vec![([winner, loser], true); sets as usize];
+    stored_sets(store, ladder, 0, &sweeps).await;
+}
+
+/// Plays and rates, straight in the store, one duplicate set of two matches per entry of
+/// `sets` from set index `first` on: `[a, b]` and whether `a` wins both (else each wins one),
+/// the ratings as the runner rates them, every seat on `v1`.
+async fn stored_sets(
+    store: &Arc<dyn Store>,
+    ladder: LadderId,
+    first: u64,
+    sets: &[([BotId; 2], bool)],
+) {
+    let system = RatingSystem::Glicko2;
+    let mut ratings: HashMap<BotId, Rating> = store
+        .ladder_bots(ladder)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|b| {
+            let r = b.rating;
+            (b.bot, Rating { mean: r.mean, sigma: r.sigma, volatility: r.volatility })
+        })
+        .collect();
+    for (i, &(bots, sweep)) in sets.iter().enumerate() {
+        let index = first + i as u64;
+        let winners = if sweep { [bots[0], bots[0]] } else { bots };
+        let done = played_set_won_by(store, ladder, index, bots, winners, |_| "v1").await;
         let updates = rate_set(system, &done, |bot| {
             ratings.get(&bot).copied().unwrap_or_else(|| Rating::initial(system))
         })
@@ -155,13 +187,27 @@ async fn played_set(
     [winner, loser]: [BotId; 2],
     version: impl Fn(BotId) -> &'static str,
 ) -> LadderSet {
+    played_set_won_by(store, ladder, index, [winner, loser], [winner, winner], version).await
+}
+
+/// Plans and plays, straight in the store, set `index` of `bots`: two matches, the first with
+/// `bots` in that seat order, the second rotated, won by `winners[0]` and `winners[1]`; each
+/// seat's bot on `version(bot)`. Returns the set, complete and not rated.
+async fn played_set_won_by(
+    store: &Arc<dyn Store>,
+    ladder: LadderId,
+    index: u64,
+    [first, second]: [BotId; 2],
+    winners: [BotId; 2],
+    version: impl Fn(BotId) -> &'static str,
+) -> LadderSet {
     let set = NewSet {
         index,
         seed: index,
-        bots: vec![winner, loser],
+        bots: vec![first, second],
         matches: vec![
-            NewMatch { rotation: 0, seed: index, seats: vec![winner, loser] },
-            NewMatch { rotation: 1, seed: index, seats: vec![loser, winner] },
+            NewMatch { rotation: 0, seed: index, seats: vec![first, second] },
+            NewMatch { rotation: 1, seed: index, seats: vec![second, first] },
         ],
     };
     let planned = store.plan_set(ladder, &set, 2).await.unwrap();
@@ -174,7 +220,7 @@ async fn played_set(
             .map(|seat| SeatResult {
                 seat: seat.seat,
                 version: version(seat.bot).into(),
-                place: if seat.bot == winner { 1 } else { 2 },
+                place: if seat.bot == winners[m.rotation as usize % 2] { 1 } else { 2 },
                 forfeited: false,
                 think: Default::default(),
             })
@@ -195,9 +241,23 @@ async fn played_set(
 /// A ladder of `text` (a hosted ladder file) created straight in the store, with the bots
 /// `strong` and `weak` registered and entered; returns it and the bots.
 async fn stored_ladder(store: &Arc<dyn Store>, text: &str) -> (LadderId, [BotId; 2]) {
+    let (ladder, bots) = stored_ladder_of(store, text, &["strong", "weak"]).await;
+    (ladder, [bots[0].0, bots[1].0])
+}
+
+/// A ladder of `text` (a hosted ladder file) created straight in the store, with the bots
+/// `names` registered and entered; returns it and each bot with its key.
+async fn stored_ladder_of(
+    store: &Arc<dyn Store>,
+    text: &str,
+    names: &[&str],
+) -> (LadderId, Vec<(BotId, String)>) {
     let accounts = Accounts::new(Arc::clone(store));
-    let strong = accounts.register("strong").await.unwrap().bot.id;
-    let weak = accounts.register("weak").await.unwrap().bot.id;
+    let mut bots = Vec::new();
+    for name in names {
+        let issued = accounts.register(name).await.unwrap();
+        bots.push((issued.bot.id, issued.key.expose().to_owned()));
+    }
     let file = HostedLadderFile::parse(text).unwrap();
     let new = NewLadder {
         name: file.name.clone(),
@@ -216,10 +276,10 @@ async fn stored_ladder(store: &Arc<dyn Store>, text: &str) -> (LadderId, [BotId;
         sigma: initial.sigma,
         volatility: initial.volatility,
     };
-    for bot in [strong, weak] {
-        store.enter_ladder(ladder, bot, initial, 1).await.unwrap();
+    for (bot, _) in &bots {
+        store.enter_ladder(ladder, *bot, initial, 1).await.unwrap();
     }
-    (ladder, [strong, weak])
+    (ladder, bots)
 }
 
 /// Waits until the ladder `name` is closed; returns its reason.
@@ -312,5 +372,62 @@ async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
     let standings =
         eventually("the standings", || async { store.standings(ladder).await.unwrap() }).await;
     assert_eq!((standings.revision, standings.sets), (2, 2));
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adaptive_schedule_plays_the_open_pair_where_least_certain_would_replay_a_settled_one()
+{
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let text = "name = \"open\"\ngame = \"gin\"\n";
+    let names = ["alpha", "beta", "gamma"];
+    let (ladder, bots) = stored_ladder_of(&store, text, &names).await;
+    let [a, b, c] = [bots[0].0, bots[1].0, bots[2].0];
+    // alpha is told apart from beta (ahead in 10 sets of 40, level in the rest), so their
+    // ratings stay close; beta swept gamma in 5 sets, too few to settle that pair.
+    let mut sets: Vec<([BotId; 2], bool)> = Vec::new();
+    for i in 0..40 {
+        sets.push(([a, b], i % 4 == 0));
+    }
+    sets.extend([([b, c], true); 5]);
+    stored_sets(&store, ladder, 0, &sets).await;
+    let rated = store.rated_sets(ladder).await.unwrap();
+    let ids = [a, b, c];
+    let expected = settlement_of(&ids, &rated, 2);
+    assert!(!expected.settled && expected.order == vec![0, 1, 2], "{expected:?}");
+    assert_eq!(expected.next_table, Some(vec![1, 2]), "beta against gamma is the open pair");
+    // The ratings' least certain pair is the settled one.
+    let rows = store.ladder_bots(ladder).await.unwrap();
+    let beliefs: Vec<Belief> = ids
+        .iter()
+        .map(|id| {
+            let row = rows.iter().find(|r| r.bot == *id).unwrap();
+            Belief { mean: row.rating.mean, sigma: row.rating.sigma }
+        })
+        .collect();
+    assert_eq!(least_certain(&beliefs, 2), Some(vec![0, 1]), "{beliefs:?}");
+
+    // Paused until all three wait in the lobby, so that the first table is chosen among all.
+    store.set_ladder_status(ladder, LadderStatus::Paused, Some("waiting"), 6).await.unwrap();
+    let (server, hosted, host) = hosted_server_and_host(Arc::clone(&store)).await;
+    for ((_, key), name) in bots.iter().zip(names) {
+        lobby_bot(server.url(), name, key, "v1", 1);
+    }
+    eventually("the three bots in the lobby", || async {
+        let lobby = host.lobby();
+        names.iter().all(|n| lobby.get(*n).is_some_and(|&k| k > 0)).then_some(())
+    })
+    .await;
+    hosted.command(LadderCommand::Resume { name: "open".into() }).await.unwrap();
+    let next = sets.len() as u64;
+    let planned = eventually("the next set planned", || async {
+        let open = store.open_sets(ladder).await.unwrap();
+        let rated = store.rated_sets(ladder).await.unwrap();
+        open.into_iter().chain(rated).find(|set| set.index == next)
+    })
+    .await;
+    let mut seated = planned.bots.clone();
+    seated.sort_unstable();
+    assert_eq!(seated, vec![b, c], "the adaptive schedule seats the open pair");
     server.stop().await.unwrap();
 }
