@@ -380,8 +380,18 @@ fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
         let legal = state.legal_actions();
         assert!(!legal.is_empty(), "stuck in {:?}", state.phase());
         assert!(legal.windows(2).all(|w| w[0] < w[1]), "not sorted: {legal:?}");
+        let goes_out = |action: &Action| {
+            matches!(action, Action::Knock { .. } | Action::Gin { .. } | Action::BigGin)
+        };
+        if steps.is_multiple_of(32) || legal.iter().any(goes_out) {
+            // The observation lists the same actions from what the seat sees alone (the
+            // compact Turn's contract), and the other seat's lists none.
+            let observation = state.observation(seat);
+            assert_eq!(observation.legal_actions, legal);
+            assert_eq!(observation.compute_legal_actions(), legal, "{:?}", state.phase());
+            assert!(state.observation(Seat(1 - seat.0)).compute_legal_actions().is_empty());
+        }
         if steps.is_multiple_of(32) {
-            assert_eq!(state.observation(seat).legal_actions, legal);
             probe(&mut state, &legal, seat, &mut rng);
         }
         let action = choose(&state, seat, &legal, policy, &mut rng);

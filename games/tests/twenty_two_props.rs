@@ -125,6 +125,13 @@ fn random_matches(seeds: std::ops::Range<u64>) {
             let legal = state.legal_actions();
             assert!(!legal.is_empty(), "{label}: nothing legal for {seat}");
             assert!(legal.windows(2).all(|w| w[0] < w[1]), "{label}: not sorted and distinct");
+            if decisions % 5 == 0 {
+                // What the seat sees alone lists the same actions (the compact Turn's
+                // contract); another seat's observation lists none.
+                let other = Seat((seat.0 + 1) % players);
+                assert_eq!(state.observation(seat).compute_legal_actions(), legal, "{label}");
+                assert!(state.observation(other).compute_legal_actions().is_empty(), "{label}");
+            }
 
             // A random action is refused exactly when the oracle says so, and a refusal
             // changes nothing.

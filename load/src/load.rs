@@ -249,7 +249,13 @@ pub(crate) async fn thinking_bot(
         seat: Some(seat),
         bot_name,
         bot_version: bot_version.to_owned(),
-        omit: Some(pb::Omit { typed: false, json: true, events: true }),
+        omit: Some(pb::Omit {
+            typed: false,
+            json: true,
+            events: true,
+            legal_actions: true,
+            cards: true,
+        }),
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut request = tonic::Request::new(ReceiverStream::new(rx));
@@ -303,9 +309,14 @@ impl QuickVisitor for Choose<'_> {
         // Read per turn (a few hundred bytes of JSON, on the bots' side): the SDK reads it once.
         let options = G::options_from_json(self.options_json).map_err(anyhow::Error::msg)?;
         let observation = self.turn.observation.as_ref().context("the turn has no observation")?;
-        let observation = G::observation_from_pb(observation, &self.turn.legal_actions, &options)
-            .map_err(anyhow::Error::msg)
-            .context("reading the observation")?;
+        let mut observation =
+            G::observation_from_pb(observation, &self.turn.legal_actions, &options)
+                .map_err(anyhow::Error::msg)
+                .context("reading the observation")?;
+        // Joined with `Omit.legal_actions` (and `cards`), as the SDK does: the engine lists them.
+        if self.turn.legal_actions.is_empty() {
+            G::fill_legal_actions(&mut observation);
+        }
         let action = Bot::<G>::choose(self.bot, &observation);
         let legal = G::legal_actions_of(&observation);
         let index = legal.iter().position(|candidate| *candidate == action);

@@ -501,9 +501,11 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
 }
 
 /// What the runner never reads, so the server need not send it: a bot reads the engine's
-/// observation, which the runner builds from the typed view and the turn's legal actions
-/// (`WireGame::observation_from_pb`, no JSON), and the `Bot` trait has no events.
-const OMIT: pb::Omit = pb::Omit { typed: false, json: true, events: true };
+/// observation, which the runner builds from the typed view (`WireGame::observation_from_pb`,
+/// no JSON, its cards as codes) with the legal actions the engine lists from it
+/// (`WireGame::fill_legal_actions`), and the `Bot` trait has no events.
+const OMIT: pb::Omit =
+    pb::Omit { typed: false, json: true, events: true, legal_actions: true, cards: true };
 
 /// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`.
 fn answer<G: PlayableGame>(
@@ -518,7 +520,14 @@ fn answer<G: PlayableGame>(
             |observation| G::observation_from_pb(observation, &turn.legal_actions, options),
         );
     let observation = match read {
-        Ok(observation) => observation,
+        Ok(mut observation) => {
+            // A server that honours `Omit.legal_actions` sends none: the engine lists them, in
+            // the order `Act.index` counts in. An older server sends them, and they are read.
+            if turn.legal_actions.is_empty() {
+                G::fill_legal_actions(&mut observation);
+            }
+            observation
+        }
         Err(err) => {
             warn!(turn = turn.turn, cause = %err, "unreadable observation; playing the first legal action");
             let pending = Pending { turn: turn.turn, first, fell_back: true };

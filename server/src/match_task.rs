@@ -541,8 +541,13 @@ impl<G: WireGame> MatchTask<G> {
         self.legal = G::into_legal_actions(observation);
         // Nobody reads a turn without a connection: it is sent again when one joins.
         let (Some(omit), Some(wire_observation)) = (omit, wire_observation) else { return };
-        let legal_actions =
-            if omit.typed { Vec::new() } else { wire::legal_actions_to_pb::<G>(&self.legal) };
+        // A bot that reads the typed view may list the legal actions itself with the engine
+        // (`Omit.legal_actions`): the largest nested part of a Turn is then never encoded.
+        let legal_actions = if omit.typed || omit.legal_actions {
+            Vec::new()
+        } else {
+            wire::legal_actions_to_pb::<G>(&self.legal)
+        };
         let (move_left, bank_left) = self.clock.left(seat);
         let turn = pb::Turn {
             turn: self.turn,

@@ -738,30 +738,50 @@ async fn the_lobby_seats_named_bots_only_when_every_one_waits() {
 
 /// `Join.omit`: a bot that reads only the engine's JSON gets no typed view, no list of legal
 /// actions and no events, and plays by the JSON's indices; one that reads only the typed form
-/// gets no JSON, in events either; a bot that omits nothing gets both. Omitting both forms is
-/// refused. All three play the same match to the same end.
+/// and lists the legal actions itself (`Omit.legal_actions`, with `Omit.cards`) gets no JSON, in
+/// events either, its hand as card codes and no legal actions, and plays by the indices of the
+/// engine's list from the typed view; a bot
+/// that omits nothing gets both. Omitting both forms is refused. All three play the same match
+/// to the same end, none of their answers refused.
 #[tokio::test]
 async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
+    use cardroom_games::twenty_two::State;
+    use cardroom_proto::wire::WireGame;
     use rand::{RngExt, SeedableRng};
 
     async fn play(mut bot: Bot, omit: pb::Omit, seed: u64) -> (pb::MatchEnd, usize) {
         let check = |observation: &pb::Observation| {
             assert_eq!(observation.game.is_none(), omit.typed, "{observation:?}");
             assert_eq!(observation.json.is_empty(), omit.json, "{observation:?}");
+            if let Some(pb::observation::Game::TwentyTwo(view)) = &observation.game {
+                // One form of the hand: codes with `Omit.cards`, `Card` messages without.
+                let unsent = if omit.cards { view.hand.len() } else { view.hand_codes.len() };
+                assert_eq!(unsent, 0, "{view:?}");
+            }
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut events = 0;
+        let mut options = None;
         loop {
             match bot.next().await.unwrap() {
-                Some(Message::Joined(joined)) => check(joined.observation.as_ref().unwrap()),
+                Some(Message::Joined(joined)) => {
+                    check(joined.observation.as_ref().unwrap());
+                    options = Some(State::options_from_json(&joined.options_json).unwrap());
+                }
                 Some(Message::Turn(turn)) => {
                     let observation = turn.observation.as_ref().unwrap();
                     check(observation);
-                    assert_eq!(turn.legal_actions.is_empty(), omit.typed);
+                    assert_eq!(turn.legal_actions.is_empty(), omit.typed || omit.legal_actions);
                     let legal = if omit.typed {
                         let json: serde_json::Value = serde_json::from_str(&observation.json)
                             .expect("the engine's observation");
                         json["legal_actions"].as_array().expect("its legal actions").len()
+                    } else if omit.legal_actions {
+                        let options = options.as_ref().expect("Joined came first");
+                        let mut observation =
+                            State::observation_from_pb(observation, &[], options).unwrap();
+                        State::fill_legal_actions(&mut observation);
+                        observation.legal_actions.len()
                     } else {
                         turn.legal_actions.len()
                     };
@@ -790,13 +810,13 @@ async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
         omit: Some(omit),
         ..Default::default()
     };
-    let neither = pb::Omit { typed: true, json: true, events: false };
+    let neither = pb::Omit { typed: true, json: true, ..pb::Omit::default() };
     let refused = Bot::open(server.channel().await, join(0, neither)).await.err().unwrap();
     assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
 
     let forms = [
-        pb::Omit { typed: true, json: false, events: true },
-        pb::Omit { typed: false, json: true, events: false },
+        pb::Omit { typed: true, events: true, ..pb::Omit::default() },
+        pb::Omit { json: true, legal_actions: true, cards: true, ..pb::Omit::default() },
         pb::Omit::default(),
     ];
     let mut bots = Vec::new();

@@ -8,6 +8,7 @@ use super::Action;
 use super::cards::{Cards, MAX_HAND};
 use super::error::IllegalAction;
 use super::state::{Phase, State};
+use super::view::{Observation, PhaseView, Trick};
 
 impl State {
     /// The default action of the seat to act, played for it when its time runs out or after it
@@ -27,48 +28,11 @@ impl State {
     /// ranks are one choice: the listed action holds the lowest suits of each rank held (for
     /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
     pub fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::new();
-        let mut current = Cards::EMPTY;
-        match self.phase {
-            Phase::Over => {}
-            Phase::Exchange { seat } => {
-                let hand = &self.seats[seat.index()].hand;
-                out = Runs::new(hand).exchanges(hand.len().min(self.stock.len()));
-            }
-            Phase::Play { leader, seat } if leader == seat => {
-                let hand = &self.seats[seat.index()].hand;
-                let runs = Runs::new(hand);
-                let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
-                for n in 1..=max {
-                    for run in 0..runs.len {
-                        if runs.count[run] as usize >= n {
-                            out.push(Action::Play(
-                                Cards::new(runs.cards(run, n)).unwrap_or_default(),
-                            ));
-                        }
-                    }
-                }
-            }
-            Phase::Play { seat, .. } => {
-                let hand = &self.seats[seat.index()].hand;
-                let trick = self.current_trick();
-                let strongest = trick.plays[trick.strongest].cards;
-                let target = strongest.as_slice();
-                // TT-12: from low to high, the card at position `i` must be at least
-                // `target[i]`; `target` is sorted, so checking the last position suffices.
-                let dominates =
-                    |rank: Rank, filled: usize, j: usize| target[filled + j - 1].rank() <= rank;
-                Runs::new(hand).combinations(0, target.len(), &mut current, &dominates, &mut |c| {
-                    out.push(Action::Play(*c));
-                });
-                let duck = Action::Play(hand.lowest(target.len()));
-                if let Err(at) = out.binary_search(&duck) {
-                    out.insert(at, duck);
-                }
-            }
-        }
-        debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
-        out
+        let hand = match self.phase {
+            Phase::Exchange { seat } | Phase::Play { seat, .. } => self.seats[seat.index()].hand,
+            Phase::Over => Cards::EMPTY,
+        };
+        legal_actions(self.phase, &hand, self.stock.len(), &self.tricks)
     }
 
     /// True when `seat` may take `action` now.
@@ -255,4 +219,73 @@ impl<'a> Runs<'a> {
             }
         }
     }
+}
+
+impl Observation {
+    /// The legal actions of this seat computed from the observation alone: what
+    /// [`State::observation`] put in `legal_actions`, in the same order (the engine's, which
+    /// `Act.index` counts in). Empty unless this seat is to act. A bot that asks the server to
+    /// leave a `Turn`'s legal actions out (`Omit.legal_actions`) lists them with this.
+    pub fn compute_legal_actions(&self) -> Vec<Action> {
+        let phase = match self.public.phase {
+            PhaseView::Exchange { to_act } if to_act == self.seat => {
+                Phase::Exchange { seat: to_act }
+            }
+            PhaseView::Play { leader, to_act } if to_act == self.seat => {
+                Phase::Play { leader, seat: to_act }
+            }
+            PhaseView::Exchange { .. } | PhaseView::Play { .. } | PhaseView::Over => {
+                return Vec::new();
+            }
+        };
+        legal_actions(phase, &self.hand, self.public.stock_len, &self.public.tricks)
+    }
+}
+
+/// The sorted legal actions of the seat to act in `phase`, holding `hand`, with `stock_len`
+/// cards in the stock and this deal's `tricks` (the current one last): what a state and an
+/// observation of the seat to act both hold, so both list the same actions in the same order.
+fn legal_actions(phase: Phase, hand: &Cards, stock_len: usize, tricks: &[Trick]) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mut current = Cards::EMPTY;
+    match phase {
+        Phase::Over => {}
+        Phase::Exchange { .. } => {
+            out = Runs::new(hand).exchanges(hand.len().min(stock_len));
+        }
+        Phase::Play { leader, seat } if leader == seat => {
+            let runs = Runs::new(hand);
+            let max = if hand.len() == 1 { 1 } else { hand.len() - 1 };
+            for n in 1..=max {
+                for run in 0..runs.len {
+                    if runs.count[run] as usize >= n {
+                        out.push(Action::Play(Cards::new(runs.cards(run, n)).unwrap_or_default()));
+                    }
+                }
+            }
+        }
+        Phase::Play { .. } => {
+            // The phase is `Play` only after a trick was begun (an observation read from the wire
+            // is not trusted to hold one): no strongest play, nothing to follow.
+            let Some(strongest) = tricks.last().and_then(|trick| trick.plays.get(trick.strongest))
+            else {
+                return out;
+            };
+            let strongest = strongest.cards;
+            let target = strongest.as_slice();
+            // TT-12: from low to high, the card at position `i` must be at least
+            // `target[i]`; `target` is sorted, so checking the last position suffices.
+            let dominates =
+                |rank: Rank, filled: usize, j: usize| target[filled + j - 1].rank() <= rank;
+            Runs::new(hand).combinations(0, target.len(), &mut current, &dominates, &mut |c| {
+                out.push(Action::Play(*c));
+            });
+            let duck = Action::Play(hand.lowest(target.len()));
+            if let Err(at) = out.binary_search(&duck) {
+                out.insert(at, duck);
+            }
+        }
+    }
+    debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
+    out
 }

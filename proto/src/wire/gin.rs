@@ -16,8 +16,9 @@ use cardroom_games::gin::{
 use cardroom_games::{Card, Seat};
 
 use super::{
-    WireGame, byte, card_from_pb, card_to_pb, cards_to_pb, count, legal_actions_from_pb, pair,
-    parse_options, seat_from_pb, seat_to_pb, size, standing_from_pb, standing_to_pb,
+    CardList, WireGame, byte, card_from_pb, card_to_pb, cards_to_codes, cards_to_pb, count,
+    legal_actions_from_pb, pair, parse_options, seat_from_pb, seat_to_pb, size, standing_from_pb,
+    standing_to_pb,
 };
 use crate::pb;
 
@@ -105,13 +106,17 @@ impl WireGame for State {
         observation.legal_actions
     }
 
+    fn fill_legal_actions(observation: &mut Observation) {
+        observation.legal_actions = observation.compute_legal_actions();
+    }
+
     fn observer(observation: &Observation) -> Seat {
         observation.seat
     }
 
     fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
         super::observation_to_pb(observation, observation.seat, omit, || {
-            pb::observation::Game::Gin(typed(observation))
+            pb::observation::Game::Gin(typed(observation, omit.cards))
         })
     }
 
@@ -133,7 +138,7 @@ impl WireGame for State {
         };
         Ok(Observation {
             seat: seat_from_pb(observation.seat)?,
-            hand: set_from_pb(&typed.hand, "the hand")?,
+            hand: set_from_list(CardList::of(&typed.hand, &typed.hand_codes, "hand")?, "the hand")?,
             drawn: typed.drawn.as_ref().map(card_from_pb).transpose()?,
             legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
             public: public_from_pb(typed, *options)?,
@@ -141,24 +146,28 @@ impl WireGame for State {
     }
 }
 
-/// A seat's typed view: its hand and everything public but the options (in `Joined`).
-fn typed(observation: &Observation) -> pb::GinObservation {
+/// A seat's typed view: its hand and everything public but the options (in `Joined`); the hand
+/// and the discard pile as card codes when the connection asked for `codes` (`Omit.cards`).
+fn typed(observation: &Observation, codes: bool) -> pb::GinObservation {
     let public = &observation.public;
     let dealt_upcards = public.discard_pile.iter().take_while(|pile| pile.by.is_none()).count();
+    let pile_cards = || public.discard_pile.iter().map(|pile| pile.card);
     let (stock_only, taken, must_go_out) = match public.phase {
         Phase::Draw { stock_only, .. } => (stock_only, None, false),
         Phase::Discard { taken, must_go_out, .. } => (false, taken.map(card_to_pb), must_go_out),
         Phase::FirstUpcard { .. } | Phase::Wall { .. } | Phase::MatchOver => (false, None, false),
     };
     pb::GinObservation {
-        hand: cards_to_pb(observation.hand),
+        hand: if codes { Vec::new() } else { cards_to_pb(observation.hand) },
+        hand_codes: if codes { cards_to_codes(observation.hand) } else { Vec::new() },
         drawn: observation.drawn.map(card_to_pb),
         scores: public.scores.to_vec(),
         dealer: seat_to_pb(public.dealer),
         deal: public.hand_number,
         phase: phase_to_pb(public.phase) as i32,
         stock_size: count(public.stock_size),
-        discard_pile: cards_to_pb(public.discard_pile.iter().map(|pile| pile.card)),
+        discard_pile: if codes { Vec::new() } else { cards_to_pb(pile_cards()) },
+        discard_pile_codes: if codes { cards_to_codes(pile_cards()) } else { Vec::new() },
         known_cards: public.known_cards.iter().map(|&known| set_to_pb(known)).collect(),
         knock_limit: u32::from(public.knock_limit),
         to_act: public.to_act.map(seat_to_pb),
@@ -244,9 +253,14 @@ fn outcome_to_pb(outcome: &Outcome) -> pb::GinOutcome {
 /// A set of cards from the wire: real cards (`what` names them in the error about a card),
 /// each once (GR-1).
 fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
+    set_from_list(CardList::Messages(cards), what)
+}
+
+/// [`set_from_pb`] for a list sent either way (`Omit.cards`).
+fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
     let mut set = CardSet::EMPTY;
-    for card in cards {
-        let card = read_card(card, what)?;
+    for card in cards.iter() {
+        let card = card.map_err(|err| format!("{what}: {err}"))?;
         if !set.insert(card) {
             return Err(ParseCardSetError::Duplicate(card).to_string());
         }
@@ -280,21 +294,20 @@ fn public_from_pb(typed: &pb::GinObservation, options: Options) -> Result<Public
         pb::GinPhase::Unspecified => return Err("the Gin Rummy phase is not set".into()),
     };
     let dealt = size(typed.dealt_upcards);
-    if dealt + typed.discarded_by.len() != typed.discard_pile.len() {
+    let pile = CardList::of(&typed.discard_pile, &typed.discard_pile_codes, "discard_pile")?;
+    if dealt + typed.discarded_by.len() != pile.len() {
         return Err(format!(
             "the discard pile holds {} cards, but {dealt} dealt and {} discarded",
-            typed.discard_pile.len(),
+            pile.len(),
             typed.discarded_by.len()
         ));
     }
     let by = std::iter::repeat_n(None, dealt).chain(typed.discarded_by.iter().map(Some));
     // Sized once: collecting `Result`s would grow the pile from nothing, once a Turn.
-    let mut discard_pile = Vec::with_capacity(typed.discard_pile.len());
-    for (card, by) in typed.discard_pile.iter().zip(by) {
-        discard_pile.push(PileCard {
-            card: card_from_pb(card)?,
-            by: by.map(|&seat| seat_from_pb(seat)).transpose()?,
-        });
+    let mut discard_pile = Vec::with_capacity(pile.len());
+    for (card, by) in pile.iter().zip(by) {
+        discard_pile
+            .push(PileCard { card: card?, by: by.map(|&seat| seat_from_pb(seat)).transpose()? });
     }
     let known = typed
         .known_cards

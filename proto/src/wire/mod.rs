@@ -41,6 +41,12 @@ pub trait WireGame: Game {
     /// The legal actions an observation holds, taken out of it (no copy).
     fn into_legal_actions(observation: Self::Observation) -> Vec<Self::Action>;
 
+    /// Fills an observation's legal actions in with the engine, from the observation alone:
+    /// the list `Game::observation` made, in its order (empty unless its seat is to act). For a
+    /// `Turn` without its legal actions (`Omit.legal_actions`), after
+    /// [`WireGame::observation_from_pb`] read it with none.
+    fn fill_legal_actions(observation: &mut Self::Observation);
+
     /// The seat an observation belongs to.
     fn observer(observation: &Self::Observation) -> Seat;
 
@@ -193,6 +199,55 @@ pub fn rank_from_pb(rank: i32) -> Result<Rank, String> {
         .ok_or_else(|| format!("{rank} is not a rank (2 to 14)"))
 }
 
+/// Cards as card codes (`Omit.cards`): one byte a card, the engine's byte ([`Card::index`]),
+/// which is `(rank - 2) * 4 + (suit - 1)` in `pb::Rank` and `pb::Suit` numbers.
+pub fn cards_to_codes(cards: impl IntoIterator<Item = Card>) -> Vec<u8> {
+    cards.into_iter().map(Card::index).collect()
+}
+
+/// A card from its code (`Omit.cards`).
+pub fn card_from_code(code: u8) -> Result<Card, String> {
+    Card::from_index(code).ok_or_else(|| format!("{code} is not a card code (0 to 51)"))
+}
+
+/// A list of cards from the wire: its `Card` messages or, with `Omit.cards`, the card codes of
+/// its `_codes` sibling, whichever was sent.
+#[derive(Clone, Copy, Debug)]
+enum CardList<'a> {
+    /// `Card` messages.
+    Messages(&'a [pb::Card]),
+    /// Card codes.
+    Codes(&'a [u8]),
+}
+
+impl<'a> CardList<'a> {
+    /// The list a field holds: `cards`, or `codes` when those are sent; both is refused
+    /// (`field` names the list in the error).
+    fn of(cards: &'a [pb::Card], codes: &'a [u8], field: &str) -> Result<CardList<'a>, String> {
+        match (cards.is_empty(), codes.is_empty()) {
+            (false, false) => Err(format!("`{field}` and `{field}_codes` are both set: send one")),
+            (true, false) => Ok(CardList::Codes(codes)),
+            (_, true) => Ok(CardList::Messages(cards)),
+        }
+    }
+
+    fn len(self) -> usize {
+        match self {
+            CardList::Messages(cards) => cards.len(),
+            CardList::Codes(codes) => codes.len(),
+        }
+    }
+
+    /// The cards in order; each error names the card that is none.
+    fn iter(self) -> impl Iterator<Item = Result<Card, String>> + 'a {
+        let (messages, codes) = match self {
+            CardList::Messages(cards) => (cards, &[][..]),
+            CardList::Codes(codes) => (&[][..], codes),
+        };
+        messages.iter().map(card_from_pb).chain(codes.iter().map(|&code| card_from_code(code)))
+    }
+}
+
 /// Cards on the wire.
 pub fn cards_to_pb(cards: impl IntoIterator<Item = Card>) -> Vec<pb::Card> {
     cards.into_iter().map(card_to_pb).collect()
@@ -318,8 +373,9 @@ impl TestRng {
 }
 
 /// Checks that every seat's observation of `state`, sent in its typed form alone (`Omit.json`)
-/// and encoded and decoded as on the wire, with the legal actions a `Turn` carries, is read back
-/// as the engine's own observation.
+/// and encoded and decoded as on the wire, is read back as the engine's own observation, both
+/// with the legal actions a `Turn` carries and without them (`Omit.legal_actions`), listed by
+/// the engine from the view.
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 fn assert_every_seat_rebuilt<G: WireGame>(state: &G) {
@@ -345,6 +401,16 @@ fn assert_every_seat_rebuilt<G: WireGame>(state: &G) {
         let rebuilt = G::observation_from_pb(&wire, &legal, &options)
             .unwrap_or_else(|err| panic!("{err}: {wire:?}"));
         assert_eq!(rebuilt, observation, "seat {seat}");
+        // The compact Turn (`Omit.legal_actions` and `Omit.cards`): cards as codes and no
+        // legal actions on the wire, the engine lists the same ones from the typed view, in the
+        // same order (`Act.index`'s).
+        let compact_omit = pb::Omit { legal_actions: true, cards: true, ..omit };
+        let wire = G::observation_to_pb(&observation, &compact_omit);
+        let wire = pb::Observation::decode(wire.encode_to_vec().as_slice()).unwrap();
+        let mut compact = G::observation_from_pb(&wire, &[], &options)
+            .unwrap_or_else(|err| panic!("{err}: {wire:?}"));
+        G::fill_legal_actions(&mut compact);
+        assert_eq!(compact, observation, "seat {seat}, the legal actions listed from the view");
     }
 }
 
@@ -358,6 +424,20 @@ fn enum_tag(name: &str, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_card_code_is_its_rank_and_suit() {
+        for card in Card::pack() {
+            let pb::Card { rank, suit } = card_to_pb(card);
+            let code = cards_to_codes([card])[0];
+            assert_eq!(i32::from(code), (rank - 2) * 4 + (suit - 1), "{card}");
+            assert_eq!(card_from_code(code), Ok(card));
+        }
+        assert_eq!(card_from_code(52), Err("52 is not a card code (0 to 51)".to_owned()));
+        let two = card_to_pb(Card::new(Rank::Two, Suit::Clubs));
+        let both = CardList::of(&[two], &[0], "hand").err();
+        assert_eq!(both.as_deref(), Some("`hand` and `hand_codes` are both set: send one"));
+    }
 
     #[test]
     fn every_card_round_trips() {

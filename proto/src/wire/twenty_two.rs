@@ -13,9 +13,9 @@ use cardroom_games::twenty_two::{
 };
 
 use super::{
-    WireGame, byte, card_from_pb, card_to_pb, cards_from_pb, cards_to_pb, count,
-    legal_actions_from_pb, parse_options, rank_from_pb, seat_from_pb, seat_to_pb, seats_from_pb,
-    size, standing_from_pb, standing_to_pb,
+    CardList, WireGame, byte, card_from_pb, card_to_pb, cards_from_pb, cards_to_codes, cards_to_pb,
+    count, legal_actions_from_pb, parse_options, rank_from_pb, seat_from_pb, seat_to_pb,
+    seats_from_pb, size, standing_from_pb, standing_to_pb,
 };
 use crate::pb;
 
@@ -72,13 +72,17 @@ impl WireGame for State {
         observation.legal_actions
     }
 
+    fn fill_legal_actions(observation: &mut Observation) {
+        observation.legal_actions = observation.compute_legal_actions();
+    }
+
     fn observer(observation: &Observation) -> Seat {
         observation.seat
     }
 
     fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
         super::observation_to_pb(observation, observation.seat, omit, || {
-            pb::observation::Game::TwentyTwo(typed(observation))
+            pb::observation::Game::TwentyTwo(typed(observation, omit.cards))
         })
     }
 
@@ -101,7 +105,10 @@ impl WireGame for State {
         let public = typed.public.as_ref().ok_or("the Twenty-Two view has no `public`")?;
         Ok(Observation {
             seat: seat_from_pb(observation.seat)?,
-            hand: hand_from_pb(&typed.hand, "the hand")?,
+            hand: hand_from_list(
+                CardList::of(&typed.hand, &typed.hand_codes, "hand")?,
+                "the hand",
+            )?,
             discards: cards_from_pb(&typed.discards)?,
             legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
             public: public_from_pb(public, *options)?,
@@ -109,9 +116,11 @@ impl WireGame for State {
     }
 }
 
-/// A seat's typed view.
-fn typed(observation: &Observation) -> pb::TwentyTwoObservation {
+/// A seat's typed view; the hand as card codes when the connection asked for `codes`
+/// (`Omit.cards`).
+fn typed(observation: &Observation, codes: bool) -> pb::TwentyTwoObservation {
     let public = &observation.public;
+    let hand = || observation.hand.as_slice().iter().copied();
     let (phase, to_act, leader) = match public.phase {
         PhaseView::Exchange { to_act } => (pb::TwentyTwoPhase::Exchange, Some(to_act), None),
         PhaseView::Play { leader, to_act } => {
@@ -143,7 +152,8 @@ fn typed(observation: &Observation) -> pb::TwentyTwoObservation {
         }),
     };
     pb::TwentyTwoObservation {
-        hand: cards_to_pb(observation.hand.as_slice().iter().copied()),
+        hand: if codes { Vec::new() } else { cards_to_pb(hand()) },
+        hand_codes: if codes { cards_to_codes(hand()) } else { Vec::new() },
         discards: cards_to_pb(observation.discards.iter().copied()),
         public: Some(public_pb),
     }
@@ -189,10 +199,16 @@ fn deal_result_to_pb(result: &DealResult) -> pb::TwentyTwoDealResult {
 /// Cards held or played together from the wire (an action's, a hand, a play): at most
 /// [`MAX_HAND`], each a real card; `what` names them in the error about a card.
 fn hand_from_pb(cards: &[pb::Card], what: &str) -> Result<Cards, String> {
+    hand_from_list(CardList::Messages(cards), what)
+}
+
+/// [`hand_from_pb`] for a hand sent either way (`Omit.cards`).
+fn hand_from_list(cards: CardList<'_>, what: &str) -> Result<Cards, String> {
     if cards.len() > MAX_HAND {
         return Err(TooManyCards { count: cards.len() }.to_string());
     }
-    let cards = cards_from_pb(cards).map_err(|err| format!("{what}: {err}"))?;
+    let cards =
+        cards.iter().collect::<Result<Vec<_>, _>>().map_err(|err| format!("{what}: {err}"))?;
     Cards::new(&cards).map_err(|err| err.to_string())
 }
 

@@ -309,14 +309,18 @@ class Join(_message.Message):
     def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class Omit(_message.Message):
-    __slots__ = ("typed", "json", "events")
+    __slots__ = ("typed", "json", "events", "legal_actions", "cards")
     TYPED_FIELD_NUMBER: _ClassVar[int]
     JSON_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
     typed: bool
     json: bool
     events: bool
-    def __init__(self, typed: _Optional[bool] = ..., json: _Optional[bool] = ..., events: _Optional[bool] = ...) -> None: ...
+    legal_actions: bool
+    cards: bool
+    def __init__(self, typed: _Optional[bool] = ..., json: _Optional[bool] = ..., events: _Optional[bool] = ..., legal_actions: _Optional[bool] = ..., cards: _Optional[bool] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats")
@@ -453,14 +457,16 @@ class Observation(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., gin: _Optional[_Union[GinObservation, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class TwentyTwoObservation(_message.Message):
-    __slots__ = ("hand", "discards", "public")
+    __slots__ = ("hand", "discards", "public", "hand_codes")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DISCARDS_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    HAND_CODES_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[Card]
     discards: _containers.RepeatedCompositeFieldContainer[Card]
     public: TwentyTwoPublic
-    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., public: _Optional[_Union[TwentyTwoPublic, _Mapping]] = ...) -> None: ...
+    hand_codes: bytes
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., public: _Optional[_Union[TwentyTwoPublic, _Mapping]] = ..., hand_codes: _Optional[bytes] = ...) -> None: ...
 
 class TwentyTwoPublic(_message.Message):
     __slots__ = ("deal", "dealer", "cards_dealt", "stock_size", "packs", "seats", "phase", "to_act", "leader", "tricks", "dealer_draw", "last_deal", "standings")
@@ -565,7 +571,7 @@ class TwentyTwoPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
-    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome")
+    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome", "hand_codes", "discard_pile_codes")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DRAWN_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
@@ -588,6 +594,8 @@ class GinObservation(_message.Message):
     MUST_GO_OUT_FIELD_NUMBER: _ClassVar[int]
     LAST_RESULT_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    HAND_CODES_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_PILE_CODES_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[Card]
     drawn: Card
     scores: _containers.RepeatedScalarFieldContainer[int]
@@ -610,7 +618,9 @@ class GinObservation(_message.Message):
     must_go_out: bool
     last_result: GinHandResult
     outcome: GinOutcome
-    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ..., hands_won: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., upcard_draws: _Optional[int] = ..., dealt_upcards: _Optional[int] = ..., discarded_by: _Optional[_Iterable[int]] = ..., stock_only: _Optional[bool] = ..., taken: _Optional[_Union[Card, _Mapping]] = ..., must_go_out: _Optional[bool] = ..., last_result: _Optional[_Union[GinHandResult, _Mapping]] = ..., outcome: _Optional[_Union[GinOutcome, _Mapping]] = ...) -> None: ...
+    hand_codes: bytes
+    discard_pile_codes: bytes
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ..., hands_won: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., upcard_draws: _Optional[int] = ..., dealt_upcards: _Optional[int] = ..., discarded_by: _Optional[_Iterable[int]] = ..., stock_only: _Optional[bool] = ..., taken: _Optional[_Union[Card, _Mapping]] = ..., must_go_out: _Optional[bool] = ..., last_result: _Optional[_Union[GinHandResult, _Mapping]] = ..., outcome: _Optional[_Union[GinOutcome, _Mapping]] = ..., hand_codes: _Optional[bytes] = ..., discard_pile_codes: _Optional[bytes] = ...) -> None: ...
 
 class GinHandResult(_message.Message):
     __slots__ = ("deal", "dealer", "end", "showdown", "winner", "undercut", "points", "scores")
