@@ -28,10 +28,10 @@ use cardroom_tests::{assert_ratings_replay, eventually};
 mod support;
 
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 5\n\
-                      max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 4\n";
+                      max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 6\n";
 
 /// The ladder's `max_matches`: fewer than its bots could play at once on the three nodes.
-const MAX_MATCHES: u32 = 4;
+const MAX_MATCHES: u32 = 6;
 
 /// What a node's log says when it becomes the ladder's scheduler.
 const LEADS: &str = "this node schedules the ladder";

@@ -737,11 +737,25 @@ impl Runner {
         }
         self.start_planned(&mut free).await?;
         if self.leading {
-            while self.plan_one(&free).await? {
-                self.start_planned(&mut free).await?;
-            }
-            for free in &elsewhere {
-                while self.plan_one(free).await? {}
+            // One set per lobby in turn, from a lobby that moves on with the sets planned: under
+            // the ladder's cap, no node's bots wait while another node's take every free place.
+            let lobbies = 1 + elsewhere.len();
+            let (mut turn, mut idle) = (self.next_set as usize, 0);
+            while idle < lobbies {
+                let lobby = turn % lobbies;
+                turn += 1;
+                let planned = match lobby.checked_sub(1) {
+                    None => self.plan_one(&free).await?,
+                    Some(other) => self.plan_one(&elsewhere[other]).await?,
+                };
+                if !planned {
+                    idle += 1;
+                    continue;
+                }
+                idle = 0;
+                if lobby == 0 {
+                    self.start_planned(&mut free).await?;
+                }
             }
         }
         Ok(())
