@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead as _, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
-use cardroom_server::NODE_METADATA;
+use cardroom_server::{NODE_METADATA, PROXIED_METADATA};
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{Accounts, BotId, LadderId, LadderMatch, MatchState, Store};
 use cardroom_tests::{assert_ratings_replay, eventually};
@@ -27,7 +28,10 @@ use cardroom_tests::{assert_ratings_replay, eventually};
 mod support;
 
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 5\n\
-                      max_concurrent = 2\nabsent_ms = 3000\n";
+                      max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 6\n";
+
+/// The ladder's `max_matches`: fewer than its bots could play at once on the three nodes.
+const MAX_MATCHES: u32 = 6;
 
 /// What a node's log says when it becomes the ladder's scheduler.
 const LEADS: &str = "this node schedules the ladder";
@@ -109,6 +113,27 @@ fn lobby_bot(url: Arc<Mutex<String>>, name: String, key: String) {
     }
 }
 
+/// Every running match `client`'s node lists, its own and the other nodes', two a page.
+async fn running_listed(
+    client: &mut CardroomClient<tonic::transport::Channel>,
+) -> Vec<pb::MatchSummary> {
+    let mut listed: Vec<pb::MatchSummary> = Vec::new();
+    let mut page_token = String::new();
+    loop {
+        let request = pb::ListMatchesRequest {
+            state: pb::MatchState::Running as i32,
+            page_size: 2,
+            page_token,
+        };
+        let page = client.list_matches(request).await.unwrap().into_inner();
+        listed.extend(page.matches);
+        if page.next_page_token.is_empty() {
+            return listed;
+        }
+        page_token = page.next_page_token;
+    }
+}
+
 /// Every match of the ladder's open and rated sets, by id.
 async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<i64, LadderMatch> {
     let mut sets = store.open_sets(ladder).await.unwrap();
@@ -147,13 +172,16 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         // Three bots per node, each bot on its node only.
         let mut node_bots: Vec<Vec<BotId>> = Vec::new();
         let mut node_urls = Vec::new();
+        let mut names = BTreeMap::new();
         for (i, node) in nodes.iter().enumerate() {
             let node_url = Arc::new(Mutex::new(node.url.clone()));
             let mut bots = Vec::new();
             for b in 0..3 {
                 let name = format!("n{i}b{b}");
                 let issued = accounts.register(&name).await.unwrap();
-                bots.push(store.bot_credential(&name).await.unwrap().unwrap().account.id);
+                let id = store.bot_credential(&name).await.unwrap().unwrap().account.id;
+                names.insert(id, name.clone());
+                bots.push(id);
                 lobby_bot(Arc::clone(&node_url), name, issued.key.expose().to_owned());
             }
             node_bots.push(bots);
@@ -163,6 +191,20 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             store.ladder("duel").await.unwrap().map(|l| l.id)
         })
         .await;
+        // The most of the ladder's matches running at once on all nodes, sampled throughout.
+        let most_running = Arc::new(AtomicU32::new(0));
+        let monitor = {
+            let (store, most) = (Arc::clone(&store), Arc::clone(&most_running));
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(Duration::from_millis(20));
+                loop {
+                    every.tick().await;
+                    if let Ok(running) = store.running_matches(ladder, now_ms()).await {
+                        most.fetch_max(running, Ordering::Relaxed);
+                    }
+                }
+            })
+        };
         let leader = eventually("one leader", || async {
             let leading: Vec<usize> = (0..3).filter(|&i| nodes[i].leads()).collect();
             (leading.len() == 1).then(|| leading[0])
@@ -178,8 +220,9 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         })
         .await;
 
-        // Watching a match on a node that does not host it names the node that does.
-        eventually("Watch on another node naming the hosting node", || async {
+        // A match hosted on one node is listed by another, with its host, and watched through
+        // it to its end; passed on once already, the request is NOT_FOUND naming the host.
+        let (watched, end) = eventually("a match of another node listed and watched", || async {
             for m in matches(store.as_ref(), ladder).await.values() {
                 let Some(server_id) = m.server_match_id.clone() else { continue };
                 let Some(host) = (0..3).find(|&i| among(m, &node_bots[i])) else { continue };
@@ -188,22 +231,58 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 }
                 let other = &nodes[(host + 1) % 3].url;
                 let mut client = CardroomClient::connect(other.clone()).await.unwrap();
-                let asked = pb::WatchRequest { match_id: server_id.clone() };
-                let Err(status) = client.watch(asked).await else {
-                    panic!("match {server_id} watched on a node that does not host it")
+                let listed = running_listed(&mut client).await;
+                // Not listed: it ended meanwhile; try another.
+                let Some(summary) = listed.iter().find(|s| s.match_id == server_id) else {
+                    continue;
+                };
+                assert_eq!(summary.host, nodes[host].url, "{summary:?}");
+                let seated: Vec<&str> = summary.seats.iter().map(|s| s.bot_name.as_str()).collect();
+                let planned: Vec<&str> = m.seats.iter().map(|s| names[&s.bot].as_str()).collect();
+                assert_eq!(seated, planned);
+
+                let mut passed_on =
+                    tonic::Request::new(pb::WatchRequest { match_id: server_id.clone() });
+                passed_on.metadata_mut().insert(PROXIED_METADATA, "1".parse().unwrap());
+                let Err(status) = client.watch(passed_on).await else {
+                    panic!("match {server_id} watched on a node that does not host it, passed on")
                 };
                 assert_eq!(status.code(), tonic::Code::NotFound, "{status:?}");
                 let named = status.metadata().get(NODE_METADATA).and_then(|v| v.to_str().ok());
+                // Named unless it ended meanwhile.
                 if let Some(named) = named {
                     assert_eq!(named, nodes[host].url, "{status:?}");
                     assert!(status.message().contains(&nodes[host].url), "{status:?}");
-                    return Some(());
                 }
-                // It ended meanwhile: a plain NOT_FOUND; try another.
+
+                let asked = pb::WatchRequest { match_id: server_id.clone() };
+                // Refused: it ended meanwhile; try another.
+                let Ok(stream) = client.watch(asked).await else { continue };
+                let mut stream = stream.into_inner();
+                let mut last = None;
+                while let Some(message) = stream.message().await.unwrap() {
+                    last = Some(message);
+                }
+                let end = last.and_then(|message| message.end);
+                return Some((
+                    m.id,
+                    end.expect("the stream through another node ends with the end"),
+                ));
             }
             None
         })
         .await;
+        // What the spectator saw end is the result the hosting node stored.
+        let stored = eventually("the watched match recorded", || async {
+            let m = matches(store.as_ref(), ladder).await.remove(&watched.0)?;
+            (m.state == MatchState::Done).then_some(m)
+        })
+        .await;
+        assert!(!end.aborted, "{end:?}");
+        for standing in &end.standings {
+            let seat = &stored.seats[standing.seat as usize];
+            assert_eq!(seat.place.map(u32::from), Some(standing.place), "{end:?}");
+        }
 
         // Kill a node that does not lead while it hosts a match.
         let victim = (leader + 1) % 3;
@@ -247,6 +326,13 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         })
         .await;
         rated_more(store.as_ref(), ladder, 3, "sets rated by the new leader").await;
+        monitor.abort();
+        // Three nodes of three bots could run 9 at once: the ladder's cap holds across them.
+        let most = most_running.load(Ordering::Relaxed);
+        eprintln!(
+            "at most {most} of the ladder's matches ran at once (max_matches = {MAX_MATCHES})"
+        );
+        assert!((1..=MAX_MATCHES).contains(&most), "{most} matches ran at once");
         for (i, node) in nodes.iter_mut().enumerate() {
             if i != leader {
                 node.kill();

@@ -239,4 +239,11 @@ pub trait LadderControl: Send + Sync + 'static {
     /// schedules it again: [`LadderControlError::NotFound`] for an unknown ladder or a bot not
     /// in it, [`LadderControlError::FailedPrecondition`] for a bot that is not paused.
     async fn resume_bot(&self, ladder: &str, bot: &str) -> Result<ResumedBot, LadderControlError>;
+
+    /// This node's lease owner name among the nodes of a shared store (what the store's
+    /// `lease_owner` and heartbeat rows call it), if it has one: its own matches are not listed
+    /// twice, nor passed on to itself.
+    fn node_name(&self) -> Option<&str> {
+        None
+    }
 }

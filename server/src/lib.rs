@@ -12,6 +12,7 @@
 mod accounts;
 mod clock;
 mod config;
+mod elsewhere;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod host;
@@ -35,6 +36,7 @@ use tonic::transport::server::{ServerTlsConfig, TcpIncoming};
 use tracing::{info, warn};
 
 pub use config::Config;
+pub use elsewhere::PROXIED_METADATA;
 pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
     LadderControlError, LadderSummary, MAX_FAILURES_KEPT, ResumedBot, Started,
@@ -102,6 +104,7 @@ async fn serve(
     let service = pb::cardroom_server::CardroomServer::new(service::Cardroom {
         registry: registry.clone(),
         ladders,
+        peers: Default::default(),
     })
     .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use cardroom_proto::pb;
+use cardroom_store::{LadderMatchId, RunningCursor};
 use tonic::Status;
 
 /// Matches on a page when the request says 0.
@@ -46,7 +47,49 @@ pub(crate) struct PageQuery {
     pub(crate) finished: bool,
     /// Only matches numbered below this (the last one of the page before).
     pub(crate) before: Option<u64>,
+    /// Past this server's own running matches, among those other nodes of its store host
+    /// (tokens `n`, `n<started_ms>.<id>`): from where.
+    pub(crate) elsewhere: Option<Elsewhere>,
     pub(crate) size: usize,
+}
+
+/// Where a page of the running matches other nodes host starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Elsewhere {
+    /// At the newest.
+    Start,
+    /// After this one (the last of the page before).
+    After(RunningCursor),
+}
+
+impl Elsewhere {
+    /// The page token of a page that starts here.
+    pub(crate) fn token(self) -> String {
+        match self {
+            Elsewhere::Start => "n".to_owned(),
+            Elsewhere::After(cursor) => format!("n{}.{}", cursor.started_ms, cursor.id.0),
+        }
+    }
+
+    /// The place a token after `n` names: empty for the start, else `<started_ms>.<id>`.
+    fn parse(rest: &str) -> Option<Elsewhere> {
+        if rest.is_empty() {
+            return Some(Elsewhere::Start);
+        }
+        let (started_ms, id) = rest.split_once('.')?;
+        Some(Elsewhere::After(RunningCursor {
+            started_ms: started_ms.parse().ok()?,
+            id: LadderMatchId(id.parse().ok()?),
+        }))
+    }
+
+    /// Where the store's listing continues.
+    pub(crate) fn after(self) -> Option<RunningCursor> {
+        match self {
+            Elsewhere::Start => None,
+            Elsewhere::After(cursor) => Some(cursor),
+        }
+    }
 }
 
 impl PageQuery {
@@ -61,27 +104,29 @@ impl PageQuery {
                 ));
             }
         };
-        let before = if request.page_token.is_empty() {
-            None
-        } else {
+        let refused = || {
+            Status::invalid_argument(format!(
+                "page_token {:?} is not a next_page_token of ListMatches for {} matches",
+                request.page_token,
+                if finished { "finished" } else { "running" }
+            ))
+        };
+        let (mut before, mut elsewhere) = (None, None);
+        if let Some(rest) = request.page_token.strip_prefix('n').filter(|_| !finished) {
+            elsewhere = Some(Elsewhere::parse(rest).ok_or_else(refused)?);
+        } else if !request.page_token.is_empty() {
             let seq = request
                 .page_token
                 .strip_prefix(prefix)
                 .and_then(|n| n.parse::<u64>().ok())
-                .ok_or_else(|| {
-                Status::invalid_argument(format!(
-                    "page_token {:?} is not a next_page_token of ListMatches for {} matches",
-                    request.page_token,
-                    if finished { "finished" } else { "running" }
-                ))
-            })?;
-            Some(seq)
-        };
+                .ok_or_else(refused)?;
+            before = Some(seq);
+        }
         let size = match request.page_size as usize {
             0 => DEFAULT_PAGE_SIZE,
             n => n.min(MAX_PAGE_SIZE),
         };
-        Ok(PageQuery { finished, before, size })
+        Ok(PageQuery { finished, before, elsewhere, size })
     }
 
     /// The token of the page after one that ended with the match numbered `seq`.
@@ -158,6 +203,7 @@ pub(crate) fn summary(listed: &Listed, info: &pb::MatchInfo) -> pb::MatchSummary
         created_ms: listed.created_ms,
         ended_ms: listed.ended_ms,
         end: info.end.clone(),
+        host: String::new(),
     }
 }
 
@@ -174,7 +220,7 @@ mod tests {
     use super::*;
 
     fn query(finished: bool, before: Option<u64>, size: usize) -> PageQuery {
-        PageQuery { finished, before, size }
+        PageQuery { finished, before, elsewhere: None, size }
     }
 
     fn ids(page: &Page) -> Vec<&str> {
@@ -229,5 +275,19 @@ mod tests {
         assert!(invalid(request(pb::MatchState::Running, 0, "f7")));
         assert!(invalid(request(pb::MatchState::Finished, 0, "fx")));
         assert_eq!(query(true, None, 1).token_after(9), "f9");
+        // Past this server's own running matches, the other nodes'.
+        let after =
+            |started_ms, id| Elsewhere::After(RunningCursor { started_ms, id: LadderMatchId(id) });
+        for elsewhere in [Elsewhere::Start, after(1_700_000_000_000, 42)] {
+            let token = elsewhere.token();
+            let read_back = read(&request(pb::MatchState::Running, 5, &token)).unwrap();
+            assert_eq!(
+                read_back,
+                PageQuery { elsewhere: Some(elsewhere), ..query(false, None, 5) }
+            );
+            assert!(invalid(request(pb::MatchState::Finished, 0, &token)));
+        }
+        assert!(invalid(request(pb::MatchState::Running, 0, "n12")));
+        assert!(invalid(request(pb::MatchState::Running, 0, "n1.x")));
     }
 }

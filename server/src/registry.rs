@@ -511,9 +511,8 @@ impl Registry {
     /// tasks at once, outside the lock); one that ends meanwhile is shown from its final status.
     pub(crate) async fn list_matches(
         &self,
-        request: &pb::ListMatchesRequest,
+        query: PageQuery,
     ) -> Result<pb::ListMatchesResponse, Status> {
-        let query = PageQuery::from_request(request)?;
         let next_page_token = |next: Option<u64>| next.map(|s| query.token_after(s));
         if query.finished {
             let registry = self.lock();

@@ -14,7 +14,9 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::info;
 
 use crate::accounts;
+use crate::elsewhere::{self, Peers};
 use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
+use crate::listing::{self, Elsewhere, PageQuery};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
@@ -26,6 +28,8 @@ pub(crate) struct Cardroom {
     pub(crate) registry: Registry,
     /// The hosted ladders' runner, when the server runs ladders.
     pub(crate) ladders: Option<Arc<dyn LadderControl>>,
+    /// Channels to the other nodes of a shared store, for the `Watch` of a match one hosts.
+    pub(crate) peers: Peers,
 }
 
 type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
@@ -34,33 +38,88 @@ type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 pub const NODE_METADATA: &str = "cardroom-node";
 
 impl Cardroom {
-    /// NOT_FOUND naming the node that hosts `match_id`, when this server shares its store with
-    /// other nodes and one of them runs it as a hosted ladder match: the node's advertised
-    /// address in the message and in the `cardroom-node` metadata (its lease owner name when it
-    /// advertises none). `None` when no other node is known to run it.
-    async fn hosted_elsewhere(&self, match_id: &str) -> Option<Status> {
+    /// The store, when this server shares it with other nodes.
+    fn shared_store(&self) -> Option<&Arc<dyn cardroom_store::Store>> {
         let store = self.registry.config().accounts.as_ref()?.store();
-        if !store.is_shared() {
-            return None;
-        }
-        let node = match store.hosting_node(match_id).await {
+        store.is_shared().then_some(store)
+    }
+
+    /// This node's lease owner name among the nodes of its store ("" when it runs no ladders).
+    fn node_name(&self) -> &str {
+        self.ladders.as_deref().and_then(|ladders| ladders.node_name()).unwrap_or_default()
+    }
+
+    /// `Watch` of `match_id`, not found here, when this server shares its store with other
+    /// nodes and another one runs it as a hosted ladder match: that node's stream, passed on
+    /// (`elsewhere`); NOT_FOUND naming the node when it cannot be passed on (`proxied`: the
+    /// request came through another node already; or the node advertises no address), in the
+    /// message and the `cardroom-node` metadata. `None` when no other node is known to run it.
+    async fn watch_elsewhere(
+        &self,
+        match_id: &str,
+        proxied: bool,
+    ) -> Option<Result<Response<Boxed<pb::WatchMessage>>, Status>> {
+        let node = match self.shared_store()?.hosting_node(match_id).await {
             Ok(node) => node?,
             Err(error) => {
                 tracing::warn!(cause = %error, "the match's node could not be read");
                 return None;
             }
         };
-        let address =
-            if node.beat.advertise.is_empty() { node.beat.owner } else { node.beat.advertise };
-        let mut metadata = tonic::metadata::MetadataMap::new();
-        if let Ok(value) = address.parse() {
-            metadata.insert(NODE_METADATA, value);
+        if node.beat.owner == self.node_name() {
+            return None;
         }
-        Some(Status::with_metadata(
-            tonic::Code::NotFound,
-            format!("match {match_id} runs on the node at {address}: watch it there"),
-            metadata,
-        ))
+        if proxied || node.beat.advertise.is_empty() {
+            let message = format!(
+                "match {match_id} runs on the node at {}: watch it there",
+                elsewhere::node_address(&node)
+            );
+            return Some(Err(elsewhere::naming(tonic::Code::NotFound, &node, message)));
+        }
+        let stream = self.peers.watch(&node, match_id).await;
+        Some(stream.map(|stream| {
+            let stream: Boxed<pb::WatchMessage> = Box::pin(stream);
+            Response::new(stream)
+        }))
+    }
+
+    /// After a page of this server's own running matches that ended them (`page` has no next
+    /// token), the hosted ladder matches the other live nodes of a shared store run, from
+    /// `from`, to fill the page; the next token continues among them.
+    async fn list_elsewhere(
+        &self,
+        query: &PageQuery,
+        from: Elsewhere,
+        page: &mut pb::ListMatchesResponse,
+    ) -> Result<(), Status> {
+        let Some(store) = self.shared_store() else { return Ok(()) };
+        let room = query.size.saturating_sub(page.matches.len());
+        let now_ms = listing::now_ms();
+        let asked = cardroom_store::ElsewhereQuery {
+            except_owner: self.node_name().to_owned(),
+            seen_since_ms: now_ms - cardroom_store::NODE_TTL.as_millis() as i64,
+            now_ms,
+            after: from.after(),
+            // One more than fits, to know whether another page follows.
+            limit: u32::try_from(room + 1).unwrap_or(u32::MAX),
+        };
+        let running = store.running_elsewhere(&asked).await.map_err(|error| {
+            Status::unavailable(format!("the other nodes' matches could not be read: {error}"))
+        })?;
+        let mut last = from;
+        for listed in &running {
+            if page.matches.len() >= query.size {
+                page.next_page_token = last.token();
+                break;
+            }
+            last = Elsewhere::After(listed.cursor());
+            // Listed already among this server's own (its view of the store lagging).
+            if self.registry.lookup(&listed.server_match_id).is_ok() {
+                continue;
+            }
+            page.matches.push(elsewhere::summary(listed));
+        }
+        Ok(())
     }
 
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
@@ -329,11 +388,12 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<Self::WatchStream>, Status> {
+        let proxied = request.metadata().contains_key(elsewhere::PROXIED_METADATA);
         let match_id = request.into_inner().match_id;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let found = match self.registry.lookup(&match_id) {
             Err(status) if status.code() == tonic::Code::NotFound => {
-                return Err(self.hosted_elsewhere(&match_id).await.unwrap_or(status));
+                return self.watch_elsewhere(&match_id, proxied).await.unwrap_or(Err(status));
             }
             found => found?,
         };
@@ -367,7 +427,16 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::ListMatchesRequest>,
     ) -> Result<Response<pb::ListMatchesResponse>, Status> {
-        Ok(Response::new(self.registry.list_matches(request.get_ref()).await?))
+        let query = PageQuery::from_request(request.get_ref())?;
+        let mut page = match query.elsewhere {
+            Some(_) => pb::ListMatchesResponse::default(),
+            None => self.registry.list_matches(query).await?,
+        };
+        if !query.finished && page.next_page_token.is_empty() {
+            self.list_elsewhere(&query, query.elsewhere.unwrap_or(Elsewhere::Start), &mut page)
+                .await?;
+        }
+        Ok(Response::new(page))
     }
 
     async fn list_ladders(

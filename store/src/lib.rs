@@ -47,7 +47,9 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
-pub use nodes::{NodeBeat, NodeRow};
+pub use nodes::{
+    ClaimLimit, ElsewhereQuery, NODE_TTL, NodeBeat, NodeRow, RunningCursor, RunningElsewhere,
+};
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
@@ -403,19 +405,26 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     // Many nodes on one store (see the `postgres` module's docs).
 
-    /// Claims for `lease.owner` up to `limit` of the ladder's claimable matches (planned, or
-    /// running under a lease expired by `now_ms`) whose every seat's bot is in `ready` (the
-    /// bots waiting in this node's lobby), earliest set first. Each claim's attempt grows by
-    /// one, as [`Store::claim_match`]'s. Nodes claiming at once never wait on each other nor
-    /// claim the same match (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    /// Claims for `lease.owner` up to `limit.claims` of the ladder's claimable matches
+    /// (planned, or running under a lease expired by `now_ms`) whose every seat's bot is in
+    /// `ready` (the bots waiting in this node's lobby), earliest set first, and never so many
+    /// that more than `limit.running` of the ladder's matches run (under leases that hold at
+    /// `now_ms`, on any node): the count and the claims are one transaction, and claims of one
+    /// ladder from many nodes take turns (PostgreSQL: a transaction's advisory lock), so the
+    /// cap holds across nodes. Each claim's attempt grows by one, as [`Store::claim_match`]'s.
+    /// Nodes claiming at once never claim the same match.
     async fn claim_ready(
         &self,
         ladder: LadderId,
         ready: &[BotId],
         lease: &Lease,
         now_ms: i64,
-        limit: u32,
+        limit: ClaimLimit,
     ) -> Result<Vec<Claim>, StoreError>;
+
+    /// How many of the ladder's matches run at `now_ms`: claimed, by any node, under a lease
+    /// that still holds.
+    async fn running_matches(&self, ladder: LadderId, now_ms: i64) -> Result<u32, StoreError>;
 
     /// Tries to become, or checks that this handle still is, the one scheduler of `ladder`
     /// (who plans and rates its sets) among every node on the store. Cheap: a standby calls it
@@ -511,6 +520,16 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// The node hosting the running ladder match whose server id is `server_match_id` (noted by
     /// [`Store::note_hosting`]), if one is and its node has a row.
     async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError>;
+
+    /// The ladder matches (of every ladder) that other nodes than `query.except_owner` host
+    /// now: running under a lease that holds, their server id noted ([`Store::note_hosting`]),
+    /// their node seen since `query.seen_since_ms`; newest started first, at most
+    /// `query.limit`, after `query.after` when given. What a node lists beside its own running
+    /// matches.
+    async fn running_elsewhere(
+        &self,
+        query: &ElsewhereQuery,
+    ) -> Result<Vec<RunningElsewhere>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

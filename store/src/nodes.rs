@@ -1,7 +1,10 @@
 //! Many nodes on one store: each node's row in the `nodes` table (its lease owner name, the
 //! address it advertises, when it was last seen and which bots wait in its lobby), which the
 //! scheduler of a ladder reads to plan tables of bots that wait on one node, and which tells a
-//! dead node's matches (its row no longer seen) from a live one's.
+//! dead node's matches (its row no longer seen) from a live one's; and what one node needs of
+//! the others' matches: how many run (a ladder's cap holds across nodes) and which, to list.
+
+use crate::LadderMatchId;
 
 /// What a node writes about itself at each heartbeat ([`Store::beat_node`]).
 ///
@@ -25,6 +28,115 @@ pub struct NodeRow {
     pub started_ms: i64,
     /// Its latest heartbeat.
     pub seen_ms: i64,
+}
+
+/// How long a node may go unseen before it is taken as dead: many heartbeats (a node on a
+/// loaded machine that misses a few is not declared dead). Its matches are then played again
+/// elsewhere, and no other node lists them as running.
+pub const NODE_TTL: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// How many matches one [`Store::claim_ready`] may claim.
+///
+/// [`Store::claim_ready`]: crate::Store::claim_ready
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClaimLimit {
+    /// At most this many in this call.
+    pub claims: u32,
+    /// And never so many that more than this many of the ladder's matches run at once: those
+    /// claimed under a lease not yet expired, by any node (the ladder's `max_matches`).
+    pub running: u32,
+}
+
+impl ClaimLimit {
+    /// At most `claims` matches, however many of the ladder's run.
+    pub const fn claims(claims: u32) -> ClaimLimit {
+        ClaimLimit { claims, running: u32::MAX }
+    }
+}
+
+/// Which running ladder matches [`Store::running_elsewhere`] lists: those other nodes host.
+///
+/// [`Store::running_elsewhere`]: crate::Store::running_elsewhere
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElsewhereQuery {
+    /// The asking node's lease owner name: its own matches are left out.
+    pub except_owner: String,
+    /// Only matches of nodes seen since then (the live ones).
+    pub seen_since_ms: i64,
+    /// Only matches whose lease holds at this time.
+    pub now_ms: i64,
+    /// Only matches after this one in the listing's order (the last of the page before).
+    pub after: Option<RunningCursor>,
+    /// At most this many.
+    pub limit: u32,
+}
+
+/// A place in the listing of running matches, which is newest started first (then highest id
+/// first): the match started at `started_ms` with id `id`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunningCursor {
+    /// When the match's attempt started, in milliseconds since the Unix epoch.
+    pub started_ms: i64,
+    /// Its id.
+    pub id: LadderMatchId,
+}
+
+/// A ladder match that another node hosts now, as [`Store::running_elsewhere`] lists it:
+/// nothing in it is hidden.
+///
+/// [`Store::running_elsewhere`]: crate::Store::running_elsewhere
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunningElsewhere {
+    /// The ladder match.
+    pub id: LadderMatchId,
+    /// The hosting server's id of the match (what `Watch` takes).
+    pub server_match_id: String,
+    /// The ladder's game, by its catalogue name.
+    pub game: String,
+    /// Its bots' names, seat 0 first.
+    pub bots: Vec<String>,
+    /// When its attempt started (was claimed), in milliseconds since the Unix epoch.
+    pub started_ms: i64,
+    /// The hosting node's lease owner name.
+    pub owner: String,
+    /// The address the hosting node advertises ("" if none).
+    pub advertise: String,
+}
+
+impl RunningElsewhere {
+    /// Where a listing continues after this match.
+    pub fn cursor(&self) -> RunningCursor {
+        RunningCursor { started_ms: self.started_ms, id: self.id }
+    }
+}
+
+/// One row of the running-elsewhere query: a match's columns and one seat's bot name, the
+/// rows in listing order and each match's seats in seat order.
+pub(crate) type RunningSeatRow = (i64, String, String, i64, String, String, String);
+
+/// The matches of running-elsewhere rows, in the rows' order.
+pub(crate) fn group_running(rows: Vec<RunningSeatRow>) -> Vec<RunningElsewhere> {
+    let mut matches: Vec<RunningElsewhere> = Vec::new();
+    for (id, server_match_id, game, started_ms, owner, advertise, bot) in rows {
+        match matches.last_mut() {
+            Some(last) if last.id.0 == id => last.bots.push(bot),
+            _ => matches.push(RunningElsewhere {
+                id: LadderMatchId(id),
+                server_match_id,
+                game,
+                bots: vec![bot],
+                started_ms,
+                owner,
+                advertise,
+            }),
+        }
+    }
+    matches
+}
+
+/// The cursor's bounds as the queries take them: before every match when none is given.
+pub(crate) fn cursor_bounds(after: Option<RunningCursor>) -> (i64, i64) {
+    after.map_or((i64::MAX, i64::MAX), |cursor| (cursor.started_ms, cursor.id.0))
 }
 
 /// The migration (number 4 of both backends; the same SQL in both dialects): one row per node

@@ -561,9 +561,13 @@ impl Store for PgStore {
         ready: &[BotId],
         lease: &Lease,
         now_ms: i64,
-        limit: u32,
+        limit: crate::ClaimLimit,
     ) -> Result<Vec<Claim>, StoreError> {
         nodes::claim_ready(self, ladder, ready, lease, now_ms, limit).await
+    }
+
+    async fn running_matches(&self, ladder: LadderId, now_ms: i64) -> Result<u32, StoreError> {
+        nodes::running_matches(self, ladder, now_ms).await
     }
 
     async fn try_lead(&self, ladder: LadderId) -> Result<bool, StoreError> {
@@ -655,6 +659,13 @@ impl Store for PgStore {
 
     async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
         nodes::hosting_node(self, server_match_id).await
+    }
+
+    async fn running_elsewhere(
+        &self,
+        query: &crate::ElsewhereQuery,
+    ) -> Result<Vec<crate::RunningElsewhere>, StoreError> {
+        nodes::running_elsewhere(self, query).await
     }
 }
 

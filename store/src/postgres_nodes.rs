@@ -16,12 +16,22 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
-use crate::nodes::{encode_lobby, node_row};
+use crate::nodes::{RunningSeatRow, cursor_bounds, encode_lobby, group_running, node_row};
 use crate::postgres::Cached;
 use crate::{
-    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore,
-    StoreError,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, LadderId, LadderMatchId, Lease, MatchState, NodeBeat,
+    NodeRow, PgStore, RunningElsewhere, StoreError,
 };
+
+/// Waits for a ladder's claim turn, until the transaction ends: the claims of one ladder with
+/// a cap take turns, so that each counts the running matches the one before it claimed. Keyed
+/// as [`TRY_LOCK`], apart from it.
+const CLAIM_TURN: &str = "SELECT pg_advisory_xact_lock(hashtextextended(
+    'cardroom claims ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
+
+/// Counts a ladder's running matches whose lease holds.
+const RUNNING: &str = "SELECT COUNT(*) FROM ladder_matches
+     WHERE ladder_id = $1 AND state = 'running' AND lease_until_ms >= $2";
 
 /// Takes a ladder's scheduler lock if it is free. The key is a 64-bit hash of the schema the
 /// store works in and the ladder's id: advisory locks belong to the whole database, and
@@ -44,13 +54,25 @@ pub(crate) async fn claim_ready(
     ready: &[BotId],
     lease: &Lease,
     now_ms: i64,
-    limit: u32,
+    limit: ClaimLimit,
 ) -> Result<Vec<Claim>, StoreError> {
     let ready: Vec<i64> = ready.iter().map(|bot| bot.0).collect();
-    let conn = store.conn().await?;
+    let mut conn = store.conn().await?;
+    let tx = conn.transaction().await?;
+    let mut room = limit.claims;
+    if limit.running != u32::MAX {
+        tx.one(CLAIM_TURN, &[&ladder.0]).await?;
+        // Read after the turn is taken (each statement sees what committed before it).
+        let running: i64 = tx.one(RUNNING, &[&ladder.0, &now_ms]).await?.try_get(0)?;
+        let running = u32::try_from(running).unwrap_or(u32::MAX);
+        room = room.min(limit.running.saturating_sub(running));
+    }
+    if room == 0 {
+        return Ok(Vec::new());
+    }
     // The candidates are locked as they are read; a row another node has locked is skipped,
     // not waited for, and one it claimed meanwhile fails the re-checked condition.
-    let rows = conn
+    let rows = tx
         .rows(
             "WITH ready AS (
                  SELECT m.id FROM ladder_matches m
@@ -73,12 +95,13 @@ pub(crate) async fn claim_ready(
                 &MatchState::Running.as_str(),
                 &now_ms,
                 &ready,
-                &i64::from(limit),
+                &i64::from(room),
                 &lease.owner,
                 &lease.until_ms,
             ],
         )
         .await?;
+    tx.commit().await?;
     let mut claims = rows
         .iter()
         .map(|row| {
@@ -93,6 +116,15 @@ pub(crate) async fn claim_ready(
         .collect::<Result<Vec<_>, StoreError>>()?;
     claims.sort_by_key(|claim| claim.id);
     Ok(claims)
+}
+
+pub(crate) async fn running_matches(
+    store: &PgStore,
+    ladder: LadderId,
+    now_ms: i64,
+) -> Result<u32, StoreError> {
+    let running: i64 = store.conn().await?.one(RUNNING, &[&ladder.0, &now_ms]).await?.try_get(0)?;
+    u32::try_from(running).map_err(|_| StoreError::Corrupt(format!("{running} running matches")))
 }
 
 pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, StoreError> {
@@ -202,4 +234,57 @@ pub(crate) async fn hosting_node(
     let Some(row) = row else { return Ok(None) };
     let lobby: String = row.try_get(4)?;
     node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby).map(Some)
+}
+
+/// Lists the matches other nodes host (`ladder_matches_by_state` finds the running ones).
+const RUNNING_ELSEWHERE: &str = "
+    SELECT m.id, m.server_match_id, l.game, m.started_ms, m.owner, m.advertise, b.name
+    FROM (SELECT m.id, m.ladder_id, m.server_match_id, m.started_ms, n.owner, n.advertise
+          FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+          WHERE m.state = 'running' AND m.lease_until_ms >= $1
+              AND m.server_match_id IS NOT NULL AND m.started_ms IS NOT NULL
+              AND n.owner <> $2 AND n.seen_ms >= $3
+              AND (m.started_ms, m.id) < ($4, $5)
+          ORDER BY m.started_ms DESC, m.id DESC
+          LIMIT $6) m
+    JOIN ladders l ON l.id = m.ladder_id
+    JOIN ladder_match_seats s ON s.match_id = m.id
+    JOIN bots b ON b.id = s.bot_id
+    ORDER BY m.started_ms DESC, m.id DESC, s.seat";
+
+pub(crate) async fn running_elsewhere(
+    store: &PgStore,
+    query: &ElsewhereQuery,
+) -> Result<Vec<RunningElsewhere>, StoreError> {
+    let (before_ms, before_id) = cursor_bounds(query.after);
+    let rows = store
+        .conn()
+        .await?
+        .rows(
+            RUNNING_ELSEWHERE,
+            &[
+                &query.now_ms,
+                &query.except_owner,
+                &query.seen_since_ms,
+                &before_ms,
+                &before_id,
+                &i64::from(query.limit),
+            ],
+        )
+        .await?;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            Ok((
+                row.try_get(0)?,
+                row.try_get(1)?,
+                row.try_get(2)?,
+                row.try_get(3)?,
+                row.try_get(4)?,
+                row.try_get(5)?,
+                row.try_get(6)?,
+            ))
+        })
+        .collect::<Result<Vec<RunningSeatRow>, StoreError>>()?;
+    Ok(group_running(rows))
 }

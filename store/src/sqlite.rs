@@ -495,13 +495,17 @@ impl Store for SqliteStore {
         ready: &[BotId],
         lease: &Lease,
         now_ms: i64,
-        limit: u32,
+        limit: crate::ClaimLimit,
     ) -> Result<Vec<Claim>, StoreError> {
         let (ready, lease) = (ready.to_vec(), lease.clone());
         self.run(move |conn| {
             crate::sqlite_nodes::claim_ready(conn, ladder, &ready, &lease, now_ms, limit)
         })
         .await
+    }
+
+    async fn running_matches(&self, ladder: LadderId, now_ms: i64) -> Result<u32, StoreError> {
+        self.run(move |conn| crate::sqlite_nodes::running_matches(conn, ladder, now_ms)).await
     }
 
     /// One node has the file: it leads every ladder.
@@ -600,6 +604,14 @@ impl Store for SqliteStore {
     async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
         let server_match_id = server_match_id.to_owned();
         self.run(move |conn| crate::sqlite_nodes::hosting_node(conn, &server_match_id)).await
+    }
+
+    async fn running_elsewhere(
+        &self,
+        query: &crate::ElsewhereQuery,
+    ) -> Result<Vec<crate::RunningElsewhere>, StoreError> {
+        let query = query.clone();
+        self.run(move |conn| crate::sqlite_nodes::running_elsewhere(conn, &query)).await
     }
 }
 

@@ -5,10 +5,15 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use crate::nodes::{encode_lobby, node_row};
+use crate::nodes::{RunningSeatRow, cursor_bounds, encode_lobby, group_running, node_row};
 use crate::{
-    BotId, Claim, LadderId, LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, StoreError,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, LadderId, LadderMatchId, Lease, MatchState, NodeBeat,
+    NodeRow, RunningElsewhere, StoreError,
 };
+
+/// The statement that counts a ladder's running matches whose lease holds.
+const RUNNING: &str = "SELECT COUNT(*) FROM ladder_matches
+     WHERE ladder_id = ?1 AND state = 'running' AND lease_until_ms >= ?2";
 
 pub(crate) fn claim_ready(
     conn: &mut Connection,
@@ -16,13 +21,15 @@ pub(crate) fn claim_ready(
     ready: &[BotId],
     lease: &Lease,
     now_ms: i64,
-    limit: u32,
+    limit: ClaimLimit,
 ) -> Result<Vec<Claim>, StoreError> {
     let ready: HashSet<i64> = ready.iter().map(|bot| bot.0).collect();
     let (planned, running) = (MatchState::Planned.as_str(), MatchState::Running.as_str());
     // Immediate: the write lock from the start, so the matches read are still claimable when
     // they are written.
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let already: u32 = tx.query_row(RUNNING, params![ladder.0, now_ms], |row| row.get(0))?;
+    let room = limit.claims.min(limit.running.saturating_sub(already)) as usize;
     let candidates: Vec<(i64, i64)> = {
         let mut stmt = tx.prepare(
             "SELECT m.id, s.bot_id FROM ladder_matches m
@@ -45,7 +52,7 @@ pub(crate) fn claim_ready(
         if !all_ready {
             continue;
         }
-        if claims.len() >= limit as usize {
+        if claims.len() >= room {
             break;
         }
         let attempt: u32 = tx.query_row(
@@ -60,6 +67,14 @@ pub(crate) fn claim_ready(
     }
     tx.commit()?;
     Ok(claims)
+}
+
+pub(crate) fn running_matches(
+    conn: &mut Connection,
+    ladder: LadderId,
+    now_ms: i64,
+) -> Result<u32, StoreError> {
+    Ok(conn.prepare_cached(RUNNING)?.query_row(params![ladder.0, now_ms], |row| row.get(0))?)
 }
 
 pub(crate) fn beat_node(
@@ -124,6 +139,55 @@ pub(crate) fn hosting_node(
     let Some(row) = rows.next()? else { return Ok(None) };
     let lobby: String = row.get(4)?;
     node_row(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, &lobby).map(Some)
+}
+
+/// The statement that lists the matches other nodes host (`ladder_matches_by_state` finds the
+/// running ones).
+const RUNNING_ELSEWHERE: &str = "
+    SELECT m.id, m.server_match_id, l.game, m.started_ms, m.owner, m.advertise, b.name
+    FROM (SELECT m.id, m.ladder_id, m.server_match_id, m.started_ms, n.owner, n.advertise
+          FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
+          WHERE m.state = 'running' AND m.lease_until_ms >= ?1
+              AND m.server_match_id IS NOT NULL AND m.started_ms IS NOT NULL
+              AND n.owner <> ?2 AND n.seen_ms >= ?3
+              AND (m.started_ms < ?4 OR (m.started_ms = ?4 AND m.id < ?5))
+          ORDER BY m.started_ms DESC, m.id DESC
+          LIMIT ?6) m
+    JOIN ladders l ON l.id = m.ladder_id
+    JOIN ladder_match_seats s ON s.match_id = m.id
+    JOIN bots b ON b.id = s.bot_id
+    ORDER BY m.started_ms DESC, m.id DESC, s.seat";
+
+pub(crate) fn running_elsewhere(
+    conn: &mut Connection,
+    query: &ElsewhereQuery,
+) -> Result<Vec<RunningElsewhere>, StoreError> {
+    let (before_ms, before_id) = cursor_bounds(query.after);
+    let mut stmt = conn.prepare_cached(RUNNING_ELSEWHERE)?;
+    let rows = stmt
+        .query_map(
+            params![
+                query.now_ms,
+                query.except_owner,
+                query.seen_since_ms,
+                before_ms,
+                before_id,
+                query.limit
+            ],
+            |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                    row.get(5)?,
+                    row.get(6)?,
+                ))
+            },
+        )?
+        .collect::<rusqlite::Result<Vec<RunningSeatRow>>>()?;
+    Ok(group_running(rows))
 }
 
 /// The refusal of a claim that no longer holds.

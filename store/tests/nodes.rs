@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{
-    KeyHash, LadderId, Lease, NewLadder, NewMatch, NewSet, PgStore, Store, StoredRating,
+    ClaimLimit, KeyHash, LadderId, Lease, NewLadder, NewMatch, NewSet, PgStore, Store, StoredRating,
 };
 
 /// `count` nodes on one fresh schema, with a ladder of four bots; `None` when skipped.
@@ -66,7 +66,10 @@ async fn nodes_claiming_at_once_never_share_a_match() {
             let lease = Lease { owner: format!("node-{i}"), until_ms: 1_000_000 };
             let mut mine = Vec::new();
             loop {
-                let claims = node.claim_ready(ladder, &bots, &lease, 10, 2).await.unwrap();
+                let claims = node
+                    .claim_ready(ladder, &bots, &lease, 10, ClaimLimit::claims(2))
+                    .await
+                    .unwrap();
                 if claims.is_empty() {
                     return mine;
                 }
@@ -82,6 +85,42 @@ async fn nodes_claiming_at_once_never_share_a_match() {
         }
     }
     assert_eq!(seen.len(), 60);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_claiming_at_once_keep_the_ladders_cap() {
+    let Some((nodes, ladder, bots)) = nodes("nodes_claiming_under_a_cap", 3).await else { return };
+    for index in 0..4u64 {
+        let matches = (0..4u32)
+            .map(|rotation| NewMatch {
+                rotation,
+                seed: index,
+                seats: vec![bots[rotation as usize], bots[(rotation as usize + 1) % 4]],
+            })
+            .collect();
+        let set = NewSet { index, seed: index, bots: bots.clone(), matches };
+        nodes[0].plan_set(ladder, &set, 2).await.unwrap();
+    }
+    // Three nodes claim one at a time, all at once, under a cap of 5 of the 16 matches: each
+    // claim counts the others' (none finishes), so 5 run in all.
+    let claimers = nodes.iter().enumerate().map(|(i, node)| {
+        let (node, bots) = (node.clone(), bots.clone());
+        tokio::spawn(async move {
+            let lease = Lease { owner: format!("node-{i}"), until_ms: 1_000_000 };
+            let limit = ClaimLimit { claims: 1, running: 5 };
+            let mut mine = 0;
+            while !node.claim_ready(ladder, &bots, &lease, 10, limit).await.unwrap().is_empty() {
+                mine += 1;
+            }
+            mine
+        })
+    });
+    let mut claimed = 0;
+    for claimer in claimers {
+        claimed += claimer.await.unwrap();
+    }
+    assert_eq!(claimed, 5);
+    assert_eq!(nodes[1].running_matches(ladder, 10).await.unwrap(), 5);
 }
 
 /// Polls `node` until it leads `ladder`, failing after `limit`; returns how long it took.

@@ -33,6 +33,8 @@ macro_rules! suite {
                 a_node_claims_the_matches_its_ready_bots_can_play,
                 a_leader_keeps_its_ladder_until_it_resigns,
                 node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matches,
+                a_claim_keeps_the_ladders_running_matches_under_its_cap,
+                a_node_lists_the_matches_other_live_nodes_host,
             );
             suite!(@checks $open, reads;
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,

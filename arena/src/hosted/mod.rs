@@ -42,9 +42,9 @@ use cardroom_server::{
     LadderSummary, ResumedBot,
 };
 use cardroom_store::{
-    BotId, BotStatus, Claim, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId, LadderSet,
-    LadderStatus, Lease, MatchResult, MatchState, NewLadder, NewMatch, NewSet, RatingUpdate,
-    Requeue, SeatResult, Store, StoreError, StoredRating,
+    BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
+    LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewLadder, NewMatch, NewSet,
+    RatingUpdate, Requeue, SeatResult, Store, StoreError, StoredRating,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
@@ -410,6 +410,10 @@ impl LadderControl for HostedLadders {
         }
         Ok(ResumedBot { ladder: ladder.to_owned(), bot: bot.to_owned(), paused_reason })
     }
+
+    fn node_name(&self) -> Option<&str> {
+        Some(&self.shared.run_id)
+    }
 }
 
 /// Renews this run's leases every third of [`LEASE`] while the ladders exist.
@@ -736,11 +740,25 @@ impl Runner {
         }
         self.start_planned(&mut free).await?;
         if self.leading {
-            while self.plan_one(&free).await? {
-                self.start_planned(&mut free).await?;
-            }
-            for free in &elsewhere {
-                while self.plan_one(free).await? {}
+            // One set per lobby in turn, from a lobby that moves on with the sets planned: under
+            // the ladder's cap, no node's bots wait while another node's take every free place.
+            let lobbies = 1 + elsewhere.len();
+            let (mut turn, mut idle) = (self.next_set as usize, 0);
+            while idle < lobbies {
+                let lobby = turn % lobbies;
+                turn += 1;
+                let planned = match lobby.checked_sub(1) {
+                    None => self.plan_one(&free).await?,
+                    Some(other) => self.plan_one(&elsewhere[other]).await?,
+                };
+                if !planned {
+                    idle += 1;
+                    continue;
+                }
+                idle = 0;
+                if lobby == 0 {
+                    self.start_planned(&mut free).await?;
+                }
             }
         }
         Ok(())
@@ -799,6 +817,19 @@ impl Runner {
                 Err(error) => warn!(cause = %error, "matches of dead nodes not requeued"),
             }
         }
+    }
+
+    /// The ladder's matches running now: this node's, or on a shared store every node's, as
+    /// the open sets were last read from the store (each step reads them again). What the
+    /// ladder's `max_matches` bounds; the claim itself counts the store's again.
+    fn running_anywhere(&self) -> u32 {
+        let listed = self
+            .open
+            .values()
+            .flat_map(|s| &s.matches)
+            .filter(|m| m.state == MatchState::Running)
+            .count();
+        self.running.max(u32::try_from(listed).unwrap_or(u32::MAX))
     }
 
     /// Whether `bot` may start another match now: known, not paused, under its cap.
@@ -875,10 +906,11 @@ impl Runner {
 
     /// Claims and starts every planned match whose bots can all play now.
     async fn start_planned(&mut self, free: &mut HashMap<BotId, usize>) -> Result<(), HostedError> {
+        let running = self.running_anywhere();
         let mut startable = Vec::new();
         for set in self.open.values() {
             for m in set.matches.iter().filter(|m| m.state == MatchState::Planned) {
-                if self.running + startable.len() as u32 >= self.file.max_matches {
+                if running + startable.len() as u32 >= self.file.max_matches {
                     break;
                 }
                 let bots: Vec<BotId> = m.seats.iter().map(|s| s.bot).collect();
@@ -915,10 +947,13 @@ impl Runner {
             owner: self.shared.run_id.clone(),
             until_ms: now_ms() + LEASE.as_millis() as i64,
         };
-        let claim = match self.store().claim_ready(self.id(), bots, &lease, now_ms(), 1).await {
+        // The store counts every node's running matches: the cap holds across nodes.
+        let limit = ClaimLimit { claims: 1, running: self.file.max_matches };
+        let claim = match self.store().claim_ready(self.id(), bots, &lease, now_ms(), limit).await {
             Ok(claims) => match claims.into_iter().next() {
                 Some(claim) => claim,
-                // Claimed by another node since this one read the open sets.
+                // Claimed by another node since this one read the open sets, or other nodes'
+                // matches fill the ladder's cap.
                 None => return false,
             },
             Err(error) => {
@@ -996,7 +1031,7 @@ impl Runner {
             .flat_map(|s| &s.matches)
             .filter(|m| m.state == MatchState::Planned)
             .count();
-        if self.running as usize + planned_unstarted >= self.file.max_matches as usize {
+        if self.running_anywhere() as usize + planned_unstarted >= self.file.max_matches as usize {
             return Ok(false);
         }
         let queued: Vec<BotId> = self

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use cardroom_store::{LadderStatus, NodeBeat};
+use cardroom_store::{LadderStatus, NODE_TTL, NodeBeat};
 use tracing::warn;
 
 use super::{HostedLadders, Shared, now_ms};
@@ -23,10 +23,6 @@ pub(super) const BEAT: Duration = Duration::from_millis(500);
 
 /// The shortest gap between two heartbeats (a burst of arrivals writes one).
 const BEAT_GAP: Duration = Duration::from_millis(50);
-
-/// How long a node may go unseen before it is taken as dead (many heartbeats: a node on a
-/// loaded machine that misses a few is not declared dead).
-pub(super) const NODE_TTL: Duration = Duration::from_secs(3);
 
 /// How often a node reads the store's ladders, to run one created or changed on another node.
 const LADDER_LOOK: Duration = Duration::from_secs(1);

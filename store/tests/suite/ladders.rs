@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use cardroom_store::{
-    BotId, Claim, FailureKind, KeyHash, LadderId, LadderStatus, Lease, MatchResult, MatchState,
-    NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate, Requeue, SeatResult, SetState,
-    Store, StoreError, StoredRating,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, FailureKind, KeyHash, LadderId, LadderStatus, Lease,
+    MatchResult, MatchState, NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate,
+    Requeue, RunningCursor, SeatResult, SetState, Store, StoreError, StoredRating,
 };
 
 const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
@@ -279,17 +279,34 @@ pub(crate) async fn a_node_claims_the_matches_its_ready_bots_can_play(store: Arc
     store.plan_set(ladder, &set(0, [a, b]), 3).await.unwrap();
     let owner = lease("node-1", 100);
     // Only a and c wait here: no match of set 0 has both its bots.
-    assert!(store.claim_ready(ladder, &[a, c], &owner, 10, 8).await.unwrap().is_empty());
-    let first = store.claim_ready(ladder, &[a, b, c], &owner, 10, 1).await.unwrap();
+    assert!(
+        store
+            .claim_ready(ladder, &[a, c], &owner, 10, ClaimLimit::claims(8))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let first =
+        store.claim_ready(ladder, &[a, b, c], &owner, 10, ClaimLimit::claims(1)).await.unwrap();
     let planned = &store.open_sets(ladder).await.unwrap()[0].matches;
     assert_eq!(first.len(), 1);
     assert_eq!((first[0].id, first[0].attempt), (planned[0].id, 1), "earliest first");
     assert_eq!(planned[0].lease_owner.as_deref(), Some("node-1"));
-    let second = store.claim_ready(ladder, &[a, b], &owner, 10, 8).await.unwrap();
+    let second =
+        store.claim_ready(ladder, &[a, b], &owner, 10, ClaimLimit::claims(8)).await.unwrap();
     assert_eq!(second.iter().map(|c| c.id).collect::<Vec<_>>(), [planned[1].id]);
-    assert!(store.claim_ready(ladder, &[a, b], &owner, 20, 8).await.unwrap().is_empty());
+    assert!(
+        store
+            .claim_ready(ladder, &[a, b], &owner, 20, ClaimLimit::claims(8))
+            .await
+            .unwrap()
+            .is_empty()
+    );
     // node-1's leases lapse; node-2 takes both matches over, and node-1's results are refused.
-    let taken = store.claim_ready(ladder, &[a, b], &lease("node-2", 500), 200, 8).await.unwrap();
+    let taken = store
+        .claim_ready(ladder, &[a, b], &lease("node-2", 500), 200, ClaimLimit::claims(8))
+        .await
+        .unwrap();
     assert_eq!(taken.iter().map(|c| c.attempt).collect::<Vec<_>>(), [2, 2]);
     let stale = store.finish_match(&result(&first[0], [1, 2]), 210).await.unwrap_err();
     assert!(matches!(stale, StoreError::StaleClaim { .. }), "{stale}");
@@ -343,4 +360,82 @@ pub(crate) async fn node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matc
         store.finish_match(&result(&dead, [1, 2]), 5_002).await,
         Err(StoreError::StaleClaim { .. })
     ));
+}
+
+/// The ladder's cap on running matches holds at the claim: a claim counts every node's running
+/// matches whose lease holds (not one whose lease expired), and claims no more than leaves the
+/// cap met.
+pub(crate) async fn a_claim_keeps_the_ladders_running_matches_under_its_cap(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    for index in 0..3 {
+        store.plan_set(ladder, &set(index, [a, b]), 3).await.unwrap();
+    }
+    let capped = |claims| ClaimLimit { claims, running: 3 };
+    let one = store.claim_ready(ladder, &[a, b], &lease("node-1", 100), 10, capped(2)).await;
+    assert_eq!(one.unwrap().len(), 2);
+    // Another node: one more, to the cap of 3, however many it asks for.
+    let two = store.claim_ready(ladder, &[a, b], &lease("node-2", 200), 10, capped(8)).await;
+    assert_eq!(two.unwrap().len(), 1);
+    assert_eq!(store.running_matches(ladder, 10).await.unwrap(), 3);
+    let full = store.claim_ready(ladder, &[a, b], &lease("node-2", 200), 20, capped(8)).await;
+    assert!(full.unwrap().is_empty(), "a claim past the cap");
+    // node-1's two leases lapse at 100: they no longer count, and are claimable again.
+    assert_eq!(store.running_matches(ladder, 150).await.unwrap(), 1);
+    let again = store.claim_ready(ladder, &[a, b], &lease("node-2", 300), 150, capped(8)).await;
+    assert_eq!(again.unwrap().len(), 2);
+    assert_eq!(store.running_matches(ladder, 150).await.unwrap(), 3);
+    // Without a cap, the rest.
+    let uncapped = ClaimLimit::claims(8);
+    let rest = store.claim_ready(ladder, &[a, b], &lease("node-3", 300), 150, uncapped).await;
+    assert_eq!(rest.unwrap().len(), 3);
+}
+
+/// A node lists the ladder matches other live nodes host, newest started first, by cursor:
+/// not its own, not one of a node no longer seen, not one whose lease expired, not one whose
+/// server id is not noted yet.
+pub(crate) async fn a_node_lists_the_matches_other_live_nodes_host(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    for index in 0..3 {
+        store.plan_set(ladder, &set(index, [a, b]), 3).await.unwrap();
+    }
+    let beat = |owner: &str| NodeBeat {
+        owner: owner.into(),
+        advertise: format!("http://{owner}:50051"),
+        lobby: Vec::new(),
+    };
+    for owner in ["here", "there", "gone"] {
+        store.beat_node(&beat(owner), if owner == "gone" { 100 } else { 1_000 }).await.unwrap();
+    }
+    let open = store.open_sets(ladder).await.unwrap();
+    let ids: Vec<_> = open.iter().flat_map(|s| &s.matches).map(|m| m.id).collect();
+    // Claimed at 10, 20, ... by: there, there, here, gone, there (noted), there (not noted).
+    let owners = ["there", "there", "here", "gone", "there", "there"];
+    for (i, (&id, owner)) in ids.iter().zip(owners).enumerate() {
+        let claim = store.claim_match(id, &lease(owner, 5_000), 10 * (i as i64 + 1)).await.unwrap();
+        if i < 5 {
+            store.note_hosting(&claim, &format!("srv-{i}")).await.unwrap();
+        }
+    }
+    let query = |after: Option<RunningCursor>, limit: u32, now_ms: i64| ElsewhereQuery {
+        except_owner: "here".into(),
+        seen_since_ms: 500,
+        now_ms,
+        after,
+        limit,
+    };
+    let all = store.running_elsewhere(&query(None, 10, 1_000)).await.unwrap();
+    let listed: Vec<&str> = all.iter().map(|m| m.server_match_id.as_str()).collect();
+    assert_eq!(listed, ["srv-4", "srv-1", "srv-0"], "newest started first");
+    assert_eq!(all[0].id, ids[4]);
+    assert_eq!((all[0].game.as_str(), all[0].started_ms), ("gin", 50));
+    assert_eq!(all[0].bots, ["a", "b"], "seat 0 first");
+    assert_eq!(all[1].bots, ["b", "a"]);
+    assert_eq!((all[0].owner.as_str(), all[0].advertise.as_str()), ("there", "http://there:50051"));
+    // Page by page.
+    let first = store.running_elsewhere(&query(None, 2, 1_000)).await.unwrap();
+    assert_eq!(first, all[..2]);
+    let rest = store.running_elsewhere(&query(Some(first[1].cursor()), 2, 1_000)).await.unwrap();
+    assert_eq!(rest, all[2..]);
+    // Once the leases lapse, nothing is running anywhere.
+    assert!(store.running_elsewhere(&query(None, 10, 6_000)).await.unwrap().is_empty());
 }
