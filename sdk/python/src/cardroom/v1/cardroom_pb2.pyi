@@ -785,20 +785,22 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[MatchSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MatchSummary(_message.Message):
-    __slots__ = ("match_id", "game", "seats", "created_ms", "ended_ms", "end")
+    __slots__ = ("match_id", "game", "seats", "created_ms", "ended_ms", "end", "host")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
     ENDED_MS_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
+    HOST_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: Game
     seats: _containers.RepeatedCompositeFieldContainer[SeatSummary]
     created_ms: int
     ended_ms: int
     end: MatchEnd
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., created_ms: _Optional[int] = ..., ended_ms: _Optional[int] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+    host: str
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSummary, _Mapping]]] = ..., created_ms: _Optional[int] = ..., ended_ms: _Optional[int] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ..., host: _Optional[str] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
     __slots__ = ("seat", "bot_name", "connected")

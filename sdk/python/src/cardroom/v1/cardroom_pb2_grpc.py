@@ -204,8 +204,11 @@ class CardroomServicer:
     def Watch(self, request, context):
         """Server streaming. Spectators: the public view at once, then every public event with the
         public view after it, until the match ends. Never a hidden card. On many nodes of one
-        store, NOT_FOUND for a hosted match another node runs names that node (the trailing
-        metadata `cardroom-node`: docs/protocol.md, "Many nodes on one store").
+        store, a hosted match another node runs is streamed through this one (it watches the
+        hosting node's public stream for the caller); where it cannot be (the hosting node
+        advertises no address, or the request came through another node already), NOT_FOUND names
+        that node, and UNAVAILABLE when the hosting node cannot be reached (the trailing metadata
+        `cardroom-node`: docs/protocol.md, "Many nodes on one store").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -224,7 +227,9 @@ class CardroomServicer:
         seats' names and connections; `Watch` shows one live) or those over that the server still
         remembers (its last `keep_finished`), with how each ended. For anyone: nothing in it is
         hidden. A `state` left unspecified, or a `page_token` that is not a `next_page_token` of the
-        same `state`, is INVALID_ARGUMENT.
+        same `state`, is INVALID_ARGUMENT. On many nodes of one store, the running matches go on
+        past this server's own with the hosted ladder matches the other live nodes run, newest
+        started first, each with its `host` (docs/protocol.md, "Many nodes on one store").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
