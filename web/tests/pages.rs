@@ -120,7 +120,7 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
     // is the same page.
     let last = store.finished_matches(Some(bot), 0, 2).unwrap()[1].id;
     let next = format!("/ladders/tt/bots/{bot}?page=2&before={last}");
-    assert_eq!(attrs(&page, "a[rel=next]", "href"), [next.clone()]);
+    assert_eq!(attrs(&page, "a[rel=next]", "href"), std::slice::from_ref(&next));
     let (_, second) = get(&router, &next).await;
     let (_, by_number) = get(&router, &format!("/ladders/tt/bots/{bot}?page=2")).await;
     assert_eq!(attrs(&by_number, "a.match", "href"), attrs(&second, "a.match", "href"));
