@@ -100,6 +100,16 @@ pub(crate) struct Side {
     pub(crate) load_average: Option<f64>,
 }
 
+impl Side {
+    /// The server's CPU per decision in microseconds, every decision it served counted: the
+    /// load's and the hosted matches'. Where the ladder only adds decisions, each no dearer
+    /// than the load's, this stays level with the server's that has no ladder.
+    pub(crate) fn server_us_per_decision(&self) -> f64 {
+        let decisions = self.measured.decisions_per_s + self.hosted_running.decisions_per_s;
+        self.measured.server_cpu * 1e6 / decisions.max(f64::MIN_POSITIVE)
+    }
+}
+
 /// One round: both servers, in the order they ran.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Round {
@@ -115,6 +125,8 @@ pub(crate) struct Medians {
     pub(crate) p50_us: f64,
     pub(crate) p99_us: f64,
     pub(crate) server_cpu: f64,
+    /// [`Side::server_us_per_decision`]'s median.
+    pub(crate) server_us_per_decision: f64,
 }
 
 impl Medians {
@@ -125,6 +137,7 @@ impl Medians {
             p50_us: median_of(|m| m.round_trip.p50_us as f64),
             p99_us: median_of(|m| m.round_trip.p99_us as f64),
             server_cpu: median_of(|m| m.server_cpu),
+            server_us_per_decision: median(sides.clone().map(Side::server_us_per_decision)),
         }
     }
 }
@@ -135,6 +148,9 @@ pub(crate) struct Ratios {
     pub(crate) decisions_per_s: f64,
     pub(crate) p50: f64,
     pub(crate) p99: f64,
+    /// The server's CPU per decision, every decision counted (not part of the verdict: under
+    /// a closed loop that fills the cores, it tells a dearer decision from a shared CPU).
+    pub(crate) server_us_per_decision: f64,
 }
 
 /// How far apart the two servers' figures may be (issue 13's "within 10%").
@@ -209,6 +225,10 @@ pub(crate) async fn compare(
         decisions_per_s: ratio(ladder.decisions_per_s, no_ladder.decisions_per_s),
         p50: ratio(ladder.p50_us, no_ladder.p50_us),
         p99: ratio(ladder.p99_us, no_ladder.p99_us),
+        server_us_per_decision: ratio(
+            ladder.server_us_per_decision,
+            no_ladder.server_us_per_decision,
+        ),
     };
     Ok(Comparison {
         bots: hosted.bots,
@@ -402,7 +422,8 @@ mod tests {
 
     #[test]
     fn within_tolerance_means_every_figure_within_ten_percent() {
-        let ratios = Ratios { decisions_per_s: 0.95, p50: 1.05, p99: 1.09 };
+        let ratios =
+            Ratios { decisions_per_s: 0.95, p50: 1.05, p99: 1.09, server_us_per_decision: 1.3 };
         assert!(ratios.within_tolerance());
         assert!(!Ratios { decisions_per_s: 0.85, ..ratios }.within_tolerance());
         assert!(!Ratios { p99: 1.2, ..ratios }.within_tolerance());

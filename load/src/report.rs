@@ -224,13 +224,14 @@ pub(crate) fn hosted(
         c.bots, c.streams_per_bot, c.hosted_think_ms, c.hosted_matches_cap, c.streams_per_bot
     );
     println!(
-        "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>36}{:>10}",
+        "{:<7}{:<11}{:>13}{:>10}{:>10}{:>12}{:>14}{:>36}{:>10}",
         "round",
         "server",
         "decisions/s",
         "p50 (µs)",
         "p99 (µs)",
         "server CPU",
+        "µs/decision",
         "hosted running (decisions/s)",
         "load avg"
     );
@@ -239,11 +240,12 @@ pub(crate) fn hosted(
         let h = &side.hosted_running;
         let load_average = side.load_average.map(|l| format!("{l:.1}")).unwrap_or_default();
         println!(
-            "{round:<7}{name:<11}{:>13}{:>10}{:>10}{:>12.2}{:>36}{load_average:>10}",
+            "{round:<7}{name:<11}{:>13}{:>10}{:>10}{:>12.2}{:>14.1}{:>36}{load_average:>10}",
             thousands(m.decisions_per_s),
             m.round_trip.p50_us,
             m.round_trip.p99_us,
             m.server_cpu,
+            side.server_us_per_decision(),
             format!("{} / {:.1} / {} ({:.0}/s)", h.min, h.mean, h.max, h.decisions_per_s),
         );
     };
@@ -259,22 +261,29 @@ pub(crate) fn hosted(
     }
     for (name, m) in [("no ladder", &c.no_ladder), ("ladder", &c.ladder)] {
         println!(
-            "{:<7}{name:<11}{:>13}{:>10.0}{:>10.0}{:>12.2}",
+            "{:<7}{name:<11}{:>13}{:>10.0}{:>10.0}{:>12.2}{:>14.1}",
             "median",
             thousands(m.decisions_per_s),
             m.p50_us,
             m.p99_us,
-            m.server_cpu
+            m.server_cpu,
+            m.server_us_per_decision
         );
     }
     let r = &c.ratios;
-    println!("{:<18}{:>13.3}{:>10.3}{:>10.3}", "ladder / none", r.decisions_per_s, r.p50, r.p99);
+    println!(
+        "{:<18}{:>13.3}{:>10.3}{:>10.3}{:>12}{:>14.3}",
+        "ladder / none", r.decisions_per_s, r.p50, r.p99, "", r.server_us_per_decision
+    );
     println!(
         "\nwithin {:.0}% (decisions/s ≥ {:.2}×, p50 and p99 ≤ {:.2}× the server with no ladder): {}",
         TOLERANCE * 100.0,
         1.0 - TOLERANCE,
         1.0 + TOLERANCE,
         if c.within_tolerance { "yes" } else { "NO" }
+    );
+    println!(
+        "µs/decision: the server's CPU per decision, the load's and the hosted matches' counted together (a decision made dearer by the ladder shows here; a CPU shared with its matches does not)"
     );
     Ok(())
 }
