@@ -39,6 +39,10 @@ const RUNNING: &str = "SELECT COUNT(*) FROM ladder_matches
 const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(hashtextextended(
     'cardroom scheduler ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
 
+/// Releases a ladder's scheduler lock taken with [`TRY_LOCK`] on the same session.
+const UNLOCK: &str = "SELECT pg_advisory_unlock(hashtextextended(
+    'cardroom scheduler ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
+
 /// How long an idle leader's connection waits before TCP keepalives probe the server.
 const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
 
@@ -152,8 +156,16 @@ pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, 
 }
 
 pub(crate) async fn resign(store: &PgStore, ladder: LadderId) -> Result<(), StoreError> {
-    // Closing the session releases its lock.
-    store.leadership().sessions.lock().await.remove(&ladder);
+    let Some(session) = store.leadership().sessions.lock().await.remove(&ladder) else {
+        return Ok(());
+    };
+    // Unlocked before the session closes: a dropped session's backend lets the lock go only
+    // once it has seen the connection end, so a `try_lead` right after (this handle's or
+    // another node's) could still find it held. Should the unlock fail, closing the session
+    // releases the lock all the same.
+    if let Err(error) = session.query_one(UNLOCK, &[&ladder.0]).await {
+        tracing::debug!(cause = %error, "the scheduler lock is left to the session's end");
+    }
     Ok(())
 }
 
