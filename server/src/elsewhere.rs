@@ -293,3 +293,60 @@ impl GameVisitor for EveryOption<'_> {
         serde_json::to_string(&options).ok()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use cardroom_store::{FinishedSeat, LadderMatchId};
+
+    use super::*;
+
+    fn finished(seats: [(&str, u8, bool); 3], advertise: &str) -> FinishedElsewhere {
+        FinishedElsewhere {
+            id: LadderMatchId(7),
+            server_match_id: "c0ffee".into(),
+            game: "gin".into(),
+            options_json: r#"{"target": 10}"#.into(),
+            seats: seats
+                .iter()
+                .map(|&(bot, place, forfeited)| FinishedSeat { bot: bot.into(), place, forfeited })
+                .collect(),
+            started_ms: 1_000,
+            finished_ms: 2_000,
+            owner: "run-1".into(),
+            advertise: advertise.into(),
+            seen_ms: None,
+        }
+    }
+
+    #[test]
+    fn a_stored_match_reads_as_a_hosting_node_tells_it() {
+        let stored = finished([("a", 2, false), ("b", 1, false), ("c", 2, false)], "");
+        let info = stored_info(&stored);
+        assert_eq!((info.match_id.as_str(), info.over), ("c0ffee", true));
+        assert_eq!(info.game, pb::Game::GinRummy as i32);
+        // The ladder's options with every field, as a match's status has them.
+        let options: serde_json::Value = serde_json::from_str(&info.options_json).unwrap();
+        let every: serde_json::Value =
+            serde_json::to_value(cardroom_games::gin::Options { target: 10, ..Default::default() })
+                .unwrap();
+        assert_eq!(options, every);
+        let names: Vec<&str> = info.seats.iter().map(|s| s.bot_name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        // First place first, ties by seat.
+        let end = info.end.unwrap();
+        let order: Vec<(u32, u32)> = end.standings.iter().map(|s| (s.seat, s.place)).collect();
+        assert_eq!(order, [(1, 1), (0, 2), (2, 2)]);
+        assert_eq!((end.aborted, end.reason.as_str()), (false, "the match is over"));
+
+        let summary = finished_summary(&stored);
+        assert_eq!((summary.created_ms, summary.ended_ms), (1_000, 2_000));
+        // Named by its lease owner name when it advertises no address.
+        assert_eq!(summary.host, "run-1");
+        let advertised = finished([("a", 1, false), ("b", 2, true), ("c", 2, false)], "http://n:1");
+        assert_eq!(finished_summary(&advertised).host, "http://n:1");
+        let end = stored_info(&advertised).end.unwrap();
+        assert_eq!(end.reason, "a seat forfeited");
+        assert!(end.standings.iter().any(|s| s.seat == 1 && s.forfeited));
+    }
+}
