@@ -115,8 +115,8 @@ impl Cardroom {
     /// `GetMatch` of `match_id`, not found here, on a shared store: while another node runs
     /// it, that node's answer passed on (or NOT_FOUND naming it, as [`Self::watch_elsewhere`]);
     /// once done, the answer of the node that played it while that node is live and still
-    /// has it, else the store's ([`elsewhere::stored_info`]). Each answer names the node in
-    /// its `cardroom-node` metadata. `None` when the store knows no such ladder match.
+    /// has it, else the store's ([`elsewhere::stored_info`]). Each answer names the other node
+    /// in its `cardroom-node` metadata. `None` when the store knows no such ladder match.
     async fn get_match_elsewhere(
         &self,
         match_id: &str,
@@ -141,7 +141,10 @@ impl Cardroom {
             }
         }
         let info = elsewhere::stored_info(&finished);
-        Some(Ok(Response::from_parts(peer.metadata(), info, Default::default())))
+        // Named unless this node played it (and has forgotten it since).
+        let named =
+            if peer.owner == self.node_name() { Default::default() } else { peer.metadata() };
+        Some(Ok(Response::from_parts(named, info, Default::default())))
     }
 
     /// `GetRecord` of `match_id`, not found here, on a shared store: FAILED_PRECONDITION while
