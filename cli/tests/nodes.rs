@@ -3,7 +3,10 @@
 //! node's lobby. A node that does not lead the ladder is killed (SIGKILL) while it hosts a match,
 //! then the leader; the ladder goes on, a standby takes the ladder over, the restarted node claims
 //! matches again, every match of a rated set is recorded once, and the ratings equal a serial
-//! replay of the stored results.
+//! replay of the stored results. Spectators reach a match through any node: listed, asked
+//! about (`GetMatch`) and watched while it runs, and once over listed among the finished ones
+//! and its record read (`GetRecord`), also once its node is dead. Each node keeps its records
+//! in a directory of its own, so another node can answer only from the store.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -134,6 +137,35 @@ async fn running_listed(
     }
 }
 
+/// The finished match `match_id` as the node `url` lists it, paging its finished matches
+/// (its own, then those the other nodes recorded) two a page until it is listed.
+async fn finished_listed(url: &str, match_id: &str) -> pb::MatchSummary {
+    let mut client = CardroomClient::connect(url.to_owned()).await.unwrap();
+    let mut page_token = String::new();
+    loop {
+        let request = pb::ListMatchesRequest {
+            state: pb::MatchState::Finished as i32,
+            page_size: 2,
+            page_token,
+        };
+        let page = client.list_matches(request).await.unwrap().into_inner();
+        if let Some(found) = page.matches.into_iter().find(|m| m.match_id == match_id) {
+            return found;
+        }
+        assert!(!page.next_page_token.is_empty(), "match {match_id} not listed by {url}");
+        page_token = page.next_page_token;
+    }
+}
+
+/// `GetRecord` of `match_id`.
+async fn record_of(
+    client: &mut CardroomClient<tonic::transport::Channel>,
+    match_id: &str,
+) -> String {
+    let asked = pb::GetRecordRequest { match_id: match_id.to_owned() };
+    client.get_record(asked).await.unwrap().into_inner().record_json
+}
+
 /// Every match of the ladder's open and rated sets, by id.
 async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<i64, LadderMatch> {
     let mut sets = store.open_sets(ladder).await.unwrap();
@@ -167,8 +199,9 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let url = fresh_schema_url(&base).await.unwrap();
         let store = cardroom_store::open(&url).await.unwrap();
         let accounts = Accounts::new(Arc::clone(&store));
-        let mut nodes: Vec<Node> =
-            (0..3).map(|_| Node::start(&url, &ladder_path, &records)).collect();
+        let mut nodes: Vec<Node> = (0..3)
+            .map(|i| Node::start(&url, &ladder_path, &records.join(format!("node{i}"))))
+            .collect();
         // Three bots per node, each bot on its node only.
         let mut node_bots: Vec<Vec<BotId>> = Vec::new();
         let mut node_urls = Vec::new();
@@ -241,6 +274,16 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 let planned: Vec<&str> = m.seats.iter().map(|s| names[&s.bot].as_str()).collect();
                 assert_eq!(seated, planned);
 
+                // Asked through the other node: the hosting node's answer, naming it.
+                let asked = pb::GetMatchRequest { match_id: server_id.clone() };
+                let answer = client.get_match(asked).await.unwrap();
+                let named = answer.metadata().get(NODE_METADATA).and_then(|v| v.to_str().ok());
+                assert_eq!(named, Some(nodes[host].url.as_str()), "{answer:?}");
+                let info = answer.into_inner();
+                assert_eq!(info.match_id, server_id);
+                let asked: Vec<&str> = info.seats.iter().map(|s| s.bot_name.as_str()).collect();
+                assert_eq!(asked, planned);
+
                 let mut passed_on =
                     tonic::Request::new(pb::WatchRequest { match_id: server_id.clone() });
                 passed_on.metadata_mut().insert(PROXIED_METADATA, "1".parse().unwrap());
@@ -265,7 +308,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 }
                 let end = last.and_then(|message| message.end);
                 return Some((
-                    m.id,
+                    (m.id, host, server_id),
                     end.expect("the stream through another node ends with the end"),
                 ));
             }
@@ -274,7 +317,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         .await;
         // What the spectator saw end is the result the hosting node stored.
         let stored = eventually("the watched match recorded", || async {
-            let m = matches(store.as_ref(), ladder).await.remove(&watched.0)?;
+            let m = matches(store.as_ref(), ladder).await.remove(&watched.0.0)?;
             (m.state == MatchState::Done).then_some(m)
         })
         .await;
@@ -283,6 +326,16 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             let seat = &stored.seats[standing.seat as usize];
             assert_eq!(seat.place.map(u32::from), Some(standing.place), "{end:?}");
         }
+        // Over, it is listed among the finished matches of another node with its host, and
+        // its record read there is the one its node stored.
+        let (_, host, server_id) = &watched;
+        let other = &nodes[(host + 1) % 3].url;
+        let listed = finished_listed(other, server_id).await;
+        assert_eq!(listed.host, nodes[*host].url, "{listed:?}");
+        assert_eq!(listed.end.as_ref().map(|e| &e.standings), Some(&end.standings));
+        let mut client = CardroomClient::connect(other.clone()).await.unwrap();
+        let record = record_of(&mut client, server_id).await;
+        assert_eq!(Some(record), store.ladder_record(watched.0).await.unwrap());
 
         // Kill a node that does not lead while it hosts a match.
         let victim = (leader + 1) % 3;
@@ -301,10 +354,30 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let killed_running = running_on_victim().await.unwrap_or_default();
         assert!(!killed_running.is_empty(), "killed while matches ran");
         rated_more(store.as_ref(), ladder, 3, "sets rated without the killed node").await;
+        // A match the dead node recorded: described and its record read from the store.
+        let recorded = matches(store.as_ref(), ladder)
+            .await
+            .into_values()
+            .find(|m| m.state == MatchState::Done && among(m, &node_bots[victim]))
+            .expect("a match the killed node recorded");
+        let server_id = recorded.server_match_id.clone().unwrap();
+        let mut client = CardroomClient::connect(nodes[leader].url.clone()).await.unwrap();
+        let asked = pb::GetMatchRequest { match_id: server_id.clone() };
+        let answer = client.get_match(asked).await.unwrap();
+        let named = answer.metadata().get(NODE_METADATA).and_then(|v| v.to_str().ok());
+        assert_eq!(named, Some(nodes[victim].url.as_str()), "{answer:?}");
+        let info = answer.into_inner();
+        assert!(info.over, "{info:?}");
+        for standing in &info.end.as_ref().unwrap().standings {
+            let seat = &recorded.seats[standing.seat as usize];
+            assert_eq!(seat.place.map(u32::from), Some(standing.place), "{info:?}");
+        }
+        let record = record_of(&mut client, &server_id).await;
+        assert_eq!(Some(record), store.ladder_record(recorded.id).await.unwrap());
 
         // Started again (a new process, a new port), its bots come back to it and it plays.
         let restarted_ms = now_ms();
-        nodes[victim] = Node::start(&url, &ladder_path, &records);
+        nodes[victim] = Node::start(&url, &ladder_path, &records.join("restarted"));
         *node_urls[victim].lock().unwrap() = nodes[victim].url.clone();
         eventually("the restarted node hosting matches", || async {
             matches(store.as_ref(), ladder)

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use cardroom_proto::pb;
-use cardroom_store::{LadderMatchId, RunningCursor};
+use cardroom_store::{FinishedCursor, LadderMatchId, RunningCursor};
 use tonic::Status;
 
 /// Matches on a page when the request says 0.
@@ -47,19 +47,21 @@ pub(crate) struct PageQuery {
     pub(crate) finished: bool,
     /// Only matches numbered below this (the last one of the page before).
     pub(crate) before: Option<u64>,
-    /// Past this server's own running matches, among those other nodes of its store host
-    /// (tokens `n`, `n<started_ms>.<id>`): from where.
+    /// Past this server's own matches, among those other nodes of its store host (running:
+    /// tokens `n`, `n<started_ms>.<id>`) or recorded (finished: `n`, `n<finished_ms>.<id>`):
+    /// from where.
     pub(crate) elsewhere: Option<Elsewhere>,
     pub(crate) size: usize,
 }
 
-/// Where a page of the running matches other nodes host starts.
+/// Where a page of the matches other nodes host (running) or recorded (finished) starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Elsewhere {
     /// At the newest.
     Start,
-    /// After this one (the last of the page before).
-    After(RunningCursor),
+    /// After this one (the last of the page before): the match with id `id` that started
+    /// (running) or finished (finished) at `ms`.
+    After { ms: i64, id: LadderMatchId },
 }
 
 impl Elsewhere {
@@ -67,27 +69,32 @@ impl Elsewhere {
     pub(crate) fn token(self) -> String {
         match self {
             Elsewhere::Start => "n".to_owned(),
-            Elsewhere::After(cursor) => format!("n{}.{}", cursor.started_ms, cursor.id.0),
+            Elsewhere::After { ms, id } => format!("n{ms}.{}", id.0),
         }
     }
 
-    /// The place a token after `n` names: empty for the start, else `<started_ms>.<id>`.
+    /// The place a token after `n` names: empty for the start, else `<ms>.<id>`.
     fn parse(rest: &str) -> Option<Elsewhere> {
         if rest.is_empty() {
             return Some(Elsewhere::Start);
         }
-        let (started_ms, id) = rest.split_once('.')?;
-        Some(Elsewhere::After(RunningCursor {
-            started_ms: started_ms.parse().ok()?,
-            id: LadderMatchId(id.parse().ok()?),
-        }))
+        let (ms, id) = rest.split_once('.')?;
+        Some(Elsewhere::After { ms: ms.parse().ok()?, id: LadderMatchId(id.parse().ok()?) })
     }
 
-    /// Where the store's listing continues.
-    pub(crate) fn after(self) -> Option<RunningCursor> {
+    /// Where the store's listing of running matches continues.
+    pub(crate) fn running_after(self) -> Option<RunningCursor> {
         match self {
             Elsewhere::Start => None,
-            Elsewhere::After(cursor) => Some(cursor),
+            Elsewhere::After { ms, id } => Some(RunningCursor { started_ms: ms, id }),
+        }
+    }
+
+    /// Where the store's listing of finished matches continues.
+    pub(crate) fn finished_after(self) -> Option<FinishedCursor> {
+        match self {
+            Elsewhere::Start => None,
+            Elsewhere::After { ms, id } => Some(FinishedCursor { finished_ms: ms, id }),
         }
     }
 }
@@ -112,7 +119,7 @@ impl PageQuery {
             ))
         };
         let (mut before, mut elsewhere) = (None, None);
-        if let Some(rest) = request.page_token.strip_prefix('n').filter(|_| !finished) {
+        if let Some(rest) = request.page_token.strip_prefix('n') {
             elsewhere = Some(Elsewhere::parse(rest).ok_or_else(refused)?);
         } else if !request.page_token.is_empty() {
             let seq = request
@@ -275,18 +282,29 @@ mod tests {
         assert!(invalid(request(pb::MatchState::Running, 0, "f7")));
         assert!(invalid(request(pb::MatchState::Finished, 0, "fx")));
         assert_eq!(query(true, None, 1).token_after(9), "f9");
-        // Past this server's own running matches, the other nodes'.
-        let after =
-            |started_ms, id| Elsewhere::After(RunningCursor { started_ms, id: LadderMatchId(id) });
+        // Past this server's own matches, the other nodes', running and finished.
+        let after = |ms, id| Elsewhere::After { ms, id: LadderMatchId(id) };
         for elsewhere in [Elsewhere::Start, after(1_700_000_000_000, 42)] {
             let token = elsewhere.token();
-            let read_back = read(&request(pb::MatchState::Running, 5, &token)).unwrap();
-            assert_eq!(
-                read_back,
-                PageQuery { elsewhere: Some(elsewhere), ..query(false, None, 5) }
-            );
-            assert!(invalid(request(pb::MatchState::Finished, 0, &token)));
+            for (state, finished) in
+                [(pb::MatchState::Running, false), (pb::MatchState::Finished, true)]
+            {
+                let read_back = read(&request(state, 5, &token)).unwrap();
+                assert_eq!(
+                    read_back,
+                    PageQuery { elsewhere: Some(elsewhere), ..query(finished, None, 5) }
+                );
+            }
         }
+        let cursor = after(7, 3);
+        assert_eq!(
+            cursor.running_after(),
+            Some(RunningCursor { started_ms: 7, id: LadderMatchId(3) })
+        );
+        assert_eq!(
+            cursor.finished_after(),
+            Some(FinishedCursor { finished_ms: 7, id: LadderMatchId(3) })
+        );
         assert!(invalid(request(pb::MatchState::Running, 0, "n12")));
         assert!(invalid(request(pb::MatchState::Running, 0, "n1.x")));
     }

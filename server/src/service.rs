@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::info;
 
 use crate::accounts;
-use crate::elsewhere::{self, Peers};
+use crate::elsewhere::{self, Peer, Peers};
 use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
 use crate::listing::{self, Elsewhere, PageQuery};
 use crate::match_task::{Command, Connect, Joining};
@@ -28,7 +28,8 @@ pub(crate) struct Cardroom {
     pub(crate) registry: Registry,
     /// The hosted ladders' runner, when the server runs ladders.
     pub(crate) ladders: Option<Arc<dyn LadderControl>>,
-    /// Channels to the other nodes of a shared store, for the `Watch` of a match one hosts.
+    /// Channels to the other nodes of a shared store, for the `GetMatch` and `Watch` of a
+    /// match one hosts.
     pub(crate) peers: Peers,
 }
 
@@ -49,38 +50,163 @@ impl Cardroom {
         self.ladders.as_deref().and_then(|ladders| ladders.node_name()).unwrap_or_default()
     }
 
+    /// The node of a shared store other than this one that hosts the running ladder match
+    /// `match_id`, if one does (a store that cannot be read is logged and taken as none).
+    async fn hosting_elsewhere(&self, match_id: &str) -> Option<cardroom_store::NodeRow> {
+        match self.shared_store()?.hosting_node(match_id).await {
+            Ok(node) => node.filter(|node| node.beat.owner != self.node_name()),
+            Err(error) => {
+                tracing::warn!(cause = %error, "the match's node could not be read");
+                None
+            }
+        }
+    }
+
+    /// The done ladder match `match_id` played, from a shared store (whichever node recorded
+    /// it); a store that cannot be read is logged and taken as none.
+    async fn finished_in_store(&self, match_id: &str) -> Option<cardroom_store::FinishedElsewhere> {
+        match self.shared_store()?.finished_by_server_id(match_id).await {
+            Ok(finished) => finished,
+            Err(error) => {
+                tracing::warn!(cause = %error, "the finished match could not be read");
+                None
+            }
+        }
+    }
+
+    /// NOT_FOUND for a request that cannot be passed on to the node running `match_id`
+    /// (`proxied`: it came through another node already; or the node advertises no address),
+    /// naming the node in the message and the `cardroom-node` metadata; `None` when it can.
+    fn unreachable(
+        match_id: &str,
+        proxied: bool,
+        node: &cardroom_store::NodeRow,
+        rpc: &str,
+    ) -> Option<Status> {
+        if !proxied && !node.beat.advertise.is_empty() {
+            return None;
+        }
+        let peer = Peer::from(node);
+        let message =
+            format!("match {match_id} runs on the node at {}: {rpc} it there", peer.address());
+        Some(elsewhere::naming(tonic::Code::NotFound, peer, message))
+    }
+
     /// `Watch` of `match_id`, not found here, when this server shares its store with other
     /// nodes and another one runs it as a hosted ladder match: that node's stream, passed on
-    /// (`elsewhere`); NOT_FOUND naming the node when it cannot be passed on (`proxied`: the
-    /// request came through another node already; or the node advertises no address), in the
-    /// message and the `cardroom-node` metadata. `None` when no other node is known to run it.
+    /// (`elsewhere`), or NOT_FOUND naming the node when it cannot be ([`Self::unreachable`]).
+    /// `None` when no other node is known to run it.
     async fn watch_elsewhere(
         &self,
         match_id: &str,
         proxied: bool,
     ) -> Option<Result<Response<Boxed<pb::WatchMessage>>, Status>> {
-        let node = match self.shared_store()?.hosting_node(match_id).await {
-            Ok(node) => node?,
-            Err(error) => {
-                tracing::warn!(cause = %error, "the match's node could not be read");
-                return None;
-            }
-        };
-        if node.beat.owner == self.node_name() {
-            return None;
+        let node = self.hosting_elsewhere(match_id).await?;
+        if let Some(refused) = Self::unreachable(match_id, proxied, &node, "watch") {
+            return Some(Err(refused));
         }
-        if proxied || node.beat.advertise.is_empty() {
-            let message = format!(
-                "match {match_id} runs on the node at {}: watch it there",
-                elsewhere::node_address(&node)
-            );
-            return Some(Err(elsewhere::naming(tonic::Code::NotFound, &node, message)));
-        }
-        let stream = self.peers.watch(&node, match_id).await;
+        let stream = self.peers.watch(Peer::from(&node), match_id).await;
         Some(stream.map(|stream| {
             let stream: Boxed<pb::WatchMessage> = Box::pin(stream);
             Response::new(stream)
         }))
+    }
+
+    /// `GetMatch` of `match_id`, not found here, on a shared store: while another node runs
+    /// it, that node's answer passed on (or NOT_FOUND naming it, as [`Self::watch_elsewhere`]);
+    /// once done, the answer of the node that played it while that node is live and still
+    /// has it, else the store's ([`elsewhere::stored_info`]). Each answer names the other node
+    /// in its `cardroom-node` metadata. `None` when the store knows no such ladder match.
+    async fn get_match_elsewhere(
+        &self,
+        match_id: &str,
+        proxied: bool,
+    ) -> Option<Result<Response<pb::MatchInfo>, Status>> {
+        if let Some(node) = self.hosting_elsewhere(match_id).await {
+            if let Some(refused) = Self::unreachable(match_id, proxied, &node, "ask") {
+                return Some(Err(refused));
+            }
+            return Some(self.peers.get_match(Peer::from(&node), match_id).await);
+        }
+        let finished = self.finished_in_store(match_id).await?;
+        let peer = Peer::from(&finished);
+        let live_since = listing::now_ms() - cardroom_store::NODE_TTL.as_millis() as i64;
+        let host_is_live = finished.seen_ms.is_some_and(|seen| seen >= live_since);
+        if !proxied && host_is_live && !peer.advertise.is_empty() && peer.owner != self.node_name()
+        {
+            // Its own status has what only it counted (strikes, think times); forgotten
+            // there or unreachable, the store's.
+            if let Ok(answer) = self.peers.get_match(peer, match_id).await {
+                return Some(Ok(answer));
+            }
+        }
+        let info = elsewhere::stored_info(&finished);
+        // Named unless this node played it (and has forgotten it since).
+        let named =
+            if peer.owner == self.node_name() { Default::default() } else { peer.metadata() };
+        Some(Ok(Response::from_parts(named, info, Default::default())))
+    }
+
+    /// `GetRecord` of `match_id`, not found here, on a shared store: FAILED_PRECONDITION while
+    /// another node runs it (naming the node), and the record stored with its result once it
+    /// is done, whichever node recorded it (the same JSON that node serves). `None` when the
+    /// store knows no such ladder match.
+    async fn record_elsewhere(&self, match_id: &str) -> Option<Result<String, Status>> {
+        if let Some(node) = self.hosting_elsewhere(match_id).await {
+            let peer = Peer::from(&node);
+            let message =
+                format!("match {match_id} is still running, on the node at {}", peer.address());
+            return Some(Err(elsewhere::naming(tonic::Code::FailedPrecondition, peer, message)));
+        }
+        let finished = self.finished_in_store(match_id).await?;
+        let record = match self.shared_store()?.ladder_record(finished.id).await {
+            Ok(record) => record,
+            Err(error) => {
+                return Some(Err(Status::unavailable(format!(
+                    "the record of match {match_id} could not be read from the store: {error}"
+                ))));
+            }
+        };
+        Some(record.ok_or_else(|| {
+            Status::not_found(format!("match {match_id} was recorded without its record"))
+        }))
+    }
+
+    /// After a page of this server's own finished matches that ended them (`page` has no next
+    /// token), the done ladder matches other nodes of a shared store recorded, from `from`, to
+    /// fill the page; the next token continues among them.
+    async fn list_finished_elsewhere(
+        &self,
+        query: &PageQuery,
+        from: Elsewhere,
+        page: &mut pb::ListMatchesResponse,
+    ) -> Result<(), Status> {
+        let Some(store) = self.shared_store() else { return Ok(()) };
+        let room = query.size.saturating_sub(page.matches.len());
+        let asked = cardroom_store::FinishedQuery {
+            except_owner: self.node_name().to_owned(),
+            after: from.finished_after(),
+            // One more than fits, to know whether another page follows.
+            limit: u32::try_from(room + 1).unwrap_or(u32::MAX),
+        };
+        let finished = store.finished_elsewhere(&asked).await.map_err(|error| {
+            Status::unavailable(format!("the other nodes' matches could not be read: {error}"))
+        })?;
+        let mut last = from;
+        for listed in &finished {
+            if page.matches.len() >= query.size {
+                page.next_page_token = last.token();
+                break;
+            }
+            let cursor = listed.cursor();
+            last = Elsewhere::After { ms: cursor.finished_ms, id: cursor.id };
+            // Listed already among this server's own.
+            if self.registry.lookup(&listed.server_match_id).is_ok() {
+                continue;
+            }
+            page.matches.push(elsewhere::finished_summary(listed));
+        }
+        Ok(())
     }
 
     /// After a page of this server's own running matches that ended them (`page` has no next
@@ -99,7 +225,7 @@ impl Cardroom {
             except_owner: self.node_name().to_owned(),
             seen_since_ms: now_ms - cardroom_store::NODE_TTL.as_millis() as i64,
             now_ms,
-            after: from.after(),
+            after: from.running_after(),
             // One more than fits, to know whether another page follows.
             limit: u32::try_from(room + 1).unwrap_or(u32::MAX),
         };
@@ -112,7 +238,8 @@ impl Cardroom {
                 page.next_page_token = last.token();
                 break;
             }
-            last = Elsewhere::After(listed.cursor());
+            let cursor = listed.cursor();
+            last = Elsewhere::After { ms: cursor.started_ms, id: cursor.id };
             // Listed already among this server's own (its view of the store lagging).
             if self.registry.lookup(&listed.server_match_id).is_ok() {
                 continue;
@@ -279,7 +406,14 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::GetMatchRequest>,
     ) -> Result<Response<pb::MatchInfo>, Status> {
-        Ok(Response::new(self.registry.info(&request.into_inner().match_id).await?))
+        let proxied = request.metadata().contains_key(elsewhere::PROXIED_METADATA);
+        let match_id = request.into_inner().match_id;
+        match self.registry.info(&match_id).await {
+            Err(status) if status.code() == tonic::Code::NotFound => {
+                self.get_match_elsewhere(&match_id, proxied).await.unwrap_or(Err(status))
+            }
+            found => Ok(Response::new(found?)),
+        }
     }
 
     type PlayStream = Boxed<pb::ServerMessage>;
@@ -419,7 +553,13 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::GetRecordRequest>,
     ) -> Result<Response<pb::GetRecordResponse>, Status> {
-        let record_json = self.registry.record(&request.into_inner().match_id).await?;
+        let match_id = request.into_inner().match_id;
+        let record_json = match self.registry.record(&match_id).await {
+            Err(status) if status.code() == tonic::Code::NotFound => {
+                self.record_elsewhere(&match_id).await.unwrap_or(Err(status))?
+            }
+            found => found?,
+        };
         Ok(Response::new(pb::GetRecordResponse { record_json }))
     }
 
@@ -432,9 +572,13 @@ impl pb::cardroom_server::Cardroom for Cardroom {
             Some(_) => pb::ListMatchesResponse::default(),
             None => self.registry.list_matches(query).await?,
         };
-        if !query.finished && page.next_page_token.is_empty() {
-            self.list_elsewhere(&query, query.elsewhere.unwrap_or(Elsewhere::Start), &mut page)
-                .await?;
+        if page.next_page_token.is_empty() {
+            let from = query.elsewhere.unwrap_or(Elsewhere::Start);
+            if query.finished {
+                self.list_finished_elsewhere(&query, from, &mut page).await?;
+            } else {
+                self.list_elsewhere(&query, from, &mut page).await?;
+            }
         }
         Ok(Response::new(page))
     }

@@ -48,7 +48,8 @@ pub use ladders::{
     StoredRating,
 };
 pub use nodes::{
-    ClaimLimit, ElsewhereQuery, NODE_TTL, NodeBeat, NodeRow, RunningCursor, RunningElsewhere,
+    ClaimLimit, ElsewhereQuery, FinishedCursor, FinishedElsewhere, FinishedQuery, FinishedSeat,
+    NODE_TTL, NodeBeat, NodeRow, RunningCursor, RunningElsewhere,
 };
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
@@ -530,6 +531,24 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         &self,
         query: &ElsewhereQuery,
     ) -> Result<Vec<RunningElsewhere>, StoreError>;
+
+    /// The done ladder matches (of every ladder) that other nodes than `query.except_owner`
+    /// recorded (migration 7 notes who; matches done before it are not listed), latest
+    /// finished first, at most `query.limit`, after `query.after` when given; read down an
+    /// index of the done matches in that order. What a node lists after its own finished
+    /// matches.
+    async fn finished_elsewhere(
+        &self,
+        query: &FinishedQuery,
+    ) -> Result<Vec<FinishedElsewhere>, StoreError>;
+
+    /// The done ladder match that the server match `server_match_id` played, with the node
+    /// that recorded it (whichever node that was), if there is one: read by an index of the
+    /// matches' server ids.
+    async fn finished_by_server_id(
+        &self,
+        server_match_id: &str,
+    ) -> Result<Option<FinishedElsewhere>, StoreError>;
 }
 
 /// Where a store lives, parsed from `--store`.

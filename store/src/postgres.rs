@@ -60,6 +60,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::sqlite::OPEN_SETS_INDEX,
     // 6: each seat's think times in a done match (a bot's page draws their histogram).
     crate::think::POSTGRES_MIGRATION,
+    // 7: which node recorded each done match; indexes of the done matches and of server ids.
+    crate::nodes::FINISHED_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -666,6 +668,20 @@ impl Store for PgStore {
         query: &crate::ElsewhereQuery,
     ) -> Result<Vec<crate::RunningElsewhere>, StoreError> {
         nodes::running_elsewhere(self, query).await
+    }
+
+    async fn finished_elsewhere(
+        &self,
+        query: &crate::FinishedQuery,
+    ) -> Result<Vec<crate::FinishedElsewhere>, StoreError> {
+        nodes::finished_elsewhere(self, query).await
+    }
+
+    async fn finished_by_server_id(
+        &self,
+        server_match_id: &str,
+    ) -> Result<Option<crate::FinishedElsewhere>, StoreError> {
+        nodes::finished_by_server_id(self, server_match_id).await
     }
 }
 

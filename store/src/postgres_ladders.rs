@@ -747,7 +747,7 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
     tx.exec(
         "UPDATE ladder_matches
          SET state = $2, lease_owner = NULL, lease_until_ms = NULL, server_match_id = $3,
-             record_json = $4, finished_ms = $5
+             record_json = $4, finished_ms = $5, finished_by = $6
          WHERE id = $1",
         &[
             &found.id.0,
@@ -755,6 +755,7 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
             &result.server_match_id,
             &result.record_json,
             &now_ms,
+            &result.claim.owner,
         ],
     )
     .await?;

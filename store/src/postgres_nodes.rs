@@ -16,11 +16,14 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio_postgres::{Client, NoTls};
 
-use crate::nodes::{RunningSeatRow, cursor_bounds, encode_lobby, group_running, node_row};
+use crate::nodes::{
+    FINISHED_COLUMNS, FINISHED_JOINS, FinishedSeatRow, RunningSeatRow, cursor_bounds, encode_lobby,
+    finished_bounds, group_finished, group_running, node_row,
+};
 use crate::postgres::Cached;
 use crate::{
-    BotId, Claim, ClaimLimit, ElsewhereQuery, LadderId, LadderMatchId, Lease, MatchState, NodeBeat,
-    NodeRow, PgStore, RunningElsewhere, StoreError,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, FinishedElsewhere, FinishedQuery, LadderId,
+    LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, PgStore, RunningElsewhere, StoreError,
 };
 
 /// Waits for a ladder's claim turn, until the transaction ends: the claims of one ladder with
@@ -299,4 +302,63 @@ pub(crate) async fn running_elsewhere(
         })
         .collect::<Result<Vec<RunningSeatRow>, StoreError>>()?;
     Ok(group_running(rows))
+}
+
+/// A row of [`FINISHED_COLUMNS`].
+fn finished_row(row: &tokio_postgres::Row) -> Result<FinishedSeatRow, StoreError> {
+    Ok(FinishedSeatRow {
+        id: row.try_get(0)?,
+        server_match_id: row.try_get(1)?,
+        game: row.try_get(2)?,
+        options_json: row.try_get(3)?,
+        started_ms: row.try_get(4)?,
+        finished_ms: row.try_get(5)?,
+        owner: row.try_get(6)?,
+        advertise: row.try_get(7)?,
+        seen_ms: row.try_get(8)?,
+        bot: row.try_get(9)?,
+        place: row.try_get(10)?,
+        forfeited: row.try_get(11)?,
+    })
+}
+
+pub(crate) async fn finished_elsewhere(
+    store: &PgStore,
+    query: &FinishedQuery,
+) -> Result<Vec<FinishedElsewhere>, StoreError> {
+    let (before_ms, before_id) = finished_bounds(query.after);
+    // Down `ladder_matches_done`, the cursor an index condition.
+    let sql = format!(
+        "SELECT {FINISHED_COLUMNS}
+         FROM (SELECT id, ladder_id, server_match_id, started_ms, finished_ms, finished_by
+               FROM ladder_matches
+               WHERE state = 'done' AND finished_by IS NOT NULL AND finished_by <> $1
+                   AND server_match_id IS NOT NULL
+                   AND (finished_ms, id) < ($2, $3)
+               ORDER BY finished_ms DESC, id DESC
+               LIMIT $4) m
+         {FINISHED_JOINS}
+         ORDER BY m.finished_ms DESC, m.id DESC, s.seat"
+    );
+    let rows = store
+        .conn()
+        .await?
+        .rows(&sql, &[&query.except_owner, &before_ms, &before_id, &i64::from(query.limit)])
+        .await?;
+    group_finished(rows.iter().map(finished_row).collect::<Result<_, _>>()?)
+}
+
+pub(crate) async fn finished_by_server_id(
+    store: &PgStore,
+    server_match_id: &str,
+) -> Result<Option<FinishedElsewhere>, StoreError> {
+    // By `ladder_matches_by_server_id`.
+    let sql = format!(
+        "SELECT {FINISHED_COLUMNS} FROM ladder_matches m {FINISHED_JOINS}
+         WHERE m.server_match_id = $1 AND m.state = 'done'
+         ORDER BY m.id, s.seat"
+    );
+    let rows = store.conn().await?.rows(&sql, &[&server_match_id]).await?;
+    let rows = rows.iter().map(finished_row).collect::<Result<_, _>>()?;
+    Ok(group_finished(rows)?.into_iter().next())
 }

@@ -56,6 +56,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     OPEN_SETS_INDEX,
     // 6: each seat's think times in a done match (a bot's page draws their histogram).
     crate::think::SQLITE_MIGRATION,
+    // 7: which node recorded each done match; indexes of the done matches and of server ids.
+    crate::nodes::FINISHED_MIGRATION,
 ];
 
 /// The columns [`account`] reads, in its order.
@@ -613,6 +615,23 @@ impl Store for SqliteStore {
         let query = query.clone();
         self.run(move |conn| crate::sqlite_nodes::running_elsewhere(conn, &query)).await
     }
+
+    async fn finished_elsewhere(
+        &self,
+        query: &crate::FinishedQuery,
+    ) -> Result<Vec<crate::FinishedElsewhere>, StoreError> {
+        let query = query.clone();
+        self.run(move |conn| crate::sqlite_nodes::finished_elsewhere(conn, &query)).await
+    }
+
+    async fn finished_by_server_id(
+        &self,
+        server_match_id: &str,
+    ) -> Result<Option<crate::FinishedElsewhere>, StoreError> {
+        let server_match_id = server_match_id.to_owned();
+        self.run(move |conn| crate::sqlite_nodes::finished_by_server_id(conn, &server_match_id))
+            .await
+    }
 }
 
 #[cfg(test)]
@@ -643,7 +662,7 @@ mod tests {
     /// rated set: they must come from an index, not a scan of the ladder's every set (the
     /// cost of a scan grows with the ladder: 100,000 matches made each rated set slower).
     #[tokio::test]
-    async fn the_open_sets_and_the_set_count_are_read_from_indexes() {
+    async fn the_open_sets_the_set_count_and_the_finished_matches_are_read_from_indexes() {
         let dir = tempfile::tempdir().unwrap();
         let store = SqliteStore::open(&dir.path().join("store.db")).await.unwrap();
         let plans = store
@@ -660,10 +679,35 @@ mod tests {
                      WHERE ladder_id = 1 AND state = 'open' AND set_index < 7";
                 let count = "SELECT COALESCE(MAX(set_index) + 1, 0) FROM ladder_sets
                      WHERE ladder_id = 1";
-                Ok([plan(open)?, plan(earlier)?, plan(count)?])
+                // The other nodes' done matches, a page after a cursor, and one by server id.
+                let finished = crate::sqlite_nodes::finished_elsewhere_sql()
+                    .replace("?1", "'here'")
+                    .replace("?2", "1000")
+                    .replace("?3", "7")
+                    .replace("?4", "50");
+                let by_server_id =
+                    crate::sqlite_nodes::finished_by_server_id_sql().replace("?1", "'srv'");
+                Ok([
+                    plan(open)?,
+                    plan(earlier)?,
+                    plan(count)?,
+                    plan(&finished)?,
+                    plan(&by_server_id)?,
+                ])
             })
             .await
             .unwrap();
+        assert!(
+            plans[3].contains("ladder_matches_done")
+                && !plans[3].contains("TEMP B-TREE FOR ORDER BY"),
+            "the finished listing down its index, in its order: {}",
+            plans[3]
+        );
+        assert!(
+            plans[4].contains("ladder_matches_by_server_id"),
+            "a done match by its server id: {}",
+            plans[4]
+        );
         assert!(plans[0].contains("ladder_sets_open"), "the open sets: {}", plans[0]);
         assert!(plans[1].contains("ladder_sets_open"), "open sets before one: {}", plans[1]);
         assert!(

@@ -649,14 +649,15 @@ pub(crate) fn finish_match(conn: &mut Connection, result: &MatchResult, now_ms: 
     tx.execute(
         "UPDATE ladder_matches
          SET state = ?2, lease_owner = NULL, lease_until_ms = NULL, server_match_id = ?3,
-             record_json = ?4, finished_ms = ?5
+             record_json = ?4, finished_ms = ?5, finished_by = ?6
          WHERE id = ?1",
         params![
             found.id.0,
             MatchState::Done.as_str(),
             result.server_match_id,
             result.record_json,
-            now_ms
+            now_ms,
+            result.claim.owner
         ],
     )?;
     for seat in &result.seats {

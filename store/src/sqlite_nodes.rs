@@ -5,10 +5,13 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use crate::nodes::{RunningSeatRow, cursor_bounds, encode_lobby, group_running, node_row};
+use crate::nodes::{
+    FINISHED_COLUMNS, FINISHED_JOINS, FinishedSeatRow, RunningSeatRow, cursor_bounds, encode_lobby,
+    finished_bounds, group_finished, group_running, node_row,
+};
 use crate::{
-    BotId, Claim, ClaimLimit, ElsewhereQuery, LadderId, LadderMatchId, Lease, MatchState, NodeBeat,
-    NodeRow, RunningElsewhere, StoreError,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, FinishedElsewhere, FinishedQuery, LadderId,
+    LadderMatchId, Lease, MatchState, NodeBeat, NodeRow, RunningElsewhere, StoreError,
 };
 
 /// The statement that counts a ladder's running matches whose lease holds.
@@ -188,6 +191,75 @@ pub(crate) fn running_elsewhere(
         )?
         .collect::<rusqlite::Result<Vec<RunningSeatRow>>>()?;
     Ok(group_running(rows))
+}
+
+/// The done matches other nodes recorded, a page of them latest finished first, down
+/// `ladder_matches_done` (the cursor bounds the index range: `finished_ms <= ?2` first).
+/// Named with `INDEXED BY`: without statistics SQLite would pick `ladder_matches_by_state` and
+/// sort every done match.
+pub(crate) fn finished_elsewhere_sql() -> String {
+    format!(
+        "SELECT {FINISHED_COLUMNS}
+         FROM (SELECT id, ladder_id, server_match_id, started_ms, finished_ms, finished_by
+               FROM ladder_matches INDEXED BY ladder_matches_done
+               WHERE state = 'done' AND finished_by IS NOT NULL AND finished_by <> ?1
+                   AND server_match_id IS NOT NULL
+                   AND finished_ms <= ?2 AND (finished_ms < ?2 OR id < ?3)
+               ORDER BY finished_ms DESC, id DESC
+               LIMIT ?4) m
+         {FINISHED_JOINS}
+         ORDER BY m.finished_ms DESC, m.id DESC, s.seat"
+    )
+}
+
+/// The done match a server match played, by `ladder_matches_by_server_id`.
+pub(crate) fn finished_by_server_id_sql() -> String {
+    format!(
+        "SELECT {FINISHED_COLUMNS} FROM ladder_matches m {FINISHED_JOINS}
+         WHERE m.server_match_id = ?1 AND m.state = 'done'
+         ORDER BY m.id, s.seat"
+    )
+}
+
+/// A row of [`FINISHED_COLUMNS`].
+fn finished_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<FinishedSeatRow> {
+    Ok(FinishedSeatRow {
+        id: row.get(0)?,
+        server_match_id: row.get(1)?,
+        game: row.get(2)?,
+        options_json: row.get(3)?,
+        started_ms: row.get(4)?,
+        finished_ms: row.get(5)?,
+        owner: row.get(6)?,
+        advertise: row.get(7)?,
+        seen_ms: row.get(8)?,
+        bot: row.get(9)?,
+        place: row.get(10)?,
+        forfeited: row.get(11)?,
+    })
+}
+
+pub(crate) fn finished_elsewhere(
+    conn: &mut Connection,
+    query: &FinishedQuery,
+) -> Result<Vec<FinishedElsewhere>, StoreError> {
+    let (before_ms, before_id) = finished_bounds(query.after);
+    let mut stmt = conn.prepare_cached(&finished_elsewhere_sql())?;
+    let rows = stmt
+        .query_map(params![query.except_owner, before_ms, before_id, query.limit], finished_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    group_finished(rows)
+}
+
+pub(crate) fn finished_by_server_id(
+    conn: &mut Connection,
+    server_match_id: &str,
+) -> Result<Option<FinishedElsewhere>, StoreError> {
+    let mut stmt = conn.prepare_cached(&finished_by_server_id_sql())?;
+    let rows = stmt
+        .query_map(params![server_match_id], finished_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(group_finished(rows)?.into_iter().next())
 }
 
 /// The refusal of a claim that no longer holds.

@@ -35,6 +35,7 @@ macro_rules! suite {
                 node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matches,
                 a_claim_keeps_the_ladders_running_matches_under_its_cap,
                 a_node_lists_the_matches_other_live_nodes_host,
+                a_node_lists_the_matches_other_nodes_recorded,
             );
             suite!(@checks $open, reads;
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,

@@ -315,6 +315,9 @@ pub struct LiveMatch {
     pub seats: Vec<LiveSeat>,
     /// Whether it is over (then its record may be read).
     pub over: bool,
+    /// The node of the server's store that hosts it, when that is not the server asked (its
+    /// answer named the node in `cardroom-node` metadata): a hosted ladder match on many nodes.
+    pub host: Option<String>,
 }
 
 /// One seat of a match in the server's list of matches.
@@ -341,6 +344,9 @@ pub struct ListedMatch {
     pub created_ms: i64,
     /// How it ended, in words, once it has.
     pub end: Option<String>,
+    /// The node of the server's store that hosts (or hosted) it, when that is not the server
+    /// asked (`MatchSummary.host`): a hosted ladder match on many nodes.
+    pub host: Option<String>,
 }
 
 /// Which of the server's matches to list.

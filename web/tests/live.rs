@@ -65,6 +65,8 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     assert_eq!(select(&page, "h1 .live"), ["live"]);
     assert_eq!(select(&page, "ol.seats li").len(), 2);
     assert!(select(&page, ".hand").is_empty());
+    // This server's own match names no node.
+    assert!(select(&page, ".host").is_empty());
     let request = Request::get(format!("/matches/{id}/live")).body(Body::empty()).unwrap();
     let response = router.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);

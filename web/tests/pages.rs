@@ -383,3 +383,154 @@ async fn failures_are_shown_only_with_the_bots_key() {
     assert_eq!(select(&right, "article.failure h3"), ["Match 7: TT-12: <must follow>"]);
     assert_eq!(select(&right, "article.failure pre"), [r#"{"hand": ["2C"]}"#]);
 }
+
+/// The address of another node of the server's store, as `MatchSummary.host` and the
+/// `cardroom-node` metadata of `GetMatch` name it.
+const OTHER_NODE: &str = "http://10.0.0.2:50051";
+
+/// A server whose one running match another node of its store hosts (a hosted ladder match
+/// on many nodes), over the ladder files for everything else: what `ListMatches` and
+/// `GetMatch` tell of it through this server.
+struct OnAnotherNode {
+    inner: LocalSource,
+}
+
+impl OnAnotherNode {
+    fn running() -> cardroom_web::ListedMatch {
+        cardroom_web::ListedMatch {
+            id: "c0ffee".into(),
+            game: "Gin Rummy".into(),
+            seats: ["alice", "bob"]
+                .map(|name| cardroom_web::ListedSeat {
+                    name: name.into(),
+                    connected: true,
+                    place: None,
+                })
+                .into(),
+            created_ms: 1_700_000_000_000,
+            end: None,
+            host: Some(OTHER_NODE.into()),
+        }
+    }
+}
+
+impl cardroom_web::Source for OnAnotherNode {
+    async fn ladders(&self) -> Result<Vec<cardroom_web::LadderInfo>, cardroom_web::SourceError> {
+        self.inner.ladders().await
+    }
+    async fn leaderboard(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<cardroom_web::Leaderboard>, cardroom_web::SourceError> {
+        self.inner.leaderboard(ladder).await
+    }
+    async fn ladder_revision(
+        &self,
+        ladder: &str,
+    ) -> Result<Option<u64>, cardroom_web::SourceError> {
+        self.inner.ladder_revision(ladder).await
+    }
+    async fn bot(
+        &self,
+        ladder: &str,
+        bot: &str,
+        matches: cardroom_web::PageRequest,
+    ) -> Result<Option<cardroom_web::BotPage>, cardroom_web::SourceError> {
+        self.inner.bot(ladder, bot, matches).await
+    }
+    fn keeps_failures(&self) -> bool {
+        false
+    }
+    async fn failures(
+        &self,
+        ladder: &str,
+        bot: &str,
+        key: &str,
+    ) -> Result<cardroom_web::Failures, cardroom_web::SourceError> {
+        self.inner.failures(ladder, bot, key).await
+    }
+    async fn ladder_match(
+        &self,
+        ladder: &str,
+        id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        self.inner.ladder_match(ladder, id).await
+    }
+    async fn server_stats(&self) -> Result<cardroom_web::ServerStats, cardroom_web::SourceError> {
+        Ok(cardroom_web::ServerStats {
+            uptime_ms: 1_000,
+            matches_running: 0,
+            matches_finished: 0,
+            connections_open: 0,
+            decisions: 0,
+            decision_p50_us: 0,
+            decision_p99_us: 0,
+        })
+    }
+    async fn server_matches(
+        &self,
+        state: cardroom_web::MatchState,
+        _before: Option<&str>,
+        _limit: u64,
+    ) -> Result<cardroom_web::MatchList, cardroom_web::SourceError> {
+        let matches = match state {
+            cardroom_web::MatchState::Running => vec![OnAnotherNode::running()],
+            cardroom_web::MatchState::Finished => Vec::new(),
+        };
+        Ok(cardroom_web::MatchList { matches, next: None })
+    }
+    async fn live_match(
+        &self,
+        id: &str,
+    ) -> Result<Option<cardroom_web::LiveMatch>, cardroom_web::SourceError> {
+        let running = OnAnotherNode::running();
+        Ok((id == running.id).then(|| cardroom_web::LiveMatch {
+            id: running.id,
+            game: running.game,
+            seats: running
+                .seats
+                .into_iter()
+                .map(|s| cardroom_web::LiveSeat { name: s.name, connected: true, strikes: 0 })
+                .collect(),
+            over: false,
+            host: running.host,
+        }))
+    }
+    async fn server_match(
+        &self,
+        _id: &str,
+    ) -> Result<Option<cardroom_web::FinishedMatch>, cardroom_web::SourceError> {
+        Ok(None)
+    }
+    async fn watch(
+        &self,
+        _id: &str,
+    ) -> Result<
+        futures::stream::BoxStream<
+            'static,
+            Result<cardroom_web::WatchUpdate, cardroom_web::SourceError>,
+        >,
+        cardroom_web::SourceError,
+    > {
+        Ok(Box::pin(futures::stream::pending()))
+    }
+}
+
+#[tokio::test]
+async fn a_match_another_node_hosts_is_shown_on_that_node() {
+    let fixture = Fixture::ladders();
+    let source = OnAnotherNode { inner: fixture.source() };
+    let router = cardroom_web::router(std::sync::Arc::new(source), WebConfig::default());
+    let on_node = format!("on node {OTHER_NODE}");
+    // The server page's and the list's running matches name the node.
+    for path in ["/server", "/server/matches"] {
+        let (status, page) = get(&router, path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(select(&page, "tr[data-match=c0ffee] .host"), [on_node.as_str()], "{path}");
+    }
+    // So does the match's live page.
+    let (status, page) = get(&router, "/matches/c0ffee").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "h1 .live"), ["live"]);
+    assert_eq!(select(&page, "p .host"), [on_node.as_str()]);
+}

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use cardroom_store::{
-    BotId, Claim, ClaimLimit, ElsewhereQuery, FailureKind, KeyHash, LadderId, LadderStatus, Lease,
-    MatchResult, MatchState, NewFailure, NewLadder, NewMatch, NewSet, NodeBeat, RatingUpdate,
-    Requeue, RunningCursor, SeatResult, SetState, Store, StoreError, StoredRating,
+    BotId, Claim, ClaimLimit, ElsewhereQuery, FailureKind, FinishedQuery, FinishedSeat, KeyHash,
+    LadderId, LadderStatus, Lease, MatchResult, MatchState, NewFailure, NewLadder, NewMatch,
+    NewSet, NodeBeat, RatingUpdate, Requeue, RunningCursor, SeatResult, SetState, Store,
+    StoreError, StoredRating,
 };
 
 const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility: 0.0 };
@@ -438,4 +439,79 @@ pub(crate) async fn a_node_lists_the_matches_other_live_nodes_host(store: Arc<dy
     assert_eq!(rest, all[2..]);
     // Once the leases lapse, nothing is running anywhere.
     assert!(store.running_elsewhere(&query(None, 10, 6_000)).await.unwrap().is_empty());
+}
+
+/// A node lists the done ladder matches other nodes recorded, latest finished first, by
+/// cursor, each with the node that recorded it (its advertised address while its row lasts),
+/// not its own and not a running one; any done match is found by its server id, with its
+/// result, whoever recorded it.
+pub(crate) async fn a_node_lists_the_matches_other_nodes_recorded(store: Arc<dyn Store>) {
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    for index in 0..3 {
+        store.plan_set(ladder, &set(index, [a, b]), 3).await.unwrap();
+    }
+    store
+        .beat_node(
+            &NodeBeat {
+                owner: "there".into(),
+                advertise: "http://there:50051".into(),
+                lobby: Vec::new(),
+            },
+            1_000,
+        )
+        .await
+        .unwrap();
+    let open = store.open_sets(ladder).await.unwrap();
+    let ids: Vec<_> = open.iter().flat_map(|s| &s.matches).map(|m| m.id).collect();
+    // Recorded at 100, 200, ... by: there, here, there, unseen (no row), there; the last one
+    // still runs.
+    let owners = ["there", "here", "there", "unseen", "there", "there"];
+    let mut server_ids = Vec::new();
+    for (i, (&id, owner)) in ids.iter().zip(owners).enumerate() {
+        let claim = store.claim_match(id, &lease(owner, 50_000), 10).await.unwrap();
+        if i < 5 {
+            let done = result(&claim, [1, 2]);
+            store.finish_match(&done, 100 * (i as i64 + 1)).await.unwrap();
+            server_ids.push(done.server_match_id);
+        } else {
+            store.note_hosting(&claim, "srv-running").await.unwrap();
+        }
+    }
+    let query = |after, limit| FinishedQuery { except_owner: "here".into(), after, limit };
+    let all = store.finished_elsewhere(&query(None, 10)).await.unwrap();
+    let listed: Vec<&str> = all.iter().map(|m| m.server_match_id.as_str()).collect();
+    let expected = [&server_ids[4], &server_ids[3], &server_ids[2], &server_ids[0]];
+    assert_eq!(listed, expected, "latest finished first, not here's, not the running one");
+    assert_eq!(all[0].id, ids[4]);
+    assert_eq!((all[0].game.as_str(), all[0].options_json.as_str()), ("gin", "{}"));
+    assert_eq!((all[0].started_ms, all[0].finished_ms), (10, 500));
+    let seat = |bot: &str, place| FinishedSeat { bot: bot.into(), place, forfeited: false };
+    assert_eq!(all[0].seats, [seat("a", 1), seat("b", 2)], "seat 0 first");
+    assert_eq!(
+        (all[0].owner.as_str(), all[0].advertise.as_str(), all[0].seen_ms),
+        ("there", "http://there:50051", Some(1_000))
+    );
+    // A node whose row is gone is named by its owner name alone.
+    assert_eq!(
+        (all[1].owner.as_str(), all[1].advertise.as_str(), all[1].seen_ms),
+        ("unseen", "", None)
+    );
+    // Page by page.
+    let first = store.finished_elsewhere(&query(None, 3)).await.unwrap();
+    assert_eq!(first, all[..3]);
+    let rest = store.finished_elsewhere(&query(Some(first[2].cursor()), 3)).await.unwrap();
+    assert_eq!(rest, all[3..]);
+    // By server id: any node's, here's too; not a running match's, not an unknown one.
+    let here = store.finished_by_server_id(&server_ids[1]).await.unwrap().unwrap();
+    assert_eq!((here.id, here.owner.as_str(), here.finished_ms), (ids[1], "here", 200));
+    assert_eq!(here.seats, [seat("b", 1), seat("a", 2)]);
+    let there = store.finished_by_server_id(&server_ids[4]).await.unwrap();
+    assert_eq!(there.as_ref(), Some(&all[0]));
+    assert_eq!(store.finished_by_server_id("srv-running").await.unwrap(), None);
+    assert_eq!(store.finished_by_server_id("srv-unknown").await.unwrap(), None);
+    assert_eq!(
+        store.ladder_record(here.id).await.unwrap().as_deref(),
+        Some("{\"game\":\"gin\"}"),
+        "the record is read apart, by the ladder match's id"
+    );
 }

@@ -474,6 +474,7 @@ mod tests {
                 .collect(),
             created_ms: 0,
             end: None,
+            host: None,
         };
         assert!(plays_in(&listed("Gin Rummy", &["b", "a"]), "Gin Rummy", &names));
         assert!(!plays_in(&listed("Twenty-Two", &["b", "a"]), "Gin Rummy", &names));

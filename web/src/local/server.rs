@@ -61,16 +61,34 @@ impl ServerClient {
 
     /// `GetMatch`; `None` for a match the server does not know.
     async fn info(&self, id: &str) -> Result<Option<pb::MatchInfo>, SourceError> {
+        Ok(self.info_and_host(id).await?.map(|(info, _)| info))
+    }
+
+    /// `GetMatch`, with the node that answered when it is not the server asked (another node
+    /// of its store, named in the answer's `cardroom-node` metadata); `None` for a match the
+    /// server does not know.
+    async fn info_and_host(
+        &self,
+        id: &str,
+    ) -> Result<Option<(pb::MatchInfo, Option<String>)>, SourceError> {
         let request = pb::GetMatchRequest { match_id: id.to_owned() };
         match self.client.clone().get_match(request).await {
-            Ok(info) => Ok(Some(info.into_inner())),
+            Ok(answer) => {
+                let host = answer
+                    .metadata()
+                    .get(cardroom_server::NODE_METADATA)
+                    .and_then(|value| value.to_str().ok())
+                    .filter(|host| !host.is_empty())
+                    .map(str::to_owned);
+                Ok(Some((answer.into_inner(), host)))
+            }
             Err(status) if status.code() == Code::NotFound => Ok(None),
             Err(status) => Err(server_error(&status)),
         }
     }
 
     pub(crate) async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
-        Ok(self.info(id).await?.map(|info| LiveMatch {
+        Ok(self.info_and_host(id).await?.map(|(info, host)| LiveMatch {
             id: info.match_id,
             game: cardroom_proto::wire::game_from_pb(info.game)
                 .map_or("?", |game| game.title())
@@ -81,6 +99,7 @@ impl ServerClient {
                 .map(|s| LiveSeat { name: s.bot_name, connected: s.connected, strikes: s.strikes })
                 .collect(),
             over: info.over,
+            host,
         }))
     }
 
@@ -131,6 +150,7 @@ impl ServerClient {
                         .collect(),
                     created_ms: m.created_ms,
                     end: m.end.as_ref().map(describe_end),
+                    host: (!m.host.is_empty()).then_some(m.host),
                     id: m.match_id,
                 }
             })

@@ -195,7 +195,11 @@ fn live_page(m: &LiveMatch) -> Markup {
         &title,
         html! {
             h1 { (title) " " span.live { "live" } }
-            p { (m.game) ", running. Only what spectators may see is shown; the hands appear in the replay once it is over." }
+            p {
+                (m.game) ", running"
+                @if let Some(host) = &m.host { " " span.host { "on node " (host) } }
+                ". Only what spectators may see is shown; the hands appear in the replay once it is over."
+            }
             ol.seats {
                 @for (seat, s) in m.seats.iter().enumerate() {
                     li data-seat=(seat) {

@@ -51,7 +51,12 @@ fn match_table(list: &MatchList, state: MatchState) -> Markup {
                 tbody {
                     @for m in &list.matches {
                         tr data-match=(m.id) {
-                            td { a.match href={ "/matches/" (m.id) } { (m.id) } }
+                            td {
+                                a.match href={ "/matches/" (m.id) } { (m.id) }
+                                @if let Some(host) = &m.host {
+                                    " " span.host { "on node " (host) }
+                                }
+                            }
                             td { (m.game) }
                             td { ol.seats { @for s in &m.seats {
                                 li {

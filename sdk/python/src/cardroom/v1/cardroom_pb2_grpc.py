@@ -183,7 +183,11 @@ class CardroomServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetMatch(self, request, context):
-        """Unary. The status of a match: seats, connections, strikes, standings once over.
+        """Unary. The status of a match: seats, connections, strikes, standings once over. On many
+        nodes of one store, a hosted match another node runs or played is asked of that node
+        through this one (its answer as it is, the response metadata `cardroom-node` naming it),
+        and a recorded one it no longer has, or one whose node is gone, is answered from the store
+        (docs/protocol.md, "Many nodes on one store").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -216,7 +220,8 @@ class CardroomServicer:
 
     def GetRecord(self, request, context):
         """Unary. The full record of a finished match, hidden cards included: the JSON that
-        `cardroom replay` reads. FAILED_PRECONDITION while the match is running.
+        `cardroom replay` reads. FAILED_PRECONDITION while the match is running. On many nodes of
+        one store, a hosted match another node recorded is read from the store.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -229,7 +234,8 @@ class CardroomServicer:
         hidden. A `state` left unspecified, or a `page_token` that is not a `next_page_token` of the
         same `state`, is INVALID_ARGUMENT. On many nodes of one store, the running matches go on
         past this server's own with the hosted ladder matches the other live nodes run, newest
-        started first, each with its `host` (docs/protocol.md, "Many nodes on one store").
+        started first, and the finished ones with those the other nodes recorded, latest recorded
+        first, each with its `host` (docs/protocol.md, "Many nodes on one store").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
