@@ -182,30 +182,17 @@ impl Cardroom {
         page: &mut pb::ListMatchesResponse,
     ) -> Result<(), Status> {
         let Some(store) = self.shared_store() else { return Ok(()) };
-        let room = query.size.saturating_sub(page.matches.len());
         let asked = cardroom_store::FinishedQuery {
             except_owner: self.node_name().to_owned(),
             after: from.finished_after(),
-            // One more than fits, to know whether another page follows.
-            limit: u32::try_from(room + 1).unwrap_or(u32::MAX),
+            limit: elsewhere_limit(query, page),
         };
-        let finished = store.finished_elsewhere(&asked).await.map_err(|error| {
-            Status::unavailable(format!("the other nodes' matches could not be read: {error}"))
-        })?;
-        let mut last = from;
-        for listed in &finished {
-            if page.matches.len() >= query.size {
-                page.next_page_token = last.token();
-                break;
-            }
+        let finished = store.finished_elsewhere(&asked).await.map_err(elsewhere_unreadable)?;
+        self.fill_from_elsewhere(query, from, page, &finished, |listed| {
             let cursor = listed.cursor();
-            last = Elsewhere::After { ms: cursor.finished_ms, id: cursor.id };
-            // Listed already among this server's own.
-            if self.registry.lookup(&listed.server_match_id).is_ok() {
-                continue;
-            }
-            page.matches.push(elsewhere::finished_summary(listed));
-        }
+            let at = Elsewhere::After { ms: cursor.finished_ms, id: cursor.id };
+            (at, &listed.server_match_id, elsewhere::finished_summary(listed))
+        });
         Ok(())
     }
 
@@ -219,34 +206,48 @@ impl Cardroom {
         page: &mut pb::ListMatchesResponse,
     ) -> Result<(), Status> {
         let Some(store) = self.shared_store() else { return Ok(()) };
-        let room = query.size.saturating_sub(page.matches.len());
         let now_ms = listing::now_ms();
         let asked = cardroom_store::ElsewhereQuery {
             except_owner: self.node_name().to_owned(),
             seen_since_ms: now_ms - cardroom_store::NODE_TTL.as_millis() as i64,
             now_ms,
             after: from.running_after(),
-            // One more than fits, to know whether another page follows.
-            limit: u32::try_from(room + 1).unwrap_or(u32::MAX),
+            limit: elsewhere_limit(query, page),
         };
-        let running = store.running_elsewhere(&asked).await.map_err(|error| {
-            Status::unavailable(format!("the other nodes' matches could not be read: {error}"))
-        })?;
+        let running = store.running_elsewhere(&asked).await.map_err(elsewhere_unreadable)?;
+        self.fill_from_elsewhere(query, from, page, &running, |listed| {
+            let cursor = listed.cursor();
+            let at = Elsewhere::After { ms: cursor.started_ms, id: cursor.id };
+            (at, &listed.server_match_id, elsewhere::summary(listed))
+        });
+        Ok(())
+    }
+
+    /// Fills `page` with the other nodes' `rows`, in listing order, from `from`: a row is its
+    /// cursor, its server match id and its summary (`listed`). One row more than fits was
+    /// asked ([`elsewhere_limit`]): when it is there, the next token starts after the last row
+    /// listed. A row this server lists among its own (its view of the store lagging) is left
+    /// out.
+    fn fill_from_elsewhere<'r, R>(
+        &self,
+        query: &PageQuery,
+        from: Elsewhere,
+        page: &mut pb::ListMatchesResponse,
+        rows: &'r [R],
+        listed: impl Fn(&'r R) -> (Elsewhere, &'r str, pb::MatchSummary),
+    ) {
         let mut last = from;
-        for listed in &running {
+        for row in rows {
             if page.matches.len() >= query.size {
                 page.next_page_token = last.token();
                 break;
             }
-            let cursor = listed.cursor();
-            last = Elsewhere::After { ms: cursor.started_ms, id: cursor.id };
-            // Listed already among this server's own (its view of the store lagging).
-            if self.registry.lookup(&listed.server_match_id).is_ok() {
-                continue;
+            let (at, match_id, summary) = listed(row);
+            last = at;
+            if self.registry.lookup(match_id).is_err() {
+                page.matches.push(summary);
             }
-            page.matches.push(elsewhere::summary(listed));
         }
-        Ok(())
     }
 
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
@@ -805,4 +806,16 @@ async fn connect(
 /// Resolves when the bot's stream ends; messages before the seat exists are refused.
 async fn wait_for_close(inbound: &mut Streaming<pb::BotMessage>) {
     while let Ok(Some(_)) = inbound.message().await {}
+}
+
+/// How many of the other nodes' matches to ask for to fill what `page` leaves of `query`'s
+/// size: one more than fits, to know whether another page follows.
+fn elsewhere_limit(query: &PageQuery, page: &pb::ListMatchesResponse) -> u32 {
+    let room = query.size.saturating_sub(page.matches.len());
+    u32::try_from(room + 1).unwrap_or(u32::MAX)
+}
+
+/// UNAVAILABLE for a store that could not list the other nodes' matches.
+fn elsewhere_unreadable(error: cardroom_store::StoreError) -> Status {
+    Status::unavailable(format!("the other nodes' matches could not be read: {error}"))
 }
