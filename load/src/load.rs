@@ -263,18 +263,22 @@ pub(crate) async fn thinking_bot(
         request.metadata_mut().insert("authorization", key);
     }
     let mut inbound = client.play(request).await?.into_inner();
-    let mut bot = QuickBot(RandomBot::new(seed));
-    let mut options_json = String::new();
+    let mut answer: Option<Answer> = None;
     while let Some(message) = inbound.message().await? {
         match message.message {
-            Some(Message::Joined(joined)) => options_json = joined.options_json,
+            Some(Message::Joined(joined)) => {
+                let answerer = Answerer { options_json: joined.options_json, seed };
+                answer = Some(visit(game, answerer)?);
+            }
             Some(Message::Turn(turn)) => {
                 if !think.is_zero() {
                     tokio::time::sleep(think).await;
                 }
-                let choose = Choose { bot: &mut bot, turn: &turn, options_json: &options_json };
-                let index = visit(game, choose)?;
-                let act = pb::Act { turn: turn.turn, choice: Some(pb::act::Choice::Index(index)) };
+                let answer = answer.as_mut().context("a Turn before Joined")?;
+                let act = pb::Act {
+                    turn: turn.turn,
+                    choice: Some(pb::act::Choice::Index(answer(&turn)?)),
+                };
                 tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
                     .await?;
             }
@@ -295,32 +299,38 @@ pub(crate) enum Sit {
     Lobby { name: String, key: AsciiMetadataValue },
 }
 
-/// The index, among the legal actions of `turn`, of `bot`'s choice (the SDK's way: the
-/// engine's observation rebuilt from the typed view, with the match's options).
-struct Choose<'a> {
-    bot: &'a mut QuickBot,
-    turn: &'a pb::Turn,
-    options_json: &'a str,
+/// A [`QuickBot`]'s answers in one match: the index, among the legal actions of a turn, of its
+/// choice (the SDK's way: the engine's observation rebuilt from the typed view).
+type Answer = Box<dyn FnMut(&pb::Turn) -> anyhow::Result<u32> + Send>;
+
+/// Builds a match's [`Answer`], with the match's options read once (from `Joined`), as the
+/// SDK reads them.
+struct Answerer {
+    options_json: String,
+    seed: u64,
 }
 
-impl QuickVisitor for Choose<'_> {
-    type Output = anyhow::Result<u32>;
-    fn visit<G: QuickGame>(self) -> anyhow::Result<u32> {
-        // Read per turn (a few hundred bytes of JSON, on the bots' side): the SDK reads it once.
-        let options = G::options_from_json(self.options_json).map_err(anyhow::Error::msg)?;
-        let observation = self.turn.observation.as_ref().context("the turn has no observation")?;
-        let mut observation =
-            G::observation_from_pb(observation, &self.turn.legal_actions, &options)
-                .map_err(anyhow::Error::msg)
-                .context("reading the observation")?;
-        // Joined with `Omit.legal_actions` (and `cards`), as the SDK does: the engine lists them.
-        if self.turn.legal_actions.is_empty() {
-            G::fill_legal_actions(&mut observation);
-        }
-        let action = Bot::<G>::choose(self.bot, &observation);
-        let legal = G::legal_actions_of(&observation);
-        let index = legal.iter().position(|candidate| *candidate == action);
-        Ok(u32::try_from(index.context("the bot chose a legal action")?)?)
+impl QuickVisitor for Answerer {
+    type Output = anyhow::Result<Answer>;
+    fn visit<G: QuickGame>(self) -> anyhow::Result<Answer> {
+        let options = G::options_from_json(&self.options_json).map_err(anyhow::Error::msg)?;
+        let mut bot = QuickBot(RandomBot::new(self.seed));
+        Ok(Box::new(move |turn: &pb::Turn| {
+            let observation = turn.observation.as_ref().context("the turn has no observation")?;
+            let mut observation =
+                G::observation_from_pb(observation, &turn.legal_actions, &options)
+                    .map_err(anyhow::Error::msg)
+                    .context("reading the observation")?;
+            // Joined with `Omit.legal_actions` (and `cards`), as the SDK does: the engine lists
+            // them.
+            if turn.legal_actions.is_empty() {
+                G::fill_legal_actions(&mut observation);
+            }
+            let action = Bot::<G>::choose(&mut bot, &observation);
+            let legal = G::legal_actions_of(&observation);
+            let index = legal.iter().position(|candidate| *candidate == action);
+            Ok(u32::try_from(index.context("the bot chose a legal action")?)?)
+        }))
     }
 }
 
@@ -488,10 +498,22 @@ pub(crate) async fn cardroom(
     Ok(CardroomRun { measured, sizes, samples, idle_before, drained })
 }
 
-/// Runs `streams` ping-pong clients with cardroom's message `sizes` (each waiting `think`
-/// before it answers) against a baseline server in a child process and measures one window.
+/// How the baseline's streams are driven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Each stream answered on its own: the bare ping-pong.
+    Streams,
+    /// Two streams a match, driven by one task taking turns (`Ping.pair`): a cardroom match's
+    /// shape, without its game.
+    Matches,
+}
+
+/// Runs `matches` ping-pong matches (of `shape`) with cardroom's message `sizes`, each client
+/// waiting `think` before it answers, against a baseline server in a child process and
+/// measures one window.
 pub(crate) async fn pingpong(
-    streams: usize,
+    matches: usize,
+    shape: Shape,
     sizes: Sizes,
     think: Duration,
     window: Window,
@@ -500,8 +522,13 @@ pub(crate) async fn pingpong(
     let stop = Arc::new(AtomicBool::new(false));
     let mut clients = JoinSet::new();
     let pong_bytes = u32::try_from(sizes.turn_bytes).unwrap_or(u32::MAX);
-    for _ in 0..streams {
+    let (streams, pair) = match shape {
+        Shape::Streams => (matches, (|_| 0) as fn(usize) -> u64),
+        Shape::Matches => (2 * matches, (|stream| 1 + stream as u64 / 2) as fn(usize) -> u64),
+    };
+    for stream in 0..streams {
         let client = pingpong::client(
+            pair(stream),
             server.url.clone(),
             sizes.act_bytes as usize,
             pong_bytes,

@@ -34,7 +34,7 @@ use cardroom_sdk::GameKind;
 use clap::{Parser, Subcommand};
 
 use crate::child::ServerChild;
-use crate::load::{Load, Window};
+use crate::load::{Load, Measured, Shape, Window};
 
 /// The baseline's generated code (`proto/pingpong.proto`).
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
@@ -67,6 +67,11 @@ enum Command {
         /// Skip the bare tonic baseline.
         #[arg(long)]
         no_baseline: bool,
+        /// Also run bare tonic in a match's shape: two streams a match, one server task taking
+        /// turns between them (two messages each, as a Gin Rummy turn), to tell what the shape
+        /// of a match costs the transport from what cardroom's own work costs.
+        #[arg(long, conflicts_with = "no_baseline")]
+        match_shape: bool,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -250,7 +255,7 @@ async fn main() -> anyhow::Result<()> {
             let comparison = hosted::compare(&load.load(), window, hosted).await?;
             report::hosted(&load.load(), window, &comparison, json)
         }
-        Command::Run { load, warmup_s, duration_s, no_baseline, json, .. } => {
+        Command::Run { load, warmup_s, duration_s, no_baseline, match_shape, json, .. } => {
             let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;
             let window = Window {
                 warmup: Duration::from_secs_f64(warmup_s),
@@ -260,17 +265,21 @@ async fn main() -> anyhow::Result<()> {
             let think = load.load().think;
             let mut cardroom = load::cardroom(&url, &load.load(), window, false).await?;
             drop(_child);
-            let mut baseline = if no_baseline {
-                None
-            } else {
-                Some(load::pingpong(load.matches, cardroom.sizes, think, window).await?)
-            };
+            let sizes = cardroom.sizes;
+            let peer = |shape| load::pingpong(load.matches, shape, sizes, think, window);
+            let baseline = if no_baseline { None } else { Some(peer(Shape::Streams).await?) };
+            let matched = if match_shape { Some(peer(Shape::Matches).await?) } else { None };
             // What the server and the transport add: the bots' own wait taken out.
             cardroom.measured.round_trip = cardroom.measured.round_trip.less(think);
-            if let Some(baseline) = &mut baseline {
-                baseline.round_trip = baseline.round_trip.less(think);
-            }
-            report::run(&load.load(), window, &cardroom, baseline.as_ref(), json)
+            let less_think = |mut peer: Measured| {
+                peer.round_trip = peer.round_trip.less(think);
+                peer
+            };
+            let peers = report::Peers {
+                bare: baseline.map(less_think),
+                match_shape: matched.map(less_think),
+            };
+            report::run(&load.load(), window, &cardroom, &peers, json)
         }
         Command::Soak { load, minutes, sample_s, json } => {
             let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;

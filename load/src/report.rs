@@ -15,6 +15,15 @@ const THROUGHPUT_GOAL: f64 = 0.7;
 /// Under an open load (bots that think), the round trip's p99 less the think time, in µs.
 const OPEN_P99_GOAL_US: u64 = 10_000;
 
+/// The baselines of a `run`, each measured in the same run as cardroom.
+#[derive(Debug, Default)]
+pub(crate) struct Peers {
+    /// Bare tonic: one stream a client, each answered on its own (the goals' baseline).
+    pub(crate) bare: Option<Measured>,
+    /// Bare tonic in a match's shape (`--match-shape`): two streams a match, one task.
+    pub(crate) match_shape: Option<Measured>,
+}
+
 #[derive(Serialize)]
 struct RunJson<'a> {
     game: String,
@@ -27,6 +36,8 @@ struct RunJson<'a> {
     cardroom: &'a CardroomRun,
     baseline: Option<&'a Measured>,
     ratios: Option<Ratios>,
+    match_shape: Option<&'a Measured>,
+    match_shape_ratios: Option<Ratios>,
 }
 
 #[derive(Clone, Copy, Serialize)]
@@ -69,9 +80,12 @@ pub(crate) fn run(
     load: &Load,
     window: Window,
     cardroom: &CardroomRun,
-    baseline: Option<&Measured>,
+    peers: &Peers,
     as_json: bool,
 ) -> anyhow::Result<()> {
+    let baseline = peers.bare.as_ref();
+    let shaped = peers.match_shape.as_ref();
+    let shaped_ratios = shaped.map(|m| ratios(&cardroom.measured, m));
     let ratios = baseline.map(|b| ratios(&cardroom.measured, b));
     if as_json {
         return json(&RunJson {
@@ -84,6 +98,8 @@ pub(crate) fn run(
             cardroom,
             baseline,
             ratios,
+            match_shape: shaped,
+            match_shape_ratios: shaped_ratios,
         });
     }
     let c = &cardroom.measured;
@@ -105,55 +121,46 @@ pub(crate) fn run(
         "mean message sizes in the window: Turn {} B, Act {} B (the baseline sends the same)\n",
         cardroom.sizes.turn_bytes, cardroom.sizes.act_bytes
     );
-    println!("{:<26}{:>14}{:>14}{:>9}", "", "cardroom", "bare tonic", "ratio");
-    let row = |name: &str, ours: String, theirs: Option<String>, ratio: Option<f64>| {
-        let theirs = theirs.unwrap_or_default();
-        let ratio = ratio.map(|r| format!("{r:.2}")).unwrap_or_default();
-        println!("{name:<26}{ours:>14}{theirs:>14}{ratio:>9}");
+    if shaped.is_some() {
+        println!(
+            "match shape: bare tonic with two streams a match, one server task taking turns between them (two messages each)"
+        );
+    }
+    let mut header = format!("{:<26}{:>14}{:>14}{:>9}", "", "cardroom", "bare tonic", "ratio");
+    if shaped.is_some() {
+        header.push_str(&format!("{:>14}{:>9}", "match shape", "ratio"));
+    }
+    println!("{header}");
+    // One row: cardroom's figure, then each peer's with cardroom's ratio to it.
+    let row = |name: &str, get: &dyn Fn(&Measured) -> String, ratio: Option<fn(Ratios) -> f64>| {
+        let mut line = format!("{name:<26}{:>14}", get(&cardroom.measured));
+        let mut peer = |measured: Option<&Measured>, ratios: Option<Ratios>| {
+            let theirs = measured.map(get).unwrap_or_default();
+            let ratio =
+                ratio.zip(ratios).map(|(of, r)| format!("{:.2}", of(r))).unwrap_or_default();
+            line.push_str(&format!("{theirs:>14}{ratio:>9}"));
+        };
+        peer(baseline, ratios);
+        if shaped.is_some() {
+            peer(shaped, shaped_ratios);
+        }
+        println!("{}", line.trim_end());
     };
-    let b = baseline;
+    row("decisions/s", &|m| thousands(m.decisions_per_s), Some(|r| r.decisions_per_s));
+    row("round trip p50 (µs)", &|m| m.round_trip.p50_us.to_string(), Some(|r| r.p50));
+    row("round trip p99 (µs)", &|m| m.round_trip.p99_us.to_string(), Some(|r| r.p99));
+    row("round trip p99.9 (µs)", &|m| m.round_trip.p999_us.to_string(), Some(|r| r.p999));
+    row("round trip max (µs)", &|m| m.round_trip.max_us.to_string(), None);
+    row("server CPU (cores)", &|m| format!("{:.2}", m.server_cpu), None);
+    row("client CPU (cores)", &|m| format!("{:.2}", m.client_cpu), None);
     row(
-        "decisions/s",
-        thousands(c.decisions_per_s),
-        b.map(|b| thousands(b.decisions_per_s)),
-        ratios.map(|r| r.decisions_per_s),
-    );
-    let latency = |name: &str, get: fn(&Measured) -> u64, ratio: Option<f64>| {
-        row(name, get(c).to_string(), b.map(|b| get(b).to_string()), ratio);
-    };
-    latency("round trip p50 (µs)", |m| m.round_trip.p50_us, ratios.map(|r| r.p50));
-    latency("round trip p99 (µs)", |m| m.round_trip.p99_us, ratios.map(|r| r.p99));
-    latency("round trip p99.9 (µs)", |m| m.round_trip.p999_us, ratios.map(|r| r.p999));
-    latency("round trip max (µs)", |m| m.round_trip.max_us, None);
-    row(
-        "server CPU (cores)",
-        format!("{:.2}", c.server_cpu),
-        b.map(|b| format!("{:.2}", b.server_cpu)),
+        "CPU per decision (µs)",
+        &|m| format!("{:.1}", (m.server_cpu + m.client_cpu) * 1e6 / m.decisions_per_s.max(1.0)),
         None,
     );
-    row(
-        "client CPU (cores)",
-        format!("{:.2}", c.client_cpu),
-        b.map(|b| format!("{:.2}", b.client_cpu)),
-        None,
-    );
-    let per_decision = |m: &Measured| {
-        format!("{:.1}", (m.server_cpu + m.client_cpu) * 1e6 / m.decisions_per_s.max(1.0))
-    };
-    row("CPU per decision (µs)", per_decision(c), b.map(per_decision), None);
-    row(
-        "server peak RSS (MiB)",
-        format!("{:.1}", c.server_peak_rss_bytes as f64 / MIB),
-        b.map(|b| format!("{:.1}", b.server_peak_rss_bytes as f64 / MIB)),
-        None,
-    );
-    row("matches/s", format!("{:.1}", c.matches_per_s), None, None);
-    row(
-        "round trips timed",
-        thousands(c.round_trip.count as f64),
-        b.map(|b| thousands(b.round_trip.count as f64)),
-        None,
-    );
+    row("server peak RSS (MiB)", &|m| format!("{:.1}", m.server_peak_rss_bytes as f64 / MIB), None);
+    println!("{:<26}{:>14.1}", "matches/s", c.matches_per_s);
+    row("round trips timed", &|m| thousands(m.round_trip.count as f64), None);
     if let Some(r) = ratios {
         let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
         println!(

@@ -4,11 +4,12 @@
 //!
 //! Time is tokio's, so tests pause it and move it by hand.
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use cardroom_games::Seat;
 use cardroom_proto::pb;
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 
 /// A match's time rules, resolved against the server's defaults and limits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -144,6 +145,41 @@ impl Clock {
     }
 }
 
+/// The timer of a match task's deadline, which nearly always moves later (each decision's is
+/// its own start plus the clock). Moving a tokio timer costs a lock of the timer wheel, so the
+/// timer is moved only when a deadline comes sooner than it is set for; a later deadline lets it
+/// fire at the earlier time, then sets it again. A decision costs no timer work, and a match at
+/// most one extra wake per move time.
+pub(crate) struct DeadlineTimer {
+    sleep: Pin<Box<Sleep>>,
+}
+
+impl DeadlineTimer {
+    pub(crate) fn new() -> DeadlineTimer {
+        DeadlineTimer { sleep: Box::pin(tokio::time::sleep_until(Instant::now())) }
+    }
+
+    /// Completes at `deadline`, not before.
+    pub(crate) async fn until(&mut self, deadline: Instant) {
+        loop {
+            if deadline < self.sleep.deadline() || self.sleep.is_elapsed() {
+                self.sleep.as_mut().reset(deadline);
+            }
+            self.sleep.as_mut().await;
+            if Instant::now() >= deadline {
+                return;
+            }
+            // It was set for an earlier deadline: it is set again for this one.
+        }
+    }
+
+    /// When the timer is set to fire.
+    #[cfg(test)]
+    fn set_for(&self) -> Instant {
+        self.sleep.deadline()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +291,27 @@ mod tests {
     fn the_wire_form_saturates() {
         let huge = ClockRules { bank_time: Duration::from_secs(10_000_000), ..rules() };
         assert_eq!(huge.to_pb(), pb::Clock { move_ms: 2_000, bank_ms: u32::MAX });
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_deadline_timer_fires_at_each_deadline_and_moves_only_for_a_sooner_one() {
+        let start = Instant::now();
+        let at = |ms| start + Duration::from_millis(ms);
+        let mut timer = DeadlineTimer::new();
+        timer.until(at(2_000)).await;
+        assert_eq!(Instant::now(), at(2_000));
+        // Set for 4 s; the deadline then moves to 5 s before it fires, as decisions go on.
+        let sooner = tokio::time::timeout(Duration::from_millis(500), timer.until(at(4_000)));
+        assert!(sooner.await.is_err(), "not before its deadline");
+        assert_eq!(timer.set_for(), at(4_000));
+        let _ = tokio::time::timeout(Duration::ZERO, timer.until(at(5_000))).await;
+        assert_eq!(timer.set_for(), at(4_000), "a later deadline leaves the timer where it is");
+        timer.until(at(5_000)).await;
+        assert_eq!(Instant::now(), at(5_000), "fired at 4 s, set again, completed at 5 s");
+        // A sooner deadline than the timer is set for moves it.
+        let _ = tokio::time::timeout(Duration::ZERO, timer.until(at(9_000))).await;
+        assert_eq!(timer.set_for(), at(9_000));
+        timer.until(at(6_000)).await;
+        assert_eq!(Instant::now(), at(6_000));
     }
 }

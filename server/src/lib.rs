@@ -20,6 +20,7 @@ mod listing;
 mod match_task;
 mod reads;
 mod registry;
+mod seat_streams;
 mod service;
 mod standings;
 mod stats;

@@ -12,16 +12,16 @@ use cardroom_proto::wire::{self, WireGame};
 use prost::Message as _;
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
-use tokio_stream::{Stream, StreamExt as _, StreamMap};
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 use tonic::{Status, Streaming};
 use tracing::{debug, info, warn};
 
 use cardroom_store::{FailureKind, NewFailure, ThinkSummary};
 
-use crate::clock::{Clock, ClockRules};
+use crate::clock::{Clock, ClockRules, DeadlineTimer};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
+use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
 use crate::stats::MatchOrigin;
 use crate::status::read_error;
@@ -59,10 +59,6 @@ pub(crate) struct Joining {
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
 }
-
-/// One bot's messages as its match task reads them, each seat's current connection only: every
-/// message, then `None` when the stream has ended.
-type Inbound = Pin<Box<dyn Stream<Item = Option<Result<pb::BotMessage, Status>>> + Send>>;
 
 /// What woke the match task.
 enum Wake {
@@ -128,7 +124,11 @@ pub(crate) struct MatchTask<G: WireGame> {
     watchers: Vec<WatchSender>,
     commands: mpsc::Receiver<Command>,
     /// The connected seats' streams, by seat index.
-    inbound: StreamMap<usize, Inbound>,
+    inbound: SeatStreams<Streaming<pb::BotMessage>>,
+    /// The timer of the current deadline.
+    timer: DeadlineTimer,
+    /// Fires once the server shuts down: one future for the match's life, not one per wake.
+    cancelled: Pin<Box<WaitForCancellationFutureOwned>>,
     registry: Registry,
     cancel: CancellationToken,
     report: Option<oneshot::Sender<HostedEnd>>,
@@ -177,6 +177,7 @@ impl<G: WireGame> MatchTask<G> {
             })
             .collect::<Vec<_>>();
         let clock = Clock::new(setup.clock, seats.len());
+        let inbound = SeatStreams::new(seats.len());
         let hosted = setup.report.is_some();
         let origin = if hosted { MatchOrigin::Hosted } else { MatchOrigin::Other };
         MatchTask {
@@ -193,7 +194,9 @@ impl<G: WireGame> MatchTask<G> {
             legal: Vec::new(),
             watchers: Vec::new(),
             commands,
-            inbound: StreamMap::new(),
+            inbound,
+            timer: DeadlineTimer::new(),
+            cancelled: Box::pin(cancel.clone().cancelled_owned()),
             registry,
             cancel,
             report: setup.report,
@@ -252,10 +255,10 @@ impl<G: WireGame> MatchTask<G> {
     async fn wake(&mut self, deadline: Instant) -> Wake {
         tokio::select! {
             biased;
-            () = self.cancel.cancelled() => Wake::Cancelled,
+            () = self.cancelled.as_mut() => Wake::Cancelled,
             command = self.commands.recv() => Wake::Command(command),
-            Some((seat, message)) = self.inbound.next() => Wake::Bot(Seat(seat as u8), message),
-            () = tokio::time::sleep_until(deadline) => Wake::Deadline,
+            (seat, message) = self.inbound.next() => Wake::Bot(Seat(seat as u8), message),
+            () = self.timer.until(deadline) => Wake::Deadline,
         }
     }
 
@@ -290,7 +293,7 @@ impl<G: WireGame> MatchTask<G> {
 
     /// Forgets `seat`'s connection: its stream ends, and the seat's reconnect grace starts.
     fn disconnect(&mut self, seat: Seat) {
-        self.inbound.remove(&seat.index());
+        self.inbound.remove(seat.index());
         if self.seats[seat.index()].connection.take().is_some() {
             self.clock.disconnected(seat);
         }
@@ -362,8 +365,7 @@ impl<G: WireGame> MatchTask<G> {
         slot.bot_name = bot_name;
         slot.bot_version = bot_version;
         slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
-        let inbound = inbound.map(Some).chain(tokio_stream::once(None));
-        self.inbound.insert(seat.index(), Box::pin(inbound));
+        self.inbound.insert(seat.index(), inbound);
         self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
         if self.started && self.state.to_act() == Some(seat) {
