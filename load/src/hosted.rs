@@ -278,7 +278,7 @@ fn write_ladder(path: &Path, load: &Load, hosted: &Hosted, per_bot: u32) -> anyh
 async fn plain_side(args: &[String], load: &Load, window: Window) -> anyhow::Result<Side> {
     let child = ServerChild::start(args).await?;
     let run = load::cardroom(&child.url, load, window, false).await?;
-    Ok(side(&run))
+    Ok(side(&run, load))
 }
 
 /// The server with the ladder: a fresh child on the store, the bots in its lobby, the ladder
@@ -304,15 +304,16 @@ async fn ladder_side(
     drop(child);
     let run = run?;
     failed?;
-    Ok(side(&run))
+    Ok(side(&run, load))
 }
 
-fn side(run: &CardroomRun) -> Side {
-    Side {
-        measured: run.measured.clone(),
-        hosted_running: Running::of(run),
-        load_average: load_average(),
-    }
+/// One window's figures, the load's bots' own wait (`--think-ms`) taken out of every round
+/// trip, as `run` reports them: what the server and the transport add, which a ladder must not
+/// grow (a fixed wait in both would only shrink the ratios towards 1).
+fn side(run: &CardroomRun, load: &Load) -> Side {
+    let mut measured = run.measured.clone();
+    measured.round_trip = measured.round_trip.less(load.think);
+    Side { measured, hosted_running: Running::of(run), load_average: load_average() }
 }
 
 /// Every registered bot in the lobby of the server at `url`: one connection each, `per_bot`

@@ -216,8 +216,16 @@ pub(crate) fn hosted(
         });
     }
     let c = comparison;
+    let bots = if load.think.is_zero() {
+        "bots answering at once".to_owned()
+    } else {
+        format!(
+            "bots thinking {} ms before each answer (taken out of every round trip below)",
+            load.think.as_millis()
+        )
+    };
     println!(
-        "cardroom-load run --hosted-bots {}: {} at {} seats, {} load matches at once, bots answering at once; {} rounds of {:.1} s after {:.1} s of warm-up, each round a fresh server of each kind (which goes first alternates)",
+        "cardroom-load run --hosted-bots {}: {} at {} seats, {} load matches at once, {bots}; {} rounds of {:.1} s after {:.1} s of warm-up, each round a fresh server of each kind (which goes first alternates)",
         c.bots,
         load.game,
         load.seats,
