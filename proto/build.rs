@@ -25,6 +25,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // bytes, read from one slice rather than through tonic's buffer (src/codec.rs says why).
     tonic_prost_build::configure()
         .codec_path("crate::codec::SliceCodec")
+        // A Gin Rummy hand's result and the match's outcome are nested messages several
+        // levels deep; inline, they made `GinObservation` 632 bytes and every `ServerMessage`
+        // 760, copied whole at each move between the match task, the stream and the codec.
+        .boxed(".cardroom.v1.GinObservation.last_result")
+        .boxed(".cardroom.v1.GinObservation.outcome")
         .compile_fds(descriptors)?;
     Ok(())
 }

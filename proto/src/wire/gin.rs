@@ -183,8 +183,8 @@ fn typed(observation: &Observation, codes: bool) -> pb::GinObservation {
         stock_only,
         taken,
         must_go_out,
-        last_result: public.last_result.as_ref().map(hand_result_to_pb),
-        outcome: public.outcome.as_ref().map(outcome_to_pb),
+        last_result: public.last_result.as_ref().map(|result| Box::new(hand_result_to_pb(result))),
+        outcome: public.outcome.as_ref().map(|outcome| Box::new(outcome_to_pb(outcome))),
     }
 }
 
@@ -330,8 +330,8 @@ fn public_from_pb(typed: &pb::GinObservation, options: Options) -> Result<Public
         hand_sizes: hand_sizes.map(size),
         known_cards: pair(&known, "known_cards")?,
         upcard_draws: typed.upcard_draws,
-        last_result: typed.last_result.as_ref().map(hand_result_from_pb).transpose()?,
-        outcome: typed.outcome.as_ref().map(outcome_from_pb).transpose()?,
+        last_result: typed.last_result.as_deref().map(hand_result_from_pb).transpose()?,
+        outcome: typed.outcome.as_deref().map(outcome_from_pb).transpose()?,
     })
 }
 
