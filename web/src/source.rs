@@ -89,6 +89,9 @@ pub struct LeaderRow {
     pub win_rate: f64,
     /// Its conduct.
     pub health: Health,
+    /// Why it is not scheduled, while it is paused in a hosted ladder (its matches kept
+    /// failing, its operator said, or a finals ladder refused it as a late entrant).
+    pub paused: Option<String>,
 }
 
 /// A sequential probability ratio test's state.

@@ -113,6 +113,24 @@ async fn the_leaderboard_moves_when_a_match_finishes() {
 }
 
 #[tokio::test]
+async fn a_paused_bots_reason_shows_on_the_leaderboard_and_its_page() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let (id, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
+    let reason = "finals: <b>late</b> entered after the finals began (set 1 was planned before \
+                  it came); the field is frozen, so it is not scheduled";
+    hosted.store.pause_bot(hosted.ladder, id, reason, 1_797_000_000_000).await.unwrap();
+    let (status, page) = get(&router, &format!("/ladders/{LADDER}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // Only the paused bot's row says so, its reason in the title, as text.
+    assert_eq!(select(&page, "table.leaderboard .paused"), ["(paused)"]);
+    assert_eq!(attrs(&page, "table.leaderboard .paused", "title"), [reason]);
+    let (_, page) = get(&router, &format!("/ladders/{LADDER}/bots/{}", id.0)).await;
+    assert_eq!(select(&page, "p.paused"), [format!("Paused, not scheduled: {reason}")]);
+    assert!(!page.html().contains("<b>late"));
+}
+
+#[tokio::test]
 async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     let hosted = Hosted::new().await;
     let router = hosted.router();

@@ -158,6 +158,7 @@ fn build(
                     timeouts: u32::try_from(l.health.timeouts).unwrap_or(u32::MAX),
                     crashes: u32::try_from(l.health.crashes).unwrap_or(u32::MAX),
                 },
+                paused: l.paused_reason.clone(),
             }
         })
         .collect();

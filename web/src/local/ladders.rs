@@ -93,6 +93,7 @@ impl LadderFile {
                     timeouts: r.timeouts,
                     crashes: r.crashes,
                 },
+                paused: None,
             })
             .collect();
         let sprt = match (&self.settings.format, self.settings.sprt(&self.names, &self.store)?) {

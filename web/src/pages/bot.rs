@@ -115,6 +115,9 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
                 span.rating { (format!("{:.1}", r.rating)) } " ± " (format!("{:.1}", r.sigma))
                 ", " (r.matches) " games, " (percent(r.win_rate)) " won."
             }
+            @if let Some(reason) = &r.paused {
+                p.paused { "Paused, not scheduled: " (reason) }
+            }
             h2 { "Rating over time" }
             (plot::rating_history(&bot.history))
             h2 { "Versions" }

@@ -94,7 +94,10 @@ fn board(board: &Leaderboard) -> Markup {
                 @for r in &board.rows {
                     tr data-bot=(r.bot) {
                         td.num { (r.rank) }
-                        td { a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) } }
+                        td {
+                            a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) }
+                            @if let Some(reason) = &r.paused { " " span.paused title=(reason) { "(paused)" } }
+                        }
                         td.num { (format!("{:.1}", r.rating)) }
                         td.num { (format!("{:.1}", r.sigma)) }
                         td.num {
