@@ -85,7 +85,7 @@ impl LadderFile {
                 name: r.name.clone(),
                 rating: r.rating,
                 sigma: r.sigma,
-                rank_interval: (r.rank_low, r.rank_high),
+                rank_interval: Some((r.rank_low, r.rank_high)),
                 matches: r.matches,
                 win_rate: r.win_rate,
                 health: crate::source::Health {

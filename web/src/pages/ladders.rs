@@ -101,8 +101,11 @@ fn board(board: &Leaderboard) -> Markup {
                         td.num { (format!("{:.1}", r.rating)) }
                         td.num { (format!("{:.1}", r.sigma)) }
                         td.num {
-                            @if r.rank_interval.0 == r.rank_interval.1 { (r.rank_interval.0) }
-                            @else { (r.rank_interval.0) "–" (r.rank_interval.1) }
+                            @match r.rank_interval {
+                                Some((lo, hi)) if lo == hi => { (lo) }
+                                Some((lo, hi)) => { (lo) "–" (hi) }
+                                None => { "—" }
+                            }
                         }
                         td.num { (r.matches) }
                         td.num { (percent(r.win_rate)) }
