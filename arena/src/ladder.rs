@@ -16,7 +16,7 @@ use crate::leaderboard::ALPHA;
 use crate::pairwise::set_score;
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
-use crate::settle::Settlement;
+use crate::settle::SetEvidence;
 use crate::sprt::{Sprt, SprtConfig, SprtDecision};
 use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 use crate::store::{PendingMatch, PlannedMatch, Store, StoreError};
@@ -330,6 +330,8 @@ fn bot_index(names: &[String], name: &str) -> Result<usize, ArenaError> {
 struct Planner<'a> {
     settings: &'a Settings,
     names: &'a [String],
+    /// The adaptive format's evidence of the sets rated so far, grown by each round's.
+    evidence: Option<SetEvidence>,
 }
 
 impl Planner<'_> {
@@ -347,7 +349,11 @@ impl Planner<'_> {
     }
 
     /// The tables of round `round`, or `None` when the format is over. Byes are stored here.
-    fn plan(&self, round: u32, store: &mut Store) -> Result<Option<Vec<Vec<usize>>>, ArenaError> {
+    fn plan(
+        &mut self,
+        round: u32,
+        store: &mut Store,
+    ) -> Result<Option<Vec<Vec<usize>>>, ArenaError> {
         let n = self.names.len();
         let table = usize::from(self.settings.table);
         Ok(match &self.settings.format {
@@ -391,9 +397,13 @@ impl Planner<'_> {
                 if store.sets()?.len() >= *max_sets as usize {
                     return Ok(None);
                 }
-                // Every stored set is rated by now: a round is planned once the last is in.
-                let sets = store.rated_set_outcomes()?;
-                Settlement::from_sets(n, table, &sets, ALPHA).next_table.map(|t| vec![t])
+                // Every stored set is rated by now, in plan order: a round is planned once the
+                // last is in. The evidence adds the sets rated since the last round only.
+                let evidence = self.evidence.get_or_insert_with(|| SetEvidence::new(n));
+                for set in store.rated_set_outcomes_after(evidence.sets())? {
+                    evidence.add_set(&set);
+                }
+                evidence.settlement(table, ALPHA).next_table.map(|t| vec![t])
             }
             Format::Sprt { a, b, max_sets, .. } => {
                 let test = self.sprt(store)?;
@@ -543,7 +553,7 @@ pub fn run_with(
     store: &mut Store,
     observe: &mut dyn FnMut(&Progress<'_>),
 ) -> Result<Summary, ArenaError> {
-    let ladder = Planner { settings, names };
+    let mut ladder = Planner { settings, names, evidence: None };
     settings.check(names)?;
     let config =
         serde_json::to_string(ladder.settings).map_err(|e| ArenaError::Config(e.to_string()))?;

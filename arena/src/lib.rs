@@ -62,7 +62,7 @@ pub use ladder::{
 pub use leaderboard::{Leaderboard, Row};
 pub use net::{AnyBotMaker, ExternalBot, NetBot, NetPlayer};
 pub use rating::{PairedResult, Rating, RatingChange, RatingError, RatingSystem, Ratings};
-pub use settle::Settlement;
+pub use settle::{SetEvidence, Settlement};
 pub use sprt::{Sprt, SprtConfig, SprtDecision};
 pub use stats::{BotStats, HeadToHead, MatchOutcome, SeatHealth, Stats, ThinkTimes};
 pub use store::{

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use crate::duplicate::{derive_seed, rotations};
-use crate::orders::OrderTest;
+use crate::orders::{Betting, OrderTest};
 use crate::pairwise::{PairTable, normal_cdf};
 use crate::rating::{PairedResult, RatingSystem, Ratings};
 use crate::schedule::{Belief, least_certain, round_robin};
@@ -233,6 +233,11 @@ impl OutcomePool {
         self.bots
     }
 
+    /// The places [`OutcomePool::from_places`] takes, to keep a pool and read it back.
+    pub fn places_played(&self) -> (&[u8], &[u8]) {
+        (&self.places, &self.reference)
+    }
+
     /// Seats per table.
     pub fn seats(&self) -> usize {
         self.seats
@@ -335,8 +340,11 @@ pub enum Test {
     /// units of summed variance, which penalises low-variance samples (duplicate sets).
     NormalMixture,
     /// The order test ([`crate::orders`]): a confidence set over the orders of the field,
-    /// each order tested at `alpha` itself, so no union bound over the pairs.
+    /// each order tested at `alpha` itself, so no union bound over the pairs; its gamblers
+    /// stake by [`Betting::KellyFractions`].
     Orders,
+    /// The order test staking by [`Betting::FixedGrid`], as until this session.
+    OrdersGrid,
 }
 
 /// One way of running a ladder, a row of the power table.
@@ -388,7 +396,7 @@ impl Method {
         Method { name: "pentanomial, adaptive", test: Test::Betting, ..Method::BEST };
 
     /// Every method of the table, the baseline first.
-    pub const ALL: [Method; 17] = [
+    pub const ALL: [Method; 18] = [
         Method::BASELINE,
         Method { name: "independent, order test", test: Test::Orders, ..Method::BASELINE },
         Method {
@@ -427,6 +435,11 @@ impl Method {
         },
         Method::PAIRWISE_ADAPTIVE,
         Method::BEST,
+        Method {
+            name: "pent., adaptive, order test (grid)",
+            test: Test::OrdersGrid,
+            ..Method::BEST
+        },
         Method { name: "places, adaptive", score: SetScore::Places, ..Method::PAIRWISE_ADAPTIVE },
         Method { name: "places, adaptive, order test", score: SetScore::Places, ..Method::BEST },
         Method {
@@ -525,7 +538,7 @@ impl Evidence {
                 let t = self.pairs.tally(a, b);
                 let settled = match self.test {
                     // The order test judges the whole order at once (in `trial`).
-                    Test::Betting | Test::Orders => {
+                    Test::Betting | Test::Orders | Test::OrdersGrid => {
                         crate::pairwise::confident_better(&t, beta, each)
                     }
                     Test::NormalMixture => crate::pairwise::normal_mixture_better(&t, beta, each),
@@ -560,7 +573,11 @@ pub fn trial(
         ratings: method.ratings.map(|system| Ratings::new(system, k)),
         tie_break,
         test: method.test,
-        orders: if method.test == Test::Orders { OrderTest::new(k) } else { None },
+        orders: match method.test {
+            Test::Orders => OrderTest::new(k),
+            Test::OrdersGrid => OrderTest::with_betting(k, Betting::FixedGrid),
+            Test::Betting | Test::NormalMixture => None,
+        },
     };
     let each = evidence.pairs.pair_alpha(alpha);
     let mut matches = 0u64;

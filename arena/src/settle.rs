@@ -43,19 +43,21 @@ impl Settlement {
     /// The settlement of a ladder of `bots` bots at tables of `table` seats from its finished
     /// duplicate sets, each the outcomes of its matches, **in the order they were played**
     /// (the test is sequential), at error rate `alpha` for the whole order.
+    ///
+    /// It replays the order test over every set (some 30 ms for 1,000 sets of five bots, a
+    /// third of a second for 10,000: BENCHMARKS.md): a ladder that asks after every set keeps a
+    /// [`SetEvidence`] instead and adds each set once.
     pub fn from_sets(
         bots: usize,
         table: usize,
         sets: &[Vec<MatchOutcome>],
         alpha: f64,
     ) -> Settlement {
-        let mut pairs = PairTable::new(bots);
-        let mut orders = OrderTest::new(bots);
+        let mut evidence = SetEvidence::new(bots);
         for set in sets {
-            let matches: Vec<&[(usize, u8)]> = set.iter().map(|o| &o.places[..]).collect();
-            add_set(&mut pairs, orders.as_mut(), &matches);
+            evidence.add_set(set);
         }
-        Settlement::from_evidence(&pairs, orders.as_ref(), table, alpha)
+        evidence.settlement(table, alpha)
     }
 
     /// The settlement of the head-to-head evidence `pairs` alone (the pairwise test with its
@@ -103,6 +105,40 @@ impl Settlement {
             })
             .collect();
         Settlement { rank_intervals, order, settled, next_table, p_better }
+    }
+}
+
+/// The evidence [`Settlement::from_sets`] replays, grown one set at a time: a ladder that
+/// plans after every set adds each set once instead of replaying them all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetEvidence {
+    pairs: PairTable,
+    orders: Option<OrderTest>,
+    sets: usize,
+}
+
+impl SetEvidence {
+    /// No sets yet among `bots` bots.
+    pub fn new(bots: usize) -> SetEvidence {
+        SetEvidence { pairs: PairTable::new(bots), orders: OrderTest::new(bots), sets: 0 }
+    }
+
+    /// Adds the next set played, the outcomes of its matches.
+    pub fn add_set(&mut self, set: &[MatchOutcome]) {
+        let matches: Vec<&[(usize, u8)]> = set.iter().map(|o| &o.places[..]).collect();
+        add_set(&mut self.pairs, self.orders.as_mut(), &matches);
+        self.sets += 1;
+    }
+
+    /// The sets added.
+    pub fn sets(&self) -> usize {
+        self.sets
+    }
+
+    /// The settlement of the sets added, at tables of `table` seats, at error rate `alpha` for
+    /// the whole order ([`Settlement::from_sets`]'s).
+    pub fn settlement(&self, table: usize, alpha: f64) -> Settlement {
+        Settlement::from_evidence(&self.pairs, self.orders.as_ref(), table, alpha)
     }
 }
 
@@ -295,6 +331,21 @@ mod tests {
         // The order is 0, 2, 3, …, 199, 1: its first pair without samples is (0, 2), and each
         // seat after goes to the bot that opens one more adjacent pair.
         assert_eq!(s.next_table, Some(vec![0, 2, 3, 4]));
+    }
+
+    #[test]
+    fn evidence_grown_set_by_set_settles_as_the_replay_of_every_set() {
+        let mut sets: Vec<Vec<MatchOutcome>> = Vec::new();
+        let mut grown = SetEvidence::new(3);
+        for i in 0..40u8 {
+            let (a, b) = ([0, 0, 1][usize::from(i % 3)], [1, 2, 2][usize::from(i % 3)]);
+            let first = if i % 5 == 0 { (b, a) } else { (a, b) };
+            let set = vec![outcome(&[(first.0, 1), (first.1, 2)]), outcome(&[(a, 1), (b, 2)])];
+            grown.add_set(&set);
+            sets.push(set);
+            assert_eq!(grown.settlement(2, 0.05), Settlement::from_sets(3, 2, &sets, 0.05));
+        }
+        assert_eq!(grown.sets(), 40);
     }
 
     #[test]

@@ -406,8 +406,20 @@ impl Store {
     /// The matches' outcomes of every rated set, oldest first: what the leaderboard's
     /// head-to-head evidence is built from.
     pub fn rated_set_outcomes(&self) -> Result<Vec<Vec<MatchOutcome>>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT id FROM deal_sets WHERE rated = 1 ORDER BY id")?;
-        let ids: Vec<i64> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        self.rated_set_outcomes_after(0)
+    }
+
+    /// [`Store::rated_set_outcomes`] less the first `skip` rated sets (those a caller has
+    /// already read, when sets are rated in plan order).
+    pub fn rated_set_outcomes_after(
+        &self,
+        skip: usize,
+    ) -> Result<Vec<Vec<MatchOutcome>>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM deal_sets WHERE rated = 1 ORDER BY id LIMIT -1 OFFSET ?1")?;
+        let skip = i64::try_from(skip).unwrap_or(i64::MAX);
+        let ids: Vec<i64> = stmt.query_map([skip], |r| r.get(0))?.collect::<Result<_, _>>()?;
         ids.into_iter().map(|id| self.set_outcomes(id)).collect()
     }
 

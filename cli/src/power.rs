@@ -44,6 +44,23 @@ pub(crate) struct PowerArgs {
     /// Threads (default: every core).
     #[arg(long)]
     parallel: Option<usize>,
+    /// Keeps the pool in this file: read from it when it holds the pool of the same game,
+    /// seats, deals and seed, else played and written there (to rerun the methods without
+    /// playing the pool again).
+    #[arg(long)]
+    pool: Option<std::path::PathBuf>,
+}
+
+/// A pool as `--pool` keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptPool {
+    game: String,
+    seats: u8,
+    deals: usize,
+    seed: u64,
+    bots: usize,
+    places: Vec<u8>,
+    reference: Vec<u8>,
 }
 
 /// Runs `cardroom arena power`.
@@ -56,7 +73,37 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let bots = SHARES.len() + 1;
     let started = std::time::Instant::now();
-    let pool = visit(args.game, Pool { seats, deals: args.deals, seed: args.seed, parallel })?;
+    let kept = args.pool.as_deref().and_then(|path| {
+        let kept: KeptPool = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+        let same = kept.game == args.game.name()
+            && (kept.seats, kept.deals, kept.seed, kept.bots)
+                == (seats, args.deals, args.seed, bots);
+        same.then(|| {
+            OutcomePool::from_places(bots, usize::from(seats), kept.places, kept.reference)
+        })
+    });
+    let pool = match kept {
+        Some(pool) => pool,
+        None => {
+            let pool =
+                visit(args.game, Pool { seats, deals: args.deals, seed: args.seed, parallel })?;
+            if let Some(path) = &args.pool {
+                let (places, reference) = pool.places_played();
+                let kept = KeptPool {
+                    game: args.game.name().to_owned(),
+                    seats,
+                    deals: args.deals,
+                    seed: args.seed,
+                    bots,
+                    places: places.to_vec(),
+                    reference: reference.to_vec(),
+                };
+                std::fs::write(path, serde_json::to_vec(&kept)?)
+                    .with_context(|| format!("writing the pool to {}", path.display()))?;
+            }
+            pool
+        }
+    };
     let played = started.elapsed();
     let names = names();
     let truth = pool.truth().context("the pool of matches")?;

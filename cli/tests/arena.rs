@@ -420,3 +420,22 @@ fn arena_power_prints_every_method_and_ends_with_the_ratio() {
     let digits = last.strip_prefix("ratio ").unwrap();
     assert!(ratio > 0.0 && digits.split_once('.').is_some_and(|(_, d)| d.len() == 2), "{last}");
 }
+
+#[test]
+fn arena_power_keeps_its_pool_and_reruns_the_methods_on_the_same_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["arena", "power", "--game", "twenty_two", "--trials", "2", "--deals", "20"];
+    let run = |extra: &[&str]| {
+        let all: Vec<&str> = args.iter().chain(extra).copied().collect();
+        let out = cardroom(&all, dir.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        // Everything but the first line (the pool's time).
+        text(&out.stdout).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    let played = run(&["--pool", "pool.json"]);
+    assert!(dir.path().join("pool.json").exists());
+    assert_eq!(run(&["--pool", "pool.json"]), played, "read back: the same matches");
+    assert_eq!(run(&[]), played, "the same pool played again");
+    // Another seed is another pool: the file is not read for it.
+    assert_ne!(run(&["--pool", "pool.json", "--seed", "9"]), played);
+}

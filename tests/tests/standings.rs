@@ -376,6 +376,50 @@ async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_comes_to_a_finals_ladder_after_it_began_is_paused_with_the_reason() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let text = "name = \"final\"\ngame = \"gin\"\nfinals = true\n";
+    let (ladder, [strong, weak]) = stored_ladder(&store, text).await;
+    stored_wins(&store, ladder, strong, weak, 2).await;
+    // A bot registered after the finals' first sets comes to the lobby.
+    let issued = Accounts::new(Arc::clone(&store)).register("late").await.unwrap();
+    let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
+    lobby_bot(server.url(), "late", issued.key.expose(), "v1", 1);
+    let late = issued.bot.id;
+    let paused = eventually("late paused", || async {
+        let bots = store.ladder_bots(ladder).await.unwrap();
+        bots.into_iter().find(|b| b.bot == late).and_then(|b| b.paused_reason)
+    })
+    .await;
+    assert_eq!(
+        paused,
+        "finals: late entered after the finals began (set 1 was planned before it came); the \
+         field is frozen, so it is not scheduled"
+    );
+    // Its author reads the reason on the leaderboard, where a paused bot's shows; the
+    // standings (the frozen field's) leave it out.
+    let client = server.client().await;
+    let board = eventually("the standings", || async {
+        let board = client
+            .clone()
+            .get_leaderboard(pb::GetLeaderboardRequest { ladder: "final".into() })
+            .await
+            .unwrap()
+            .into_inner();
+        board.standings.is_some().then_some(board)
+    })
+    .await;
+    let row = board.rows.iter().find(|r| r.bot == "late").unwrap();
+    assert_eq!(row.paused_reason, paused);
+    assert_eq!((row.rank_lo, row.rank_hi), (0, 0), "not ranked among the frozen field");
+    let standings = board.standings.unwrap();
+    assert_eq!(standings.order, vec!["strong", "weak"]);
+    // Nothing was planned for it.
+    assert_eq!(store.set_count(ladder).await.unwrap(), 2);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_adaptive_schedule_plays_the_open_pair_where_least_certain_would_replay_a_settled_one()
 {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());

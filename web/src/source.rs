@@ -81,14 +81,19 @@ pub struct LeaderRow {
     pub rating: f64,
     /// Rating uncertainty (one standard deviation).
     pub sigma: f64,
-    /// The ranks it may hold with 95% confidence, best and worst.
-    pub rank_interval: (usize, usize),
+    /// The ranks it may hold with 95% confidence, best and worst; `None` for a bot the
+    /// ladder's standings leave out (a finals ladder's late entrant, or a bot that entered
+    /// after the last standings snapshot).
+    pub rank_interval: Option<(usize, usize)>,
     /// Matches played.
     pub matches: u32,
     /// Share of matches won.
     pub win_rate: f64,
     /// Its conduct.
     pub health: Health,
+    /// Why it is not scheduled, while it is paused in a hosted ladder (its matches kept
+    /// failing, its operator said, or a finals ladder refused it as a late entrant).
+    pub paused: Option<String>,
 }
 
 /// A sequential probability ratio test's state.

@@ -113,6 +113,51 @@ async fn the_leaderboard_moves_when_a_match_finishes() {
 }
 
 #[tokio::test]
+async fn a_paused_bots_reason_shows_on_the_leaderboard_and_its_page() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let (id, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
+    let reason = "finals: <b>late</b> entered after the finals began (set 1 was planned before \
+                  it came); the field is frozen, so it is not scheduled";
+    hosted.store.pause_bot(hosted.ladder, id, reason, 1_797_000_000_000).await.unwrap();
+    // The standings leave it out, as a finals ladder's do for a late entrant.
+    let others: Vec<BotId> = hosted.bots.iter().map(|b| b.0).filter(|&b| b != id).collect();
+    let row = |bot| cardroom_store::StandingsRow {
+        bot,
+        rank_lo: 1,
+        rank_hi: 2,
+        indistinguishable_from_first: true,
+        p_better: vec![0.5; 2],
+    };
+    let snapshot = cardroom_store::Standings {
+        revision: 1,
+        first_set: 0,
+        sets: 1,
+        confidence: 0.95,
+        settled: false,
+        computed_ms: 1,
+        rows: others.iter().map(|&bot| row(bot)).collect(),
+        sprt: None,
+    };
+    hosted.store.put_standings(hosted.ladder, &snapshot).await.unwrap();
+    let (status, page) = get(&router, &format!("/ladders/{LADDER}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // Only the paused bot's row says so, its reason in the title, as text; it has no rank
+    // interval, the others the snapshot's.
+    assert_eq!(select(&page, "table.leaderboard .paused"), ["(paused)"]);
+    assert_eq!(attrs(&page, "table.leaderboard .paused", "title"), [reason]);
+    let names = select(&page, "table.leaderboard tbody td:nth-child(2)");
+    let intervals = select(&page, "table.leaderboard tbody td:nth-child(5)");
+    for (name, interval) in names.iter().zip(&intervals) {
+        let expected = if name.contains("(paused)") { "—" } else { "1–2" };
+        assert_eq!(interval, expected, "{name}");
+    }
+    let (_, page) = get(&router, &format!("/ladders/{LADDER}/bots/{}", id.0)).await;
+    assert_eq!(select(&page, "p.paused"), [format!("Paused, not scheduled: {reason}")]);
+    assert!(!page.html().contains("<b>late"));
+}
+
+#[tokio::test]
 async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     let hosted = Hosted::new().await;
     let router = hosted.router();

@@ -429,6 +429,14 @@ async fn renew_leases(shared: std::sync::Weak<Shared>) {
     }
 }
 
+/// The bots whose standings a ladder keeps: all but the late entrants a finals ladder
+/// refused ([`standings::LATE_ENTRANT`]), paused until an operator resumes them.
+fn field(bots: &BTreeMap<BotId, BotState>) -> impl Iterator<Item = BotId> + '_ {
+    bots.iter()
+        .filter(|(_, b)| !b.paused.as_deref().is_some_and(standings::is_late_entrant))
+        .map(|(&id, _)| id)
+}
+
 /// One bot as its ladder's task sees it.
 struct BotState {
     name: String,
@@ -495,7 +503,7 @@ impl Runner {
         let open = store.open_sets(ladder.id).await?.into_iter().map(|s| (s.index, s)).collect();
         let next_set = store.set_count(ladder.id).await?;
         let rated = store.rated_sets(ladder.id).await?;
-        let evidence = Evidence::from_rated(&rated, bots.keys().copied(), 0);
+        let evidence = Evidence::from_rated(&rated, field(&bots), 0);
         let (ended_tx, ended) = mpsc::unbounded_channel();
         Ok(Runner {
             shared,
@@ -593,6 +601,8 @@ impl Runner {
                 info!(ladder = %self.ladder.spec.name, bot = %state.name, "bot resumed");
                 state.paused = None;
                 state.recent.clear();
+                // A late entrant of a finals ladder resumed by its operator joins the field.
+                self.evidence.add_bot(row.bot);
             }
         }
     }
@@ -633,7 +643,7 @@ impl Runner {
                 // The sets another node rated while it led: the standings and the schedule
                 // start from all of them.
                 let rated = self.store().rated_sets(self.id()).await?;
-                self.evidence = Evidence::from_rated(&rated, self.bots.keys().copied(), 0);
+                self.evidence = Evidence::from_rated(&rated, field(&self.bots), 0);
             }
             info!(ladder = %self.ladder.spec.name, node = %self.shared.run_id, next_set = self.next_set, "this node schedules the ladder");
         } else if !leading && self.leading {
@@ -780,14 +790,15 @@ impl Runner {
                 continue;
             }
             if !self.bots.contains_key(&id) {
-                if !self.admits_entrant(name) {
-                    continue;
-                }
                 let initial = stored(Rating::initial(self.system));
                 let row = self.store().enter_ladder(self.id(), id, initial, now_ms()).await?;
                 info!(ladder = %self.ladder.spec.name, bot = %name, "bot entered the ladder");
                 self.bots.insert(id, bot_state(row, std::iter::empty()));
-                self.evidence.add_bot(id);
+                if self.admits_entrant(name) {
+                    self.evidence.add_bot(id);
+                } else {
+                    self.refuse_late_entrant(id, name).await?;
+                }
             }
             if let Some(bot) = self.bots.get_mut(&id) {
                 bot.last_seen = now;

@@ -32,6 +32,16 @@ pub const STANDINGS_CONFIDENCE: f64 = 0.95;
 /// The error rate for the whole order, `1 - STANDINGS_CONFIDENCE`.
 const ALPHA: f64 = 1.0 - STANDINGS_CONFIDENCE;
 
+/// What a finals ladder's pause of a bot that came after its first set was planned says
+/// (see [`is_late_entrant`]).
+pub(crate) const LATE_ENTRANT: &str = "entered after the finals began";
+
+/// Whether a bot's pause `reason` is a finals ladder's refusal of a late entrant: such a bot
+/// is left out of the standings while it stays paused.
+pub(crate) fn is_late_entrant(reason: &str) -> bool {
+    reason.starts_with("finals: ") && reason.contains(LATE_ENTRANT)
+}
+
 /// The shortest interval between two standings snapshots of one ladder written by
 /// [`SnapshotThrottle`]'s rule (the snapshots it must write come sooner).
 pub const STANDINGS_EVERY: Duration = Duration::from_secs(1);
@@ -392,6 +402,28 @@ impl super::Runner {
         !self.file.finals
             || self.next_set == 0
             || self.file.bots.is_some() && self.file.admits(name)
+    }
+
+    /// A finals ladder's late entrant `bot` (named `name`), just entered: paused with the
+    /// reason, so that its author reads why it is not scheduled where a paused bot's reason
+    /// shows (`GetLeaderboard`'s `paused_reason`, `cardroom leaderboard`, the pages), and left
+    /// out of the standings. An operator's `ResumeBot` admits it.
+    pub(super) async fn refuse_late_entrant(
+        &mut self,
+        bot: BotId,
+        name: &str,
+    ) -> Result<(), HostedError> {
+        let reason = format!(
+            "finals: {name} {LATE_ENTRANT} (set {} was planned before it came); the field is \
+             frozen, so it is not scheduled",
+            self.next_set.saturating_sub(1)
+        );
+        warn!(ladder = %self.ladder.spec.name, bot = %name, %reason, "late entrant paused");
+        if let Some(state) = self.bots.get_mut(&bot) {
+            state.paused.get_or_insert_with(|| reason.clone());
+        }
+        self.store().pause_bot(self.id(), bot, &reason, now_ms()).await?;
+        Ok(())
     }
 
     /// In a finals ladder, voids the complete set `index` if a bot played it with another

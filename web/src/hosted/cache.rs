@@ -150,7 +150,7 @@ fn build(
                 name: l.name.clone(),
                 rating: l.rating.mean,
                 sigma: l.rating.sigma,
-                rank_interval: s.rank_intervals.get(i).copied().unwrap_or((1, lines.len())),
+                rank_interval: s.rank_intervals.get(i).copied().flatten(),
                 matches: u32::try_from(l.matches).unwrap_or(u32::MAX),
                 win_rate: if l.matches == 0 { 0.0 } else { l.wins as f64 / l.matches as f64 },
                 health: Health {
@@ -158,6 +158,7 @@ fn build(
                     timeouts: u32::try_from(l.health.timeouts).unwrap_or(u32::MAX),
                     crashes: u32::try_from(l.health.crashes).unwrap_or(u32::MAX),
                 },
+                paused: l.paused_reason.clone(),
             }
         })
         .collect();

@@ -13,8 +13,9 @@ use cardroom_store::{BotId, LadderId, LadderSet, Store, StoreError};
 /// computed for.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Standings {
-    /// By bot: its best and worst rank at [`ALPHA`] for the whole order.
-    pub(crate) rank_intervals: Vec<(usize, usize)>,
+    /// By bot: its best and worst rank at [`ALPHA`] for the whole order; `None` for a bot the
+    /// snapshot does not rank.
+    pub(crate) rank_intervals: Vec<Option<(usize, usize)>>,
     /// `[a][b]`: the probability that bot `a` is better than bot `b`.
     pub(crate) p_better: Vec<Vec<f64>>,
 }
@@ -34,7 +35,7 @@ pub(crate) async fn standings(
     Ok(from_sets(bots, table, &sets))
 }
 
-/// The snapshot's figures by `bots`' order: a bot it does not rank gets every rank and ½
+/// The snapshot's figures by `bots`' order: a bot it does not rank gets no rank interval and ½
 /// against each other.
 fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standings {
     let row = |bot: BotId| snapshot.rows.iter().position(|r| r.bot == bot);
@@ -46,9 +47,9 @@ fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standi
             .map(|i| match i {
                 Some(i) => {
                     let r = &snapshot.rows[*i];
-                    (to_usize(r.rank_lo), to_usize(r.rank_hi))
+                    Some((to_usize(r.rank_lo), to_usize(r.rank_hi)))
                 }
-                None => (1, bots.len()),
+                None => None,
             })
             .collect(),
         p_better: at
@@ -90,5 +91,6 @@ fn from_sets(bots: &[BotId], table: usize, sets: &[LadderSet]) -> Standings {
         })
         .collect();
     let settlement = Settlement::from_sets(bots.len(), table, &outcomes, ALPHA);
-    Standings { rank_intervals: settlement.rank_intervals, p_better: settlement.p_better }
+    let rank_intervals = settlement.rank_intervals.into_iter().map(Some).collect();
+    Standings { rank_intervals, p_better: settlement.p_better }
 }

@@ -85,7 +85,7 @@ impl LadderFile {
                 name: r.name.clone(),
                 rating: r.rating,
                 sigma: r.sigma,
-                rank_interval: (r.rank_low, r.rank_high),
+                rank_interval: Some((r.rank_low, r.rank_high)),
                 matches: r.matches,
                 win_rate: r.win_rate,
                 health: crate::source::Health {
@@ -93,6 +93,7 @@ impl LadderFile {
                     timeouts: r.timeouts,
                     crashes: r.crashes,
                 },
+                paused: None,
             })
             .collect();
         let sprt = match (&self.settings.format, self.settings.sprt(&self.names, &self.store)?) {

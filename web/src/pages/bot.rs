@@ -111,9 +111,13 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
             h1 { "Bot " span.name { (bot.name) } }
             p {
                 "In ladder " a href={ "/ladders/" (ladder) } { (ladder) } ": rank " (r.rank)
-                " (" (r.rank_interval.0) "–" (r.rank_interval.1) " at 95%), rating "
+                @if let Some((lo, hi)) = r.rank_interval { " (" (lo) "–" (hi) " at 95%)" }
+                ", rating "
                 span.rating { (format!("{:.1}", r.rating)) } " ± " (format!("{:.1}", r.sigma))
                 ", " (r.matches) " games, " (percent(r.win_rate)) " won."
+            }
+            @if let Some(reason) = &r.paused {
+                p.paused { "Paused, not scheduled: " (reason) }
             }
             h2 { "Rating over time" }
             (plot::rating_history(&bot.history))

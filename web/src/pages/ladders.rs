@@ -94,12 +94,18 @@ fn board(board: &Leaderboard) -> Markup {
                 @for r in &board.rows {
                     tr data-bot=(r.bot) {
                         td.num { (r.rank) }
-                        td { a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) } }
+                        td {
+                            a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) }
+                            @if let Some(reason) = &r.paused { " " span.paused title=(reason) { "(paused)" } }
+                        }
                         td.num { (format!("{:.1}", r.rating)) }
                         td.num { (format!("{:.1}", r.sigma)) }
                         td.num {
-                            @if r.rank_interval.0 == r.rank_interval.1 { (r.rank_interval.0) }
-                            @else { (r.rank_interval.0) "–" (r.rank_interval.1) }
+                            @match r.rank_interval {
+                                Some((lo, hi)) if lo == hi => { (lo) }
+                                Some((lo, hi)) => { (lo) "–" (hi) }
+                                None => { "—" }
+                            }
                         }
                         td.num { (r.matches) }
                         td.num { (percent(r.win_rate)) }
