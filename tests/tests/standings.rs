@@ -282,6 +282,15 @@ async fn stored_ladder_of(
     (ladder, bots)
 }
 
+/// Waits until `bot` is paused in `ladder`; returns the reason.
+async fn paused_reason(store: &Arc<dyn Store>, ladder: LadderId, bot: BotId) -> String {
+    eventually("the bot paused", || async {
+        let bots = store.ladder_bots(ladder).await.unwrap();
+        bots.into_iter().find(|b| b.bot == bot).and_then(|b| b.paused_reason)
+    })
+    .await
+}
+
 /// Waits until the ladder `name` is closed; returns its reason.
 async fn closed_reason(store: &Arc<dyn Store>, name: &str) -> String {
     eventually("the ladder closed", || async {
@@ -356,11 +365,7 @@ async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
     let version = move |bot: BotId| if bot == strong { "v2" } else { "v1" };
     played_set(&store, ladder, 2, [strong, weak], version).await;
     let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
-    let paused = eventually("strong paused", || async {
-        let bots = store.ladder_bots(ladder).await.unwrap();
-        bots.into_iter().find(|b| b.bot == strong).and_then(|b| b.paused_reason)
-    })
-    .await;
+    let paused = paused_reason(&store, ladder, strong).await;
     assert_eq!(
         paused,
         "finals: strong is frozen at version \"v1\"; version \"v2\" is refused a seat (set 2 is void)"
@@ -386,11 +391,7 @@ async fn a_bot_that_comes_to_a_finals_ladder_after_it_began_is_paused_with_the_r
     let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
     lobby_bot(server.url(), "late", issued.key.expose(), "v1", 1);
     let late = issued.bot.id;
-    let paused = eventually("late paused", || async {
-        let bots = store.ladder_bots(ladder).await.unwrap();
-        bots.into_iter().find(|b| b.bot == late).and_then(|b| b.paused_reason)
-    })
-    .await;
+    let paused = paused_reason(&store, ladder, late).await;
     assert_eq!(
         paused,
         "finals: late entered after the finals began (set 1 was planned before it came); the \
