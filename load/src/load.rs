@@ -522,13 +522,15 @@ pub(crate) async fn pingpong(
     let stop = Arc::new(AtomicBool::new(false));
     let mut clients = JoinSet::new();
     let pong_bytes = u32::try_from(sizes.turn_bytes).unwrap_or(u32::MAX);
-    let (streams, pair) = match shape {
-        Shape::Streams => (matches, (|_| 0) as fn(usize) -> u64),
-        Shape::Matches => (2 * matches, (|stream| 1 + stream as u64 / 2) as fn(usize) -> u64),
+    let streams = match shape {
+        Shape::Streams => matches,
+        Shape::Matches => 2 * matches,
     };
     for stream in 0..streams {
+        // Streams of a match's shape pair up two by two (pair 0: a stream of its own).
+        let pair = if shape == Shape::Matches { 1 + stream as u64 / 2 } else { 0 };
         let client = pingpong::client(
-            pair(stream),
+            pair,
             server.url.clone(),
             sizes.act_bytes as usize,
             pong_bytes,
