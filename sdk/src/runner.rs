@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
+use cardroom_proto::frame::{Incoming, PlayCodec, TurnFrame};
 use cardroom_proto::pb;
-use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_proto::wire::{self, game_from_pb};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
+use tonic::client::Grpc;
 use tonic::transport::Channel;
 use tonic::{Code, Status, Streaming};
 use tracing::{debug, info, warn};
@@ -245,8 +246,8 @@ where
 struct Link {
     /// Towards the server.
     tx: mpsc::Sender<pb::BotMessage>,
-    /// From the server.
-    rx: Streaming<pb::ServerMessage>,
+    /// From the server: each `Turn`'s observation still as bytes, for the game to read.
+    rx: Streaming<Incoming>,
 }
 
 /// What the first message of a `Play` stream said.
@@ -258,9 +259,7 @@ enum Opened {
 }
 
 /// Connects and takes the seat `config` names; returns the client, the stream and `Joined`.
-async fn join(
-    config: &ConnectConfig,
-) -> Result<(CardroomClient<Channel>, Link, Box<pb::Joined>), RunError> {
+async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Joined>), RunError> {
     let mut client = client(config)?;
     let join = match &config.join {
         JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
@@ -288,13 +287,13 @@ async fn join(
 
 /// A client over a lazily connected channel: connection failures surface in calls, where the
 /// back-off handles them.
-fn client(config: &ConnectConfig) -> Result<CardroomClient<Channel>, RunError> {
+fn client(config: &ConnectConfig) -> Result<Grpc<Channel>, RunError> {
     let endpoint = tls::endpoint(&config.server, &config.tls)?
         .connect_timeout(CONNECT_TIMEOUT)
         .http2_keep_alive_interval(config.keep_alive)
         .keep_alive_timeout(config.keep_alive)
         .keep_alive_while_idle(true);
-    Ok(CardroomClient::new(endpoint.connect_lazy()))
+    Ok(Grpc::new(endpoint.connect_lazy()))
 }
 
 /// Whether a failed call is worth retrying: the connection failed, not the request.
@@ -314,7 +313,7 @@ fn retryable(status: &Status) -> bool {
 
 /// Opens a `Play` stream with `join` until it works, waiting the back-off between failures.
 async fn open_with_backoff(
-    client: &mut CardroomClient<Channel>,
+    client: &mut Grpc<Channel>,
     join: &pb::Join,
     config: &ConnectConfig,
 ) -> Result<(Link, Opened), RunError> {
@@ -342,7 +341,7 @@ async fn open_with_backoff(
 /// Opens one `Play` stream (with the bot's `key`, if any), sends `join` and reads the first
 /// answer.
 async fn open(
-    client: &mut CardroomClient<Channel>,
+    client: &mut Grpc<Channel>,
     join: pb::Join,
     key: Option<&BotKey>,
 ) -> Result<(Link, Opened), Status> {
@@ -353,10 +352,17 @@ async fn open(
     if let Some(key) = key {
         request.metadata_mut().insert("authorization", key.header().clone());
     }
-    let mut stream = client.play(request).await?.into_inner();
+    let mut stream = call_play(client, request).await?;
     loop {
-        let message = stream.message().await?;
-        let opened = match message.and_then(|m| m.message) {
+        let message = match stream.message().await? {
+            Some(Incoming::Message(message)) => message.message,
+            Some(Incoming::Turn(turn)) => {
+                debug!(turn = turn.turn, "turn before Joined ignored");
+                continue;
+            }
+            None => None,
+        };
+        let opened = match message {
             Some(pb::server_message::Message::Joined(joined)) => Opened::Joined(Box::new(joined)),
             Some(pb::server_message::Message::End(end)) => Opened::Ended(end),
             Some(other) => {
@@ -367,6 +373,20 @@ async fn open(
         };
         return Ok((Link { tx, rx: stream }, opened));
     }
+}
+
+/// Calls `Play` as the generated client does, but with [`PlayCodec`]: a `Turn` arrives as a
+/// [`TurnFrame`] whose observation the game reads from its bytes
+/// ([`wire::WireGame::decode_observation`]), with no typed tree in between.
+async fn call_play(
+    grpc: &mut Grpc<Channel>,
+    request: tonic::Request<ReceiverStream<pb::BotMessage>>,
+) -> Result<Streaming<Incoming>, Status> {
+    grpc.ready().await.map_err(|err| Status::unknown(format!("Service was not ready: {err}")))?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/cardroom.v1.Cardroom/Play");
+    let mut request = tonic::IntoStreamingRequest::into_streaming_request(request);
+    request.extensions_mut().insert(tonic::GrpcMethod::new("cardroom.v1.Cardroom", "Play"));
+    Ok(grpc.streaming(request, path, PlayCodec).await?.into_inner())
 }
 
 /// The turn being answered, for the fallback after a refusal.
@@ -382,7 +402,7 @@ struct Pending {
 /// Plays the match on `link` to its end, reconnecting when needed.
 async fn drive<G: PlayableGame>(
     config: &ConnectConfig,
-    mut client: CardroomClient<Channel>,
+    mut client: Grpc<Channel>,
     mut link: Link,
     joined: Box<pb::Joined>,
     bot: &mut dyn Bot<G>,
@@ -410,49 +430,54 @@ async fn drive<G: PlayableGame>(
     let mut pace = Pace::default();
     loop {
         let lost = match link.rx.message().await {
-            Ok(Some(pb::ServerMessage { message: Some(message) })) => match message {
-                pb::server_message::Message::Turn(turn) => {
-                    decisions += 1;
-                    let (act, now) = answer::<G>(bot, &turn, &options, &mut pace);
-                    pending = Some(now);
-                    match send(&link, act).await {
-                        Ok(()) => continue,
-                        Err(status) => status,
+            Ok(Some(Incoming::Turn(turn))) => {
+                decisions += 1;
+                let (act, now) = answer::<G>(bot, &turn, &options, &mut pace);
+                pending = Some(now);
+                match send(&link, act).await {
+                    Ok(()) => continue,
+                    Err(status) => status,
+                }
+            }
+            Ok(Some(Incoming::Message(message))) => {
+                let Some(message) = message.message else { continue };
+                match message {
+                    pb::server_message::Message::Error(error) => {
+                        let error = ActError {
+                            turn: error.turn,
+                            code: ActErrorCode::from_pb(error.code),
+                            rule: error.rule,
+                            message: error.message,
+                        };
+                        warn!(turn = error.turn, code = %error.code, rule = %error.rule, message = %error.message, "action refused");
+                        bot.rejected(&error);
+                        let fallback = fallback(&mut pending, &error);
+                        errors.push(error);
+                        match fallback {
+                            Some(act) => match send(&link, act).await {
+                                Ok(()) => continue,
+                                Err(status) => status,
+                            },
+                            None => continue,
+                        }
                     }
-                }
-                pb::server_message::Message::Error(error) => {
-                    let error = ActError {
-                        turn: error.turn,
-                        code: ActErrorCode::from_pb(error.code),
-                        rule: error.rule,
-                        message: error.message,
-                    };
-                    warn!(turn = error.turn, code = %error.code, rule = %error.rule, message = %error.message, "action refused");
-                    bot.rejected(&error);
-                    let fallback = fallback(&mut pending, &error);
-                    errors.push(error);
-                    match fallback {
-                        Some(act) => match send(&link, act).await {
-                            Ok(()) => continue,
-                            Err(status) => status,
-                        },
-                        None => continue,
+                    pb::server_message::Message::End(end) => {
+                        let end = match_end(&end, start.seat)?;
+                        match end.place() {
+                            Some(place) => info!(match_id = %start.match_id, place, "match over"),
+                            None => {
+                                info!(match_id = %start.match_id, "match over, this seat unplaced")
+                            }
+                        }
+                        bot.match_end(&end);
+                        return Ok(Played { start, end, errors, reconnects, decisions });
                     }
+                    // `Incoming::read` gives every `Turn` as `Incoming::Turn`, above.
+                    pb::server_message::Message::Turn(_)
+                    | pb::server_message::Message::Joined(_)
+                    | pb::server_message::Message::Events(_) => continue,
                 }
-                pb::server_message::Message::End(end) => {
-                    let end = match_end(&end, start.seat)?;
-                    match end.place() {
-                        Some(place) => info!(match_id = %start.match_id, place, "match over"),
-                        None => info!(match_id = %start.match_id, "match over, this seat unplaced"),
-                    }
-                    bot.match_end(&end);
-                    return Ok(Played { start, end, errors, reconnects, decisions });
-                }
-                pb::server_message::Message::Joined(_) | pb::server_message::Message::Events(_) => {
-                    continue;
-                }
-            },
-            Ok(Some(_)) => continue,
+            }
             Ok(None) => Status::unavailable("the stream ended before the match did"),
             Err(status) => status,
         };
@@ -510,14 +535,14 @@ const OMIT: pb::Omit =
 /// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`.
 fn answer<G: PlayableGame>(
     bot: &mut dyn Bot<G>,
-    turn: &pb::Turn,
+    turn: &TurnFrame,
     options: &G::Options,
     pace: &mut Pace,
 ) -> (pb::BotMessage, Pending) {
     let first = turn.legal_actions.first().map_or(0, |legal| legal.index);
     let read =
         turn.observation.as_ref().ok_or_else(|| "the turn has no observation".to_owned()).and_then(
-            |observation| G::observation_from_pb(observation, &turn.legal_actions, options),
+            |observation| G::decode_observation(observation, &turn.legal_actions, options),
         );
     let observation = match read {
         Ok(mut observation) => {

@@ -102,14 +102,16 @@ async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
-    let service = pb::cardroom_server::CardroomServer::new(service::Cardroom {
+    let service = cardroom_proto::server::cardroom_server::CardroomServer::new(service::Cardroom {
         registry: registry.clone(),
         ladders,
         peers: Default::default(),
     })
     .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<pb::cardroom_server::CardroomServer<service::Cardroom>>().await;
+    health_reporter
+        .set_serving::<cardroom_proto::server::cardroom_server::CardroomServer<service::Cardroom>>()
+        .await;
     // Reflection in both versions: grpcurl and older tools still ask v1alpha.
     let reflection = || {
         tonic_reflection::server::Builder::configure()
@@ -147,7 +149,7 @@ async fn serve(
                 shutdown.await;
                 info!("shutting down: ending running matches");
                 health_reporter
-                    .set_not_serving::<pb::cardroom_server::CardroomServer<service::Cardroom>>()
+                    .set_not_serving::<cardroom_proto::server::cardroom_server::CardroomServer<service::Cardroom>>()
                     .await;
                 stopping.shutdown().await;
                 let _ = drained.send(());

@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use cardroom_games::{AnyRecord, Game, RuleError, Seat};
+use cardroom_proto::frame::{ServerFrame, TurnHeader};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
 use prost::Message as _;
@@ -27,7 +28,8 @@ use crate::stats::MatchOrigin;
 use crate::status::read_error;
 
 /// Where a match task sends one bot's messages.
-pub(crate) type BotSender = mpsc::Sender<Result<pb::ServerMessage, Status>>;
+/// A bot's `Play` stream: each message encoded by the match task ([`ServerFrame`]).
+pub(crate) type BotSender = mpsc::Sender<Result<ServerFrame, Status>>;
 /// Where a match task sends one spectator's messages.
 pub(crate) type WatchSender = mpsc::Sender<Result<pb::WatchMessage, Status>>;
 
@@ -356,8 +358,9 @@ impl<G: WireGame> MatchTask<G> {
             clock: Some(self.clock.rules().to_pb()),
             observation: Some(G::observation_to_pb(&self.state.observation(seat), &omit)),
         };
-        let message =
-            pb::ServerMessage { message: Some(pb::server_message::Message::Joined(joined)) };
+        let message = ServerFrame::message(&pb::ServerMessage {
+            message: Some(pb::server_message::Message::Joined(joined)),
+        });
         if tx.try_send(Ok(message)).is_err() {
             return;
         }
@@ -537,35 +540,37 @@ impl<G: WireGame> MatchTask<G> {
     /// from the observation so the engine lists them once per turn.
     fn send_turn(&mut self, seat: Seat) {
         let observation = self.state.observation(seat);
-        let omit = self.seats[seat.index()].connection.as_ref().map(|c| c.omit);
-        let wire_observation = omit.map(|omit| G::observation_to_pb(&observation, &omit));
-        // The observation's own list, moved (not copied) once the wire form is built.
-        self.legal = G::into_legal_actions(observation);
         // Nobody reads a turn without a connection: it is sent again when one joins.
-        let (Some(omit), Some(wire_observation)) = (omit, wire_observation) else { return };
+        let Some(omit) = self.seats[seat.index()].connection.as_ref().map(|c| c.omit) else {
+            // The observation's own list, moved (not copied).
+            self.legal = G::into_legal_actions(observation);
+            return;
+        };
         // A bot that reads the typed view may list the legal actions itself with the engine
         // (`Omit.legal_actions`): the largest nested part of a Turn is then never encoded.
         let legal_actions = if omit.typed || omit.legal_actions {
             Vec::new()
         } else {
-            wire::legal_actions_to_pb::<G>(&self.legal)
+            wire::legal_actions_to_pb::<G>(G::legal_actions_of(&observation))
         };
         let (move_left, bank_left) = self.clock.left(seat);
-        let turn = pb::Turn {
+        let header = TurnHeader {
             turn: self.turn,
-            observation: Some(wire_observation),
-            legal_actions,
+            legal_actions: &legal_actions,
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
         };
-        let bytes = turn.encoded_len();
-        if self.send(seat, pb::server_message::Message::Turn(turn)) {
+        // Written straight from the engine's observation: the bytes prost would write for the
+        // typed `Turn`, without the tree.
+        let (frame, bytes) = ServerFrame::turn::<G>(header, &observation, &omit);
+        if self.send_frame(seat, frame) {
             if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
                 connection.unapplied = 0;
             }
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
         }
+        self.legal = G::into_legal_actions(observation);
     }
 
     /// Keeps a failure of `seat` for a hosted match's report, with the observation its bot
@@ -593,9 +598,16 @@ impl<G: WireGame> MatchTask<G> {
     /// its stream ended with RESOURCE_EXHAUSTED (the last place in its buffer is kept for that
     /// status). Returns whether the message was handed to a connection.
     fn send(&mut self, seat: Seat, message: pb::server_message::Message) -> bool {
+        if self.seats[seat.index()].connection.is_none() {
+            return false;
+        }
+        self.send_frame(seat, ServerFrame::message(&pb::ServerMessage { message: Some(message) }))
+    }
+
+    /// [`Self::send`] for a message already encoded.
+    fn send_frame(&mut self, seat: Seat, frame: ServerFrame) -> bool {
         let Some(connection) = &self.seats[seat.index()].connection else { return false };
-        let message = pb::ServerMessage { message: Some(message) };
-        match send_or_cut(&connection.tx, message, "bot", "rejoin with your seat token") {
+        match send_or_cut(&connection.tx, frame, "bot", "rejoin with your seat token") {
             Sent::Delivered => return true,
             // The stream is gone; its end is on its way to this task.
             Sent::Gone => {}

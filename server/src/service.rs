@@ -5,7 +5,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use cardroom_games::{Game, GameKind, OptionKind, Seat};
+use cardroom_proto::frame::ServerFrame;
 use cardroom_proto::pb;
+use cardroom_proto::server::cardroom_server;
 use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
@@ -370,7 +372,7 @@ fn catalogue() -> Vec<pb::GameInfo> {
 }
 
 #[tonic::async_trait]
-impl pb::cardroom_server::Cardroom for Cardroom {
+impl cardroom_server::Cardroom for Cardroom {
     async fn list_games(
         &self,
         _request: Request<pb::ListGamesRequest>,
@@ -417,7 +419,7 @@ impl pb::cardroom_server::Cardroom for Cardroom {
         }
     }
 
-    type PlayStream = Boxed<pb::ServerMessage>;
+    type PlayStream = Boxed<ServerFrame>;
 
     async fn play(
         &self,
@@ -487,9 +489,9 @@ impl pb::cardroom_server::Cardroom for Cardroom {
                     None => {
                         // The match is over: say how it ended.
                         let info = registry.info(&seat.match_id).await?;
-                        let end = pb::ServerMessage {
+                        let end = ServerFrame::message(&pb::ServerMessage {
                             message: info.end.map(pb::server_message::Message::End),
-                        };
+                        });
                         let _ = joining.tx.try_send(Ok(end));
                     }
                 }
