@@ -30,6 +30,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // 760, copied whole at each move between the match task, the stream and the codec.
         .boxed(".cardroom.v1.GinObservation.last_result")
         .boxed(".cardroom.v1.GinObservation.outcome")
+        // The server's side is generated below, with its `Play` stream of frames.
+        .build_server(false)
+        .compile_fds(descriptors.clone())?;
+    // The server's service (`crate::server`): every message is `crate::pb`'s, but the `Play`
+    // stream sends `ServerMessage`s the server has encoded itself (`crate::frame`).
+    let server = out.join("server");
+    std::fs::create_dir_all(&server)?;
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::SliceCodec")
+        .build_client(false)
+        .out_dir(&server)
+        .extern_path(".cardroom.v1", "crate::pb")
+        .extern_path(".cardroom.v1.ServerMessage", "crate::frame::ServerFrame")
         .compile_fds(descriptors)?;
     Ok(())
 }

@@ -18,5 +18,14 @@ pub mod pb {
         include_bytes!(concat!(env!("OUT_DIR"), "/cardroom_descriptor.bin"));
 }
 
+/// The `Cardroom` service as the server implements it: the generated trait and server of
+/// [`pb`]'s messages, except that a `Play` stream sends [`frame::ServerFrame`]s, each
+/// `ServerMessage` encoded by the server itself.
+#[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
+pub mod server {
+    include!(concat!(env!("OUT_DIR"), "/server/cardroom.v1.rs"));
+}
+
 pub mod codec;
+pub mod frame;
 pub mod wire;

@@ -73,6 +73,30 @@ pub trait WireGame: Game {
         options: &Self::Options,
     ) -> Result<Self::Observation, String>;
 
+    /// A seat's observation as the bytes of an `Observation` message (its fields, without a
+    /// tag or length before them), appended to `buf`: the bytes prost writes for
+    /// [`WireGame::observation_to_pb`], byte for byte. The server writes every `Turn` with it
+    /// ([`crate::frame`]). This default goes through the typed view; a game may write the
+    /// bytes from its observation directly.
+    fn encode_observation(observation: &Self::Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
+        prost::Message::encode_raw(&Self::observation_to_pb(observation, omit), buf);
+    }
+
+    /// An observation from the bytes of an `Observation` message, as
+    /// [`WireGame::observation_from_pb`] reads it once prost has decoded them: the same
+    /// observation, or an error (bytes that are no `Observation` message, or a view no
+    /// observation can have). The SDK reads every `Turn` with it. This default goes through
+    /// the typed view; a game may read the bytes into its observation directly.
+    fn decode_observation(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &Self::Options,
+    ) -> Result<Self::Observation, String> {
+        let observation = <pb::Observation as prost::Message>::decode(bytes)
+            .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
+        Self::observation_from_pb(&observation, legal_actions, options)
+    }
+
     /// An event on the wire: its kind, a sentence and the engine's JSON form. The kind is the
     /// event's serde tag (`"event"`), so it can never drift from the JSON.
     fn event_to_pb(event: &Self::Event) -> pb::Event {
