@@ -193,8 +193,74 @@ struct TypedView<'a, K> {
     stock_only: bool,
     taken: Option<pb::Card>,
     must_go_out: bool,
-    last_result: Option<&'a pb::GinHandResult>,
+    last_result: Option<HandResultView<'a, K>>,
     outcome: Option<&'a pb::GinOutcome>,
+}
+
+/// A hand's result as its two readers hold it (see [`TypedView`]).
+struct HandResultView<'a, K> {
+    deal: u32,
+    dealer: u32,
+    /// `GinHandEnd`'s number, as sent.
+    end: i32,
+    showdown: Option<ShowdownView<'a, K>>,
+    winner: Option<u32>,
+    undercut: bool,
+    points: u32,
+    scores: &'a [u32],
+}
+
+/// A showdown as its two readers hold it (see [`TypedView`]).
+struct ShowdownView<'a, K> {
+    knocker: u32,
+    /// `GinGoOut`'s number, as sent.
+    kind: i32,
+    discard: Option<pb::Card>,
+    melds: &'a [K],
+    deadwood_cards: &'a [pb::Card],
+    deadwood: u32,
+    defender: u32,
+    layout: Option<LayoutView<'a, K>>,
+}
+
+/// A defender's layout as its two readers hold it (see [`TypedView`]).
+struct LayoutView<'a, K> {
+    melds: &'a [K],
+    layoffs: &'a [pb::Card],
+    onto: &'a [K],
+    deadwood_cards: &'a [pb::Card],
+    deadwood: u32,
+}
+
+impl<'a> HandResultView<'a, pb::Cards> {
+    /// The result prost decoded.
+    fn of(result: &'a pb::GinHandResult) -> HandResultView<'a, pb::Cards> {
+        HandResultView {
+            deal: result.deal,
+            dealer: result.dealer,
+            end: result.end,
+            showdown: result.showdown.as_ref().map(|showdown| ShowdownView {
+                knocker: showdown.knocker,
+                kind: showdown.kind,
+                discard: showdown.discard,
+                melds: &showdown.melds,
+                deadwood_cards: &showdown.deadwood_cards,
+                deadwood: showdown.deadwood,
+                defender: showdown.defender,
+                layout: showdown.layout.as_ref().map(|layout| LayoutView {
+                    melds: &layout.melds,
+                    layoffs: &layout.layoffs,
+                    onto: &layout.onto,
+                    deadwood_cards: &layout.deadwood_cards,
+                    deadwood: layout.deadwood,
+                }),
+            }),
+            winner: result.winner,
+            undercut: result.undercut,
+            points: result.points,
+            scores: &result.scores,
+        }
+    }
 }
 
 impl<'a> TypedView<'a, pb::Cards> {
@@ -223,7 +289,7 @@ impl<'a> TypedView<'a, pb::Cards> {
             stock_only: typed.stock_only,
             taken: typed.taken,
             must_go_out: typed.must_go_out,
-            last_result: typed.last_result.as_deref(),
+            last_result: typed.last_result.as_deref().map(HandResultView::of),
             outcome: typed.outcome.as_deref(),
         }
     }
@@ -304,15 +370,14 @@ fn melds_to_pb(melds: &Arrangement) -> Vec<pb::Cards> {
 }
 
 fn hand_result_to_pb(result: &HandResult) -> pb::GinHandResult {
-    let (end, showdown) = match &result.end {
-        HandEnd::Showdown(showdown) => (pb::GinHandEnd::Showdown, Some(showdown_to_pb(showdown))),
-        HandEnd::Wall => (pb::GinHandEnd::Wall, None),
-        HandEnd::UpcardLimit => (pb::GinHandEnd::UpcardLimit, None),
+    let showdown = match &result.end {
+        HandEnd::Showdown(showdown) => Some(showdown_to_pb(showdown)),
+        HandEnd::Wall | HandEnd::UpcardLimit => None,
     };
     pb::GinHandResult {
         deal: result.hand_number,
         dealer: seat_to_pb(result.dealer),
-        end: end as i32,
+        end: hand_end_to_pb(&result.end) as i32,
         showdown,
         winner: result.winner.map(seat_to_pb),
         undercut: result.undercut,
@@ -321,17 +386,35 @@ fn hand_result_to_pb(result: &HandResult) -> pb::GinHandResult {
     }
 }
 
-fn showdown_to_pb(showdown: &Showdown) -> pb::GinShowdown {
-    let kind = match showdown.kind {
+/// How a hand ended, on the wire.
+fn hand_end_to_pb(end: &HandEnd) -> pb::GinHandEnd {
+    match end {
+        HandEnd::Showdown(_) => pb::GinHandEnd::Showdown,
+        HandEnd::Wall => pb::GinHandEnd::Wall,
+        HandEnd::UpcardLimit => pb::GinHandEnd::UpcardLimit,
+    }
+}
+
+/// How a player went out, on the wire.
+fn go_out_to_pb(kind: GoOut) -> pb::GinGoOut {
+    match kind {
         GoOut::Knock => pb::GinGoOut::Knock,
         GoOut::Gin => pb::GinGoOut::Gin,
         GoOut::BigGin => pb::GinGoOut::BigGin,
-    };
+    }
+}
+
+/// How many entries of a layout's `onto` go on the wire: trailing empty ones are left out.
+fn onto_len(layout: &Layout) -> usize {
+    layout.onto.iter().rposition(|set| !set.is_empty()).map_or(0, |last| last + 1)
+}
+
+fn showdown_to_pb(showdown: &Showdown) -> pb::GinShowdown {
     let layout = &showdown.layout;
-    let onto = layout.onto.iter().rposition(|set| !set.is_empty()).map_or(0, |last| last + 1);
+    let onto = onto_len(layout);
     pb::GinShowdown {
         knocker: seat_to_pb(showdown.knocker),
-        kind: kind as i32,
+        kind: go_out_to_pb(showdown.kind) as i32,
         discard: showdown.discard.map(card_to_pb),
         melds: melds_to_pb(&showdown.melds),
         deadwood_cards: cards_to_pb(showdown.deadwood_cards),
@@ -365,13 +448,35 @@ fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
 
 /// [`set_from_pb`] for a list sent either way (`Omit.cards`).
 fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
-    let mut set = CardSet::EMPTY;
+    let mut bits = 0;
     each_card(cards, |card| {
         let card = card.map_err(|err| format!("{what}: {err}"))?;
-        if set.insert(card) { Ok(()) } else { Err(ParseCardSetError::Duplicate(card).to_string()) }
+        let bit = CARD_BITS[usize::from(card.index())];
+        if bits & bit != 0 {
+            return Err(ParseCardSetError::Duplicate(card).to_string());
+        }
+        bits |= bit;
+        Ok(())
     })?;
-    Ok(set)
+    // Every bit is a card's (`CARD_BITS`).
+    Ok(CardSet::from_bits(bits).unwrap_or_default())
 }
+
+/// Each card's bit in a [`CardSet`] by its code ([`Card::index`], below 52; the table has a
+/// byte's 256 entries so that no index is out of bounds): `CardSet::single`, computed once. The
+/// engine's `CardSet::insert`, a few calls across crates, was a third of reading a `Turn`'s
+/// cards.
+const CARD_BITS: [u64; 256] = {
+    let mut bits = [0; 256];
+    let mut code = 0;
+    while code < 52 {
+        if let Some(card) = Card::from_index(code) {
+            bits[code as usize] = CardSet::single(card).bits();
+        }
+        code += 1;
+    }
+    bits
+};
 
 /// Calls `each` with every card of a list in order, or with the error about one that is no
 /// card, until `each` gives an error. One loop per form: [`CardList::iter`] chains both forms'
@@ -387,10 +492,22 @@ fn each_card(
 }
 
 /// Melds from the wire, checked and put in canonical form (GR-2).
-fn melds_from_pb(melds: &[pb::Cards], what: &str) -> Result<Arrangement, String> {
-    let melds =
-        melds.iter().map(|meld| set_from_pb(&meld.cards, what)).collect::<Result<Vec<_>, _>>()?;
-    Arrangement::new(&melds).map_err(|err| format!("{what}: {err}"))
+fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrangement, String> {
+    // No more than a hand holds on the stack; more are refused by `Arrangement::new`, for
+    // which they are gathered in a `Vec`.
+    let mut few = [CardSet::EMPTY; MAX_MELDS];
+    let mut many = Vec::new();
+    let sets = match few.get_mut(..melds.len()) {
+        Some(few) => few,
+        None => {
+            many.resize(melds.len(), CardSet::EMPTY);
+            &mut many[..]
+        }
+    };
+    for (set, meld) in sets.iter_mut().zip(melds) {
+        *set = set_from_pb(meld.as_ref(), what)?;
+    }
+    Arrangement::new(sets).map_err(|err| format!("{what}: {err}"))
 }
 
 /// The public view from a seat's typed view, with the match's options (which it does not
@@ -465,17 +582,20 @@ fn public_from_view<K: AsRef<[pb::Card]>>(
             pair(&vec![CardSet::EMPTY; view.known_cards.len()], "known_cards")?
         },
         upcard_draws: view.upcard_draws,
-        last_result: view.last_result.map(hand_result_from_pb).transpose()?,
+        last_result: view.last_result.as_ref().map(hand_result_from_view).transpose()?,
         outcome: view.outcome.map(outcome_from_pb).transpose()?,
     })
 }
 
-fn hand_result_from_pb(result: &pb::GinHandResult) -> Result<HandResult, String> {
-    let end = match result.end() {
+/// A hand's result from either reader's view of it.
+fn hand_result_from_view<K: AsRef<[pb::Card]>>(
+    result: &HandResultView<'_, K>,
+) -> Result<HandResult, String> {
+    let end = match pb::GinHandEnd::try_from(result.end).unwrap_or(pb::GinHandEnd::Unspecified) {
         pb::GinHandEnd::Showdown => {
             let showdown =
                 result.showdown.as_ref().ok_or("a showdown's hand end has no `showdown`")?;
-            HandEnd::Showdown(showdown_from_pb(showdown)?)
+            HandEnd::Showdown(showdown_from_view(showdown)?)
         }
         pb::GinHandEnd::Wall => HandEnd::Wall,
         pb::GinHandEnd::UpcardLimit => HandEnd::UpcardLimit,
@@ -488,12 +608,14 @@ fn hand_result_from_pb(result: &pb::GinHandResult) -> Result<HandResult, String>
         winner: result.winner.map(seat_from_pb).transpose()?,
         undercut: result.undercut,
         points: result.points,
-        scores: pair(&result.scores, "scores")?,
+        scores: pair(result.scores, "scores")?,
     })
 }
 
-fn showdown_from_pb(showdown: &pb::GinShowdown) -> Result<Showdown, String> {
-    let kind = match showdown.kind() {
+fn showdown_from_view<K: AsRef<[pb::Card]>>(
+    showdown: &ShowdownView<'_, K>,
+) -> Result<Showdown, String> {
+    let kind = match pb::GinGoOut::try_from(showdown.kind).unwrap_or(pb::GinGoOut::Unspecified) {
         pb::GinGoOut::Knock => GoOut::Knock,
         pb::GinGoOut::Gin => GoOut::Gin,
         pb::GinGoOut::BigGin => GoOut::BigGin,
@@ -507,22 +629,22 @@ fn showdown_from_pb(showdown: &pb::GinShowdown) -> Result<Showdown, String> {
         ));
     }
     let mut onto = [CardSet::EMPTY; MAX_MELDS];
-    for (slot, cards) in onto.iter_mut().zip(&layout.onto) {
-        *slot = set_from_pb(&cards.cards, "the layoffs onto a meld")?;
+    for (slot, cards) in onto.iter_mut().zip(layout.onto) {
+        *slot = set_from_pb(cards.as_ref(), "the layoffs onto a meld")?;
     }
     Ok(Showdown {
         knocker: seat_from_pb(showdown.knocker)?,
         kind,
         discard: showdown.discard.as_ref().map(card_from_pb).transpose()?,
-        melds: melds_from_pb(&showdown.melds, "the knocker's melds")?,
-        deadwood_cards: set_from_pb(&showdown.deadwood_cards, "the knocker's deadwood")?,
+        melds: melds_from_pb(showdown.melds, "the knocker's melds")?,
+        deadwood_cards: set_from_pb(showdown.deadwood_cards, "the knocker's deadwood")?,
         deadwood: byte(showdown.deadwood, "deadwood")?,
         defender: seat_from_pb(showdown.defender)?,
         layout: Layout {
-            melds: melds_from_pb(&layout.melds, "the defender's melds")?,
-            layoffs: set_from_pb(&layout.layoffs, "the layoffs")?,
+            melds: melds_from_pb(layout.melds, "the defender's melds")?,
+            layoffs: set_from_pb(layout.layoffs, "the layoffs")?,
             onto,
-            deadwood_cards: set_from_pb(&layout.deadwood_cards, "the defender's deadwood")?,
+            deadwood_cards: set_from_pb(layout.deadwood_cards, "the defender's deadwood")?,
             deadwood: byte(layout.deadwood, "deadwood")?,
         },
     })

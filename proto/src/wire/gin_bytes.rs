@@ -24,20 +24,22 @@
 //!
 //! [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 
-use cardroom_games::Card;
-use cardroom_games::gin::{CardSet, Observation, Options, Phase};
+use cardroom_games::gin::solver::MAX_MELDS;
+use cardroom_games::gin::{
+    CardSet, HandEnd, HandResult, Layout, Observation, Options, Phase, Showdown,
+};
 use prost::bytes::{Buf, BufMut};
 use prost::encoding::{
-    self, DecodeContext, WireType, decode_varint, encode_key, encode_varint, encoded_len_varint,
-    skip_field,
+    self, DecodeContext, WireType, decode_varint, encode_varint, encoded_len_varint, skip_field,
 };
 use prost::{DecodeError, Message};
 
 use super::{
-    NO_GIN_VIEW, TypedView, hand_result_to_pb, observation_from_view, outcome_to_pb, phase_to_pb,
+    HandResultView, LayoutView, NO_GIN_VIEW, ShowdownView, TypedView, go_out_to_pb, hand_end_to_pb,
+    observation_from_view, onto_len, outcome_to_pb, phase_to_pb,
 };
 use crate::pb;
-use crate::wire::{WireGame, card_to_pb, count, seat_to_pb};
+use crate::wire::{WireGame, count, seat_to_pb};
 
 /// `Observation`'s field numbers.
 const OBSERVATION_SEAT: u32 = 1;
@@ -71,6 +73,33 @@ const GIN_OUTCOME: u32 = 23;
 const GIN_HAND_CODES: u32 = 24;
 const GIN_DISCARD_PILE_CODES: u32 = 25;
 
+/// `GinHandResult`'s field numbers.
+const RESULT_DEAL: u32 = 1;
+const RESULT_DEALER: u32 = 2;
+const RESULT_END: u32 = 3;
+const RESULT_SHOWDOWN: u32 = 4;
+const RESULT_WINNER: u32 = 5;
+const RESULT_UNDERCUT: u32 = 6;
+const RESULT_POINTS: u32 = 7;
+const RESULT_SCORES: u32 = 8;
+
+/// `GinShowdown`'s field numbers.
+const SHOWDOWN_KNOCKER: u32 = 1;
+const SHOWDOWN_KIND: u32 = 2;
+const SHOWDOWN_DISCARD: u32 = 3;
+const SHOWDOWN_MELDS: u32 = 4;
+const SHOWDOWN_DEADWOOD_CARDS: u32 = 5;
+const SHOWDOWN_DEADWOOD: u32 = 6;
+const SHOWDOWN_DEFENDER: u32 = 7;
+const SHOWDOWN_LAYOUT: u32 = 8;
+
+/// `GinLayout`'s field numbers.
+const LAYOUT_MELDS: u32 = 1;
+const LAYOUT_LAYOFFS: u32 = 2;
+const LAYOUT_ONTO: u32 = 3;
+const LAYOUT_DEADWOOD_CARDS: u32 = 4;
+const LAYOUT_DEADWOOD: u32 = 5;
+
 /// `Card`'s field numbers.
 const CARD_RANK: u32 = 1;
 const CARD_SUIT: u32 = 2;
@@ -83,28 +112,25 @@ const CARD_LEN: u8 = 4;
 /// The bytes of one card in a `Cards` message: key, length, the `Card`.
 const CARDS_ENTRY_LEN: usize = encoding::key_len(CARDS_CARDS) + 1 + CARD_LEN as usize;
 
-/// How deep below the `Observation` each message's fields are, for [`context`].
+/// How deep below the `Observation` a message's fields are (its own are at 0), for
+/// [`context`]: `GinObservation`'s, `GinHandResult`'s, `GinShowdown`'s, `GinLayout`'s. A message
+/// nested in one of them is one deeper.
 const GIN_DEPTH: u32 = 1;
-/// A `Card` of the hand, the pile, `drawn` or `taken`, or a `Cards` of `known_cards`.
-const GIN_CHILD_DEPTH: u32 = 2;
-/// A `Card` in one of `known_cards`' `Cards`.
-const KNOWN_CARD_DEPTH: u32 = 3;
+const RESULT_DEPTH: u32 = GIN_DEPTH + 1;
+const SHOWDOWN_DEPTH: u32 = RESULT_DEPTH + 1;
+const LAYOUT_DEPTH: u32 = SHOWDOWN_DEPTH + 1;
 
 /// Appends the bytes of `observation`'s `Observation` message, as `omit` asks: what prost
 /// writes for [`WireGame::observation_to_pb`], byte for byte.
 pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
     write_uint32(OBSERVATION_SEAT, seat_to_pb(observation.seat), buf);
     if !omit.typed {
-        // Two bytes of length hold up to 16,383, well above any view.
-        write_delimited(OBSERVATION_GIN, 2, buf, |buf| {
-            write_gin(observation, omit.cards, buf);
-            Some(())
-        });
+        write_message(OBSERVATION_GIN, buf, |buf| write_gin(observation, omit.cards, buf));
     }
     if !omit.json {
         // `serde_json::to_string` as `observation_to_pb` writes it, straight into `buf`; the
         // field is left out if it fails, as the default's empty string is.
-        write_delimited(OBSERVATION_JSON, 2, buf, |buf| {
+        write_delimited(OBSERVATION_JSON, buf, |buf| {
             serde_json::to_writer(&mut *buf, observation).ok()
         });
     }
@@ -122,12 +148,12 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
         Phase::FirstUpcard { .. } | Phase::Wall { .. } | Phase::MatchOver => (false, None, false),
     };
     if !codes {
-        for card in observation.hand {
-            write_card(GIN_HAND, card, buf);
+        for code in SetCodes::of(observation.hand) {
+            write_card(GIN_HAND, code, buf);
         }
     }
     if let Some(drawn) = observation.drawn {
-        write_card(GIN_DRAWN, drawn, buf);
+        write_card(GIN_DRAWN, drawn.index(), buf);
     }
     write_packed(GIN_SCORES, public.scores.iter().copied(), buf);
     write_uint32(GIN_DEALER, seat_to_pb(public.dealer), buf);
@@ -135,7 +161,7 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
     write_uint32(GIN_STOCK_SIZE, count(public.stock_size), buf);
     if !codes {
         for pile in pile {
-            write_card(GIN_DISCARD_PILE, pile.card, buf);
+            write_card(GIN_DISCARD_PILE, pile.card.index(), buf);
         }
     }
     for known in public.known_cards {
@@ -143,9 +169,7 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
     }
     write_uint32(GIN_KNOCK_LIMIT, u32::from(public.knock_limit), buf);
     if let Some(seat) = public.to_act {
-        // `optional`: written when set, even to seat 0.
-        encode_key(GIN_TO_ACT, WireType::Varint, buf);
-        encode_varint(u64::from(seat_to_pb(seat)), buf);
+        write_optional_uint32(GIN_TO_ACT, seat_to_pb(seat), buf);
     }
     write_enum(GIN_PHASE, phase_to_pb(public.phase) as i32, buf);
     write_packed(GIN_HANDS_WON, public.hands_won.iter().copied(), buf);
@@ -161,43 +185,101 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
     );
     write_bool(GIN_STOCK_ONLY, stock_only, buf);
     if let Some(taken) = taken {
-        write_card(GIN_TAKEN, taken, buf);
+        write_card(GIN_TAKEN, taken.index(), buf);
     }
     write_bool(GIN_MUST_GO_OUT, must_go_out, buf);
     if let Some(result) = &public.last_result {
-        encoding::message::encode(GIN_LAST_RESULT, &hand_result_to_pb(result), buf);
+        write_message(GIN_LAST_RESULT, buf, |buf| write_hand_result(result, buf));
     }
+    // Once a match, at its end: prost's message.
     if let Some(outcome) = &public.outcome {
         encoding::message::encode(GIN_OUTCOME, &outcome_to_pb(outcome), buf);
     }
     if codes {
-        write_codes(GIN_HAND_CODES, observation.hand.iter(), buf);
-        write_codes(GIN_DISCARD_PILE_CODES, pile.iter().map(|pile| pile.card), buf);
+        write_codes(GIN_HAND_CODES, SetCodes::of(observation.hand), buf);
+        write_codes(GIN_DISCARD_PILE_CODES, pile.iter().map(|pile| pile.card.index()), buf);
     }
+}
+
+/// A hand's result, as [`super::hand_result_to_pb`] fills `GinHandResult`.
+fn write_hand_result(result: &HandResult, buf: &mut Vec<u8>) {
+    write_uint32(RESULT_DEAL, result.hand_number, buf);
+    write_uint32(RESULT_DEALER, seat_to_pb(result.dealer), buf);
+    write_enum(RESULT_END, hand_end_to_pb(&result.end) as i32, buf);
+    if let HandEnd::Showdown(showdown) = &result.end {
+        write_message(RESULT_SHOWDOWN, buf, |buf| write_showdown(showdown, buf));
+    }
+    if let Some(winner) = result.winner {
+        write_optional_uint32(RESULT_WINNER, seat_to_pb(winner), buf);
+    }
+    write_bool(RESULT_UNDERCUT, result.undercut, buf);
+    write_uint32(RESULT_POINTS, result.points, buf);
+    write_packed(RESULT_SCORES, result.scores.iter().copied(), buf);
+}
+
+/// A showdown, as [`super::showdown_to_pb`] fills `GinShowdown` (the layout always set).
+fn write_showdown(showdown: &Showdown, buf: &mut Vec<u8>) {
+    write_uint32(SHOWDOWN_KNOCKER, seat_to_pb(showdown.knocker), buf);
+    write_enum(SHOWDOWN_KIND, go_out_to_pb(showdown.kind) as i32, buf);
+    if let Some(discard) = showdown.discard {
+        write_card(SHOWDOWN_DISCARD, discard.index(), buf);
+    }
+    for meld in showdown.melds.melds() {
+        write_cards(SHOWDOWN_MELDS, meld, buf);
+    }
+    for code in SetCodes::of(showdown.deadwood_cards) {
+        write_card(SHOWDOWN_DEADWOOD_CARDS, code, buf);
+    }
+    write_uint32(SHOWDOWN_DEADWOOD, u32::from(showdown.deadwood), buf);
+    write_uint32(SHOWDOWN_DEFENDER, seat_to_pb(showdown.defender), buf);
+    write_message(SHOWDOWN_LAYOUT, buf, |buf| write_layout(&showdown.layout, buf));
+}
+
+/// A defender's layout, as [`super::showdown_to_pb`] fills `GinLayout`.
+fn write_layout(layout: &Layout, buf: &mut Vec<u8>) {
+    for meld in layout.melds.melds() {
+        write_cards(LAYOUT_MELDS, meld, buf);
+    }
+    for code in SetCodes::of(layout.layoffs) {
+        write_card(LAYOUT_LAYOFFS, code, buf);
+    }
+    for &cards in layout.onto.iter().take(onto_len(layout)) {
+        write_cards(LAYOUT_ONTO, cards, buf);
+    }
+    for code in SetCodes::of(layout.deadwood_cards) {
+        write_card(LAYOUT_DEADWOOD_CARDS, code, buf);
+    }
+    write_uint32(LAYOUT_DEADWOOD, u32::from(layout.deadwood), buf);
 }
 
 /// A `uint32` field: left out when 0.
 fn write_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
     if value != 0 {
-        encode_key(tag, WireType::Varint, buf);
-        encode_varint(u64::from(value), buf);
+        put_key(tag, WireType::Varint, buf);
+        put_varint(u64::from(value), buf);
     }
+}
+
+/// An `optional uint32` field that is set: written even when 0.
+fn write_optional_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
+    put_key(tag, WireType::Varint, buf);
+    put_varint(u64::from(value), buf);
 }
 
 /// An enum field: its number, left out when 0 (a negative number would take ten bytes, as
 /// prost writes an `int32`; no `GinPhase` is negative).
 fn write_enum(tag: u32, value: i32, buf: &mut Vec<u8>) {
     if value != 0 {
-        encode_key(tag, WireType::Varint, buf);
-        encode_varint(i64::from(value) as u64, buf);
+        put_key(tag, WireType::Varint, buf);
+        put_varint(i64::from(value) as u64, buf);
     }
 }
 
 /// A `bool` field: left out when false.
 fn write_bool(tag: u32, value: bool, buf: &mut Vec<u8>) {
     if value {
-        encode_key(tag, WireType::Varint, buf);
-        buf.put_u8(1);
+        put_key(tag, WireType::Varint, buf);
+        buf.push(1);
     }
 }
 
@@ -207,82 +289,148 @@ fn write_packed(tag: u32, values: impl Iterator<Item = u32> + Clone, buf: &mut V
     if len == 0 {
         return;
     }
-    encode_key(tag, WireType::LengthDelimited, buf);
-    encode_varint(len as u64, buf);
+    put_key(tag, WireType::LengthDelimited, buf);
+    put_varint(len as u64, buf);
     for value in values {
-        encode_varint(u64::from(value), buf);
+        put_varint(u64::from(value), buf);
     }
 }
 
 /// A `bytes` field of card codes (`Omit.cards`): left out when empty.
-fn write_codes(tag: u32, cards: impl ExactSizeIterator<Item = Card>, buf: &mut Vec<u8>) {
-    if cards.len() == 0 {
+fn write_codes(tag: u32, codes: impl ExactSizeIterator<Item = u8>, buf: &mut Vec<u8>) {
+    if codes.len() == 0 {
         return;
     }
-    encode_key(tag, WireType::LengthDelimited, buf);
-    encode_varint(cards.len() as u64, buf);
-    buf.extend(cards.map(Card::index));
+    put_key(tag, WireType::LengthDelimited, buf);
+    put_varint(codes.len() as u64, buf);
+    buf.extend(codes);
 }
 
-/// A `Card` message field (one card of a `repeated Card`, or an `optional Card`).
-fn write_card(tag: u32, card: Card, buf: &mut Vec<u8>) {
-    let pb::Card { rank, suit } = card_to_pb(card);
-    encode_key(tag, WireType::LengthDelimited, buf);
-    // Ranks 2 to 14 and suits 1 to 4: each a one-byte varint (see `CARD_LEN`).
+/// A `Card` message field (one card of a `repeated Card`, or an `optional Card`), of the card
+/// with this code ([`Card::index`](cardroom_games::Card::index)).
+fn write_card(tag: u32, code: u8, buf: &mut Vec<u8>) {
+    put_key(tag, WireType::LengthDelimited, buf);
+    // A code is `(rank - 2) * 4 + (suit - 1)` in `pb::Rank` and `pb::Suit` numbers
+    // (`super::super::cards_to_codes`): ranks 2 to 14 and suits 1 to 4, a byte of varint each.
     buf.extend_from_slice(&[
         CARD_LEN,
         key_byte(CARD_RANK, WireType::Varint),
-        rank as u8,
+        code / 4 + 2,
         key_byte(CARD_SUIT, WireType::Varint),
-        suit as u8,
+        code % 4 + 1,
     ]);
 }
 
 /// A `Cards` message field: the set's cards in set order, as [`super::set_to_pb`] lists them;
 /// written even when empty (an entry of a `repeated Cards`).
 fn write_cards(tag: u32, cards: CardSet, buf: &mut Vec<u8>) {
-    encode_key(tag, WireType::LengthDelimited, buf);
-    encode_varint((cards.len() * CARDS_ENTRY_LEN) as u64, buf);
-    for card in cards {
-        write_card(CARDS_CARDS, card, buf);
+    put_key(tag, WireType::LengthDelimited, buf);
+    put_varint((cards.len() * CARDS_ENTRY_LEN) as u64, buf);
+    for code in SetCodes::of(cards) {
+        write_card(CARDS_CARDS, code, buf);
     }
 }
+
+/// A field's key.
+#[inline(always)]
+fn put_key(tag: u32, wire_type: WireType, buf: &mut Vec<u8>) {
+    put_varint(u64::from(tag << 3 | wire_type as u32), buf);
+}
+
+/// A varint: a value below 128 (every key of a field numbered below 16, most values) pushed
+/// inline, longer ones by prost's `encode_varint`.
+#[inline(always)]
+fn put_varint(value: u64, buf: &mut Vec<u8>) {
+    match u8::try_from(value) {
+        Ok(byte) if byte < 0x80 => buf.push(byte),
+        _ => encode_varint(value, buf),
+    }
+}
+
+/// The codes of a set's cards ([`Card::index`](cardroom_games::Card::index)) in set order: the set's bits from the lowest,
+/// as `CardSet`'s own iterator goes, without its calls across crates a card.
+struct SetCodes(u64);
+
+impl SetCodes {
+    fn of(cards: CardSet) -> SetCodes {
+        SetCodes(cards.bits())
+    }
+}
+
+impl Iterator for SetCodes {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        // Below 64: the table's length.
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(BIT_CODES[bit])
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.0.count_ones() as usize;
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for SetCodes {}
+
+/// The code of the card at each bit of a [`CardSet`] (`CardSet::card_at`, computed once; the
+/// bits past the pack's 52 are never set).
+const BIT_CODES: [u8; 64] = {
+    let mut codes = [0; 64];
+    let mut bit = 0;
+    while bit < 52 {
+        if let Some(card) = CardSet::card_at(bit) {
+            codes[bit as usize] = card.index();
+        }
+        bit += 1;
+    }
+    codes
+};
 
 /// The one-byte key of a field numbered below 16.
 const fn key_byte(tag: u32, wire_type: WireType) -> u8 {
     (tag << 3) as u8 | wire_type as u8
 }
 
+/// A message field, written by `write` (see [`write_delimited`]).
+fn write_message(tag: u32, buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
+    write_delimited(tag, buf, |buf| {
+        write(buf);
+        Some(())
+    });
+}
+
 /// A length-delimited field whose length is known only once it is written: `write` appends
-/// its bytes after `room` bytes left for the length, then the length goes in front (the bytes
-/// moved if it takes more or fewer than `room`). If `write` gives `None`, the field is left out
-/// (whatever it wrote is dropped).
-fn write_delimited(
-    tag: u32,
-    room: usize,
-    buf: &mut Vec<u8>,
-    write: impl FnOnce(&mut Vec<u8>) -> Option<()>,
-) {
+/// its bytes after two bytes left for the length (which hold lengths from 128 to 16,383: most
+/// views, showdowns and JSON forms), then the length goes in front, the bytes moved if it takes
+/// more or fewer. If `write` gives `None`, the field is left out (whatever it wrote is dropped).
+fn write_delimited(tag: u32, buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>) -> Option<()>) {
+    const ROOM: usize = 2;
     let start = buf.len();
-    encode_key(tag, WireType::LengthDelimited, buf);
+    put_key(tag, WireType::LengthDelimited, buf);
     let at = buf.len();
-    buf.resize(at + room, 0);
+    buf.resize(at + ROOM, 0);
     if write(buf).is_none() {
         buf.truncate(start);
         return;
     }
-    let body = at + room;
+    let body = at + ROOM;
     let end = buf.len();
     let len = (end - body) as u64;
     let head_len = encoded_len_varint(len);
     let mut head = [0u8; 10];
     encode_varint(len, &mut &mut head[..]);
-    if head_len > room {
-        buf.resize(end + head_len - room, 0);
+    if head_len > ROOM {
+        buf.resize(end + head_len - ROOM, 0);
         buf.copy_within(body..end, at + head_len);
-    } else if head_len < room {
+    } else if head_len < ROOM {
         buf.copy_within(body..end, at + head_len);
-        buf.truncate(end - (room - head_len));
+        buf.truncate(end - (ROOM - head_len));
     }
     buf[at..at + head_len].copy_from_slice(&head[..head_len]);
 }
@@ -396,7 +544,8 @@ struct GinFields<'a> {
     stock_only: bool,
     taken: Option<pb::Card>,
     must_go_out: bool,
-    last_result: Option<pb::GinHandResult>,
+    last_result: Option<HandResultFields>,
+    /// Once a match, at its end: prost's message.
     outcome: Option<pb::GinOutcome>,
 }
 
@@ -407,16 +556,21 @@ impl<'a> GinFields<'a> {
         while !buf.is_empty() {
             let (tag, wire_type) = read_key(buf)?;
             match tag {
-                GIN_HAND => self.hand.push(read_card(wire_type, buf, GIN_CHILD_DEPTH)?)?,
-                GIN_DRAWN => merge_card(wire_type, buf, self.drawn.get_or_insert_default())?,
+                GIN_HAND => self.hand.push(read_card(wire_type, buf, GIN_DEPTH + 1)?)?,
+                GIN_DRAWN => {
+                    merge_card(wire_type, buf, self.drawn.get_or_insert_default(), GIN_DEPTH + 1)?;
+                }
                 GIN_SCORES => read_packed(wire_type, buf, &mut self.scores)?,
                 GIN_DEALER => self.dealer = read_uint32(wire_type, buf)?,
                 GIN_DEAL => self.deal = read_uint32(wire_type, buf)?,
                 GIN_STOCK_SIZE => self.stock_size = read_uint32(wire_type, buf)?,
                 GIN_DISCARD_PILE => {
-                    self.discard_pile.push(read_card(wire_type, buf, GIN_CHILD_DEPTH)?)?;
+                    self.discard_pile.push(read_card(wire_type, buf, GIN_DEPTH + 1)?)?;
                 }
-                GIN_KNOWN_CARDS => merge_cards(wire_type, buf, self.known_cards.push_default()?)?,
+                GIN_KNOWN_CARDS => {
+                    let cards = self.known_cards.push_default()?;
+                    merge_cards(wire_type, buf, cards, GIN_DEPTH + 1)?;
+                }
                 GIN_KNOCK_LIMIT => self.knock_limit = read_uint32(wire_type, buf)?,
                 GIN_TO_ACT => self.to_act = Some(read_uint32(wire_type, buf)?),
                 GIN_PHASE => self.phase = read_int32(wire_type, buf)?,
@@ -427,13 +581,15 @@ impl<'a> GinFields<'a> {
                 GIN_DEALT_UPCARDS => self.dealt_upcards = read_uint32(wire_type, buf)?,
                 GIN_DISCARDED_BY => read_packed(wire_type, buf, &mut self.discarded_by)?,
                 GIN_STOCK_ONLY => self.stock_only = read_bool(wire_type, buf)?,
-                GIN_TAKEN => merge_card(wire_type, buf, self.taken.get_or_insert_default())?,
+                GIN_TAKEN => {
+                    merge_card(wire_type, buf, self.taken.get_or_insert_default(), GIN_DEPTH + 1)?;
+                }
                 GIN_MUST_GO_OUT => self.must_go_out = read_bool(wire_type, buf)?,
-                // A hand's result and the outcome: prost's messages, merged as prost merges
-                // them (into the one already read, if sent twice).
+                // Messages sent twice are merged, as prost merges them.
                 GIN_LAST_RESULT => {
-                    let result = self.last_result.get_or_insert_default();
-                    encoding::message::merge(wire_type, result, buf, context(GIN_DEPTH)?).ok()?;
+                    self.last_result
+                        .get_or_insert_default()
+                        .merge(read_delimited(wire_type, buf)?)?;
                 }
                 GIN_OUTCOME => {
                     let outcome = self.outcome.get_or_insert_default();
@@ -472,8 +628,162 @@ impl<'a> GinFields<'a> {
             stock_only: self.stock_only,
             taken: self.taken,
             must_go_out: self.must_go_out,
-            last_result: self.last_result.as_ref(),
+            last_result: self.last_result.as_ref().map(HandResultFields::view),
             outcome: self.outcome.as_ref(),
+        }
+    }
+}
+
+/// The `Card` messages of a list of a hand's result, read in place: a knocker's or defender's
+/// deadwood, the layoffs (a hand of at most 11 cards), or a meld.
+type ResultCards = HandMessages;
+/// The melds of a showdown or a layout, or the entries of `onto`, read in place: a hand holds
+/// at most [`MAX_MELDS`]; more are left to prost (and refused).
+type MeldMessages = Inline<ResultCards, MAX_MELDS>;
+
+/// A `GinHandResult` message's fields as read so far.
+#[derive(Default)]
+struct HandResultFields {
+    deal: u32,
+    dealer: u32,
+    end: i32,
+    showdown: Option<ShowdownFields>,
+    winner: Option<u32>,
+    undercut: bool,
+    points: u32,
+    scores: Inline<u32, 2>,
+}
+
+impl HandResultFields {
+    /// Reads a `GinHandResult`'s bytes (see [`ObservationFields::merge`]).
+    fn merge(&mut self, mut bytes: &[u8]) -> Option<()> {
+        let buf = &mut bytes;
+        while !buf.is_empty() {
+            let (tag, wire_type) = read_key(buf)?;
+            match tag {
+                RESULT_DEAL => self.deal = read_uint32(wire_type, buf)?,
+                RESULT_DEALER => self.dealer = read_uint32(wire_type, buf)?,
+                RESULT_END => self.end = read_int32(wire_type, buf)?,
+                RESULT_SHOWDOWN => {
+                    self.showdown.get_or_insert_default().merge(read_delimited(wire_type, buf)?)?;
+                }
+                RESULT_WINNER => self.winner = Some(read_uint32(wire_type, buf)?),
+                RESULT_UNDERCUT => self.undercut = read_bool(wire_type, buf)?,
+                RESULT_POINTS => self.points = read_uint32(wire_type, buf)?,
+                RESULT_SCORES => read_packed(wire_type, buf, &mut self.scores)?,
+                _ => skip_field(wire_type, tag, buf, context(RESULT_DEPTH)?).ok()?,
+            }
+        }
+        Some(())
+    }
+
+    fn view(&self) -> HandResultView<'_, ResultCards> {
+        HandResultView {
+            deal: self.deal,
+            dealer: self.dealer,
+            end: self.end,
+            showdown: self.showdown.as_ref().map(ShowdownFields::view),
+            winner: self.winner,
+            undercut: self.undercut,
+            points: self.points,
+            scores: self.scores.as_slice(),
+        }
+    }
+}
+
+/// A `GinShowdown` message's fields as read so far.
+#[derive(Default)]
+struct ShowdownFields {
+    knocker: u32,
+    kind: i32,
+    discard: Option<pb::Card>,
+    melds: MeldMessages,
+    deadwood_cards: ResultCards,
+    deadwood: u32,
+    defender: u32,
+    layout: Option<LayoutFields>,
+}
+
+impl ShowdownFields {
+    /// Reads a `GinShowdown`'s bytes (see [`ObservationFields::merge`]).
+    fn merge(&mut self, mut bytes: &[u8]) -> Option<()> {
+        const CHILD: u32 = SHOWDOWN_DEPTH + 1;
+        let buf = &mut bytes;
+        while !buf.is_empty() {
+            let (tag, wire_type) = read_key(buf)?;
+            match tag {
+                SHOWDOWN_KNOCKER => self.knocker = read_uint32(wire_type, buf)?,
+                SHOWDOWN_KIND => self.kind = read_int32(wire_type, buf)?,
+                SHOWDOWN_DISCARD => {
+                    merge_card(wire_type, buf, self.discard.get_or_insert_default(), CHILD)?;
+                }
+                SHOWDOWN_MELDS => merge_cards(wire_type, buf, self.melds.push_default()?, CHILD)?,
+                SHOWDOWN_DEADWOOD_CARDS => {
+                    self.deadwood_cards.push(read_card(wire_type, buf, CHILD)?)?;
+                }
+                SHOWDOWN_DEADWOOD => self.deadwood = read_uint32(wire_type, buf)?,
+                SHOWDOWN_DEFENDER => self.defender = read_uint32(wire_type, buf)?,
+                SHOWDOWN_LAYOUT => {
+                    self.layout.get_or_insert_default().merge(read_delimited(wire_type, buf)?)?;
+                }
+                _ => skip_field(wire_type, tag, buf, context(SHOWDOWN_DEPTH)?).ok()?,
+            }
+        }
+        Some(())
+    }
+
+    fn view(&self) -> ShowdownView<'_, ResultCards> {
+        ShowdownView {
+            knocker: self.knocker,
+            kind: self.kind,
+            discard: self.discard,
+            melds: self.melds.as_slice(),
+            deadwood_cards: self.deadwood_cards.as_slice(),
+            deadwood: self.deadwood,
+            defender: self.defender,
+            layout: self.layout.as_ref().map(LayoutFields::view),
+        }
+    }
+}
+
+/// A `GinLayout` message's fields as read so far.
+#[derive(Default)]
+struct LayoutFields {
+    melds: MeldMessages,
+    layoffs: ResultCards,
+    onto: MeldMessages,
+    deadwood_cards: ResultCards,
+    deadwood: u32,
+}
+
+impl LayoutFields {
+    /// Reads a `GinLayout`'s bytes (see [`ObservationFields::merge`]).
+    fn merge(&mut self, mut bytes: &[u8]) -> Option<()> {
+        const CHILD: u32 = LAYOUT_DEPTH + 1;
+        let buf = &mut bytes;
+        while !buf.is_empty() {
+            let (tag, wire_type) = read_key(buf)?;
+            match tag {
+                LAYOUT_MELDS => merge_cards(wire_type, buf, self.melds.push_default()?, CHILD)?,
+                LAYOUT_LAYOFFS => self.layoffs.push(read_card(wire_type, buf, CHILD)?)?,
+                LAYOUT_ONTO => merge_cards(wire_type, buf, self.onto.push_default()?, CHILD)?,
+                LAYOUT_DEADWOOD_CARDS => {
+                    self.deadwood_cards.push(read_card(wire_type, buf, CHILD)?)?;
+                }
+                LAYOUT_DEADWOOD => self.deadwood = read_uint32(wire_type, buf)?,
+                _ => skip_field(wire_type, tag, buf, context(LAYOUT_DEPTH)?).ok()?,
+            }
+        }
+        Some(())
+    }
+
+    fn view(&self) -> LayoutView<'_, ResultCards> {
+        LayoutView {
+            melds: self.melds.as_slice(),
+            layoffs: self.layoffs.as_slice(),
+            onto: self.onto.as_slice(),
+            deadwood_cards: self.deadwood_cards.as_slice(),
+            deadwood: self.deadwood,
         }
     }
 }
@@ -560,18 +870,18 @@ fn read_packed<const N: usize>(
     }
 }
 
-/// A `Card` message field, one entry of a `repeated Card`, whose fields are `depth` below the
-/// `Observation` (see [`context`]).
+/// A `Card` message field, one entry of a `repeated Card`; the card's fields are `depth` below
+/// the `Observation` (see [`context`]).
 fn read_card(wire_type: WireType, buf: &mut &[u8], depth: u32) -> Option<pb::Card> {
     let mut card = pb::Card::default();
     merge_card_at(read_delimited(wire_type, buf)?, &mut card, depth)?;
     Some(card)
 }
 
-/// An `optional Card` field of `GinObservation`, merged into `card` as prost merges a message
-/// field sent twice.
-fn merge_card(wire_type: WireType, buf: &mut &[u8], card: &mut pb::Card) -> Option<()> {
-    merge_card_at(read_delimited(wire_type, buf)?, card, GIN_CHILD_DEPTH)
+/// An `optional Card` field, merged into `card` as prost merges a message field sent twice; the
+/// card's fields are `depth` below the `Observation`.
+fn merge_card(wire_type: WireType, buf: &mut &[u8], card: &mut pb::Card, depth: u32) -> Option<()> {
+    merge_card_at(read_delimited(wire_type, buf)?, card, depth)
 }
 
 /// A `Card` message's bytes, merged into `card`.
@@ -599,15 +909,20 @@ fn merge_card_at(mut bytes: &[u8], card: &mut pb::Card, depth: u32) -> Option<()
     Some(())
 }
 
-/// A `Cards` message field of `GinObservation` (one entry of `known_cards`), its cards
-/// appended to `cards`.
-fn merge_cards(wire_type: WireType, buf: &mut &[u8], cards: &mut HandMessages) -> Option<()> {
+/// A `Cards` message field (an entry of `known_cards`, a meld, layoffs onto a meld), its cards
+/// appended to `cards`; its fields are `depth` below the `Observation`.
+fn merge_cards(
+    wire_type: WireType,
+    buf: &mut &[u8],
+    cards: &mut HandMessages,
+    depth: u32,
+) -> Option<()> {
     let buf = &mut read_delimited(wire_type, buf)?;
     while !buf.is_empty() {
         let (tag, wire_type) = read_key(buf)?;
         match tag {
-            CARDS_CARDS => cards.push(read_card(wire_type, buf, KNOWN_CARD_DEPTH)?)?,
-            _ => skip_field(wire_type, tag, buf, context(GIN_CHILD_DEPTH)?).ok()?,
+            CARDS_CARDS => cards.push(read_card(wire_type, buf, depth + 1)?)?,
+            _ => skip_field(wire_type, tag, buf, context(depth)?).ok()?,
         }
     }
     Some(())
@@ -709,14 +1024,14 @@ impl<const N: usize> AsRef<[pb::Card]> for Inline<pb::Card, N> {
 mod tests {
     use std::collections::VecDeque;
 
-    use cardroom_games::Seat;
     use cardroom_games::gin::{GoOut, HandEnd, HandResult, Showdown, State};
+    use cardroom_games::{Card, Seat};
 
-    use prost::encoding::decode_key;
+    use prost::encoding::{decode_key, encode_key};
 
     use super::super::tests::for_random_states;
     use super::*;
-    use crate::wire::{TestRng as Rng, legal_actions_to_pb};
+    use crate::wire::{TestRng as Rng, card_to_pb, legal_actions_to_pb};
 
     /// Every `Omit` a connection may hold, as far as the observation goes (`legal_actions` and
     /// `events` are the `Turn`'s): all but `json` with `typed`, which `check_omit` refuses.
@@ -778,9 +1093,27 @@ mod tests {
     /// Both seats' observations of the states of `matches` random matches, every `every`th
     /// state, with the match's options.
     fn sample_observations(matches: u64, every: usize) -> Vec<(Observation, Options)> {
+        sample_observations_where(matches, every, |_| true)
+    }
+
+    /// Whether the last hand ended in a showdown (a knock or gin, GR-9).
+    fn after_showdown(state: &State) -> bool {
+        let result = state.public_view().last_result.map(|result| result.end);
+        matches!(result, Some(HandEnd::Showdown(_)))
+    }
+
+    /// [`sample_observations`] of the states that `pick` picks.
+    fn sample_observations_where(
+        matches: u64,
+        every: usize,
+        pick: impl Fn(&State) -> bool,
+    ) -> Vec<(Observation, Options)> {
         let mut observations = Vec::new();
         let mut step = 0;
         for_random_states(matches, |state, _| {
+            if !pick(state) {
+                return;
+            }
             step += 1;
             if step % every == 0 {
                 for seat in [Seat(0), Seat(1)] {
@@ -892,7 +1225,9 @@ mod tests {
         let mut refused = 0;
         let mut mutations = 0;
         let mut in_place = 0;
-        for (i, (observation, options)) in sample_observations(12, 9).iter().enumerate() {
+        let observations = sample_observations(12, 9);
+        let after_showdowns = sample_observations_where(30, 15, after_showdown);
+        for (i, (observation, options)) in observations.iter().chain(&after_showdowns).enumerate() {
             // The JSON is a long `string` that only needs to be UTF-8: once in a while.
             let omit = [COMPACT, MESSAGES, COMPACT, MESSAGES, FULL][i % 5];
             let bytes = encoded(observation, &omit);
@@ -929,9 +1264,9 @@ mod tests {
         assert!(in_place > mutations / 4, "damaged bytes were read in place: {in_place}");
     }
 
-    /// A field of one of `GinObservation`'s numbers (or 6, reserved, or the next one), of any
-    /// wire type, holding values of every kind a view has: numbers, card codes, `Card`
-    /// messages, `Cards` messages.
+    /// A field of one of `GinObservation`'s numbers (or 6, reserved, or the next one; a hand's
+    /// result's messages have fewer), of any wire type, holding values of every kind a view
+    /// has: numbers, card codes, `Card` messages, `Cards` messages.
     fn random_gin_field(rng: &mut Rng) -> Vec<u8> {
         let tag = 1 + rng.below(26) as u32;
         let card = |rng: &mut Rng| {
@@ -954,19 +1289,37 @@ mod tests {
         }
     }
 
-    /// Real views with random fields added (see [`random_gin_field`]): views no server writes,
-    /// many of them refused for what they hold, are read as the default reads them.
+    /// Real views with random fields added (see [`random_gin_field`]), to the view or to its
+    /// last hand's result, showdown or layout: views no server writes, many of them refused for
+    /// what they hold, are read as the default reads them.
     #[test]
     fn random_fields_are_read_as_prost_reads_them() {
         let mut rng = Rng::new(23);
         let (mut read, mut refused) = (0, 0);
-        for (observation, options) in sample_observations(4, 5) {
+        let after_showdowns = sample_observations_where(20, 10, after_showdown);
+        for (observation, options) in sample_observations(4, 5).into_iter().chain(after_showdowns) {
             let omit = if rng.coin() { COMPACT } else { MESSAGES };
             let bytes = encoded(&observation, &omit);
+            // Into the view, or a hand's result's messages when there is a showdown.
+            let showdown = matches!(
+                observation.public.last_result.map(|result| result.end),
+                Some(HandEnd::Showdown(_))
+            );
+            let paths: &[&[u32]] = if showdown {
+                &[
+                    &[OBSERVATION_GIN],
+                    &[OBSERVATION_GIN, GIN_LAST_RESULT],
+                    &[OBSERVATION_GIN, GIN_LAST_RESULT, RESULT_SHOWDOWN],
+                    &[OBSERVATION_GIN, GIN_LAST_RESULT, RESULT_SHOWDOWN, SHOWDOWN_LAYOUT],
+                ]
+            } else {
+                &[&[OBSERVATION_GIN]]
+            };
             for _ in 0..10 {
                 let extra: Vec<u8> =
                     (0..1 + rng.below(3)).flat_map(|_| random_gin_field(&mut rng)).collect();
-                let bytes = append_inside(&bytes, &[OBSERVATION_GIN], &extra);
+                let path = paths[rng.below(paths.len())];
+                let bytes = append_inside(&bytes, path, &extra);
                 assert_read_as_prost_reads(&bytes, &[], &options);
                 let result = State::decode_observation(&bytes, &[], &options);
                 read += usize::from(result.is_ok());
@@ -976,10 +1329,9 @@ mod tests {
         assert!(read > 100 && refused > 1_000, "{read} read, {refused} refused");
     }
 
-    /// One field of a message's bytes: its number, its wire type and its bytes, key included.
+    /// One field of a message's bytes: its number and its bytes, key included.
     struct Field {
         tag: u32,
-        wire_type: WireType,
         bytes: Vec<u8>,
         /// Where its value starts in `bytes`, after the key.
         value_at: usize,
@@ -1015,7 +1367,7 @@ mod tests {
             let value_at = bytes.len() - buf.len() - start;
             skip_field(wire_type, tag, &mut buf, DecodeContext::default()).unwrap();
             let end = bytes.len() - buf.len();
-            fields.push(Field { tag, wire_type, bytes: bytes[start..end].to_vec(), value_at });
+            fields.push(Field { tag, bytes: bytes[start..end].to_vec(), value_at });
         }
         fields
     }
@@ -1084,109 +1436,158 @@ mod tests {
         out
     }
 
-    /// A `Card` message written otherwise: fields in any order, a rank sent twice, unknown
-    /// fields.
-    fn rewrite_card(payload: &[u8], rng: &mut Rng) -> Vec<u8> {
-        let mut out = Vec::new();
-        for field in fields(payload) {
-            if field.tag == CARD_RANK && rng.coin() {
-                out.push((field.tag, varint_field(CARD_RANK, 99)));
-            }
-            out.push((field.tag, field.bytes));
-        }
-        shuffle(out, &[3, 4, 1000], rng)
+    /// What a field of a message holds, for [`rewrite`].
+    #[derive(Clone, Copy)]
+    enum Kind {
+        /// A varint (`uint32`, `bool`, an enum, `optional` or not): the last one sent wins.
+        Scalar,
+        /// A `repeated uint32`, packed.
+        Packed,
+        /// `bytes` or a `string`: the last one sent wins.
+        Bytes,
+        /// A message, with its fields; `once` if the field is not repeated (sent twice, the
+        /// two are merged).
+        Message { fields: &'static [(u32, Kind)], once: bool },
     }
 
-    /// A `GinObservation`'s fields written otherwise: lists unpacked, scalars sent twice (the
-    /// first overridden), `Card` messages rewritten, unknown fields; in `parts` parts to be
-    /// merged (`Observation.gin` sent more than once).
-    fn rewrite_gin(payload: &[u8], rng: &mut Rng) -> Vec<(u32, Vec<u8>)> {
+    const CARD: &[(u32, Kind)] = &[(CARD_RANK, Kind::Scalar), (CARD_SUIT, Kind::Scalar)];
+    const ONE_CARD: Kind = Kind::Message { fields: CARD, once: true };
+    const CARD_ENTRY: Kind = Kind::Message { fields: CARD, once: false };
+    const CARDS_ENTRY: Kind = Kind::Message { fields: &[(CARDS_CARDS, CARD_ENTRY)], once: false };
+    const LAYOUT: &[(u32, Kind)] = &[
+        (LAYOUT_MELDS, CARDS_ENTRY),
+        (LAYOUT_LAYOFFS, CARD_ENTRY),
+        (LAYOUT_ONTO, CARDS_ENTRY),
+        (LAYOUT_DEADWOOD_CARDS, CARD_ENTRY),
+        (LAYOUT_DEADWOOD, Kind::Scalar),
+    ];
+    const SHOWDOWN: &[(u32, Kind)] = &[
+        (SHOWDOWN_KNOCKER, Kind::Scalar),
+        (SHOWDOWN_KIND, Kind::Scalar),
+        (SHOWDOWN_DISCARD, ONE_CARD),
+        (SHOWDOWN_MELDS, CARDS_ENTRY),
+        (SHOWDOWN_DEADWOOD_CARDS, CARD_ENTRY),
+        (SHOWDOWN_DEADWOOD, Kind::Scalar),
+        (SHOWDOWN_DEFENDER, Kind::Scalar),
+        (SHOWDOWN_LAYOUT, Kind::Message { fields: LAYOUT, once: true }),
+    ];
+    const RESULT: &[(u32, Kind)] = &[
+        (RESULT_DEAL, Kind::Scalar),
+        (RESULT_DEALER, Kind::Scalar),
+        (RESULT_END, Kind::Scalar),
+        (RESULT_SHOWDOWN, Kind::Message { fields: SHOWDOWN, once: true }),
+        (RESULT_WINNER, Kind::Scalar),
+        (RESULT_UNDERCUT, Kind::Scalar),
+        (RESULT_POINTS, Kind::Scalar),
+        (RESULT_SCORES, Kind::Packed),
+    ];
+    const GIN: &[(u32, Kind)] = &[
+        (GIN_HAND, CARD_ENTRY),
+        (GIN_DRAWN, ONE_CARD),
+        (GIN_SCORES, Kind::Packed),
+        (GIN_DEALER, Kind::Scalar),
+        (GIN_DEAL, Kind::Scalar),
+        (GIN_STOCK_SIZE, Kind::Scalar),
+        (GIN_DISCARD_PILE, CARD_ENTRY),
+        (GIN_KNOWN_CARDS, CARDS_ENTRY),
+        (GIN_KNOCK_LIMIT, Kind::Scalar),
+        (GIN_TO_ACT, Kind::Scalar),
+        (GIN_PHASE, Kind::Scalar),
+        (GIN_HANDS_WON, Kind::Packed),
+        (GIN_MULTIPLIER, Kind::Scalar),
+        (GIN_HAND_SIZES, Kind::Packed),
+        (GIN_UPCARD_DRAWS, Kind::Scalar),
+        (GIN_DEALT_UPCARDS, Kind::Scalar),
+        (GIN_DISCARDED_BY, Kind::Packed),
+        (GIN_STOCK_ONLY, Kind::Scalar),
+        (GIN_TAKEN, ONE_CARD),
+        (GIN_MUST_GO_OUT, Kind::Scalar),
+        (GIN_LAST_RESULT, Kind::Message { fields: RESULT, once: true }),
+        (GIN_HAND_CODES, Kind::Bytes),
+        (GIN_DISCARD_PILE_CODES, Kind::Bytes),
+    ];
+    const OBSERVATION: &[(u32, Kind)] = &[
+        (OBSERVATION_SEAT, Kind::Scalar),
+        (OBSERVATION_GIN, Kind::Message { fields: GIN, once: true }),
+        (OBSERVATION_JSON, Kind::Bytes),
+    ];
+
+    /// A message's bytes written otherwise, as prost still reads them to the same value: its
+    /// fields in any order (each number's own kept in order), unknown fields among them, packed
+    /// lists unpacked, scalars and `bytes` sent twice (the first one overridden), and each
+    /// field of a message that is not repeated sent in two parts (merged), all the way down.
+    /// A field `fields` does not name (`outcome`) is copied as it is.
+    fn rewrite(bytes: &[u8], fields_of: &[(u32, Kind)], rng: &mut Rng) -> Vec<u8> {
         let mut out = Vec::new();
-        for field in fields(payload) {
+        for field in fields(bytes) {
             let tag = field.tag;
-            match tag {
-                GIN_SCORES | GIN_HANDS_WON | GIN_HAND_SIZES | GIN_DISCARDED_BY if rng.coin() => {
+            let kind = fields_of.iter().find(|(known, _)| *known == tag).map(|&(_, kind)| kind);
+            match kind {
+                Some(Kind::Packed) if rng.coin() => {
                     for value in field.packed() {
                         out.push((tag, varint_field(tag, value)));
                     }
                 }
-                GIN_HAND | GIN_DRAWN | GIN_DISCARD_PILE | GIN_TAKEN => {
-                    out.push((tag, delimited(tag, &rewrite_card(field.payload(), rng))));
-                }
-                GIN_KNOWN_CARDS => {
-                    let cards = fields(field.payload())
-                        .iter()
-                        .map(|card| {
-                            (
-                                CARDS_CARDS,
-                                delimited(CARDS_CARDS, &rewrite_card(card.payload(), rng)),
-                            )
-                        })
-                        .collect();
-                    out.push((tag, delimited(tag, &shuffle(cards, &[2, 7], rng))));
-                }
-                _ if field.wire_type == WireType::Varint && rng.coin() => {
+                Some(Kind::Scalar) if rng.coin() => {
                     out.push((tag, varint_field(tag, 12_345)));
                     out.push((tag, field.bytes));
                 }
-                GIN_HAND_CODES | GIN_DISCARD_PILE_CODES if rng.coin() => {
-                    out.push((tag, delimited(tag, &[60, 61, 62])));
+                Some(Kind::Bytes) if rng.coin() => {
+                    out.push((tag, delimited(tag, b"<=>")));
                     out.push((tag, field.bytes));
+                }
+                Some(Kind::Message { fields: inner, once }) => {
+                    let payload = rewrite(field.payload(), inner, rng);
+                    // Cut between two of its fields, as a part may not end inside one.
+                    let cut = rng.below(payload.len() + 1);
+                    let cut = (fields(&payload).iter())
+                        .scan(0, |at, field| {
+                            *at += field.bytes.len();
+                            Some(*at)
+                        })
+                        .filter(|&at| at <= cut)
+                        .last()
+                        .unwrap_or(0);
+                    if once && cut > 0 {
+                        out.push((tag, delimited(tag, &payload[..cut])));
+                        out.push((tag, delimited(tag, &payload[cut..])));
+                    } else {
+                        out.push((tag, delimited(tag, &payload)));
+                    }
                 }
                 _ => out.push((tag, field.bytes)),
             }
         }
-        out
+        let unknown: Vec<u32> = [6, 15, 16, 26, 99, 2_047, 16_000, encoding::MAX_TAG]
+            .into_iter()
+            .filter(|tag| fields_of.iter().all(|(known, _)| known != tag))
+            .collect();
+        shuffle(out, &unknown, rng)
     }
 
-    /// An `Observation` written otherwise (see [`rewrite_gin`]), the Gin Rummy view perhaps in
-    /// two parts.
-    fn rewrite(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
-        let mut out = Vec::new();
-        for field in fields(bytes) {
-            if field.tag == OBSERVATION_GIN {
-                let gin = rewrite_gin(field.payload(), rng);
-                let gin = shuffle(gin, &[6, 26, 99, 16_000], rng);
-                let cut = rng.below(gin.len() + 1);
-                // Cut anywhere: a part may end inside a field, so cut between fields instead.
-                let cut = fields(&gin)
-                    .iter()
-                    .scan(0, |at, field| {
-                        *at += field.bytes.len();
-                        Some(*at)
-                    })
-                    .filter(|&at| at <= cut)
-                    .last()
-                    .unwrap_or(0);
-                out.push((OBSERVATION_GIN, delimited(OBSERVATION_GIN, &gin[..cut])));
-                if cut < gin.len() || rng.coin() {
-                    out.push((OBSERVATION_GIN, delimited(OBSERVATION_GIN, &gin[cut..])));
-                }
-            } else {
-                if field.tag == OBSERVATION_SEAT && rng.coin() {
-                    out.push((field.tag, varint_field(OBSERVATION_SEAT, 77)));
-                }
-                out.push((field.tag, field.bytes));
-            }
-        }
-        shuffle(out, &[5, 6, 15, 16, 2_047, encoding::MAX_TAG], rng)
-    }
-
-    /// Bytes prost reads to the same observation in another order and shape (fields in any
-    /// order, unknown fields at every level, lists unpacked, scalars sent twice, the view in
-    /// parts) are read to it too.
+    /// Bytes prost reads to the same observation in another order and shape (see [`rewrite`]:
+    /// fields in any order, unknown fields at every level, lists unpacked, scalars sent twice,
+    /// messages in parts) are read to it too, hand results of every kind included.
     #[test]
     fn any_form_prost_reads_is_read() {
         let mut rng = Rng::new(11);
-        for (observation, options) in sample_observations(12, 7) {
+        let mut showdowns = 0;
+        let after_showdowns = sample_observations_where(30, 5, after_showdown);
+        for (observation, options) in sample_observations(12, 7).into_iter().chain(after_showdowns)
+        {
             let expected = Observation { legal_actions: Vec::new(), ..observation.clone() };
             for omit in [COMPACT, MESSAGES, FULL] {
-                let bytes = rewrite(&encoded(&observation, &omit), &mut rng);
+                let bytes = rewrite(&encoded(&observation, &omit), OBSERVATION, &mut rng);
                 assert_eq!(read_with_prost(&bytes, &[], &options).as_ref(), Ok(&expected));
                 assert!(read_in_place(&bytes), "{bytes:?}");
                 assert_read_as_prost_reads(&bytes, &[], &options);
             }
+            showdowns += usize::from(matches!(
+                observation.public.last_result.map(|result| result.end),
+                Some(HandEnd::Showdown(_))
+            ));
         }
+        assert!(showdowns > 50, "{showdowns} observations after a showdown");
     }
 
     /// A Twenty-Two view sent with the Gin Rummy one: whichever comes last is the view (prost's
@@ -1240,16 +1641,22 @@ mod tests {
         out
     }
 
-    /// Unknown groups nested about as deep as prost's recursion limit allows, at every level of
-    /// the view the hand reader reads (and inside a hand's result, which prost reads for it),
-    /// are refused exactly where prost refuses them.
+    /// Unknown groups nested about as deep as prost's recursion limit allows, in every message
+    /// the hand reader reads (down to a card of a meld of the last hand's showdown), are refused
+    /// exactly where prost refuses them.
     #[test]
     fn deep_groups_are_refused_where_prost_refuses_them() {
-        let (observation, options) = sample_observations(3, 40)
+        let (observation, options) = sample_observations_where(20, 1, after_showdown)
             .into_iter()
             .find(|(observation, _)| {
                 let public = &observation.public;
-                public.last_result.is_some() && !public.discard_pile.is_empty()
+                let Some(HandEnd::Showdown(showdown)) = public.last_result.map(|result| result.end)
+                else {
+                    return false;
+                };
+                showdown.melds.melds().next().is_some()
+                    && !showdown.layout.deadwood_cards.is_empty()
+                    && !public.discard_pile.is_empty()
             })
             .unwrap();
         let mut bytes = encoded(&observation, &MESSAGES);
@@ -1257,9 +1664,12 @@ mod tests {
         let known = observation.public.known_cards[0];
         let card = Card::pack().find(|&card| !known.contains(card)).unwrap();
         let mut entry = Vec::new();
-        write_card(CARDS_CARDS, card, &mut entry);
+        write_card(CARDS_CARDS, card.index(), &mut entry);
         bytes = append_inside(&bytes, &[OBSERVATION_GIN, GIN_KNOWN_CARDS], &entry);
-        let paths: [&[u32]; 7] = [
+        const SHOWDOWN: [u32; 3] = [OBSERVATION_GIN, GIN_LAST_RESULT, RESULT_SHOWDOWN];
+        const LAYOUT: [u32; 4] =
+            [OBSERVATION_GIN, GIN_LAST_RESULT, RESULT_SHOWDOWN, SHOWDOWN_LAYOUT];
+        let paths: [&[u32]; 12] = [
             &[],
             &[OBSERVATION_GIN],
             &[OBSERVATION_GIN, GIN_HAND],
@@ -1267,6 +1677,11 @@ mod tests {
             &[OBSERVATION_GIN, GIN_KNOWN_CARDS],
             &[OBSERVATION_GIN, GIN_KNOWN_CARDS, CARDS_CARDS],
             &[OBSERVATION_GIN, GIN_LAST_RESULT],
+            &SHOWDOWN,
+            &[SHOWDOWN[0], SHOWDOWN[1], SHOWDOWN[2], SHOWDOWN_MELDS],
+            &[SHOWDOWN[0], SHOWDOWN[1], SHOWDOWN[2], SHOWDOWN_MELDS, CARDS_CARDS],
+            &LAYOUT,
+            &[LAYOUT[0], LAYOUT[1], LAYOUT[2], LAYOUT[3], LAYOUT_DEADWOOD_CARDS],
         ];
         for path in paths {
             let (mut read, mut refused) = (false, false);
