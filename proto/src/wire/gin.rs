@@ -16,11 +16,16 @@ use cardroom_games::gin::{
 use cardroom_games::{Card, Seat};
 
 use super::{
-    CardList, WireGame, byte, card_from_pb, card_to_pb, cards_to_codes, cards_to_pb, count,
-    legal_actions_from_pb, pair, parse_options, seat_from_pb, seat_to_pb, size, standing_from_pb,
-    standing_to_pb,
+    CardList, WireGame, byte, card_from_code, card_from_pb, card_to_pb, cards_to_codes,
+    cards_to_pb, count, legal_actions_from_pb, pair, parse_options, seat_from_pb, seat_to_pb, size,
+    standing_from_pb, standing_to_pb,
 };
 use crate::pb;
+
+/// The observation's bytes written and read by hand, without prost's typed tree
+/// ([`WireGame::encode_observation`], [`WireGame::decode_observation`]).
+#[path = "gin_bytes.rs"]
+mod gin_bytes;
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::GinRummy;
@@ -134,16 +139,184 @@ impl WireGame for State {
         options: &Options,
     ) -> Result<Observation, String> {
         let Some(pb::observation::Game::Gin(typed)) = &observation.game else {
-            return Err("the observation has no Gin Rummy view (`Observation.gin`)".into());
+            return Err(NO_GIN_VIEW.into());
         };
-        Ok(Observation {
-            seat: seat_from_pb(observation.seat)?,
-            hand: set_from_list(CardList::of(&typed.hand, &typed.hand_codes, "hand")?, "the hand")?,
-            drawn: typed.drawn.as_ref().map(card_from_pb).transpose()?,
-            legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
-            public: public_from_pb(typed, *options)?,
-        })
+        observation_from_view(observation.seat, &TypedView::of(typed), legal_actions, options)
     }
+
+    /// Written field by field from the observation (`gin_bytes.rs`): prost's bytes without its
+    /// typed tree.
+    fn encode_observation(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
+        gin_bytes::encode(observation, omit, buf);
+    }
+
+    /// Read field by field into the engine's observation (`gin_bytes.rs`), checked by the same
+    /// code as [`WireGame::observation_from_pb`]; bytes it leaves to prost (malformed ones, or
+    /// a form no server sends) are read as the default does.
+    fn decode_observation(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &Options,
+    ) -> Result<Observation, String> {
+        gin_bytes::decode(bytes, legal_actions, options)
+    }
+}
+
+/// The error for an observation without the Gin Rummy view.
+const NO_GIN_VIEW: &str = "the observation has no Gin Rummy view (`Observation.gin`)";
+
+/// A seat's typed view as its two readers hold it: prost's `GinObservation`
+/// ([`TypedView::of`]), or the fields `gin_bytes.rs` reads in place from the bytes. Both rebuild
+/// the engine's observation through [`observation_from_view`], so they accept and refuse the
+/// same views, with the same words. `K` is a list of `Card` messages (`known_cards`' entries).
+struct TypedView<'a, K> {
+    hand: &'a [pb::Card],
+    hand_codes: &'a [u8],
+    drawn: Option<pb::Card>,
+    scores: &'a [u32],
+    dealer: u32,
+    deal: u32,
+    /// `GinPhase`'s number, as sent (a number the enum lacks is unspecified).
+    phase: i32,
+    stock_size: u32,
+    discard_pile: &'a [pb::Card],
+    discard_pile_codes: &'a [u8],
+    known_cards: &'a [K],
+    knock_limit: u32,
+    to_act: Option<u32>,
+    hands_won: &'a [u32],
+    multiplier: u32,
+    hand_sizes: &'a [u32],
+    upcard_draws: u32,
+    dealt_upcards: u32,
+    discarded_by: &'a [u32],
+    stock_only: bool,
+    taken: Option<pb::Card>,
+    must_go_out: bool,
+    last_result: Option<HandResultView<'a, K>>,
+    outcome: Option<&'a pb::GinOutcome>,
+}
+
+/// A hand's result as its two readers hold it (see [`TypedView`]).
+struct HandResultView<'a, K> {
+    deal: u32,
+    dealer: u32,
+    /// `GinHandEnd`'s number, as sent.
+    end: i32,
+    showdown: Option<ShowdownView<'a, K>>,
+    winner: Option<u32>,
+    undercut: bool,
+    points: u32,
+    scores: &'a [u32],
+}
+
+/// A showdown as its two readers hold it (see [`TypedView`]).
+struct ShowdownView<'a, K> {
+    knocker: u32,
+    /// `GinGoOut`'s number, as sent.
+    kind: i32,
+    discard: Option<pb::Card>,
+    melds: &'a [K],
+    deadwood_cards: &'a [pb::Card],
+    deadwood: u32,
+    defender: u32,
+    layout: Option<LayoutView<'a, K>>,
+}
+
+/// A defender's layout as its two readers hold it (see [`TypedView`]).
+struct LayoutView<'a, K> {
+    melds: &'a [K],
+    layoffs: &'a [pb::Card],
+    onto: &'a [K],
+    deadwood_cards: &'a [pb::Card],
+    deadwood: u32,
+}
+
+impl<'a> HandResultView<'a, pb::Cards> {
+    /// The result prost decoded.
+    fn of(result: &'a pb::GinHandResult) -> HandResultView<'a, pb::Cards> {
+        HandResultView {
+            deal: result.deal,
+            dealer: result.dealer,
+            end: result.end,
+            showdown: result.showdown.as_ref().map(|showdown| ShowdownView {
+                knocker: showdown.knocker,
+                kind: showdown.kind,
+                discard: showdown.discard,
+                melds: &showdown.melds,
+                deadwood_cards: &showdown.deadwood_cards,
+                deadwood: showdown.deadwood,
+                defender: showdown.defender,
+                layout: showdown.layout.as_ref().map(|layout| LayoutView {
+                    melds: &layout.melds,
+                    layoffs: &layout.layoffs,
+                    onto: &layout.onto,
+                    deadwood_cards: &layout.deadwood_cards,
+                    deadwood: layout.deadwood,
+                }),
+            }),
+            winner: result.winner,
+            undercut: result.undercut,
+            points: result.points,
+            scores: &result.scores,
+        }
+    }
+}
+
+impl<'a> TypedView<'a, pb::Cards> {
+    /// The view prost decoded.
+    fn of(typed: &'a pb::GinObservation) -> TypedView<'a, pb::Cards> {
+        TypedView {
+            hand: &typed.hand,
+            hand_codes: &typed.hand_codes,
+            drawn: typed.drawn,
+            scores: &typed.scores,
+            dealer: typed.dealer,
+            deal: typed.deal,
+            phase: typed.phase,
+            stock_size: typed.stock_size,
+            discard_pile: &typed.discard_pile,
+            discard_pile_codes: &typed.discard_pile_codes,
+            known_cards: &typed.known_cards,
+            knock_limit: typed.knock_limit,
+            to_act: typed.to_act,
+            hands_won: &typed.hands_won,
+            multiplier: typed.multiplier,
+            hand_sizes: &typed.hand_sizes,
+            upcard_draws: typed.upcard_draws,
+            dealt_upcards: typed.dealt_upcards,
+            discarded_by: &typed.discarded_by,
+            stock_only: typed.stock_only,
+            taken: typed.taken,
+            must_go_out: typed.must_go_out,
+            last_result: typed.last_result.as_deref().map(HandResultView::of),
+            outcome: typed.outcome.as_deref(),
+        }
+    }
+}
+
+/// A `Cards` message's cards, as [`TypedView`] reads `known_cards`.
+impl AsRef<[pb::Card]> for pb::Cards {
+    fn as_ref(&self) -> &[pb::Card] {
+        &self.cards
+    }
+}
+
+/// A seat's observation from its seat number, its typed view and the `Turn`'s legal actions
+/// (see [`WireGame::observation_from_pb`]): every check of either reader, in one order.
+fn observation_from_view<K: AsRef<[pb::Card]>>(
+    seat: u32,
+    view: &TypedView<'_, K>,
+    legal_actions: &[pb::LegalAction],
+    options: &Options,
+) -> Result<Observation, String> {
+    Ok(Observation {
+        seat: seat_from_pb(seat)?,
+        hand: set_from_list(CardList::of(view.hand, view.hand_codes, "hand")?, "the hand")?,
+        drawn: view.drawn.as_ref().map(card_from_pb).transpose()?,
+        legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
+        public: public_from_view(view, *options)?,
+    })
 }
 
 /// A seat's typed view: its hand and everything public but the options (in `Joined`); the hand
@@ -197,15 +370,14 @@ fn melds_to_pb(melds: &Arrangement) -> Vec<pb::Cards> {
 }
 
 fn hand_result_to_pb(result: &HandResult) -> pb::GinHandResult {
-    let (end, showdown) = match &result.end {
-        HandEnd::Showdown(showdown) => (pb::GinHandEnd::Showdown, Some(showdown_to_pb(showdown))),
-        HandEnd::Wall => (pb::GinHandEnd::Wall, None),
-        HandEnd::UpcardLimit => (pb::GinHandEnd::UpcardLimit, None),
+    let showdown = match &result.end {
+        HandEnd::Showdown(showdown) => Some(showdown_to_pb(showdown)),
+        HandEnd::Wall | HandEnd::UpcardLimit => None,
     };
     pb::GinHandResult {
         deal: result.hand_number,
         dealer: seat_to_pb(result.dealer),
-        end: end as i32,
+        end: hand_end_to_pb(&result.end) as i32,
         showdown,
         winner: result.winner.map(seat_to_pb),
         undercut: result.undercut,
@@ -214,17 +386,35 @@ fn hand_result_to_pb(result: &HandResult) -> pb::GinHandResult {
     }
 }
 
-fn showdown_to_pb(showdown: &Showdown) -> pb::GinShowdown {
-    let kind = match showdown.kind {
+/// How a hand ended, on the wire.
+fn hand_end_to_pb(end: &HandEnd) -> pb::GinHandEnd {
+    match end {
+        HandEnd::Showdown(_) => pb::GinHandEnd::Showdown,
+        HandEnd::Wall => pb::GinHandEnd::Wall,
+        HandEnd::UpcardLimit => pb::GinHandEnd::UpcardLimit,
+    }
+}
+
+/// How a player went out, on the wire.
+fn go_out_to_pb(kind: GoOut) -> pb::GinGoOut {
+    match kind {
         GoOut::Knock => pb::GinGoOut::Knock,
         GoOut::Gin => pb::GinGoOut::Gin,
         GoOut::BigGin => pb::GinGoOut::BigGin,
-    };
+    }
+}
+
+/// How many entries of a layout's `onto` go on the wire: trailing empty ones are left out.
+fn onto_len(layout: &Layout) -> usize {
+    layout.onto.iter().rposition(|set| !set.is_empty()).map_or(0, |last| last + 1)
+}
+
+fn showdown_to_pb(showdown: &Showdown) -> pb::GinShowdown {
     let layout = &showdown.layout;
-    let onto = layout.onto.iter().rposition(|set| !set.is_empty()).map_or(0, |last| last + 1);
+    let onto = onto_len(layout);
     pb::GinShowdown {
         knocker: seat_to_pb(showdown.knocker),
-        kind: kind as i32,
+        kind: go_out_to_pb(showdown.kind) as i32,
         discard: showdown.discard.map(card_to_pb),
         melds: melds_to_pb(&showdown.melds),
         deadwood_cards: cards_to_pb(showdown.deadwood_cards),
@@ -258,89 +448,154 @@ fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
 
 /// [`set_from_pb`] for a list sent either way (`Omit.cards`).
 fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
-    let mut set = CardSet::EMPTY;
-    for card in cards.iter() {
+    let mut bits = 0;
+    each_card(cards, |card| {
         let card = card.map_err(|err| format!("{what}: {err}"))?;
-        if !set.insert(card) {
+        let bit = CARD_BITS[usize::from(card.index())];
+        if bits & bit != 0 {
             return Err(ParseCardSetError::Duplicate(card).to_string());
         }
+        bits |= bit;
+        Ok(())
+    })?;
+    // Every bit is a card's (`CARD_BITS`).
+    Ok(CardSet::from_bits(bits).unwrap_or_default())
+}
+
+/// Each card's bit in a [`CardSet`] by its code ([`Card::index`], below 52; the table has a
+/// byte's 256 entries so that no index is out of bounds): `CardSet::single`, computed once. The
+/// engine's `CardSet::insert`, a few calls across crates, was a third of reading a `Turn`'s
+/// cards.
+const CARD_BITS: [u64; 256] = {
+    let mut bits = [0; 256];
+    let mut code = 0;
+    while code < 52 {
+        if let Some(card) = Card::from_index(code) {
+            bits[code as usize] = CardSet::single(card).bits();
+        }
+        code += 1;
     }
-    Ok(set)
+    bits
+};
+
+/// Calls `each` with every card of a list in order, or with the error about one that is no
+/// card, until `each` gives an error. One loop per form: [`CardList::iter`] chains both forms'
+/// iterators, which took half the instructions of reading a `Turn`'s few cards.
+fn each_card(
+    cards: CardList<'_>,
+    mut each: impl FnMut(Result<Card, String>) -> Result<(), String>,
+) -> Result<(), String> {
+    match cards {
+        CardList::Messages(cards) => cards.iter().try_for_each(|card| each(card_from_pb(card))),
+        CardList::Codes(codes) => codes.iter().try_for_each(|&code| each(card_from_code(code))),
+    }
 }
 
 /// Melds from the wire, checked and put in canonical form (GR-2).
-fn melds_from_pb(melds: &[pb::Cards], what: &str) -> Result<Arrangement, String> {
-    let melds =
-        melds.iter().map(|meld| set_from_pb(&meld.cards, what)).collect::<Result<Vec<_>, _>>()?;
-    Arrangement::new(&melds).map_err(|err| format!("{what}: {err}"))
+fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrangement, String> {
+    // No more than a hand holds on the stack; more are refused by `Arrangement::new`, for
+    // which they are gathered in a `Vec`.
+    let mut few = [CardSet::EMPTY; MAX_MELDS];
+    let mut many = Vec::new();
+    let sets = match few.get_mut(..melds.len()) {
+        Some(few) => few,
+        None => {
+            many.resize(melds.len(), CardSet::EMPTY);
+            &mut many[..]
+        }
+    };
+    for (set, meld) in sets.iter_mut().zip(melds) {
+        *set = set_from_pb(meld.as_ref(), what)?;
+    }
+    Arrangement::new(sets).map_err(|err| format!("{what}: {err}"))
 }
 
 /// The public view from a seat's typed view, with the match's options (which it does not
 /// repeat).
-fn public_from_pb(typed: &pb::GinObservation, options: Options) -> Result<PublicView, String> {
-    let to_act = typed.to_act.map(seat_from_pb).transpose()?;
+fn public_from_view<K: AsRef<[pb::Card]>>(
+    view: &TypedView<'_, K>,
+    options: Options,
+) -> Result<PublicView, String> {
+    let to_act = view.to_act.map(seat_from_pb).transpose()?;
     let seat =
         || to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned());
-    let phase = match typed.phase() {
+    let phase = match pb::GinPhase::try_from(view.phase).unwrap_or(pb::GinPhase::Unspecified) {
         pb::GinPhase::FirstUpcard => Phase::FirstUpcard { seat: seat()? },
-        pb::GinPhase::Draw => Phase::Draw { seat: seat()?, stock_only: typed.stock_only },
+        pb::GinPhase::Draw => Phase::Draw { seat: seat()?, stock_only: view.stock_only },
         pb::GinPhase::Discard => Phase::Discard {
             seat: seat()?,
-            taken: typed.taken.as_ref().map(card_from_pb).transpose()?,
-            must_go_out: typed.must_go_out,
+            taken: view.taken.as_ref().map(card_from_pb).transpose()?,
+            must_go_out: view.must_go_out,
         },
         pb::GinPhase::Wall => Phase::Wall { seat: seat()? },
         pb::GinPhase::MatchOver => Phase::MatchOver,
         pb::GinPhase::Unspecified => return Err("the Gin Rummy phase is not set".into()),
     };
-    let dealt = size(typed.dealt_upcards);
-    let pile = CardList::of(&typed.discard_pile, &typed.discard_pile_codes, "discard_pile")?;
-    if dealt + typed.discarded_by.len() != pile.len() {
+    let dealt = size(view.dealt_upcards);
+    let pile = CardList::of(view.discard_pile, view.discard_pile_codes, "discard_pile")?;
+    if dealt.saturating_add(view.discarded_by.len()) != pile.len() {
         return Err(format!(
             "the discard pile holds {} cards, but {dealt} dealt and {} discarded",
             pile.len(),
-            typed.discarded_by.len()
+            view.discarded_by.len()
         ));
     }
-    let by = std::iter::repeat_n(None, dealt).chain(typed.discarded_by.iter().map(Some));
     // Sized once: collecting `Result`s would grow the pile from nothing, once a Turn.
     let mut discard_pile = Vec::with_capacity(pile.len());
-    for (card, by) in pile.iter().zip(by) {
-        discard_pile
-            .push(PileCard { card: card?, by: by.map(|&seat| seat_from_pb(seat)).transpose()? });
+    // As many as the pile holds above the dealt cards (checked above).
+    let mut discarded_by = view.discarded_by.iter();
+    each_card(pile, |card| {
+        let card = card?;
+        let by = if discard_pile.len() < dealt {
+            None
+        } else {
+            discarded_by.next().map(|&seat| seat_from_pb(seat)).transpose()?
+        };
+        discard_pile.push(PileCard { card, by });
+        Ok(())
+    })?;
+    // Every entry is checked, however many; two are kept (one per seat, checked below).
+    let mut known = [CardSet::EMPTY; 2];
+    for (i, cards) in view.known_cards.iter().enumerate() {
+        let cards = set_from_pb(cards.as_ref(), "the known cards")?;
+        if let Some(slot) = known.get_mut(i) {
+            *slot = cards;
+        }
     }
-    let known = typed
-        .known_cards
-        .iter()
-        .map(|known| set_from_pb(&known.cards, "the known cards"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let hand_sizes = pair(&typed.hand_sizes, "hand_sizes")?;
+    let hand_sizes = pair(view.hand_sizes, "hand_sizes")?;
     Ok(PublicView {
         options,
-        hand_number: typed.deal,
-        dealer: seat_from_pb(typed.dealer)?,
+        hand_number: view.deal,
+        dealer: seat_from_pb(view.dealer)?,
         phase,
         to_act,
-        scores: pair(&typed.scores, "scores")?,
-        hands_won: pair(&typed.hands_won, "hands_won")?,
-        knock_limit: byte(typed.knock_limit, "knock_limit")?,
-        multiplier: typed.multiplier,
-        stock_size: size(typed.stock_size),
+        scores: pair(view.scores, "scores")?,
+        hands_won: pair(view.hands_won, "hands_won")?,
+        knock_limit: byte(view.knock_limit, "knock_limit")?,
+        multiplier: view.multiplier,
+        stock_size: size(view.stock_size),
         discard_pile,
         hand_sizes: hand_sizes.map(size),
-        known_cards: pair(&known, "known_cards")?,
-        upcard_draws: typed.upcard_draws,
-        last_result: typed.last_result.as_deref().map(hand_result_from_pb).transpose()?,
-        outcome: typed.outcome.as_deref().map(outcome_from_pb).transpose()?,
+        known_cards: if view.known_cards.len() == 2 {
+            known
+        } else {
+            pair(&vec![CardSet::EMPTY; view.known_cards.len()], "known_cards")?
+        },
+        upcard_draws: view.upcard_draws,
+        last_result: view.last_result.as_ref().map(hand_result_from_view).transpose()?,
+        outcome: view.outcome.map(outcome_from_pb).transpose()?,
     })
 }
 
-fn hand_result_from_pb(result: &pb::GinHandResult) -> Result<HandResult, String> {
-    let end = match result.end() {
+/// A hand's result from either reader's view of it.
+fn hand_result_from_view<K: AsRef<[pb::Card]>>(
+    result: &HandResultView<'_, K>,
+) -> Result<HandResult, String> {
+    let end = match pb::GinHandEnd::try_from(result.end).unwrap_or(pb::GinHandEnd::Unspecified) {
         pb::GinHandEnd::Showdown => {
             let showdown =
                 result.showdown.as_ref().ok_or("a showdown's hand end has no `showdown`")?;
-            HandEnd::Showdown(showdown_from_pb(showdown)?)
+            HandEnd::Showdown(showdown_from_view(showdown)?)
         }
         pb::GinHandEnd::Wall => HandEnd::Wall,
         pb::GinHandEnd::UpcardLimit => HandEnd::UpcardLimit,
@@ -353,12 +608,14 @@ fn hand_result_from_pb(result: &pb::GinHandResult) -> Result<HandResult, String>
         winner: result.winner.map(seat_from_pb).transpose()?,
         undercut: result.undercut,
         points: result.points,
-        scores: pair(&result.scores, "scores")?,
+        scores: pair(result.scores, "scores")?,
     })
 }
 
-fn showdown_from_pb(showdown: &pb::GinShowdown) -> Result<Showdown, String> {
-    let kind = match showdown.kind() {
+fn showdown_from_view<K: AsRef<[pb::Card]>>(
+    showdown: &ShowdownView<'_, K>,
+) -> Result<Showdown, String> {
+    let kind = match pb::GinGoOut::try_from(showdown.kind).unwrap_or(pb::GinGoOut::Unspecified) {
         pb::GinGoOut::Knock => GoOut::Knock,
         pb::GinGoOut::Gin => GoOut::Gin,
         pb::GinGoOut::BigGin => GoOut::BigGin,
@@ -372,22 +629,22 @@ fn showdown_from_pb(showdown: &pb::GinShowdown) -> Result<Showdown, String> {
         ));
     }
     let mut onto = [CardSet::EMPTY; MAX_MELDS];
-    for (slot, cards) in onto.iter_mut().zip(&layout.onto) {
-        *slot = set_from_pb(&cards.cards, "the layoffs onto a meld")?;
+    for (slot, cards) in onto.iter_mut().zip(layout.onto) {
+        *slot = set_from_pb(cards.as_ref(), "the layoffs onto a meld")?;
     }
     Ok(Showdown {
         knocker: seat_from_pb(showdown.knocker)?,
         kind,
         discard: showdown.discard.as_ref().map(card_from_pb).transpose()?,
-        melds: melds_from_pb(&showdown.melds, "the knocker's melds")?,
-        deadwood_cards: set_from_pb(&showdown.deadwood_cards, "the knocker's deadwood")?,
+        melds: melds_from_pb(showdown.melds, "the knocker's melds")?,
+        deadwood_cards: set_from_pb(showdown.deadwood_cards, "the knocker's deadwood")?,
         deadwood: byte(showdown.deadwood, "deadwood")?,
         defender: seat_from_pb(showdown.defender)?,
         layout: Layout {
-            melds: melds_from_pb(&layout.melds, "the defender's melds")?,
-            layoffs: set_from_pb(&layout.layoffs, "the layoffs")?,
+            melds: melds_from_pb(layout.melds, "the defender's melds")?,
+            layoffs: set_from_pb(layout.layoffs, "the layoffs")?,
             onto,
-            deadwood_cards: set_from_pb(&layout.deadwood_cards, "the defender's deadwood")?,
+            deadwood_cards: set_from_pb(layout.deadwood_cards, "the defender's deadwood")?,
             deadwood: byte(layout.deadwood, "deadwood")?,
         },
     })
@@ -465,7 +722,7 @@ mod tests {
     /// `check` on every state on the way (the final one included), with the events of the
     /// action that led to it. Random play goes out whenever it can half of the time, so that
     /// hands end by knocks and gin as well as at the wall.
-    fn for_random_states(
+    pub(super) fn for_random_states(
         matches: u64,
         mut check: impl FnMut(&State, &[cardroom_games::gin::Event]),
     ) {
