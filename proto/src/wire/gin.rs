@@ -6,7 +6,9 @@
 //! the melds of a legal action are canonical already, so every legal action round-trips
 //! exactly. Sets of cards (the hand, melds, known cards) go in the engine's set order: by suit,
 //! then by rank with the ace low. An observation fills `GinObservation`; its `json` field holds
-//! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome).
+//! the engine's [`Observation`] with every detail (legal actions, hand results, the outcome). The
+//! server and the SDK write and read an observation's bytes without prost's tree
+//! (`gin_bytes.rs`), checked by the same code as the tree ([`TypedView`]).
 
 use cardroom_games::gin::solver::MAX_MELDS;
 use cardroom_games::gin::{
@@ -22,8 +24,8 @@ use super::{
 };
 use crate::pb;
 
-/// The observation's bytes written and read by hand, without prost's typed tree
-/// ([`WireGame::encode_observation`], [`WireGame::decode_observation`]).
+// The observation's bytes written and read by hand, without prost's typed tree
+// (`WireGame::encode_observation`, `WireGame::decode_observation`).
 #[path = "gin_bytes.rs"]
 mod gin_bytes;
 
@@ -295,7 +297,7 @@ impl<'a> TypedView<'a, pb::Cards> {
     }
 }
 
-/// A `Cards` message's cards, as [`TypedView`] reads `known_cards`.
+/// A `Cards` message's cards, as the typed view's readers take `known_cards`, melds and `onto`.
 impl AsRef<[pb::Card]> for pb::Cards {
     fn as_ref(&self) -> &[pb::Card] {
         &self.cards

@@ -2,25 +2,26 @@
 //! field with prost's low-level encoding, without its typed tree.
 //!
 //! Every decision the server writes a `Turn` and the SDK reads one. Through prost's tree that
-//! meant a `GinObservation` of some twenty `Vec`s built, measured at each level, written and
-//! dropped on one side, and decoded, converted and dropped on the other ([`crate::frame`] says
-//! how much). Here:
+//! meant a `GinObservation` of some twenty `Vec`s (and a dozen more for the last hand's
+//! showdown) built, measured at each level, written and dropped on one side, and decoded,
+//! converted and dropped on the other ([`crate::frame`] says how much). Here:
 //!
 //! - [`encode`] writes the fields straight from the engine's observation, in field-number order
 //!   as prost does, byte for byte what prost writes for [`WireGame::observation_to_pb`] (proto3
 //!   leaves out zeros, `false` and empty lists, and writes `optional` fields and message fields
-//!   whenever they are set). A nested message's length is counted as it is written (a `Card` is
-//!   always 4 bytes, a `Cards` 6 a card) or written in front of it once it is known. A hand's
-//!   result and the outcome (after a hand ends, at the match's end) are prost's messages, built
-//!   by the conversions [`WireGame::observation_to_pb`] uses.
-//! - [`decode`] reads the fields in place ([`ObservationFields`]: numbers, card codes as
-//!   slices of the bytes, `Card` messages in fixed arrays) with prost's rules for any order,
-//!   packed or unpacked lists, fields sent twice and unknown fields, then rebuilds the engine's
-//!   observation through the code that checks prost's decoded view ([`observation_from_view`]),
-//!   so both accept and refuse the same views with the same words. Bytes it does not read
-//!   itself are read by prost as the default does: malformed bytes (for prost's own error), a
-//!   Twenty-Two view, lists longer than any observation holds. Nothing in the bytes can make it
-//!   panic: every read is prost's checked decoding, every store a checked one.
+//!   whenever they are set). A nested message's length is counted (a `Card` is always 4 bytes, a
+//!   `Cards` 6 a card) or, for the view, a hand's result, its showdown and layout, and the JSON,
+//!   written in front of it once it is written ([`write_delimited`]). The outcome, once a match,
+//!   is prost's message, built by the conversion [`WireGame::observation_to_pb`] uses.
+//! - [`decode`] reads the fields in place ([`ObservationFields`]: numbers, card codes as slices
+//!   of the bytes, `Card` messages in fixed arrays) with prost's rules for any order, packed or
+//!   unpacked lists, messages and scalars sent twice, unknown fields and its recursion limit,
+//!   then rebuilds the engine's observation through the code that checks prost's decoded view
+//!   ([`observation_from_view`]), so both accept and refuse the same views with the same words.
+//!   Bytes it does not read itself are read by prost, as the default does: malformed bytes (for
+//!   prost's own error), a Twenty-Two view, lists longer than any observation holds. The outcome
+//!   is read by prost in place. Nothing in the bytes can make it panic: every read is checked
+//!   (prost's decoding, `split_at_checked`), every store too ([`Inline::push`]).
 //!
 //! [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 
@@ -552,24 +553,25 @@ struct GinFields<'a> {
 impl<'a> GinFields<'a> {
     /// Reads a `GinObservation`'s bytes (see [`ObservationFields::merge`]).
     fn merge(&mut self, mut bytes: &'a [u8]) -> Option<()> {
+        const CHILD: u32 = GIN_DEPTH + 1;
         let buf = &mut bytes;
         while !buf.is_empty() {
             let (tag, wire_type) = read_key(buf)?;
             match tag {
-                GIN_HAND => self.hand.push(read_card(wire_type, buf, GIN_DEPTH + 1)?)?,
+                GIN_HAND => self.hand.push(read_card(wire_type, buf, CHILD)?)?,
                 GIN_DRAWN => {
-                    merge_card(wire_type, buf, self.drawn.get_or_insert_default(), GIN_DEPTH + 1)?;
+                    merge_card(wire_type, buf, self.drawn.get_or_insert_default(), CHILD)?;
                 }
                 GIN_SCORES => read_packed(wire_type, buf, &mut self.scores)?,
                 GIN_DEALER => self.dealer = read_uint32(wire_type, buf)?,
                 GIN_DEAL => self.deal = read_uint32(wire_type, buf)?,
                 GIN_STOCK_SIZE => self.stock_size = read_uint32(wire_type, buf)?,
                 GIN_DISCARD_PILE => {
-                    self.discard_pile.push(read_card(wire_type, buf, GIN_DEPTH + 1)?)?;
+                    self.discard_pile.push(read_card(wire_type, buf, CHILD)?)?;
                 }
                 GIN_KNOWN_CARDS => {
                     let cards = self.known_cards.push_default()?;
-                    merge_cards(wire_type, buf, cards, GIN_DEPTH + 1)?;
+                    merge_cards(wire_type, buf, cards, CHILD)?;
                 }
                 GIN_KNOCK_LIMIT => self.knock_limit = read_uint32(wire_type, buf)?,
                 GIN_TO_ACT => self.to_act = Some(read_uint32(wire_type, buf)?),
@@ -582,7 +584,7 @@ impl<'a> GinFields<'a> {
                 GIN_DISCARDED_BY => read_packed(wire_type, buf, &mut self.discarded_by)?,
                 GIN_STOCK_ONLY => self.stock_only = read_bool(wire_type, buf)?,
                 GIN_TAKEN => {
-                    merge_card(wire_type, buf, self.taken.get_or_insert_default(), GIN_DEPTH + 1)?;
+                    merge_card(wire_type, buf, self.taken.get_or_insert_default(), CHILD)?;
                 }
                 GIN_MUST_GO_OUT => self.must_go_out = read_bool(wire_type, buf)?,
                 // Messages sent twice are merged, as prost merges them.
@@ -933,7 +935,7 @@ fn merge_cards(
 /// a nested message, with there, so that a group nested too deep is refused where prost
 /// refuses it (its recursion limit). prost makes a context one level deeper only inside
 /// `message::merge`: [`Probe`] is merged to keep the one it is given. Called for unknown fields
-/// and a hand's result or outcome only.
+/// and the outcome only.
 fn context(depth: u32) -> Option<DecodeContext> {
     let mut ctx = DecodeContext::default();
     for _ in 0..depth {

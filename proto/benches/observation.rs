@@ -1,0 +1,93 @@
+//! A Gin Rummy `Turn`'s observation on the wire: prost's typed tree against the bytes written
+//! and read field by field (`WireGame::encode_observation`, `decode_observation`).
+//!
+//! Run with `cargo bench -p cardroom-proto --bench observation`. Each bench writes or reads the
+//! observation of the seat to act in the middle of a hand (nine cards in the discard pile): of
+//! the first hand (`first_hand`), and of a hand after one that ended in a knock (`after_knock`:
+//! the view carries the knock's showdown, melds and layout, as it does for the rest of the match
+//! once a hand ends so). Both in the compact form a bot asks for (`Omit.json` and `Omit.cards`:
+//! cards as codes) and with `Card` messages (`Omit.json` alone); the JSON form is serde's either
+//! way and left out.
+
+use std::hint::black_box;
+
+use cardroom_games::gin::{Action, GoOut, HandEnd, Observation, Options, Showdown, State};
+use cardroom_proto::pb;
+use cardroom_proto::wire::WireGame;
+use criterion::{Criterion, criterion_group, criterion_main};
+use prost::Message;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The observation of the seat to act once a hand has nine cards in its discard pile, in a
+/// seeded match of random play that knocks whenever it can: in the first hand, or else in a
+/// hand after a knock. With the match's options.
+fn mid_hand(after_knock: bool) -> (Observation, Options) {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for seed in 0.. {
+        let Ok(mut state) = State::new(Options::default(), seed) else { continue };
+        while let Some(seat) = state.to_act() {
+            let public = state.public_view();
+            let knocked = matches!(
+                public.last_result.map(|result| result.end),
+                Some(HandEnd::Showdown(Showdown { kind: GoOut::Knock, .. }))
+            );
+            if public.discard_pile.len() >= 9 && knocked == after_knock {
+                return (state.observation(seat), *state.options());
+            }
+            if !after_knock && public.hand_number > 1 {
+                break;
+            }
+            let legal = state.legal_actions();
+            let knock = legal.iter().find(|action| matches!(action, Action::Knock { .. }));
+            let action = knock.copied().unwrap_or(legal[rng.random_range(0..legal.len())]);
+            if state.apply(seat, action).is_err() {
+                break;
+            }
+        }
+    }
+    unreachable!("some match has such a hand")
+}
+
+fn observation_benches(c: &mut Criterion) {
+    let compact = pb::Omit { json: true, cards: true, legal_actions: true, ..pb::Omit::default() };
+    let messages = pb::Omit { json: true, ..pb::Omit::default() };
+    for (hand, after_knock) in [("first_hand", false), ("after_knock", true)] {
+        let (observation, options) = mid_hand(after_knock);
+        for (form, omit) in [("compact", compact), ("messages", messages)] {
+            let mut group = c.benchmark_group(format!("gin_observation/{hand}_{form}"));
+            let mut buf = Vec::with_capacity(1024);
+            group.bench_function("encode_prost", |b| {
+                b.iter(|| {
+                    buf.clear();
+                    let wire = State::observation_to_pb(black_box(&observation), &omit);
+                    wire.encode_raw(&mut buf);
+                    buf.len()
+                })
+            });
+            group.bench_function("encode_bytes", |b| {
+                b.iter(|| {
+                    buf.clear();
+                    State::encode_observation(black_box(&observation), &omit, &mut buf);
+                    buf.len()
+                })
+            });
+            let bytes = State::observation_to_pb(&observation, &omit).encode_to_vec();
+            group.bench_function("decode_prost", |b| {
+                b.iter(|| {
+                    let Ok(wire) = pb::Observation::decode(black_box(&bytes[..])) else {
+                        unreachable!()
+                    };
+                    State::observation_from_pb(&wire, &[], &options)
+                })
+            });
+            group.bench_function("decode_bytes", |b| {
+                b.iter(|| State::decode_observation(black_box(&bytes), &[], &options))
+            });
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, observation_benches);
+criterion_main!(benches);
