@@ -44,7 +44,11 @@ const MAX_TURN_HEADER: usize = 1 + 5 + 1 + 10 + 1 + 5;
 /// `pb::ServerMessage`, or [`Incoming`] through [`PlayCodec`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ServerFrame {
-    bytes: Bytes,
+    /// The buffer written, the message starting at `start` (a `Turn`'s headers are written
+    /// into room left before its observation). A plain `Vec`: turning it into `Bytes` cost an
+    /// allocation more a message.
+    buf: Vec<u8>,
+    start: usize,
 }
 
 /// What [`ServerFrame::turn`] writes besides the observation.
@@ -63,7 +67,7 @@ pub struct TurnHeader<'a> {
 impl ServerFrame {
     /// Any `ServerMessage`, encoded by prost.
     pub fn message(message: &pb::ServerMessage) -> ServerFrame {
-        ServerFrame { bytes: message.encode_to_vec().into() }
+        ServerFrame { buf: message.encode_to_vec(), start: 0 }
     }
 
     /// A `ServerMessage` holding a `Turn` for `observation`, as `omit` asks, written without
@@ -119,18 +123,18 @@ impl ServerFrame {
         if header.bank_ms != 0 {
             encoding::uint32::encode(TURN_BANK_MS, &header.bank_ms, &mut buf);
         }
-        (ServerFrame { bytes: Bytes::from(buf).slice(start..) }, turn_len)
+        (ServerFrame { buf, start }, turn_len)
     }
 
     /// The encoded message.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        &self.buf[self.start..]
     }
 }
 
 impl Message for ServerFrame {
     fn encode_raw(&self, buf: &mut impl BufMut) {
-        buf.put_slice(&self.bytes);
+        buf.put_slice(self.as_bytes());
     }
 
     /// Reading a frame keeps each field's bytes as they came (only a server writes frames;
@@ -143,7 +147,7 @@ impl Message for ServerFrame {
         buf: &mut impl Buf,
         ctx: DecodeContext,
     ) -> Result<(), prost::DecodeError> {
-        let mut raw = self.bytes.to_vec();
+        let mut raw = self.as_bytes().to_vec();
         match wire_type {
             WireType::Varint => {
                 let value = encoding::decode_varint(buf)?;
@@ -173,16 +177,16 @@ impl Message for ServerFrame {
                 return encoding::skip_field(wire_type, tag, buf, ctx);
             }
         }
-        self.bytes = raw.into();
+        *self = ServerFrame { buf: raw, start: 0 };
         Ok(())
     }
 
     fn encoded_len(&self) -> usize {
-        self.bytes.len()
+        self.buf.len() - self.start
     }
 
     fn clear(&mut self) {
-        self.bytes = Bytes::new();
+        *self = ServerFrame::default();
     }
 }
 
