@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use cardroom_example_bots::random::RandomBot;
+use cardroom_proto::frame::{self, Incoming, TurnFrame};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::games::{gin, twenty_two};
@@ -229,7 +230,8 @@ pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
 /// SDK's `Bot::choose` is synchronous: a thousand bots each blocking a thread to wait would
 /// measure the thread pool, not the server), but it asks for what the SDK asks for (the typed
 /// view, no JSON, no events: `Join.omit`) and reads it the same way (the engine's observation
-/// rebuilt with `WireGame::observation_from_pb`), so the server does the same work for it.
+/// read from the `Turn`'s bytes with `WireGame::decode_observation`, through
+/// `cardroom_proto::frame::play`), so the server and the bot do the same work as for it.
 /// It plays one match over `channel`, seated as `sit` says.
 pub(crate) async fn thinking_bot(
     channel: Channel,
@@ -239,7 +241,7 @@ pub(crate) async fn thinking_bot(
     seed: u64,
 ) -> anyhow::Result<()> {
     use pb::server_message::Message;
-    let mut client = CardroomClient::new(channel);
+    let mut client = tonic::client::Grpc::new(channel);
     let (tx, rx) = mpsc::channel(4);
     let (seat, bot_name, bot_version, key) = match sit {
         Sit::Token(token) => (pb::join::Seat::SeatToken(token), "bench".to_owned(), "", None),
@@ -262,15 +264,11 @@ pub(crate) async fn thinking_bot(
     if let Some(key) = key {
         request.metadata_mut().insert("authorization", key);
     }
-    let mut inbound = client.play(request).await?.into_inner();
+    let mut inbound = frame::play(&mut client, request).await?;
     let mut answer: Option<Answer> = None;
     while let Some(message) = inbound.message().await? {
-        match message.message {
-            Some(Message::Joined(joined)) => {
-                let answerer = Answerer { options_json: joined.options_json, seed };
-                answer = Some(visit(game, answerer)?);
-            }
-            Some(Message::Turn(turn)) => {
+        let message = match message {
+            Incoming::Turn(turn) => {
                 if !think.is_zero() {
                     tokio::time::sleep(think).await;
                 }
@@ -281,6 +279,14 @@ pub(crate) async fn thinking_bot(
                 };
                 tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
                     .await?;
+                continue;
+            }
+            Incoming::Message(message) => message.message,
+        };
+        match message {
+            Some(Message::Joined(joined)) => {
+                let answerer = Answerer { options_json: joined.options_json, seed };
+                answer = Some(visit(game, answerer)?);
             }
             Some(Message::End(_)) => return Ok(()),
             Some(Message::Error(error)) => anyhow::bail!("an action was refused: {error:?}"),
@@ -300,8 +306,8 @@ pub(crate) enum Sit {
 }
 
 /// A [`QuickBot`]'s answers in one match: the index, among the legal actions of a turn, of its
-/// choice (the SDK's way: the engine's observation rebuilt from the typed view).
-type Answer = Box<dyn FnMut(&pb::Turn) -> anyhow::Result<u32> + Send>;
+/// choice (the SDK's way: the engine's observation read from the `Turn`'s bytes).
+type Answer = Box<dyn FnMut(&TurnFrame) -> anyhow::Result<u32> + Send>;
 
 /// Builds a match's [`Answer`], with the match's options read once (from `Joined`), as the
 /// SDK reads them.
@@ -315,12 +321,11 @@ impl QuickVisitor for Answerer {
     fn visit<G: QuickGame>(self) -> anyhow::Result<Answer> {
         let options = G::options_from_json(&self.options_json).map_err(anyhow::Error::msg)?;
         let mut bot = QuickBot(RandomBot::new(self.seed));
-        Ok(Box::new(move |turn: &pb::Turn| {
+        Ok(Box::new(move |turn: &TurnFrame| {
             let observation = turn.observation.as_ref().context("the turn has no observation")?;
-            let mut observation =
-                G::observation_from_pb(observation, &turn.legal_actions, &options)
-                    .map_err(anyhow::Error::msg)
-                    .context("reading the observation")?;
+            let mut observation = G::decode_observation(observation, &turn.legal_actions, &options)
+                .map_err(anyhow::Error::msg)
+                .context("reading the observation")?;
             // Joined with `Omit.legal_actions` (and `cards`), as the SDK does: the engine lists
             // them.
             if turn.legal_actions.is_empty() {

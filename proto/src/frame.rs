@@ -300,6 +300,29 @@ impl Incoming {
     }
 }
 
+/// Calls `Play` as the generated client does, but with [`PlayCodec`]: a `Turn` arrives as a
+/// [`TurnFrame`] whose observation the game reads from its bytes
+/// ([`WireGame::decode_observation`]), with no typed tree in between. The SDK's runner and the
+/// load tool's bots call it.
+pub async fn play<T>(
+    grpc: &mut tonic::client::Grpc<T>,
+    request: impl tonic::IntoStreamingRequest<Message = pb::BotMessage>,
+) -> Result<tonic::Streaming<Incoming>, Status>
+where
+    T: tonic::client::GrpcService<tonic::body::Body>,
+    T::Error: Into<tonic::codegen::StdError>,
+    T::ResponseBody: tonic::codegen::Body<Data = Bytes> + Send + 'static,
+    <T::ResponseBody as tonic::codegen::Body>::Error: Into<tonic::codegen::StdError> + Send,
+{
+    grpc.ready()
+        .await
+        .map_err(|err| Status::unknown(format!("Service was not ready: {}", err.into())))?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/cardroom.v1.Cardroom/Play");
+    let mut request = request.into_streaming_request();
+    request.extensions_mut().insert(tonic::GrpcMethod::new("cardroom.v1.Cardroom", "Play"));
+    Ok(grpc.streaming(request, path, PlayCodec).await?.into_inner())
+}
+
 /// The SDK's codec for `Play`: writes `BotMessage`s as prost does, reads [`Incoming`]s.
 #[derive(Debug, Clone, Default)]
 pub struct PlayCodec;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
-use cardroom_proto::frame::{Incoming, PlayCodec, TurnFrame};
+use cardroom_proto::frame::{self, Incoming, TurnFrame};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, game_from_pb};
 use tokio::sync::mpsc;
@@ -352,7 +352,7 @@ async fn open(
     if let Some(key) = key {
         request.metadata_mut().insert("authorization", key.header().clone());
     }
-    let mut stream = call_play(client, request).await?;
+    let mut stream = frame::play(client, request).await?;
     loop {
         let message = match stream.message().await? {
             Some(Incoming::Message(message)) => message.message,
@@ -373,20 +373,6 @@ async fn open(
         };
         return Ok((Link { tx, rx: stream }, opened));
     }
-}
-
-/// Calls `Play` as the generated client does, but with [`PlayCodec`]: a `Turn` arrives as a
-/// [`TurnFrame`] whose observation the game reads from its bytes
-/// ([`wire::WireGame::decode_observation`]), with no typed tree in between.
-async fn call_play(
-    grpc: &mut Grpc<Channel>,
-    request: tonic::Request<ReceiverStream<pb::BotMessage>>,
-) -> Result<Streaming<Incoming>, Status> {
-    grpc.ready().await.map_err(|err| Status::unknown(format!("Service was not ready: {err}")))?;
-    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/cardroom.v1.Cardroom/Play");
-    let mut request = tonic::IntoStreamingRequest::into_streaming_request(request);
-    request.extensions_mut().insert(tonic::GrpcMethod::new("cardroom.v1.Cardroom", "Play"));
-    Ok(grpc.streaming(request, path, PlayCodec).await?.into_inner())
 }
 
 /// The turn being answered, for the fallback after a refusal.
