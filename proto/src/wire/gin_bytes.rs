@@ -40,7 +40,7 @@ use super::{
     observation_from_view, onto_len, outcome_to_pb, phase_to_pb,
 };
 use crate::pb;
-use crate::wire::{WireGame, count, seat_to_pb};
+use crate::wire::{count, decode_through_pb, seat_to_pb};
 
 /// `Observation`'s field numbers.
 const OBSERVATION_SEAT: u32 = 1;
@@ -446,20 +446,8 @@ pub(super) fn decode(
     let mut fields = ObservationFields::default();
     match fields.merge(bytes) {
         Some(()) => fields.observation(legal_actions, options),
-        None => decode_with_prost(bytes, legal_actions, options),
+        None => decode_through_pb::<cardroom_games::gin::State>(bytes, legal_actions, options),
     }
-}
-
-/// The default reading ([`WireGame::decode_observation`]'s): prost's tree, then
-/// [`WireGame::observation_from_pb`]. For the bytes [`decode`] leaves to prost.
-fn decode_with_prost(
-    bytes: &[u8],
-    legal_actions: &[pb::LegalAction],
-    options: &Options,
-) -> Result<Observation, String> {
-    let observation = pb::Observation::decode(bytes)
-        .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
-    cardroom_games::gin::State::observation_from_pb(&observation, legal_actions, options)
 }
 
 /// An `Observation` message's fields as read so far, borrowing from its bytes.
@@ -1033,7 +1021,7 @@ mod tests {
 
     use super::super::tests::for_random_states;
     use super::*;
-    use crate::wire::{TestRng as Rng, card_to_pb, legal_actions_to_pb};
+    use crate::wire::{TestRng as Rng, WireGame, card_to_pb, legal_actions_to_pb};
 
     /// Every `Omit` a connection may hold, as far as the observation goes (`legal_actions` and
     /// `events` are the `Turn`'s): all but `json` with `typed`, which `check_omit` refuses.
@@ -1064,9 +1052,7 @@ mod tests {
         legal_actions: &[pb::LegalAction],
         options: &Options,
     ) -> Result<Observation, String> {
-        let observation = pb::Observation::decode(bytes)
-            .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
-        State::observation_from_pb(&observation, legal_actions, options)
+        decode_through_pb::<State>(bytes, legal_actions, options)
     }
 
     /// The hand reader agrees with the default on `bytes`, whatever they are: the same

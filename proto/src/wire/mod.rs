@@ -92,9 +92,7 @@ pub trait WireGame: Game {
         legal_actions: &[pb::LegalAction],
         options: &Self::Options,
     ) -> Result<Self::Observation, String> {
-        let observation = <pb::Observation as prost::Message>::decode(bytes)
-            .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
-        Self::observation_from_pb(&observation, legal_actions, options)
+        decode_through_pb::<Self>(bytes, legal_actions, options)
     }
 
     /// An event on the wire: its kind, a sentence and the engine's JSON form. The kind is the
@@ -104,6 +102,20 @@ pub trait WireGame: Game {
         let kind = json.get("event").and_then(serde_json::Value::as_str).unwrap_or_default();
         pb::Event { kind: kind.to_owned(), text: event.to_string(), json: json.to_string() }
     }
+}
+
+/// An observation from the bytes of an `Observation` message through the typed view: prost's
+/// decode, then [`WireGame::observation_from_pb`]. The default of
+/// [`WireGame::decode_observation`], and what a game's own reader of the bytes hands over to
+/// when they are not for it (malformed, another game's view, an unusual form).
+pub(crate) fn decode_through_pb<G: WireGame>(
+    bytes: &[u8],
+    legal_actions: &[pb::LegalAction],
+    options: &G::Options,
+) -> Result<G::Observation, String> {
+    let observation = <pb::Observation as prost::Message>::decode(bytes)
+        .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
+    G::observation_from_pb(&observation, legal_actions, options)
 }
 
 /// Generic code over a game on the wire, run for a game chosen at run time ([`visit`]): the
