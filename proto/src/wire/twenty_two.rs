@@ -19,6 +19,11 @@ use super::{
 };
 use crate::pb;
 
+// The observation's bytes written by hand, without prost's typed tree
+// (`WireGame::encode_observation`).
+#[path = "twenty_two_bytes.rs"]
+mod twenty_two_bytes;
+
 impl WireGame for State {
     const PB: pb::Game = pb::Game::TwentyTwo;
 
@@ -114,6 +119,12 @@ impl WireGame for State {
             public: public_from_pb(public, *options)?,
         })
     }
+
+    /// Written field by field from the observation (`twenty_two_bytes.rs`): prost's bytes
+    /// without its typed tree.
+    fn encode_observation(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
+        twenty_two_bytes::encode(observation, omit, buf);
+    }
 }
 
 /// A seat's typed view; the hand as card codes when the connection asked for `codes`
@@ -121,13 +132,7 @@ impl WireGame for State {
 fn typed(observation: &Observation, codes: bool) -> pb::TwentyTwoObservation {
     let public = &observation.public;
     let hand = || observation.hand.as_slice().iter().copied();
-    let (phase, to_act, leader) = match public.phase {
-        PhaseView::Exchange { to_act } => (pb::TwentyTwoPhase::Exchange, Some(to_act), None),
-        PhaseView::Play { leader, to_act } => {
-            (pb::TwentyTwoPhase::Play, Some(to_act), Some(leader))
-        }
-        PhaseView::Over => (pb::TwentyTwoPhase::Over, None, None),
-    };
+    let (phase, to_act, leader) = phase_to_pb(public.phase);
     let public_pb = pb::TwentyTwoPublic {
         deal: public.deal,
         dealer: seat_to_pb(public.dealer),
@@ -181,18 +186,33 @@ fn seat_card_to_pb(card: &SeatCard) -> pb::TwentyTwoSeatCard {
 }
 
 fn deal_result_to_pb(result: &DealResult) -> pb::TwentyTwoDealResult {
-    let tie_break = match result.tie_break {
-        TieBreak::None => pb::TwentyTwoTieBreak::None,
-        TieBreak::Points => pb::TwentyTwoTieBreak::Points,
-        TieBreak::Random => pb::TwentyTwoTieBreak::Random,
-    };
     pb::TwentyTwoDealResult {
         deal: result.deal,
         revealed: result.revealed.iter().map(seat_card_to_pb).collect(),
         rank: result.rank as i32,
         losers: result.losers.iter().copied().map(seat_to_pb).collect(),
-        tie_break: tie_break as i32,
+        tie_break: tie_break_to_pb(result.tie_break) as i32,
         eliminated: result.eliminated.iter().copied().map(seat_to_pb).collect(),
+    }
+}
+
+/// How the elimination variant settled a tie, on the wire.
+fn tie_break_to_pb(tie_break: TieBreak) -> pb::TwentyTwoTieBreak {
+    match tie_break {
+        TieBreak::None => pb::TwentyTwoTieBreak::None,
+        TieBreak::Points => pb::TwentyTwoTieBreak::Points,
+        TieBreak::Random => pb::TwentyTwoTieBreak::Random,
+    }
+}
+
+/// The phase on the wire, with the seat to act and the trick's leader it names.
+fn phase_to_pb(phase: PhaseView) -> (pb::TwentyTwoPhase, Option<Seat>, Option<Seat>) {
+    match phase {
+        PhaseView::Exchange { to_act } => (pb::TwentyTwoPhase::Exchange, Some(to_act), None),
+        PhaseView::Play { leader, to_act } => {
+            (pb::TwentyTwoPhase::Play, Some(to_act), Some(leader))
+        }
+        PhaseView::Over => (pb::TwentyTwoPhase::Over, None, None),
     }
 }
 
@@ -327,7 +347,7 @@ mod tests {
     use crate::wire::{card_to_pb, enum_tag};
 
     /// Random options that fit a random table size.
-    fn random_options(rng: &mut Rng) -> (Options, u8) {
+    pub(super) fn random_options(rng: &mut Rng) -> (Options, u8) {
         let players = 2 + rng.below(11) as u8;
         let options = Options {
             packs: if rng.below(4) == 0 { Packs::Fixed(4) } else { Packs::Auto },
