@@ -4,7 +4,9 @@
 //! multiset (several packs may hold equal cards) in any order, sorted when read. An observation
 //! fills `TwentyTwoObservation` with the seat's hand and exchange discards and the public view;
 //! its `json` field holds the engine's [`Observation`] with every detail (legal actions, cards
-//! won in the elimination variant, the last deal's result, the dealer draw).
+//! won in the elimination variant, the last deal's result, the dealer draw). The server and the
+//! SDK write and read an observation's bytes without prost's tree (`twenty_two_bytes.rs`),
+//! checked by the same code as the tree ([`TypedView`]).
 
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{
@@ -230,7 +232,7 @@ impl TrickSource for pb::TwentyTwoTrick {
     }
 }
 
-/// A dealer draw round's cards, as [`TypedView`] reads them.
+/// A dealer draw round's cards, as the typed view (`TypedView`) reads them.
 impl AsRef<[pb::TwentyTwoSeatCard]> for pb::TwentyTwoDrawRound {
     fn as_ref(&self) -> &[pb::TwentyTwoSeatCard] {
         &self.cards

@@ -1,17 +1,23 @@
-//! A Twenty-Two observation as the bytes of an `Observation` message, written field by field
-//! with prost's low-level encoding, without its typed tree.
+//! A Twenty-Two observation as the bytes of an `Observation` message, written and read field by
+//! field with prost's low-level encoding, without its typed tree.
 //!
-//! Every decision the server writes a `Turn`. Through prost's tree that meant a
-//! `TwentyTwoObservation` of a `Vec` a seat, a trick, a play and a dealer draw round (up to
-//! twelve seats, each with its penalty pile and won cards), built, measured at each level,
-//! written and dropped. Here [`encode`] writes the fields straight from the engine's
-//! observation, in field-number order as prost does, byte for byte what prost writes for
-//! [`WireGame::observation_to_pb`] (proto3 leaves out zeros, `false` and empty lists, and writes
-//! `optional` fields and message fields whenever they are set). A `Card` is always 4 bytes; a
-//! nested message of varying length (the view, a seat, a trick, a play, a dealer draw round, the
-//! last deal's result, the JSON) has its length written in front of it once it is written
-//! ([`write_delimited`]). The final standings, once a match, are prost's message, built by the
-//! conversion [`WireGame::observation_to_pb`] uses.
+//! Every decision the server writes a `Turn` and the SDK reads one. Through prost's tree that
+//! meant a `TwentyTwoObservation` of a `Vec` a seat, a trick, a play and a dealer draw round (up
+//! to twelve seats, each with its penalty pile and won cards) built, measured at each level,
+//! written and dropped on one side, and decoded, converted and dropped on the other. Here:
+//!
+//! - [`encode`] writes the fields straight from the engine's observation, in field-number order
+//!   as prost does, byte for byte what prost writes for [`WireGame::observation_to_pb`] (proto3
+//!   leaves out zeros, `false` and empty lists, and writes `optional` fields and message fields
+//!   whenever they are set). A `Card` is always 4 bytes, a play and a seat's card are counted; a
+//!   nested message of less foreseeable length (the view, a seat, a trick, a dealer draw round,
+//!   the last deal's result, the JSON) has its length written in front of it once it is written
+//!   ([`write_delimited`]). The final standings, once a match, are prost's message.
+//! - [`decode`] reads the fields in place into fixed arrays and rebuilds the engine's
+//!   observation through the code that checks prost's decoded view
+//!   ([`observation_from_view`]), so both accept and refuse the same views with the same words;
+//!   what it does not read itself (malformed bytes, unknown fields, the final standings, a table
+//!   of more than twelve seats) is read by prost, as the default does.
 //!
 //! [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 
@@ -97,8 +103,7 @@ const CARD_SUIT: u32 = 2;
 const CARD_LEN: u8 = 4;
 
 /// Appends the bytes of `observation`'s `Observation` message, as `omit` asks: what prost
-/// writes for [`WireGame::observation_to_pb`](super::WireGame::observation_to_pb), byte for
-/// byte.
+/// writes for [`WireGame::observation_to_pb`], byte for byte.
 pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
     write_uint32(OBSERVATION_SEAT, seat_to_pb(observation.seat), buf);
     if !omit.typed {
@@ -924,7 +929,7 @@ mod tests {
     use std::collections::VecDeque;
 
     use cardroom_games::Seat;
-    use cardroom_games::twenty_two::Variant;
+    use cardroom_games::twenty_two::{Packs, Variant};
     use prost::Message;
     use prost::encoding::{DecodeContext, decode_key, encode_key, skip_field};
 
@@ -1471,6 +1476,122 @@ mod tests {
             let read = State::decode_observation(&bytes, &[], &options);
             assert!(read.is_err(), "{wire:?}");
             assert_read_as_prost_reads(&bytes, &[], &options);
+        }
+    }
+
+    /// Tables of 13 to 16 seats (TT-4: four packs) are written byte for byte as prost writes
+    /// them, and read by prost (more seats than the in-place reader holds), as the default
+    /// reads them.
+    #[test]
+    fn tables_beyond_twelve_seats_are_prosts() {
+        let mut observations = 0;
+        for players in [13, 16] {
+            let options = Options { packs: Packs::Fixed(4), ..Options::default() };
+            let mut state = State::new(options, players, u64::from(players)).unwrap();
+            let mut rng = Rng::new(u64::from(players));
+            for step in 0.. {
+                if step % 25 == 0 {
+                    let observation = state.observation(Seat(step as u8 % players));
+                    let legal = legal_actions_to_pb::<State>(State::legal_actions_of(&observation));
+                    for omit in [COMPACT, FULL] {
+                        let bytes = encoded(&observation, &omit);
+                        assert!(
+                            bytes == State::observation_to_pb(&observation, &omit).encode_to_vec()
+                        );
+                        assert!(!read_in_place(&bytes));
+                        assert_read_as_prost_reads(&bytes, &legal, &options);
+                        let read = State::decode_observation(&bytes, &legal, &options);
+                        assert_eq!(read.as_ref(), Ok(&observation));
+                        observations += 1;
+                    }
+                }
+                let Some(seat) = state.to_act() else { break };
+                let legal = state.legal_actions();
+                state.apply(seat, legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+        assert!(observations > 20, "{observations}");
+    }
+
+    /// An unknown group nested `depth` deep.
+    fn nested_group(tag: u32, depth: usize) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for _ in 0..depth {
+            encode_key(tag, WireType::StartGroup, &mut bytes);
+        }
+        for _ in 0..depth {
+            encode_key(tag, WireType::EndGroup, &mut bytes);
+        }
+        bytes
+    }
+
+    /// The bytes with `extra` appended inside the message that `path` leads to: field numbers
+    /// from the `Observation` down, each the first field of that number.
+    fn append_inside(bytes: &[u8], path: &[u32], extra: &[u8]) -> Vec<u8> {
+        let Some((&tag, rest)) = path.split_first() else {
+            return [bytes, extra].concat();
+        };
+        let mut out = Vec::new();
+        let mut done = false;
+        for field in fields(bytes) {
+            if field.tag == tag && !done {
+                out.extend(delimited(tag, &append_inside(field.payload(), rest, extra)));
+                done = true;
+            } else {
+                out.extend(field.bytes);
+            }
+        }
+        assert!(done, "no field {tag} on the way {path:?}");
+        out
+    }
+
+    /// Unknown fields of every wire type, and unknown groups nested about as deep as prost's
+    /// recursion limit allows, in every message the reader reads (down to a card of a play of a
+    /// trick), are read or refused exactly as prost reads or refuses them.
+    #[test]
+    fn unknown_fields_and_deep_groups_are_read_as_prost_reads_them() {
+        let mut rng = Rng::new(17);
+        let (observation, options) = sample_observations(2, 3)
+            .into_iter()
+            .find(|(observation, _)| {
+                let public = &observation.public;
+                public.tricks.first().is_some_and(|trick| !trick.plays.is_empty())
+                    && public.last_deal.as_ref().is_some_and(|deal| !deal.revealed.is_empty())
+                    && !public.dealer_draw.is_empty()
+                    && !observation.hand.as_slice().is_empty()
+            })
+            .unwrap();
+        let bytes = encoded(&observation, &MESSAGES);
+        const PUBLIC_AT: [u32; 2] = [OBSERVATION_TWENTY_TWO, TT_PUBLIC];
+        let [tt, public] = PUBLIC_AT;
+        let paths: [&[u32]; 11] = [
+            &[],
+            &[tt],
+            &[tt, TT_HAND],
+            &PUBLIC_AT,
+            &[tt, public, PUBLIC_SEATS],
+            &[tt, public, PUBLIC_TRICKS],
+            &[tt, public, PUBLIC_TRICKS, TRICK_PLAYS],
+            &[tt, public, PUBLIC_TRICKS, TRICK_PLAYS, PLAY_CARDS],
+            &[tt, public, PUBLIC_DEALER_DRAW, ROUND_CARDS, SEAT_CARD_CARD],
+            &[tt, public, PUBLIC_LAST_DEAL],
+            &[tt, public, PUBLIC_LAST_DEAL, RESULT_REVEALED],
+        ];
+        for path in paths {
+            for _ in 0..5 {
+                let extra = unknown_field(&[15, 16, 99, 2_047], &mut rng);
+                let bytes = append_inside(&bytes, path, &extra);
+                assert_read_as_prost_reads(&bytes, &[], &options);
+            }
+            let (mut read, mut refused) = (false, false);
+            for depth in 92..=102 {
+                let deep = append_inside(&bytes, path, &nested_group(29, depth));
+                assert_read_as_prost_reads(&deep, &[], &options);
+                let result = State::decode_observation(&deep, &[], &options);
+                read |= result.is_ok();
+                refused |= result.is_err();
+            }
+            assert!(read && refused, "the limit falls between 92 and 102 at {path:?}");
         }
     }
 }
