@@ -12,7 +12,10 @@
 //!
 //! Twenty-Two's (`twenty_two_observation/…`): the observation of the seat to act in the play of
 //! the second deal, once three tricks are done (the view carries the tricks, the first deal's
-//! result and the dealer draw), at tables of 4 and 12 seats, in the same two forms.
+//! result and the dealer draw), at tables of 4 and 12 seats, in the same two forms. Its
+//! `from_pb_only` is the conversion of prost's decoded view alone (`observation_from_pb`), which
+//! both readers end in: what is left of `decode_bytes` once it is taken off is the reading of
+//! the bytes.
 
 use std::hint::black_box;
 
@@ -79,8 +82,8 @@ fn twenty_two_mid_deal(players: u8) -> (twenty_two::Observation, twenty_two::Opt
     unreachable!("some match has such a deal")
 }
 
-/// The four benches of one observation in one form: written and read, by prost's tree and by
-/// the bytes.
+/// The benches of one observation in one form: written and read, by prost's tree and by the
+/// bytes, and the conversion of prost's decoded view alone.
 fn bench_observation<G: WireGame>(
     c: &mut Criterion,
     name: &str,
@@ -114,6 +117,10 @@ fn bench_observation<G: WireGame>(
     });
     group.bench_function("decode_bytes", |b| {
         b.iter(|| G::decode_observation(black_box(&bytes), &[], options))
+    });
+    let Ok(tree) = pb::Observation::decode(&bytes[..]) else { unreachable!() };
+    group.bench_function("from_pb_only", |b| {
+        b.iter(|| G::observation_from_pb(black_box(&tree), &[], options))
     });
     group.finish();
 }

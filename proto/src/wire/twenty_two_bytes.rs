@@ -479,7 +479,10 @@ impl<'a> ObservationFields<'a> {
 struct TwentyTwoFields<'a> {
     hand: Inline<pb::Card, MAX_HAND_MESSAGES>,
     discards: Inline<pb::Card, MAX_HAND_MESSAGES>,
-    public: Option<PublicIn>,
+    /// Whether the public view was sent (`public` holds its fields, merged if sent twice):
+    /// kept in place rather than in an `Option`, not to be built and then moved.
+    has_public: bool,
+    public: PublicIn,
     hand_codes: &'a [u8],
 }
 
@@ -494,7 +497,8 @@ impl<'a> TwentyTwoFields<'a> {
                 TT_DISCARDS => self.discards.push(read_card(wire_type, buf)?)?,
                 // A message sent twice is merged, as prost merges it.
                 TT_PUBLIC => {
-                    self.public.get_or_insert_default().merge(read_delimited(wire_type, buf)?)?;
+                    self.public.merge(read_delimited(wire_type, buf)?)?;
+                    self.has_public = true;
                 }
                 TT_HAND_CODES => self.hand_codes = read_delimited(wire_type, buf)?,
                 _ => return None,
@@ -509,7 +513,7 @@ impl<'a> TwentyTwoFields<'a> {
             hand: self.hand.as_slice(),
             hand_codes: self.hand_codes,
             discards: self.discards.as_slice(),
-            public: self.public.as_ref().map(PublicIn::view),
+            public: self.has_public.then(|| self.public.view()),
         }
     }
 }
@@ -900,13 +904,10 @@ impl<T, const N: usize> Inline<T, N> {
     }
 
     /// Appends a default value and lends it, to be filled in place (a value too big to be
-    /// copied in); `None` if `N` are held already.
-    fn push_default(&mut self) -> Option<&mut T>
-    where
-        T: Default,
-    {
+    /// copied in); `None` if `N` are held already. The slot holds its default already: values
+    /// are only ever appended, so those past `len` are the ones [`Inline::default`] made.
+    fn push_default(&mut self) -> Option<&mut T> {
         let slot = self.values.get_mut(self.len)?;
-        *slot = T::default();
         self.len += 1;
         Some(slot)
     }
