@@ -470,7 +470,16 @@ impl<'a> ObservationFields<'a> {
         if !self.has_twenty_two {
             return Err(NO_TWENTY_TWO_VIEW.into());
         }
-        observation_from_view(self.seat, &self.twenty_two.view(), legal_actions, options)
+        let public = &self.twenty_two.public;
+        // Each trick with the cards its plays point into.
+        let tricks: [TrickRef<'_>; MAX_HAND] = std::array::from_fn(|at| TrickRef {
+            plays: public.tricks.values[at].plays.as_slice(),
+            strongest: public.tricks.values[at].strongest,
+            winner: public.tricks.values[at].winner,
+            played: public.played.as_slice(),
+        });
+        let tricks = tricks.get(..public.tricks.len).unwrap_or_default();
+        observation_from_view(self.seat, &self.twenty_two.view(tricks), legal_actions, options)
     }
 }
 
@@ -508,12 +517,15 @@ impl<'a> TwentyTwoFields<'a> {
     }
 
     /// The fields as the typed view both readers check.
-    fn view(&self) -> TypedView<'_, SeatIn, TrickIn, DrawRoundIn> {
+    fn view<'b>(
+        &'b self,
+        tricks: &'b [TrickRef<'b>],
+    ) -> TypedView<'b, SeatIn, TrickRef<'b>, DrawRoundIn> {
         TypedView {
             hand: self.hand.as_slice(),
             hand_codes: self.hand_codes,
             discards: self.discards.as_slice(),
-            public: self.has_public.then(|| self.public.view()),
+            public: self.has_public.then(|| self.public.view(tricks)),
         }
     }
 }
@@ -535,6 +547,8 @@ struct PublicIn {
     leader: Option<u32>,
     /// A deal has at most as many tricks as cards dealt.
     tricks: Inline<TrickIn, MAX_HAND>,
+    /// The cards of the tricks' plays, a play's together (see [`PlayIn`]).
+    played: Inline<pb::Card, MAX_PLAYED>,
     dealer_draw: Inline<DrawRoundIn, MAX_DRAW_ROUNDS>,
     last_deal: Option<DealIn>,
 }
@@ -557,7 +571,8 @@ impl PublicIn {
                 PUBLIC_TO_ACT => self.to_act = Some(read_uint32(wire_type, buf)?),
                 PUBLIC_LEADER => self.leader = Some(read_uint32(wire_type, buf)?),
                 PUBLIC_TRICKS => {
-                    self.tricks.push_default()?.merge(read_delimited(wire_type, buf)?)?;
+                    let trick = self.tricks.push_default()?;
+                    trick.merge(read_delimited(wire_type, buf)?, &mut self.played)?;
                 }
                 PUBLIC_PHASE => self.phase = read_int32(wire_type, buf)?,
                 PUBLIC_DEALER_DRAW => {
@@ -583,7 +598,12 @@ impl PublicIn {
         Some(())
     }
 
-    fn view(&self) -> PublicFields<'_, SeatIn, TrickIn, DrawRoundIn> {
+    /// The fields as the typed view both readers check, with `tricks` made of
+    /// [`PublicIn::tricks`] (see [`ObservationFields::observation`]).
+    fn view<'b>(
+        &'b self,
+        tricks: &'b [TrickRef<'b>],
+    ) -> PublicFields<'b, SeatIn, TrickRef<'b>, DrawRoundIn> {
         PublicFields {
             deal: self.deal,
             dealer: self.dealer,
@@ -594,7 +614,7 @@ impl PublicIn {
             phase: self.phase,
             to_act: self.to_act,
             leader: self.leader,
-            tricks: self.tricks.as_slice(),
+            tricks,
             dealer_draw: self.dealer_draw.as_slice(),
             last_deal: self.last_deal.as_ref().map(DealIn::view),
             standings: None,
@@ -657,32 +677,46 @@ struct TrickIn {
     winner: Option<u32>,
 }
 
-/// A `TwentyTwoPlay` message's fields as read so far: more cards than a hand holds are left to
-/// prost (and refused).
+/// A `TwentyTwoPlay` message's fields as read so far: its cards are `len` cards of the deal's
+/// played cards ([`PublicIn::played`]) from `start`, which a play's message reads one after the
+/// other. They are not kept with the play, not to clear room for a hand's worth of cards for each
+/// seat of each trick every time a view is read.
 #[derive(Clone, Copy, Default)]
 struct PlayIn {
     seat: u32,
-    cards: Inline<pb::Card, MAX_HAND>,
+    start: u8,
+    len: u8,
 }
 
+/// The most cards of a deal's plays read in place: every card dealt to 12 seats.
+const MAX_PLAYED: usize = MAX_SEATS * MAX_HAND;
+
 impl TrickIn {
-    /// Reads a `TwentyTwoTrick`'s bytes (see [`ObservationFields::merge`]).
-    fn merge(&mut self, mut bytes: &[u8]) -> Option<()> {
+    /// Reads a `TwentyTwoTrick`'s bytes (see [`ObservationFields::merge`]), the cards of its
+    /// plays appended to `played`.
+    fn merge<const N: usize>(
+        &mut self,
+        mut bytes: &[u8],
+        played: &mut Inline<pb::Card, N>,
+    ) -> Option<()> {
         let buf = &mut bytes;
         while !buf.is_empty() {
             let (tag, wire_type) = read_key(buf)?;
             match tag {
                 TRICK_PLAYS => {
                     let play = self.plays.push_default()?;
+                    let start = played.len;
                     let buf = &mut read_delimited(wire_type, buf)?;
                     while !buf.is_empty() {
                         let (tag, wire_type) = read_key(buf)?;
                         match tag {
                             PLAY_SEAT => play.seat = read_uint32(wire_type, buf)?,
-                            PLAY_CARDS => play.cards.push(read_card(wire_type, buf)?)?,
+                            PLAY_CARDS => played.push(read_card(wire_type, buf)?)?,
                             _ => return None,
                         }
                     }
+                    play.start = u8::try_from(start).ok()?;
+                    play.len = u8::try_from(played.len - start).ok()?;
                 }
                 TRICK_STRONGEST => self.strongest = read_uint32(wire_type, buf)?,
                 TRICK_WINNER => self.winner = Some(read_uint32(wire_type, buf)?),
@@ -693,10 +727,22 @@ impl TrickIn {
     }
 }
 
-impl TrickSource for TrickIn {
+/// A trick read in place, with the cards its plays point into ([`PublicIn::played`]).
+#[derive(Clone, Copy)]
+struct TrickRef<'a> {
+    plays: &'a [PlayIn],
+    strongest: u32,
+    winner: Option<u32>,
+    played: &'a [pb::Card],
+}
+
+impl TrickSource for TrickRef<'_> {
     fn plays(&self) -> impl Iterator<Item = PlayView<'_>> {
-        let plays = self.plays.as_slice().iter();
-        plays.map(|play| PlayView { seat: play.seat, cards: play.cards.as_slice() })
+        self.plays.iter().map(|play| {
+            let start = usize::from(play.start);
+            let cards = self.played.get(start..start + usize::from(play.len));
+            PlayView { seat: play.seat, cards: cards.unwrap_or_default() }
+        })
     }
 
     fn strongest(&self) -> u32 {
