@@ -4,7 +4,9 @@
 //! multiset (several packs may hold equal cards) in any order, sorted when read. An observation
 //! fills `TwentyTwoObservation` with the seat's hand and exchange discards and the public view;
 //! its `json` field holds the engine's [`Observation`] with every detail (legal actions, cards
-//! won in the elimination variant, the last deal's result, the dealer draw).
+//! won in the elimination variant, the last deal's result, the dealer draw). The server and the
+//! SDK write and read an observation's bytes without prost's tree (`twenty_two_bytes.rs`),
+//! checked by the same code as the tree ([`TypedView`]).
 
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{
@@ -18,6 +20,11 @@ use super::{
     seats_from_pb, size, standing_from_pb, standing_to_pb,
 };
 use crate::pb;
+
+// The observation's bytes written by hand, without prost's typed tree
+// (`WireGame::encode_observation`).
+#[path = "twenty_two_bytes.rs"]
+mod twenty_two_bytes;
 
 impl WireGame for State {
     const PB: pb::Game = pb::Game::TwentyTwo;
@@ -100,20 +107,190 @@ impl WireGame for State {
         options: &Options,
     ) -> Result<Observation, String> {
         let Some(pb::observation::Game::TwentyTwo(typed)) = &observation.game else {
-            return Err("the observation has no Twenty-Two view (`Observation.twenty_two`)".into());
+            return Err(NO_TWENTY_TWO_VIEW.into());
         };
-        let public = typed.public.as_ref().ok_or("the Twenty-Two view has no `public`")?;
-        Ok(Observation {
-            seat: seat_from_pb(observation.seat)?,
-            hand: hand_from_list(
-                CardList::of(&typed.hand, &typed.hand_codes, "hand")?,
-                "the hand",
-            )?,
-            discards: cards_from_pb(&typed.discards)?,
-            legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
-            public: public_from_pb(public, *options)?,
-        })
+        observation_from_view(observation.seat, &TypedView::of(typed), legal_actions, options)
     }
+
+    /// Written field by field from the observation (`twenty_two_bytes.rs`): prost's bytes
+    /// without its typed tree.
+    fn encode_observation(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
+        twenty_two_bytes::encode(observation, omit, buf);
+    }
+
+    /// Read field by field into the engine's observation (`twenty_two_bytes.rs`), checked by
+    /// the same code as [`WireGame::observation_from_pb`]; bytes it leaves to prost (malformed
+    /// ones, or a form no server sends) are read as the default does.
+    fn decode_observation(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &Options,
+    ) -> Result<Observation, String> {
+        twenty_two_bytes::decode(bytes, legal_actions, options)
+    }
+}
+
+/// The error for an observation without the Twenty-Two view.
+const NO_TWENTY_TWO_VIEW: &str =
+    "the observation has no Twenty-Two view (`Observation.twenty_two`)";
+
+/// A seat's typed view as its two readers hold it: prost's `TwentyTwoObservation`
+/// ([`TypedView::of`]), or the fields `twenty_two_bytes.rs` reads in place from the bytes. Both
+/// rebuild the engine's observation with [`observation_from_view`], so they accept and refuse
+/// the same views with the same words. `S`, `T` and `R` are a reader's seats, tricks and
+/// dealer draw rounds.
+struct TypedView<'a, S, T, R> {
+    hand: &'a [pb::Card],
+    hand_codes: &'a [u8],
+    discards: &'a [pb::Card],
+    public: Option<PublicFields<'a, S, T, R>>,
+}
+
+/// The public view as its two readers hold it (see [`TypedView`]).
+struct PublicFields<'a, S, T, R> {
+    deal: u32,
+    dealer: u32,
+    cards_dealt: u32,
+    stock_size: u32,
+    packs: u32,
+    seats: &'a [S],
+    /// The phase's number, as sent (a number no phase has is read as unset, as prost's
+    /// `phase()` reads it).
+    phase: i32,
+    to_act: Option<u32>,
+    leader: Option<u32>,
+    tricks: &'a [T],
+    dealer_draw: &'a [R],
+    last_deal: Option<DealView<'a>>,
+    standings: Option<&'a [pb::Standing]>,
+}
+
+/// One seat of the public view as its two readers hold it (see [`TypedView`]).
+struct SeatView<'a> {
+    seat: u32,
+    score: u32,
+    penalty_pile: &'a [pb::Card],
+    eliminated: bool,
+    hand_size: u32,
+    exchanged: Option<u32>,
+    won: &'a [pb::Card],
+}
+
+/// A play of a trick as its two readers hold it (see [`TypedView`]).
+struct PlayView<'a> {
+    seat: u32,
+    cards: &'a [pb::Card],
+}
+
+/// The previous deal's result as its two readers hold it (see [`TypedView`]).
+struct DealView<'a> {
+    deal: u32,
+    revealed: &'a [pb::TwentyTwoSeatCard],
+    rank: i32,
+    losers: &'a [u32],
+    tie_break: i32,
+    eliminated: &'a [u32],
+}
+
+/// A seat of the public view, whichever reader holds it.
+trait SeatSource {
+    fn view(&self) -> SeatView<'_>;
+}
+
+/// A trick, whichever reader holds it.
+trait TrickSource {
+    fn plays(&self) -> impl Iterator<Item = PlayView<'_>>;
+    fn strongest(&self) -> u32;
+    fn winner(&self) -> Option<u32>;
+}
+
+impl SeatSource for pb::TwentyTwoSeat {
+    fn view(&self) -> SeatView<'_> {
+        SeatView {
+            seat: self.seat,
+            score: self.score,
+            penalty_pile: &self.penalty_pile,
+            eliminated: self.eliminated,
+            hand_size: self.hand_size,
+            exchanged: self.exchanged,
+            won: &self.won,
+        }
+    }
+}
+
+impl TrickSource for pb::TwentyTwoTrick {
+    fn plays(&self) -> impl Iterator<Item = PlayView<'_>> {
+        self.plays.iter().map(|play| PlayView { seat: play.seat, cards: &play.cards })
+    }
+
+    fn strongest(&self) -> u32 {
+        self.strongest
+    }
+
+    fn winner(&self) -> Option<u32> {
+        self.winner
+    }
+}
+
+/// A dealer draw round's cards, as the typed view (`TypedView`) reads them.
+impl AsRef<[pb::TwentyTwoSeatCard]> for pb::TwentyTwoDrawRound {
+    fn as_ref(&self) -> &[pb::TwentyTwoSeatCard] {
+        &self.cards
+    }
+}
+
+/// prost's decoded view.
+type PbView<'a> = TypedView<'a, pb::TwentyTwoSeat, pb::TwentyTwoTrick, pb::TwentyTwoDrawRound>;
+
+impl<'a> PbView<'a> {
+    /// The view of prost's decoded `TwentyTwoObservation`.
+    fn of(typed: &'a pb::TwentyTwoObservation) -> PbView<'a> {
+        TypedView {
+            hand: &typed.hand,
+            hand_codes: &typed.hand_codes,
+            discards: &typed.discards,
+            public: typed.public.as_ref().map(|public| PublicFields {
+                deal: public.deal,
+                dealer: public.dealer,
+                cards_dealt: public.cards_dealt,
+                stock_size: public.stock_size,
+                packs: public.packs,
+                seats: &public.seats,
+                phase: public.phase,
+                to_act: public.to_act,
+                leader: public.leader,
+                tricks: &public.tricks,
+                dealer_draw: &public.dealer_draw,
+                last_deal: public.last_deal.as_ref().map(|result| DealView {
+                    deal: result.deal,
+                    revealed: &result.revealed,
+                    rank: result.rank,
+                    losers: &result.losers,
+                    tie_break: result.tie_break,
+                    eliminated: &result.eliminated,
+                }),
+                standings: public.standings.as_ref().map(|standings| &standings.standings[..]),
+            }),
+        }
+    }
+}
+
+/// The engine's observation from either reader's view: `seat` is `Observation.seat`, the rest
+/// as [`WireGame::observation_from_pb`] documents.
+fn observation_from_view<S: SeatSource, T: TrickSource, R: AsRef<[pb::TwentyTwoSeatCard]>>(
+    seat: u32,
+    typed: &TypedView<'_, S, T, R>,
+    legal_actions: &[pb::LegalAction],
+    options: &Options,
+) -> Result<Observation, String> {
+    let public = typed.public.as_ref().ok_or("the Twenty-Two view has no `public`")?;
+    Ok(Observation {
+        seat: seat_from_pb(seat)?,
+        hand: hand_from_list(CardList::of(typed.hand, typed.hand_codes, "hand")?, "the hand")?,
+        discards: cards_from_pb(typed.discards)?,
+        legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
+        public: public_from_view(public, *options)?,
+    })
 }
 
 /// A seat's typed view; the hand as card codes when the connection asked for `codes`
@@ -121,13 +298,7 @@ impl WireGame for State {
 fn typed(observation: &Observation, codes: bool) -> pb::TwentyTwoObservation {
     let public = &observation.public;
     let hand = || observation.hand.as_slice().iter().copied();
-    let (phase, to_act, leader) = match public.phase {
-        PhaseView::Exchange { to_act } => (pb::TwentyTwoPhase::Exchange, Some(to_act), None),
-        PhaseView::Play { leader, to_act } => {
-            (pb::TwentyTwoPhase::Play, Some(to_act), Some(leader))
-        }
-        PhaseView::Over => (pb::TwentyTwoPhase::Over, None, None),
-    };
+    let (phase, to_act, leader) = phase_to_pb(public.phase);
     let public_pb = pb::TwentyTwoPublic {
         deal: public.deal,
         dealer: seat_to_pb(public.dealer),
@@ -181,18 +352,33 @@ fn seat_card_to_pb(card: &SeatCard) -> pb::TwentyTwoSeatCard {
 }
 
 fn deal_result_to_pb(result: &DealResult) -> pb::TwentyTwoDealResult {
-    let tie_break = match result.tie_break {
-        TieBreak::None => pb::TwentyTwoTieBreak::None,
-        TieBreak::Points => pb::TwentyTwoTieBreak::Points,
-        TieBreak::Random => pb::TwentyTwoTieBreak::Random,
-    };
     pb::TwentyTwoDealResult {
         deal: result.deal,
         revealed: result.revealed.iter().map(seat_card_to_pb).collect(),
         rank: result.rank as i32,
         losers: result.losers.iter().copied().map(seat_to_pb).collect(),
-        tie_break: tie_break as i32,
+        tie_break: tie_break_to_pb(result.tie_break) as i32,
         eliminated: result.eliminated.iter().copied().map(seat_to_pb).collect(),
+    }
+}
+
+/// How the elimination variant settled a tie, on the wire.
+fn tie_break_to_pb(tie_break: TieBreak) -> pb::TwentyTwoTieBreak {
+    match tie_break {
+        TieBreak::None => pb::TwentyTwoTieBreak::None,
+        TieBreak::Points => pb::TwentyTwoTieBreak::Points,
+        TieBreak::Random => pb::TwentyTwoTieBreak::Random,
+    }
+}
+
+/// The phase on the wire, with the seat to act and the trick's leader it names.
+fn phase_to_pb(phase: PhaseView) -> (pb::TwentyTwoPhase, Option<Seat>, Option<Seat>) {
+    match phase {
+        PhaseView::Exchange { to_act } => (pb::TwentyTwoPhase::Exchange, Some(to_act), None),
+        PhaseView::Play { leader, to_act } => {
+            (pb::TwentyTwoPhase::Play, Some(to_act), Some(leader))
+        }
+        PhaseView::Over => (pb::TwentyTwoPhase::Over, None, None),
     }
 }
 
@@ -213,11 +399,14 @@ fn hand_from_list(cards: CardList<'_>, what: &str) -> Result<Cards, String> {
 }
 
 /// The public view from the wire, with the match's options (which it does not repeat).
-fn public_from_pb(public: &pb::TwentyTwoPublic, options: Options) -> Result<PublicView, String> {
+fn public_from_view<S: SeatSource, T: TrickSource, R: AsRef<[pb::TwentyTwoSeatCard]>>(
+    public: &PublicFields<'_, S, T, R>,
+    options: Options,
+) -> Result<PublicView, String> {
     let to_act = || {
         public.to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned())
     };
-    let phase = match public.phase() {
+    let phase = match pb::TwentyTwoPhase::try_from(public.phase).unwrap_or_default() {
         pb::TwentyTwoPhase::Exchange => PhaseView::Exchange { to_act: seat_from_pb(to_act()?)? },
         pb::TwentyTwoPhase::Play => PhaseView::Play {
             leader: seat_from_pb(public.leader.ok_or("the play phase has no `leader`")?)?,
@@ -233,47 +422,49 @@ fn public_from_pb(public: &pb::TwentyTwoPublic, options: Options) -> Result<Publ
         dealer: seat_from_pb(public.dealer)?,
         hand_size: byte(public.cards_dealt, "cards_dealt")?,
         stock_len: size(public.stock_size),
-        seats: public.seats.iter().map(public_seat_from_pb).collect::<Result<_, _>>()?,
+        seats: public
+            .seats
+            .iter()
+            .map(|seat| public_seat_from_view(&seat.view()))
+            .collect::<Result<_, _>>()?,
         phase,
-        tricks: public.tricks.iter().map(trick_from_pb).collect::<Result<_, _>>()?,
-        last_deal: public.last_deal.as_ref().map(deal_result_from_pb).transpose()?,
+        tricks: public.tricks.iter().map(trick_from_view).collect::<Result<_, _>>()?,
+        last_deal: public.last_deal.as_ref().map(deal_result_from_view).transpose()?,
         dealer_draw: public
             .dealer_draw
             .iter()
-            .map(|round| round.cards.iter().map(seat_card_from_pb).collect())
+            .map(|round| round.as_ref().iter().map(seat_card_from_pb).collect())
             .collect::<Result<_, _>>()?,
         standings: public
             .standings
-            .as_ref()
-            .map(|standings| standings.standings.iter().map(standing_from_pb).collect())
+            .map(|standings| standings.iter().map(standing_from_pb).collect())
             .transpose()?,
     })
 }
 
-fn public_seat_from_pb(seat: &pb::TwentyTwoSeat) -> Result<PublicSeat, String> {
+fn public_seat_from_view(seat: &SeatView<'_>) -> Result<PublicSeat, String> {
     Ok(PublicSeat {
         seat: seat_from_pb(seat.seat)?,
         score: seat.score,
-        penalty_pile: cards_from_pb(&seat.penalty_pile)?,
+        penalty_pile: cards_from_pb(seat.penalty_pile)?,
         eliminated: seat.eliminated,
         hand_len: size(seat.hand_size),
         exchanged: seat.exchanged.map(|n| byte(n, "exchanged")).transpose()?,
-        won: cards_from_pb(&seat.won)?,
+        won: cards_from_pb(seat.won)?,
     })
 }
 
-fn trick_from_pb(trick: &pb::TwentyTwoTrick) -> Result<Trick, String> {
+fn trick_from_view<T: TrickSource>(trick: &T) -> Result<Trick, String> {
     let plays = trick
-        .plays
-        .iter()
+        .plays()
         .map(|play| {
-            Ok(Play { seat: seat_from_pb(play.seat)?, cards: hand_from_pb(&play.cards, "a play")? })
+            Ok(Play { seat: seat_from_pb(play.seat)?, cards: hand_from_pb(play.cards, "a play")? })
         })
         .collect::<Result<_, String>>()?;
     Ok(Trick {
         plays,
-        strongest: size(trick.strongest),
-        winner: trick.winner.map(seat_from_pb).transpose()?,
+        strongest: size(trick.strongest()),
+        winner: trick.winner().map(seat_from_pb).transpose()?,
     })
 }
 
@@ -282,8 +473,8 @@ fn seat_card_from_pb(card: &pb::TwentyTwoSeatCard) -> Result<SeatCard, String> {
     Ok(SeatCard { seat: seat_from_pb(card.seat)?, card: card_from_pb(face)? })
 }
 
-fn deal_result_from_pb(result: &pb::TwentyTwoDealResult) -> Result<DealResult, String> {
-    let tie_break = match result.tie_break() {
+fn deal_result_from_view(result: &DealView<'_>) -> Result<DealResult, String> {
+    let tie_break = match pb::TwentyTwoTieBreak::try_from(result.tie_break).unwrap_or_default() {
         pb::TwentyTwoTieBreak::None => TieBreak::None,
         pb::TwentyTwoTieBreak::Points => TieBreak::Points,
         pb::TwentyTwoTieBreak::Random => TieBreak::Random,
@@ -293,9 +484,9 @@ fn deal_result_from_pb(result: &pb::TwentyTwoDealResult) -> Result<DealResult, S
         deal: result.deal,
         revealed: result.revealed.iter().map(seat_card_from_pb).collect::<Result<_, _>>()?,
         rank: rank_from_pb(result.rank)?,
-        losers: seats_from_pb(&result.losers)?,
+        losers: seats_from_pb(result.losers)?,
         tie_break,
-        eliminated: seats_from_pb(&result.eliminated)?,
+        eliminated: seats_from_pb(result.eliminated)?,
     })
 }
 
@@ -327,7 +518,7 @@ mod tests {
     use crate::wire::{card_to_pb, enum_tag};
 
     /// Random options that fit a random table size.
-    fn random_options(rng: &mut Rng) -> (Options, u8) {
+    pub(super) fn random_options(rng: &mut Rng) -> (Options, u8) {
         let players = 2 + rng.below(11) as u8;
         let options = Options {
             packs: if rng.below(4) == 0 { Packs::Fixed(4) } else { Packs::Auto },
@@ -503,10 +694,7 @@ mod tests {
         let refuse = |wire: &pb::Observation, expected: &str| {
             assert_eq!(State::observation_from_pb(wire, &[], &options), Err(expected.to_owned()));
         };
-        refuse(
-            &pb::Observation { game: None, ..wire.clone() },
-            "the observation has no Twenty-Two view (`Observation.twenty_two`)",
-        );
+        refuse(&pb::Observation { game: None, ..wire.clone() }, NO_TWENTY_TWO_VIEW);
         let mut bad = wire.clone();
         let Some(pb::observation::Game::TwentyTwo(typed)) = &mut bad.game else { panic!() };
         typed.hand.push(pb::Card { rank: 15, suit: 1 });
