@@ -30,9 +30,7 @@ use cardroom_games::gin::{
     CardSet, HandEnd, HandResult, Layout, Observation, Options, Phase, Showdown,
 };
 use prost::bytes::{Buf, BufMut};
-use prost::encoding::{
-    self, DecodeContext, WireType, decode_varint, encode_varint, encoded_len_varint, skip_field,
-};
+use prost::encoding::{self, DecodeContext, WireType, skip_field};
 use prost::{DecodeError, Message};
 
 use super::{
@@ -40,14 +38,10 @@ use super::{
     observation_from_view, onto_len, outcome_to_pb, phase_to_pb,
 };
 use crate::pb;
+use crate::wire::bytes::*;
 use crate::wire::{count, decode_through_pb, seat_to_pb};
 
-/// `Observation`'s field numbers.
-const OBSERVATION_SEAT: u32 = 1;
-const OBSERVATION_TWENTY_TWO: u32 = 2;
 const OBSERVATION_GIN: u32 = 3;
-const OBSERVATION_JSON: u32 = 4;
-
 /// `GinObservation`'s field numbers (6 is reserved).
 const GIN_HAND: u32 = 1;
 const GIN_DRAWN: u32 = 2;
@@ -101,15 +95,9 @@ const LAYOUT_ONTO: u32 = 3;
 const LAYOUT_DEADWOOD_CARDS: u32 = 4;
 const LAYOUT_DEADWOOD: u32 = 5;
 
-/// `Card`'s field numbers.
-const CARD_RANK: u32 = 1;
-const CARD_SUIT: u32 = 2;
 /// `Cards`' field number.
 const CARDS_CARDS: u32 = 1;
 
-/// A `Card` message's length: both fields are always set (no rank or suit is 0) and each value
-/// fits a byte of varint (ranks 2 to 14, suits 1 to 4), so a key and a byte each.
-const CARD_LEN: u8 = 4;
 /// The bytes of one card in a `Cards` message: key, length, the `Card`.
 const CARDS_ENTRY_LEN: usize = encoding::key_len(CARDS_CARDS) + 1 + CARD_LEN as usize;
 
@@ -126,12 +114,12 @@ const LAYOUT_DEPTH: u32 = SHOWDOWN_DEPTH + 1;
 pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
     write_uint32(OBSERVATION_SEAT, seat_to_pb(observation.seat), buf);
     if !omit.typed {
-        write_message(OBSERVATION_GIN, buf, |buf| write_gin(observation, omit.cards, buf));
+        write_message(OBSERVATION_GIN, 2, buf, |buf| write_gin(observation, omit.cards, buf));
     }
     if !omit.json {
         // `serde_json::to_string` as `observation_to_pb` writes it, straight into `buf`; the
         // field is left out if it fails, as the default's empty string is.
-        write_delimited(OBSERVATION_JSON, buf, |buf| {
+        write_delimited(OBSERVATION_JSON, 2, buf, |buf| {
             serde_json::to_writer(&mut *buf, observation).ok()
         });
     }
@@ -190,7 +178,7 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
     }
     write_bool(GIN_MUST_GO_OUT, must_go_out, buf);
     if let Some(result) = &public.last_result {
-        write_message(GIN_LAST_RESULT, buf, |buf| write_hand_result(result, buf));
+        write_message(GIN_LAST_RESULT, 2, buf, |buf| write_hand_result(result, buf));
     }
     // Once a match, at its end: prost's message.
     if let Some(outcome) = &public.outcome {
@@ -208,7 +196,7 @@ fn write_hand_result(result: &HandResult, buf: &mut Vec<u8>) {
     write_uint32(RESULT_DEALER, seat_to_pb(result.dealer), buf);
     write_enum(RESULT_END, hand_end_to_pb(&result.end) as i32, buf);
     if let HandEnd::Showdown(showdown) = &result.end {
-        write_message(RESULT_SHOWDOWN, buf, |buf| write_showdown(showdown, buf));
+        write_message(RESULT_SHOWDOWN, 2, buf, |buf| write_showdown(showdown, buf));
     }
     if let Some(winner) = result.winner {
         write_optional_uint32(RESULT_WINNER, seat_to_pb(winner), buf);
@@ -233,7 +221,7 @@ fn write_showdown(showdown: &Showdown, buf: &mut Vec<u8>) {
     }
     write_uint32(SHOWDOWN_DEADWOOD, u32::from(showdown.deadwood), buf);
     write_uint32(SHOWDOWN_DEFENDER, seat_to_pb(showdown.defender), buf);
-    write_message(SHOWDOWN_LAYOUT, buf, |buf| write_layout(&showdown.layout, buf));
+    write_message(SHOWDOWN_LAYOUT, 2, buf, |buf| write_layout(&showdown.layout, buf));
 }
 
 /// A defender's layout, as [`super::showdown_to_pb`] fills `GinLayout`.
@@ -251,50 +239,6 @@ fn write_layout(layout: &Layout, buf: &mut Vec<u8>) {
         write_card(LAYOUT_DEADWOOD_CARDS, code, buf);
     }
     write_uint32(LAYOUT_DEADWOOD, u32::from(layout.deadwood), buf);
-}
-
-/// A `uint32` field: left out when 0.
-fn write_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
-    if value != 0 {
-        put_key(tag, WireType::Varint, buf);
-        put_varint(u64::from(value), buf);
-    }
-}
-
-/// An `optional uint32` field that is set: written even when 0.
-fn write_optional_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
-    put_key(tag, WireType::Varint, buf);
-    put_varint(u64::from(value), buf);
-}
-
-/// An enum field: its number, left out when 0 (a negative number would take ten bytes, as
-/// prost writes an `int32`; no `GinPhase` is negative).
-fn write_enum(tag: u32, value: i32, buf: &mut Vec<u8>) {
-    if value != 0 {
-        put_key(tag, WireType::Varint, buf);
-        put_varint(i64::from(value) as u64, buf);
-    }
-}
-
-/// A `bool` field: left out when false.
-fn write_bool(tag: u32, value: bool, buf: &mut Vec<u8>) {
-    if value {
-        put_key(tag, WireType::Varint, buf);
-        buf.push(1);
-    }
-}
-
-/// A `repeated uint32` field, packed: left out when empty.
-fn write_packed(tag: u32, values: impl Iterator<Item = u32> + Clone, buf: &mut Vec<u8>) {
-    let len: usize = values.clone().map(|value| encoded_len_varint(u64::from(value))).sum();
-    if len == 0 {
-        return;
-    }
-    put_key(tag, WireType::LengthDelimited, buf);
-    put_varint(len as u64, buf);
-    for value in values {
-        put_varint(u64::from(value), buf);
-    }
 }
 
 /// A `bytes` field of card codes (`Omit.cards`): left out when empty.
@@ -329,22 +273,6 @@ fn write_cards(tag: u32, cards: CardSet, buf: &mut Vec<u8>) {
     put_varint((cards.len() * CARDS_ENTRY_LEN) as u64, buf);
     for code in SetCodes::of(cards) {
         write_card(CARDS_CARDS, code, buf);
-    }
-}
-
-/// A field's key.
-#[inline(always)]
-fn put_key(tag: u32, wire_type: WireType, buf: &mut Vec<u8>) {
-    put_varint(u64::from(tag << 3 | wire_type as u32), buf);
-}
-
-/// A varint: a value below 128 (every key of a field numbered below 16, most values) pushed
-/// inline, longer ones by prost's `encode_varint`.
-#[inline(always)]
-fn put_varint(value: u64, buf: &mut Vec<u8>) {
-    match u8::try_from(value) {
-        Ok(byte) if byte < 0x80 => buf.push(byte),
-        _ => encode_varint(value, buf),
     }
 }
 
@@ -392,49 +320,6 @@ const BIT_CODES: [u8; 64] = {
     }
     codes
 };
-
-/// The one-byte key of a field numbered below 16.
-const fn key_byte(tag: u32, wire_type: WireType) -> u8 {
-    (tag << 3) as u8 | wire_type as u8
-}
-
-/// A message field, written by `write` (see [`write_delimited`]).
-fn write_message(tag: u32, buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
-    write_delimited(tag, buf, |buf| {
-        write(buf);
-        Some(())
-    });
-}
-
-/// A length-delimited field whose length is known only once it is written: `write` appends
-/// its bytes after two bytes left for the length (which hold lengths from 128 to 16,383: most
-/// views, showdowns and JSON forms), then the length goes in front, the bytes moved if it takes
-/// more or fewer. If `write` gives `None`, the field is left out (whatever it wrote is dropped).
-fn write_delimited(tag: u32, buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>) -> Option<()>) {
-    const ROOM: usize = 2;
-    let start = buf.len();
-    put_key(tag, WireType::LengthDelimited, buf);
-    let at = buf.len();
-    buf.resize(at + ROOM, 0);
-    if write(buf).is_none() {
-        buf.truncate(start);
-        return;
-    }
-    let body = at + ROOM;
-    let end = buf.len();
-    let len = (end - body) as u64;
-    let head_len = encoded_len_varint(len);
-    let mut head = [0u8; 10];
-    encode_varint(len, &mut &mut head[..]);
-    if head_len > ROOM {
-        buf.resize(end + head_len - ROOM, 0);
-        buf.copy_within(body..end, at + head_len);
-    } else if head_len < ROOM {
-        buf.copy_within(body..end, at + head_len);
-        buf.truncate(end - (ROOM - head_len));
-    }
-    buf[at..at + head_len].copy_from_slice(&head[..head_len]);
-}
 
 /// Reads the bytes of an `Observation` message into the engine's observation: the same result
 /// as prost's decoding and [`WireGame::observation_from_pb`] (see the module's documentation).
@@ -778,88 +663,6 @@ impl LayoutFields {
     }
 }
 
-/// A field's key off the front of `buf`, checked as prost's `decode_key` checks it (a key of 32
-/// bits, a wire type that exists, a field number from 1).
-fn read_key(buf: &mut &[u8]) -> Option<(u32, WireType)> {
-    let key = u32::try_from(read_varint_value(buf)?).ok()?;
-    let wire_type = WireType::try_from(u64::from(key & 7)).ok()?;
-    let tag = key >> 3;
-    (tag >= encoding::MIN_TAG).then_some((tag, wire_type))
-}
-
-/// A varint off the front of `buf`: a byte below 128 (every key of a field numbered below 16,
-/// most values) read inline, a few instructions, longer ones by prost's `decode_varint` (which
-/// refuses what is too long or cut short).
-#[inline(always)]
-fn read_varint_value(buf: &mut &[u8]) -> Option<u64> {
-    match buf.split_first() {
-        Some((&byte, rest)) if byte < 0x80 => {
-            *buf = rest;
-            Some(u64::from(byte))
-        }
-        _ => read_long_varint(buf),
-    }
-}
-
-/// [`read_varint_value`]'s varints of more than a byte, kept out of line.
-#[inline(never)]
-fn read_long_varint(buf: &mut &[u8]) -> Option<u64> {
-    decode_varint(buf).ok()
-}
-
-/// The bytes of a length-delimited field (a message, `bytes`, a `string` or a packed list),
-/// taken off the front of `buf`; `None` for another wire type or a length past the end.
-fn read_delimited<'a>(wire_type: WireType, buf: &mut &'a [u8]) -> Option<&'a [u8]> {
-    if wire_type != WireType::LengthDelimited {
-        return None;
-    }
-    let len = usize::try_from(read_varint_value(buf)?).ok()?;
-    let (field, rest) = buf.split_at_checked(len)?;
-    *buf = rest;
-    Some(field)
-}
-
-/// A varint field's value; `None` for another wire type.
-fn read_varint(wire_type: WireType, buf: &mut &[u8]) -> Option<u64> {
-    if wire_type != WireType::Varint {
-        return None;
-    }
-    read_varint_value(buf)
-}
-
-/// A `uint32` field, cut to 32 bits as prost reads it.
-fn read_uint32(wire_type: WireType, buf: &mut &[u8]) -> Option<u32> {
-    read_varint(wire_type, buf).map(|value| value as u32)
-}
-
-/// An `int32` or enum field, cut to 32 bits as prost reads it.
-fn read_int32(wire_type: WireType, buf: &mut &[u8]) -> Option<i32> {
-    read_varint(wire_type, buf).map(|value| value as i32)
-}
-
-/// A `bool` field: any value but 0 is true, as prost reads it.
-fn read_bool(wire_type: WireType, buf: &mut &[u8]) -> Option<bool> {
-    read_varint(wire_type, buf).map(|value| value != 0)
-}
-
-/// A `repeated uint32` field's values, appended to `values`: packed (one length-delimited
-/// field) or not (one varint), both of which prost reads.
-fn read_packed<const N: usize>(
-    wire_type: WireType,
-    buf: &mut &[u8],
-    values: &mut Inline<u32, N>,
-) -> Option<()> {
-    if wire_type == WireType::LengthDelimited {
-        let mut packed = read_delimited(wire_type, buf)?;
-        while !packed.is_empty() {
-            values.push(read_varint_value(&mut packed)? as u32)?;
-        }
-        Some(())
-    } else {
-        values.push(read_uint32(wire_type, buf)?)
-    }
-}
-
 /// A `Card` message field, one entry of a `repeated Card`; the card's fields are `depth` below
 /// the `Observation` (see [`context`]).
 fn read_card(wire_type: WireType, buf: &mut &[u8], depth: u32) -> Option<pb::Card> {
@@ -963,45 +766,6 @@ impl Message for Probe {
     }
 }
 
-/// Up to `N` values of a repeated field, kept in place (no allocation); more are refused
-/// (`None`), for prost to read.
-#[derive(Clone, Copy)]
-struct Inline<T, const N: usize> {
-    values: [T; N],
-    len: usize,
-}
-
-impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
-    fn default() -> Self {
-        Inline { values: [T::default(); N], len: 0 }
-    }
-}
-
-impl<T, const N: usize> Inline<T, N> {
-    /// Appends a value; `None` if `N` are held already.
-    fn push(&mut self, value: T) -> Option<()> {
-        *self.values.get_mut(self.len)? = value;
-        self.len += 1;
-        Some(())
-    }
-
-    /// Appends a default value and lends it, to be filled in place (a value too big to be
-    /// copied in); `None` if `N` are held already.
-    fn push_default(&mut self) -> Option<&mut T>
-    where
-        T: Default,
-    {
-        let slot = self.values.get_mut(self.len)?;
-        *slot = T::default();
-        self.len += 1;
-        Some(slot)
-    }
-
-    fn as_slice(&self) -> &[T] {
-        self.values.get(..self.len).unwrap_or_default()
-    }
-}
-
 /// The `Card` messages of a `known_cards` entry, as [`TypedView`] reads them.
 impl<const N: usize> AsRef<[pb::Card]> for Inline<pb::Card, N> {
     fn as_ref(&self) -> &[pb::Card] {
@@ -1017,24 +781,10 @@ mod tests {
     use cardroom_games::gin::{GoOut, HandEnd, HandResult, Showdown, State};
     use cardroom_games::{Card, Seat};
 
-    use prost::encoding::{decode_key, encode_key};
-
     use super::super::tests::for_random_states;
     use super::*;
+    use crate::wire::bytes::testing::*;
     use crate::wire::{TestRng as Rng, WireGame, card_to_pb, legal_actions_to_pb};
-
-    /// Every `Omit` a connection may hold, as far as the observation goes (`legal_actions` and
-    /// `events` are the `Turn`'s): all but `json` with `typed`, which `check_omit` refuses.
-    fn omits() -> impl Iterator<Item = pb::Omit> {
-        (0..8)
-            .map(|bits| pb::Omit {
-                json: bits & 1 != 0,
-                typed: bits & 2 != 0,
-                cards: bits & 4 != 0,
-                ..pb::Omit::default()
-            })
-            .filter(|omit| !(omit.json && omit.typed))
-    }
 
     /// The compact form a bot asks for: no JSON, cards as codes.
     const COMPACT: pb::Omit =
@@ -1317,89 +1067,6 @@ mod tests {
         assert!(read > 100 && refused > 1_000, "{read} read, {refused} refused");
     }
 
-    /// One field of a message's bytes: its number and its bytes, key included.
-    struct Field {
-        tag: u32,
-        bytes: Vec<u8>,
-        /// Where its value starts in `bytes`, after the key.
-        value_at: usize,
-    }
-
-    impl Field {
-        /// A length-delimited field's value, after its length.
-        fn payload(&self) -> &[u8] {
-            let mut value = &self.bytes[self.value_at..];
-            let len = decode_varint(&mut value).unwrap() as usize;
-            assert_eq!(len, value.len());
-            value
-        }
-
-        /// A packed list's values.
-        fn packed(&self) -> Vec<u64> {
-            let mut payload = self.payload();
-            let mut values = Vec::new();
-            while !payload.is_empty() {
-                values.push(decode_varint(&mut payload).unwrap());
-            }
-            values
-        }
-    }
-
-    /// A well-formed message's fields, in order.
-    fn fields(bytes: &[u8]) -> Vec<Field> {
-        let mut buf = bytes;
-        let mut fields = Vec::new();
-        while !buf.is_empty() {
-            let start = bytes.len() - buf.len();
-            let (tag, wire_type) = decode_key(&mut buf).unwrap();
-            let value_at = bytes.len() - buf.len() - start;
-            skip_field(wire_type, tag, &mut buf, DecodeContext::default()).unwrap();
-            let end = bytes.len() - buf.len();
-            fields.push(Field { tag, bytes: bytes[start..end].to_vec(), value_at });
-        }
-        fields
-    }
-
-    fn varint_field(tag: u32, value: u64) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        encode_key(tag, WireType::Varint, &mut bytes);
-        encode_varint(value, &mut bytes);
-        bytes
-    }
-
-    fn delimited(tag: u32, payload: &[u8]) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        encode_key(tag, WireType::LengthDelimited, &mut bytes);
-        encode_varint(payload.len() as u64, &mut bytes);
-        bytes.extend_from_slice(payload);
-        bytes
-    }
-
-    /// A field of a number the message does not have, of any wire type (a group holds one
-    /// field of its own).
-    fn unknown_field(tags: &[u32], rng: &mut Rng) -> Vec<u8> {
-        let tag = tags[rng.below(tags.len())];
-        let mut bytes = Vec::new();
-        match rng.below(5) {
-            0 => bytes = varint_field(tag, 1 << rng.below(64)),
-            1 => {
-                encode_key(tag, WireType::SixtyFourBit, &mut bytes);
-                bytes.extend_from_slice(&[7; 8]);
-            }
-            2 => {
-                encode_key(tag, WireType::ThirtyTwoBit, &mut bytes);
-                bytes.extend_from_slice(&[9; 4]);
-            }
-            3 => bytes = delimited(tag, &vec![0xFF; rng.below(6)]),
-            _ => {
-                encode_key(tag, WireType::StartGroup, &mut bytes);
-                bytes.extend(varint_field(1, 300));
-                encode_key(tag, WireType::EndGroup, &mut bytes);
-            }
-        }
-        bytes
-    }
-
     /// Fields in a random order that keeps each number's own in order (the order that
     /// matters: lists append, the last of a scalar wins), with unknown fields among them.
     fn shuffle(fields: Vec<(u32, Vec<u8>)>, unknown_tags: &[u32], rng: &mut Rng) -> Vec<u8> {
@@ -1424,23 +1091,6 @@ mod tests {
         out
     }
 
-    /// What a field of a message holds, for [`rewrite`].
-    #[derive(Clone, Copy)]
-    enum Kind {
-        /// A varint (`uint32`, `bool`, an enum, `optional` or not): the last one sent wins.
-        Scalar,
-        /// A `repeated uint32`, packed.
-        Packed,
-        /// `bytes` or a `string`: the last one sent wins.
-        Bytes,
-        /// A message, with its fields; `once` if the field is not repeated (sent twice, the
-        /// two are merged).
-        Message { fields: &'static [(u32, Kind)], once: bool },
-    }
-
-    const CARD: &[(u32, Kind)] = &[(CARD_RANK, Kind::Scalar), (CARD_SUIT, Kind::Scalar)];
-    const ONE_CARD: Kind = Kind::Message { fields: CARD, once: true };
-    const CARD_ENTRY: Kind = Kind::Message { fields: CARD, once: false };
     const CARDS_ENTRY: Kind = Kind::Message { fields: &[(CARDS_CARDS, CARD_ENTRY)], once: false };
     const LAYOUT: &[(u32, Kind)] = &[
         (LAYOUT_MELDS, CARDS_ENTRY),
@@ -1595,38 +1245,6 @@ mod tests {
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
             assert_read_as_prost_reads(&bytes, &[], state.options());
         }
-    }
-
-    /// An unknown group nested `depth` deep.
-    fn nested_group(tag: u32, depth: usize) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        for _ in 0..depth {
-            encode_key(tag, WireType::StartGroup, &mut bytes);
-        }
-        for _ in 0..depth {
-            encode_key(tag, WireType::EndGroup, &mut bytes);
-        }
-        bytes
-    }
-
-    /// The bytes with `extra` appended inside the message that `path` leads to: field numbers
-    /// from the `Observation` down, each the first field of that number.
-    fn append_inside(bytes: &[u8], path: &[u32], extra: &[u8]) -> Vec<u8> {
-        let Some((&tag, rest)) = path.split_first() else {
-            return [bytes, extra].concat();
-        };
-        let mut out = Vec::new();
-        let mut done = false;
-        for field in fields(bytes) {
-            if field.tag == tag && !done {
-                out.extend(delimited(tag, &append_inside(field.payload(), rest, extra)));
-                done = true;
-            } else {
-                out.extend(field.bytes);
-            }
-        }
-        assert!(done, "no field {tag} on the way {path:?}");
-        out
     }
 
     /// Unknown groups nested about as deep as prost's recursion limit allows, in every message

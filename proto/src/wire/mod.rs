@@ -6,6 +6,7 @@
 //! for each game in its own file (`twenty_two.rs`, `gin.rs`). The parts every game shares
 //! (cards, seats, an `Act`'s choice, the observation's forms, options) are this module's.
 
+mod bytes;
 mod gin;
 mod twenty_two;
 

@@ -1,0 +1,423 @@
+//! What the games' own protobuf writers and readers share (`gin_bytes.rs`,
+//! `twenty_two_bytes.rs`): field numbers every game's `Observation` has, the `Card` message's
+//! layout, the scalar and length-delimited writers, the checked readers of a message's fields
+//! in place, and [`Inline`], the fixed-size list a reader fills without allocating. Each reader
+//! follows prost's rules for what it accepts, and gives `None` for what it leaves to prost.
+
+use prost::encoding::{self, WireType, decode_varint, encode_varint, encoded_len_varint};
+
+/// `Observation`'s field numbers.
+pub(crate) const OBSERVATION_SEAT: u32 = 1;
+
+pub(crate) const OBSERVATION_TWENTY_TWO: u32 = 2;
+
+pub(crate) const OBSERVATION_JSON: u32 = 4;
+
+/// `Card`'s field numbers.
+pub(crate) const CARD_RANK: u32 = 1;
+
+pub(crate) const CARD_SUIT: u32 = 2;
+
+/// A `Card` message's length: both fields are always set (no rank or suit is 0) and each value
+/// fits a byte of varint (ranks 2 to 14, suits 1 to 4), so a key and a byte each.
+pub(crate) const CARD_LEN: u8 = 4;
+
+/// A `uint32` field: left out when 0.
+pub(crate) fn write_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
+    if value != 0 {
+        put_key(tag, WireType::Varint, buf);
+        put_varint(u64::from(value), buf);
+    }
+}
+
+/// An `optional uint32` field that is set: written even when 0.
+pub(crate) fn write_optional_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
+    put_key(tag, WireType::Varint, buf);
+    put_varint(u64::from(value), buf);
+}
+
+/// A `bool` field: left out when false.
+pub(crate) fn write_bool(tag: u32, value: bool, buf: &mut Vec<u8>) {
+    if value {
+        put_key(tag, WireType::Varint, buf);
+        buf.push(1);
+    }
+}
+
+/// A `repeated uint32` field, packed: left out when empty.
+pub(crate) fn write_packed(tag: u32, values: impl Iterator<Item = u32> + Clone, buf: &mut Vec<u8>) {
+    let len: usize = values.clone().map(|value| encoded_len_varint(u64::from(value))).sum();
+    if len == 0 {
+        return;
+    }
+    put_key(tag, WireType::LengthDelimited, buf);
+    put_varint(len as u64, buf);
+    for value in values {
+        put_varint(u64::from(value), buf);
+    }
+}
+
+/// A field's key.
+#[inline(always)]
+pub(crate) fn put_key(tag: u32, wire_type: WireType, buf: &mut Vec<u8>) {
+    put_varint(u64::from(tag << 3 | wire_type as u32), buf);
+}
+
+/// A varint: a value below 128 (every key of a field numbered below 16, most values) pushed
+/// inline, longer ones by prost's `encode_varint`.
+#[inline(always)]
+pub(crate) fn put_varint(value: u64, buf: &mut Vec<u8>) {
+    match u8::try_from(value) {
+        Ok(byte) if byte < 0x80 => buf.push(byte),
+        _ => encode_varint(value, buf),
+    }
+}
+
+/// The one-byte key of a field numbered below 16.
+pub(crate) const fn key_byte(tag: u32, wire_type: WireType) -> u8 {
+    (tag << 3) as u8 | wire_type as u8
+}
+
+/// A field's key off the front of `buf`, checked as prost's `decode_key` checks it (a key of 32
+/// bits, a wire type that exists, a field number from 1).
+pub(crate) fn read_key(buf: &mut &[u8]) -> Option<(u32, WireType)> {
+    let key = u32::try_from(read_varint_value(buf)?).ok()?;
+    let wire_type = WireType::try_from(u64::from(key & 7)).ok()?;
+    let tag = key >> 3;
+    (tag >= encoding::MIN_TAG).then_some((tag, wire_type))
+}
+
+/// [`read_varint_value`]'s varints of more than a byte, kept out of line.
+#[inline(never)]
+pub(crate) fn read_long_varint(buf: &mut &[u8]) -> Option<u64> {
+    decode_varint(buf).ok()
+}
+
+/// The bytes of a length-delimited field (a message, `bytes`, a `string` or a packed list),
+/// taken off the front of `buf`; `None` for another wire type or a length past the end.
+pub(crate) fn read_delimited<'a>(wire_type: WireType, buf: &mut &'a [u8]) -> Option<&'a [u8]> {
+    if wire_type != WireType::LengthDelimited {
+        return None;
+    }
+    let len = usize::try_from(read_varint_value(buf)?).ok()?;
+    let (field, rest) = buf.split_at_checked(len)?;
+    *buf = rest;
+    Some(field)
+}
+
+/// A varint field's value; `None` for another wire type.
+pub(crate) fn read_varint(wire_type: WireType, buf: &mut &[u8]) -> Option<u64> {
+    if wire_type != WireType::Varint {
+        return None;
+    }
+    read_varint_value(buf)
+}
+
+/// A `uint32` field, cut to 32 bits as prost reads it.
+pub(crate) fn read_uint32(wire_type: WireType, buf: &mut &[u8]) -> Option<u32> {
+    read_varint(wire_type, buf).map(|value| value as u32)
+}
+
+/// An `int32` or enum field, cut to 32 bits as prost reads it.
+pub(crate) fn read_int32(wire_type: WireType, buf: &mut &[u8]) -> Option<i32> {
+    read_varint(wire_type, buf).map(|value| value as i32)
+}
+
+/// A `bool` field: any value but 0 is true, as prost reads it.
+pub(crate) fn read_bool(wire_type: WireType, buf: &mut &[u8]) -> Option<bool> {
+    read_varint(wire_type, buf).map(|value| value != 0)
+}
+
+/// A `repeated uint32` field's values, appended to `values`: packed (one length-delimited
+/// field) or not (one varint), both of which prost reads.
+pub(crate) fn read_packed<const N: usize>(
+    wire_type: WireType,
+    buf: &mut &[u8],
+    values: &mut Inline<u32, N>,
+) -> Option<()> {
+    if wire_type == WireType::LengthDelimited {
+        let mut packed = read_delimited(wire_type, buf)?;
+        while !packed.is_empty() {
+            values.push(read_varint_value(&mut packed)? as u32)?;
+        }
+        Some(())
+    } else {
+        values.push(read_uint32(wire_type, buf)?)
+    }
+}
+
+/// An enum field: its number, left out when 0 (a negative number would take ten bytes, as
+/// prost writes an `int32`; no `GinPhase` is negative).
+pub(crate) fn write_enum(tag: u32, value: i32, buf: &mut Vec<u8>) {
+    if value != 0 {
+        put_key(tag, WireType::Varint, buf);
+        put_varint(i64::from(value) as u64, buf);
+    }
+}
+
+/// A varint off the front of `buf`: a byte below 128 (every key of a field numbered below 16,
+/// most values) read inline, a few instructions, longer ones by prost's `decode_varint` (which
+/// refuses what is too long or cut short).
+#[inline(always)]
+pub(crate) fn read_varint_value(buf: &mut &[u8]) -> Option<u64> {
+    match buf.split_first() {
+        Some((&byte, rest)) if byte < 0x80 => {
+            *buf = rest;
+            Some(u64::from(byte))
+        }
+        _ => read_long_varint(buf),
+    }
+}
+
+/// A length-delimited field whose length is known only once it is written: `write` appends
+/// its bytes after `room` bytes left for the length (1 for a seat, a trick, a round or a
+/// deal's result, most of which are below 128 bytes; 2 for the view and the JSON, which hold
+/// lengths up to 16,383), then the length goes in front, the bytes moved if it takes more or
+/// fewer. If `write` gives `None`, the field is left out (whatever it wrote is dropped).
+pub(crate) fn write_delimited(
+    tag: u32,
+    room: usize,
+    buf: &mut Vec<u8>,
+    write: impl FnOnce(&mut Vec<u8>) -> Option<()>,
+) {
+    let start = buf.len();
+    put_key(tag, WireType::LengthDelimited, buf);
+    let at = buf.len();
+    buf.resize(at + room, 0);
+    if write(buf).is_none() {
+        buf.truncate(start);
+        return;
+    }
+    let body = at + room;
+    let end = buf.len();
+    let len = (end - body) as u64;
+    let head_len = encoded_len_varint(len);
+    let mut head = [0u8; 10];
+    encode_varint(len, &mut &mut head[..]);
+    if head_len > room {
+        buf.resize(end + head_len - room, 0);
+        buf.copy_within(body..end, at + head_len);
+    } else if head_len < room {
+        buf.copy_within(body..end, at + head_len);
+        buf.truncate(end - (room - head_len));
+    }
+    buf[at..at + head_len].copy_from_slice(&head[..head_len]);
+}
+
+/// A message field, written by `write` (see [`write_delimited`]).
+pub(crate) fn write_message(
+    tag: u32,
+    room: usize,
+    buf: &mut Vec<u8>,
+    write: impl FnOnce(&mut Vec<u8>),
+) {
+    write_delimited(tag, room, buf, |buf| {
+        write(buf);
+        Some(())
+    });
+}
+
+/// Up to `N` values of a repeated field, kept in place (no allocation); more are refused
+/// (`None`), for prost to read.
+#[derive(Clone, Copy)]
+pub(crate) struct Inline<T, const N: usize> {
+    values: [T; N],
+    len: usize,
+}
+
+impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
+    fn default() -> Self {
+        Inline { values: [T::default(); N], len: 0 }
+    }
+}
+
+impl<T, const N: usize> Inline<T, N> {
+    /// Appends a value; `None` if `N` are held already.
+    pub(crate) fn push(&mut self, value: T) -> Option<()> {
+        *self.values.get_mut(self.len)? = value;
+        self.len += 1;
+        Some(())
+    }
+
+    /// Appends a default value and lends it, to be filled in place (a value too big to be
+    /// copied in); `None` if `N` are held already.
+    pub(crate) fn push_default(&mut self) -> Option<&mut T>
+    where
+        T: Default,
+    {
+        let slot = self.values.get_mut(self.len)?;
+        *slot = T::default();
+        self.len += 1;
+        Some(slot)
+    }
+
+    /// How many are held.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn as_slice(&self) -> &[T] {
+        self.values.get(..self.len).unwrap_or_default()
+    }
+}
+
+/// What the byte readers' tests share: every `Omit`, fields taken apart and put together, and
+/// unknown fields and groups to add.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+pub(crate) mod testing {
+    use prost::encoding::{DecodeContext, WireType, decode_key, encode_key, skip_field};
+    use prost::encoding::{decode_varint, encode_varint};
+
+    use super::{CARD_RANK, CARD_SUIT};
+    use crate::pb;
+    use crate::wire::TestRng as Rng;
+
+    /// One field of a message's bytes: its number and its bytes, key included.
+    pub(crate) struct Field {
+        pub(crate) tag: u32,
+        pub(crate) bytes: Vec<u8>,
+        /// Where its value starts in `bytes`, after the key.
+        pub(crate) value_at: usize,
+    }
+
+    impl Field {
+        /// A length-delimited field's value, after its length.
+        pub(crate) fn payload(&self) -> &[u8] {
+            let mut value = &self.bytes[self.value_at..];
+            let len = decode_varint(&mut value).unwrap() as usize;
+            assert_eq!(len, value.len());
+            value
+        }
+
+        /// A packed list's values.
+        pub(crate) fn packed(&self) -> Vec<u64> {
+            let mut payload = self.payload();
+            let mut values = Vec::new();
+            while !payload.is_empty() {
+                values.push(decode_varint(&mut payload).unwrap());
+            }
+            values
+        }
+    }
+
+    /// A well-formed message's fields, in order.
+    pub(crate) fn fields(bytes: &[u8]) -> Vec<Field> {
+        let mut buf = bytes;
+        let mut fields = Vec::new();
+        while !buf.is_empty() {
+            let start = bytes.len() - buf.len();
+            let (tag, wire_type) = decode_key(&mut buf).unwrap();
+            let value_at = bytes.len() - buf.len() - start;
+            skip_field(wire_type, tag, &mut buf, DecodeContext::default()).unwrap();
+            let end = bytes.len() - buf.len();
+            fields.push(Field { tag, bytes: bytes[start..end].to_vec(), value_at });
+        }
+        fields
+    }
+
+    pub(crate) fn varint_field(tag: u32, value: u64) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        encode_key(tag, WireType::Varint, &mut bytes);
+        encode_varint(value, &mut bytes);
+        bytes
+    }
+
+    pub(crate) fn delimited(tag: u32, payload: &[u8]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        encode_key(tag, WireType::LengthDelimited, &mut bytes);
+        encode_varint(payload.len() as u64, &mut bytes);
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    /// A field of a number the message does not have, of any wire type (a group holds one
+    /// field of its own).
+    pub(crate) fn unknown_field(tags: &[u32], rng: &mut Rng) -> Vec<u8> {
+        let tag = tags[rng.below(tags.len())];
+        let mut bytes = Vec::new();
+        match rng.below(5) {
+            0 => bytes = varint_field(tag, 1 << rng.below(64)),
+            1 => {
+                encode_key(tag, WireType::SixtyFourBit, &mut bytes);
+                bytes.extend_from_slice(&[7; 8]);
+            }
+            2 => {
+                encode_key(tag, WireType::ThirtyTwoBit, &mut bytes);
+                bytes.extend_from_slice(&[9; 4]);
+            }
+            3 => bytes = delimited(tag, &vec![0xFF; rng.below(6)]),
+            _ => {
+                encode_key(tag, WireType::StartGroup, &mut bytes);
+                bytes.extend(varint_field(1, 300));
+                encode_key(tag, WireType::EndGroup, &mut bytes);
+            }
+        }
+        bytes
+    }
+
+    /// What a field of a message holds, for [`rewrite`].
+    #[derive(Clone, Copy)]
+    pub(crate) enum Kind {
+        /// A varint (`uint32`, `bool`, an enum, `optional` or not): the last one sent wins.
+        Scalar,
+        /// A `repeated uint32`, packed.
+        Packed,
+        /// `bytes` or a `string`: the last one sent wins.
+        Bytes,
+        /// A message, with its fields; `once` if the field is not repeated (sent twice, the
+        /// two are merged).
+        Message { fields: &'static [(u32, Kind)], once: bool },
+    }
+
+    pub(crate) const CARD: &[(u32, Kind)] = &[(CARD_RANK, Kind::Scalar), (CARD_SUIT, Kind::Scalar)];
+
+    pub(crate) const ONE_CARD: Kind = Kind::Message { fields: CARD, once: true };
+
+    pub(crate) const CARD_ENTRY: Kind = Kind::Message { fields: CARD, once: false };
+
+    /// An unknown group nested `depth` deep.
+    pub(crate) fn nested_group(tag: u32, depth: usize) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for _ in 0..depth {
+            encode_key(tag, WireType::StartGroup, &mut bytes);
+        }
+        for _ in 0..depth {
+            encode_key(tag, WireType::EndGroup, &mut bytes);
+        }
+        bytes
+    }
+
+    /// The bytes with `extra` appended inside the message that `path` leads to: field numbers
+    /// from the `Observation` down, each the first field of that number.
+    pub(crate) fn append_inside(bytes: &[u8], path: &[u32], extra: &[u8]) -> Vec<u8> {
+        let Some((&tag, rest)) = path.split_first() else {
+            return [bytes, extra].concat();
+        };
+        let mut out = Vec::new();
+        let mut done = false;
+        for field in fields(bytes) {
+            if field.tag == tag && !done {
+                out.extend(delimited(tag, &append_inside(field.payload(), rest, extra)));
+                done = true;
+            } else {
+                out.extend(field.bytes);
+            }
+        }
+        assert!(done, "no field {tag} on the way {path:?}");
+        out
+    }
+
+    /// Every `Omit` a connection may hold, as far as the observation goes (`legal_actions` and
+    /// `events` are the `Turn`'s): all but `json` with `typed`, which `check_omit` refuses.
+    pub(crate) fn omits() -> impl Iterator<Item = pb::Omit> {
+        (0..8)
+            .map(|bits| pb::Omit {
+                json: bits & 1 != 0,
+                typed: bits & 2 != 0,
+                cards: bits & 4 != 0,
+                ..pb::Omit::default()
+            })
+            .filter(|omit| !(omit.json && omit.typed))
+    }
+}
