@@ -269,9 +269,13 @@ pub(crate) mod testing {
     use prost::encoding::{DecodeContext, WireType, decode_key, encode_key, skip_field};
     use prost::encoding::{decode_varint, encode_varint};
 
+    use std::collections::VecDeque;
+
+    use prost::encoding;
+
     use super::{CARD_RANK, CARD_SUIT};
     use crate::pb;
-    use crate::wire::TestRng as Rng;
+    use crate::wire::{TestRng as Rng, WireGame, decode_through_pb};
 
     /// One field of a message's bytes: its number and its bytes, key included.
     pub(crate) struct Field {
@@ -419,5 +423,117 @@ pub(crate) mod testing {
                 ..pb::Omit::default()
             })
             .filter(|omit| !(omit.json && omit.typed))
+    }
+
+    /// A game's own reader agrees with the default on `bytes`, whatever they are: the same
+    /// observation, or the same error.
+    pub(crate) fn assert_read_as_prost_reads<G: WireGame>(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &G::Options,
+    ) where
+        G::Observation: std::fmt::Debug + PartialEq,
+    {
+        let read = G::decode_observation(bytes, legal_actions, options);
+        let expected = decode_through_pb::<G>(bytes, legal_actions, options);
+        assert_eq!(read, expected, "bytes {bytes:?}");
+    }
+
+    /// An observation's bytes as the game writes them.
+    pub(crate) fn encoded<G: WireGame>(observation: &G::Observation, omit: &pb::Omit) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        G::encode_observation(observation, omit, &mut bytes);
+        bytes
+    }
+
+    /// Fields in a random order that keeps each number's own in order (the order that
+    /// matters: lists append, the last of a scalar wins), with unknown fields among them if
+    /// `unknown`.
+    pub(crate) fn shuffle(
+        fields: Vec<(u32, Vec<u8>)>,
+        unknown_tags: &[u32],
+        unknown: bool,
+        rng: &mut Rng,
+    ) -> Vec<u8> {
+        let mut queues: Vec<(u32, VecDeque<Vec<u8>>)> = Vec::new();
+        for (tag, bytes) in fields {
+            match queues.iter_mut().find(|(queue_tag, _)| *queue_tag == tag) {
+                Some((_, queue)) => queue.push_back(bytes),
+                None => queues.push((tag, VecDeque::from([bytes]))),
+            }
+        }
+        if unknown {
+            for _ in 0..rng.below(3) {
+                queues.push((u32::MAX, VecDeque::from([unknown_field(unknown_tags, rng)])));
+            }
+        }
+        let mut out = Vec::new();
+        while !queues.is_empty() {
+            let pick = rng.below(queues.len());
+            out.extend(queues[pick].1.pop_front().unwrap());
+            if queues[pick].1.is_empty() {
+                queues.remove(pick);
+            }
+        }
+        out
+    }
+
+    /// A message's bytes written otherwise, as prost still reads them to the same value: its
+    /// fields in any order (each number's own kept in order), unknown fields among them if
+    /// `unknown`, packed lists unpacked, scalars and `bytes` sent twice (the first one
+    /// overridden), and each field of a message that is not repeated sent in two parts
+    /// (merged), all the way down. A field `fields` does not name (Gin Rummy's `outcome`,
+    /// Twenty-Two's `standings`) is copied as it is.
+    pub(crate) fn rewrite(
+        bytes: &[u8],
+        fields_of: &[(u32, Kind)],
+        unknown: bool,
+        rng: &mut Rng,
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        for field in fields(bytes) {
+            let tag = field.tag;
+            let kind = fields_of.iter().find(|(known, _)| *known == tag).map(|&(_, kind)| kind);
+            match kind {
+                Some(Kind::Packed) if rng.coin() => {
+                    for value in field.packed() {
+                        out.push((tag, varint_field(tag, value)));
+                    }
+                }
+                Some(Kind::Scalar) if rng.coin() => {
+                    out.push((tag, varint_field(tag, 12_345)));
+                    out.push((tag, field.bytes));
+                }
+                Some(Kind::Bytes) if rng.coin() => {
+                    out.push((tag, delimited(tag, b"<=>")));
+                    out.push((tag, field.bytes));
+                }
+                Some(Kind::Message { fields: inner, once }) => {
+                    let payload = rewrite(field.payload(), inner, unknown, rng);
+                    // Cut between two of its fields, as a part may not end inside one.
+                    let cut = rng.below(payload.len() + 1);
+                    let cut = (fields(&payload).iter())
+                        .scan(0, |at, field| {
+                            *at += field.bytes.len();
+                            Some(*at)
+                        })
+                        .filter(|&at| at <= cut)
+                        .last()
+                        .unwrap_or(0);
+                    if once && cut > 0 {
+                        out.push((tag, delimited(tag, &payload[..cut])));
+                        out.push((tag, delimited(tag, &payload[cut..])));
+                    } else {
+                        out.push((tag, delimited(tag, &payload)));
+                    }
+                }
+                _ => out.push((tag, field.bytes)),
+            }
+        }
+        let unknown_tags: Vec<u32> = [6, 7, 15, 16, 26, 99, 2_047, 16_000, encoding::MAX_TAG]
+            .into_iter()
+            .filter(|tag| fields_of.iter().all(|(known, _)| known != tag))
+            .collect();
+        shuffle(out, &unknown_tags, unknown, rng)
     }
 }

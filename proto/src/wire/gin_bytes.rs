@@ -776,8 +776,6 @@ impl<const N: usize> AsRef<[pb::Card]> for Inline<pb::Card, N> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use std::collections::VecDeque;
-
     use cardroom_games::gin::{GoOut, HandEnd, HandResult, Showdown, State};
     use cardroom_games::{Card, Seat};
 
@@ -795,37 +793,9 @@ mod tests {
     /// `Card` messages without the JSON.
     const MESSAGES: pb::Omit = pb::Omit { json: true, ..FULL };
 
-    /// The default reading, as `WireGame::decode_observation`'s default body has it: prost's
-    /// tree, then `observation_from_pb`. The oracle of every test below.
-    fn read_with_prost(
-        bytes: &[u8],
-        legal_actions: &[pb::LegalAction],
-        options: &Options,
-    ) -> Result<Observation, String> {
-        decode_through_pb::<State>(bytes, legal_actions, options)
-    }
-
-    /// The hand reader agrees with the default on `bytes`, whatever they are: the same
-    /// observation, or the same error.
-    fn assert_read_as_prost_reads(
-        bytes: &[u8],
-        legal_actions: &[pb::LegalAction],
-        options: &Options,
-    ) {
-        let read = State::decode_observation(bytes, legal_actions, options);
-        let expected = read_with_prost(bytes, legal_actions, options);
-        assert_eq!(read, expected, "bytes {bytes:?}");
-    }
-
     /// Whether the hand reader reads `bytes` itself (rather than leaving them to prost).
     fn read_in_place(bytes: &[u8]) -> bool {
         ObservationFields::default().merge(bytes).is_some()
-    }
-
-    fn encoded(observation: &Observation, omit: &pb::Omit) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        State::encode_observation(observation, omit, &mut bytes);
-        bytes
     }
 
     /// Both seats' observations of the states of `matches` random matches, every `every`th
@@ -941,10 +911,10 @@ mod tests {
             {
                 let legal = legal_actions_to_pb::<State>(State::legal_actions_of(&observation));
                 for omit in [COMPACT, FULL] {
-                    let bytes = encoded(&observation, &omit);
+                    let bytes = encoded::<State>(&observation, &omit);
                     assert!(read_in_place(&bytes));
-                    assert_read_as_prost_reads(&bytes, &[], &options);
-                    assert_read_as_prost_reads(&bytes, &legal, &options);
+                    assert_read_as_prost_reads::<State>(&bytes, &[], &options);
+                    assert_read_as_prost_reads::<State>(&bytes, &legal, &options);
                     let read = State::decode_observation(&bytes, &legal, &options);
                     assert_eq!(read.as_ref(), Ok(&observation));
                     let mut read = State::decode_observation(&bytes, &[], &options).unwrap();
@@ -968,12 +938,12 @@ mod tests {
         for (i, (observation, options)) in observations.iter().chain(&after_showdowns).enumerate() {
             // The JSON is a long `string` that only needs to be UTF-8: once in a while.
             let omit = [COMPACT, MESSAGES, COMPACT, MESSAGES, FULL][i % 5];
-            let bytes = encoded(observation, &omit);
+            let bytes = encoded::<State>(observation, &omit);
             let legal = legal_actions_to_pb::<State>(State::legal_actions_of(observation));
             let legal = if rng.coin() { legal } else { Vec::new() };
             if omit != FULL {
                 for len in 0..bytes.len() {
-                    assert_read_as_prost_reads(&bytes[..len], &legal, options);
+                    assert_read_as_prost_reads::<State>(&bytes[..len], &legal, options);
                 }
             }
             for _ in 0..40 {
@@ -991,7 +961,11 @@ mod tests {
                     _ => rng.below(256) as u8,
                 };
                 let read = State::decode_observation(&damaged, &legal, options);
-                assert_eq!(read, read_with_prost(&damaged, &legal, options), "{damaged:?}");
+                assert_eq!(
+                    read,
+                    decode_through_pb::<State>(&damaged, &legal, options),
+                    "{damaged:?}"
+                );
                 refused += usize::from(read.is_err());
                 in_place += usize::from(read_in_place(&damaged));
                 mutations += 1;
@@ -1037,7 +1011,7 @@ mod tests {
         let after_showdowns = sample_observations_where(20, 10, after_showdown);
         for (observation, options) in sample_observations(4, 5).into_iter().chain(after_showdowns) {
             let omit = if rng.coin() { COMPACT } else { MESSAGES };
-            let bytes = encoded(&observation, &omit);
+            let bytes = encoded::<State>(&observation, &omit);
             // Into the view, or a hand's result's messages when there is a showdown.
             let showdown = matches!(
                 observation.public.last_result.map(|result| result.end),
@@ -1058,37 +1032,13 @@ mod tests {
                     (0..1 + rng.below(3)).flat_map(|_| random_gin_field(&mut rng)).collect();
                 let path = paths[rng.below(paths.len())];
                 let bytes = append_inside(&bytes, path, &extra);
-                assert_read_as_prost_reads(&bytes, &[], &options);
+                assert_read_as_prost_reads::<State>(&bytes, &[], &options);
                 let result = State::decode_observation(&bytes, &[], &options);
                 read += usize::from(result.is_ok());
                 refused += usize::from(result.is_err());
             }
         }
         assert!(read > 100 && refused > 1_000, "{read} read, {refused} refused");
-    }
-
-    /// Fields in a random order that keeps each number's own in order (the order that
-    /// matters: lists append, the last of a scalar wins), with unknown fields among them.
-    fn shuffle(fields: Vec<(u32, Vec<u8>)>, unknown_tags: &[u32], rng: &mut Rng) -> Vec<u8> {
-        let mut queues: Vec<(u32, VecDeque<Vec<u8>>)> = Vec::new();
-        for (tag, bytes) in fields {
-            match queues.iter_mut().find(|(queue_tag, _)| *queue_tag == tag) {
-                Some((_, queue)) => queue.push_back(bytes),
-                None => queues.push((tag, VecDeque::from([bytes]))),
-            }
-        }
-        for _ in 0..rng.below(3) {
-            queues.push((u32::MAX, VecDeque::from([unknown_field(unknown_tags, rng)])));
-        }
-        let mut out = Vec::new();
-        while !queues.is_empty() {
-            let pick = rng.below(queues.len());
-            out.extend(queues[pick].1.pop_front().unwrap());
-            if queues[pick].1.is_empty() {
-                queues.remove(pick);
-            }
-        }
-        out
     }
 
     const CARDS_ENTRY: Kind = Kind::Message { fields: &[(CARDS_CARDS, CARD_ENTRY)], once: false };
@@ -1150,59 +1100,6 @@ mod tests {
         (OBSERVATION_JSON, Kind::Bytes),
     ];
 
-    /// A message's bytes written otherwise, as prost still reads them to the same value: its
-    /// fields in any order (each number's own kept in order), unknown fields among them, packed
-    /// lists unpacked, scalars and `bytes` sent twice (the first one overridden), and each
-    /// field of a message that is not repeated sent in two parts (merged), all the way down.
-    /// A field `fields` does not name (`outcome`) is copied as it is.
-    fn rewrite(bytes: &[u8], fields_of: &[(u32, Kind)], rng: &mut Rng) -> Vec<u8> {
-        let mut out = Vec::new();
-        for field in fields(bytes) {
-            let tag = field.tag;
-            let kind = fields_of.iter().find(|(known, _)| *known == tag).map(|&(_, kind)| kind);
-            match kind {
-                Some(Kind::Packed) if rng.coin() => {
-                    for value in field.packed() {
-                        out.push((tag, varint_field(tag, value)));
-                    }
-                }
-                Some(Kind::Scalar) if rng.coin() => {
-                    out.push((tag, varint_field(tag, 12_345)));
-                    out.push((tag, field.bytes));
-                }
-                Some(Kind::Bytes) if rng.coin() => {
-                    out.push((tag, delimited(tag, b"<=>")));
-                    out.push((tag, field.bytes));
-                }
-                Some(Kind::Message { fields: inner, once }) => {
-                    let payload = rewrite(field.payload(), inner, rng);
-                    // Cut between two of its fields, as a part may not end inside one.
-                    let cut = rng.below(payload.len() + 1);
-                    let cut = (fields(&payload).iter())
-                        .scan(0, |at, field| {
-                            *at += field.bytes.len();
-                            Some(*at)
-                        })
-                        .filter(|&at| at <= cut)
-                        .last()
-                        .unwrap_or(0);
-                    if once && cut > 0 {
-                        out.push((tag, delimited(tag, &payload[..cut])));
-                        out.push((tag, delimited(tag, &payload[cut..])));
-                    } else {
-                        out.push((tag, delimited(tag, &payload)));
-                    }
-                }
-                _ => out.push((tag, field.bytes)),
-            }
-        }
-        let unknown: Vec<u32> = [6, 15, 16, 26, 99, 2_047, 16_000, encoding::MAX_TAG]
-            .into_iter()
-            .filter(|tag| fields_of.iter().all(|(known, _)| known != tag))
-            .collect();
-        shuffle(out, &unknown, rng)
-    }
-
     /// Bytes prost reads to the same observation in another order and shape (see [`rewrite`]:
     /// fields in any order, unknown fields at every level, lists unpacked, scalars sent twice,
     /// messages in parts) are read to it too, hand results of every kind included.
@@ -1215,10 +1112,14 @@ mod tests {
         {
             let expected = Observation { legal_actions: Vec::new(), ..observation.clone() };
             for omit in [COMPACT, MESSAGES, FULL] {
-                let bytes = rewrite(&encoded(&observation, &omit), OBSERVATION, &mut rng);
-                assert_eq!(read_with_prost(&bytes, &[], &options).as_ref(), Ok(&expected));
+                let bytes =
+                    rewrite(&encoded::<State>(&observation, &omit), OBSERVATION, true, &mut rng);
+                assert_eq!(
+                    decode_through_pb::<State>(&bytes, &[], &options).as_ref(),
+                    Ok(&expected)
+                );
                 assert!(read_in_place(&bytes), "{bytes:?}");
-                assert_read_as_prost_reads(&bytes, &[], &options);
+                assert_read_as_prost_reads::<State>(&bytes, &[], &options);
             }
             showdowns += usize::from(matches!(
                 observation.public.last_result.map(|result| result.end),
@@ -1233,7 +1134,7 @@ mod tests {
     #[test]
     fn a_twenty_two_view_is_read_as_prost_reads_it() {
         let state = State::new(Options::default(), 5).unwrap();
-        let bytes = encoded(&state.observation(Seat(1)), &COMPACT);
+        let bytes = encoded::<State>(&state.observation(Seat(1)), &COMPACT);
         let twenty_two = delimited(OBSERVATION_TWENTY_TWO, &[]);
         let before = [twenty_two.clone(), bytes.clone()].concat();
         let after = [bytes.clone(), twenty_two].concat();
@@ -1243,7 +1144,7 @@ mod tests {
             Err(NO_GIN_VIEW.into())
         );
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
-            assert_read_as_prost_reads(&bytes, &[], state.options());
+            assert_read_as_prost_reads::<State>(&bytes, &[], state.options());
         }
     }
 
@@ -1265,7 +1166,7 @@ mod tests {
                     && !public.discard_pile.is_empty()
             })
             .unwrap();
-        let mut bytes = encoded(&observation, &MESSAGES);
+        let mut bytes = encoded::<State>(&observation, &MESSAGES);
         // A known card more, so that `known_cards` holds a `Card` message to reach into.
         let known = observation.public.known_cards[0];
         let card = Card::pack().find(|&card| !known.contains(card)).unwrap();
@@ -1293,7 +1194,7 @@ mod tests {
             let (mut read, mut refused) = (false, false);
             for depth in 94..=102 {
                 let deep = append_inside(&bytes, path, &nested_group(29, depth));
-                assert_read_as_prost_reads(&deep, &[], &options);
+                assert_read_as_prost_reads::<State>(&deep, &[], &options);
                 let result = State::decode_observation(&deep, &[], &options);
                 read |= result.is_ok();
                 refused |= result.is_err();
@@ -1340,7 +1241,7 @@ mod tests {
             let bytes = wire.encode_to_vec();
             let read = State::decode_observation(&bytes, &[], &options);
             assert!(read.is_err(), "{wire:?}");
-            assert_read_as_prost_reads(&bytes, &[], &options);
+            assert_read_as_prost_reads::<State>(&bytes, &[], &options);
         }
     }
 }

@@ -740,8 +740,6 @@ impl<const N: usize> AsRef<[pb::TwentyTwoSeatCard]> for Inline<pb::TwentyTwoSeat
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use std::collections::VecDeque;
-
     use cardroom_games::Seat;
     use cardroom_games::twenty_two::{Packs, Variant};
     use prost::Message;
@@ -749,6 +747,7 @@ mod tests {
     use super::super::tests::random_options;
     use super::*;
     use crate::wire::bytes::testing::*;
+    use crate::wire::decode_through_pb;
     use crate::wire::{TestRng as Rng, legal_actions_to_pb};
 
     /// The table sizes sampled: the smallest, two between, the largest with the default packs.
@@ -820,39 +819,9 @@ mod tests {
     /// `Card` messages without the JSON.
     const MESSAGES: pb::Omit = pb::Omit { json: true, ..FULL };
 
-    /// The default reading, as `WireGame::decode_observation`'s default body has it: prost's
-    /// tree, then `observation_from_pb`. The oracle of every test below.
-    fn read_with_prost(
-        bytes: &[u8],
-        legal_actions: &[pb::LegalAction],
-        options: &Options,
-    ) -> Result<Observation, String> {
-        let observation = pb::Observation::decode(bytes)
-            .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
-        State::observation_from_pb(&observation, legal_actions, options)
-    }
-
-    /// The hand reader agrees with the default on `bytes`, whatever they are: the same
-    /// observation, or the same error.
-    fn assert_read_as_prost_reads(
-        bytes: &[u8],
-        legal_actions: &[pb::LegalAction],
-        options: &Options,
-    ) {
-        let read = State::decode_observation(bytes, legal_actions, options);
-        let expected = read_with_prost(bytes, legal_actions, options);
-        assert_eq!(read, expected, "bytes {bytes:?}");
-    }
-
     /// Whether the hand reader reads `bytes` itself (rather than leaving them to prost).
     fn read_in_place(bytes: &[u8]) -> bool {
         ObservationFields::default().merge(bytes).is_some()
-    }
-
-    fn encoded(observation: &Observation, omit: &pb::Omit) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        State::encode_observation(observation, omit, &mut bytes);
-        bytes
     }
 
     /// A seat's observation (TT-24, TT-25) read from the bytes, in the compact form (cards as
@@ -866,13 +835,13 @@ mod tests {
         for (observation, options) in sample_observations(3, 20) {
             let legal = legal_actions_to_pb::<State>(State::legal_actions_of(&observation));
             for omit in [COMPACT, FULL] {
-                let bytes = encoded(&observation, &omit);
+                let bytes = encoded::<State>(&observation, &omit);
                 let read_here = read_in_place(&bytes);
                 assert!(read_here || observation.public.standings.is_some());
                 in_place += usize::from(read_here);
                 total += 1;
-                assert_read_as_prost_reads(&bytes, &[], &options);
-                assert_read_as_prost_reads(&bytes, &legal, &options);
+                assert_read_as_prost_reads::<State>(&bytes, &[], &options);
+                assert_read_as_prost_reads::<State>(&bytes, &legal, &options);
                 let read = State::decode_observation(&bytes, &legal, &options);
                 assert_eq!(read.as_ref(), Ok(&observation));
                 let mut read = State::decode_observation(&bytes, &[], &options).unwrap();
@@ -894,12 +863,12 @@ mod tests {
         for (i, (observation, options)) in observations.iter().enumerate() {
             // The JSON is a long `string` that only needs to be UTF-8: once in a while.
             let omit = [COMPACT, MESSAGES, COMPACT, MESSAGES, FULL][i % 5];
-            let bytes = encoded(observation, &omit);
+            let bytes = encoded::<State>(observation, &omit);
             let legal = legal_actions_to_pb::<State>(State::legal_actions_of(observation));
             let legal = if rng.coin() { legal } else { Vec::new() };
             if omit != FULL && i % 3 == 0 {
                 for len in 0..bytes.len() {
-                    assert_read_as_prost_reads(&bytes[..len], &legal, options);
+                    assert_read_as_prost_reads::<State>(&bytes[..len], &legal, options);
                 }
             }
             for _ in 0..30 {
@@ -917,7 +886,11 @@ mod tests {
                     _ => rng.below(256) as u8,
                 };
                 let read = State::decode_observation(&damaged, &legal, options);
-                assert_eq!(read, read_with_prost(&damaged, &legal, options), "{damaged:?}");
+                assert_eq!(
+                    read,
+                    decode_through_pb::<State>(&damaged, &legal, options),
+                    "{damaged:?}"
+                );
                 refused += usize::from(read.is_err());
                 in_place += usize::from(read_in_place(&damaged));
                 mutations += 1;
@@ -926,38 +899,6 @@ mod tests {
         assert!(mutations >= 1_000, "{mutations} damaged observations");
         assert!(refused > mutations / 10, "damage was refused as well as read: {refused}");
         assert!(in_place > mutations / 4, "damaged bytes were read in place: {in_place}");
-    }
-
-    /// Fields in a random order that keeps each number's own in order (the order that
-    /// matters: lists append, the last of a scalar wins), with unknown fields among them if
-    /// `unknown`.
-    fn shuffle(
-        fields: Vec<(u32, Vec<u8>)>,
-        unknown_tags: &[u32],
-        unknown: bool,
-        rng: &mut Rng,
-    ) -> Vec<u8> {
-        let mut queues: Vec<(u32, VecDeque<Vec<u8>>)> = Vec::new();
-        for (tag, bytes) in fields {
-            match queues.iter_mut().find(|(queue_tag, _)| *queue_tag == tag) {
-                Some((_, queue)) => queue.push_back(bytes),
-                None => queues.push((tag, VecDeque::from([bytes]))),
-            }
-        }
-        if unknown {
-            for _ in 0..rng.below(3) {
-                queues.push((u32::MAX, VecDeque::from([unknown_field(unknown_tags, rng)])));
-            }
-        }
-        let mut out = Vec::new();
-        while !queues.is_empty() {
-            let pick = rng.below(queues.len());
-            out.extend(queues[pick].1.pop_front().unwrap());
-            if queues[pick].1.is_empty() {
-                queues.remove(pick);
-            }
-        }
-        out
     }
 
     const SEAT_CARD_ENTRY: Kind = Kind::Message {
@@ -1016,60 +957,6 @@ mod tests {
         (OBSERVATION_JSON, Kind::Bytes),
     ];
 
-    /// A message's bytes written otherwise, as prost still reads them to the same value: its
-    /// fields in any order (each number's own kept in order), unknown fields among them if
-    /// `unknown`, packed lists unpacked, scalars and `bytes` sent twice (the first one
-    /// overridden), and each field of a message that is not repeated sent in two parts
-    /// (merged), all the way down. A field `fields` does not name (`standings`) is copied as
-    /// it is.
-    fn rewrite(bytes: &[u8], fields_of: &[(u32, Kind)], unknown: bool, rng: &mut Rng) -> Vec<u8> {
-        let mut out = Vec::new();
-        for field in fields(bytes) {
-            let tag = field.tag;
-            let kind = fields_of.iter().find(|(known, _)| *known == tag).map(|&(_, kind)| kind);
-            match kind {
-                Some(Kind::Packed) if rng.coin() => {
-                    for value in field.packed() {
-                        out.push((tag, varint_field(tag, value)));
-                    }
-                }
-                Some(Kind::Scalar) if rng.coin() => {
-                    out.push((tag, varint_field(tag, 12_345)));
-                    out.push((tag, field.bytes));
-                }
-                Some(Kind::Bytes) if rng.coin() => {
-                    out.push((tag, delimited(tag, b"<=>")));
-                    out.push((tag, field.bytes));
-                }
-                Some(Kind::Message { fields: inner, once }) => {
-                    let payload = rewrite(field.payload(), inner, unknown, rng);
-                    // Cut between two of its fields, as a part may not end inside one.
-                    let cut = rng.below(payload.len() + 1);
-                    let cut = (fields(&payload).iter())
-                        .scan(0, |at, field| {
-                            *at += field.bytes.len();
-                            Some(*at)
-                        })
-                        .filter(|&at| at <= cut)
-                        .last()
-                        .unwrap_or(0);
-                    if once && cut > 0 {
-                        out.push((tag, delimited(tag, &payload[..cut])));
-                        out.push((tag, delimited(tag, &payload[cut..])));
-                    } else {
-                        out.push((tag, delimited(tag, &payload)));
-                    }
-                }
-                _ => out.push((tag, field.bytes)),
-            }
-        }
-        let unknown_tags: Vec<u32> = [7, 15, 16, 26, 99, 2_047, 16_000, encoding::MAX_TAG]
-            .into_iter()
-            .filter(|tag| fields_of.iter().all(|(known, _)| known != tag))
-            .collect();
-        shuffle(out, &unknown_tags, unknown, rng)
-    }
-
     /// Bytes prost reads to the same observation in another order and shape (see [`rewrite`]:
     /// fields in any order, lists unpacked, scalars sent twice, messages in parts) are read to
     /// it, in place; with unknown fields at every level too, as prost reads them.
@@ -1080,13 +967,20 @@ mod tests {
             let expected = Observation { legal_actions: Vec::new(), ..observation.clone() };
             for omit in [COMPACT, MESSAGES, FULL] {
                 for unknown in [false, true] {
-                    let bytes =
-                        rewrite(&encoded(&observation, &omit), OBSERVATION, unknown, &mut rng);
-                    assert_eq!(read_with_prost(&bytes, &[], &options).as_ref(), Ok(&expected));
+                    let bytes = rewrite(
+                        &encoded::<State>(&observation, &omit),
+                        OBSERVATION,
+                        unknown,
+                        &mut rng,
+                    );
+                    assert_eq!(
+                        decode_through_pb::<State>(&bytes, &[], &options).as_ref(),
+                        Ok(&expected)
+                    );
                     if !unknown && observation.public.standings.is_none() {
                         assert!(read_in_place(&bytes), "{bytes:?}");
                     }
-                    assert_read_as_prost_reads(&bytes, &[], &options);
+                    assert_read_as_prost_reads::<State>(&bytes, &[], &options);
                 }
             }
         }
@@ -1097,7 +991,7 @@ mod tests {
     #[test]
     fn a_gin_view_is_read_as_prost_reads_it() {
         let state = State::new(Options::default(), 4, 5).unwrap();
-        let bytes = encoded(&state.observation(Seat(1)), &COMPACT);
+        let bytes = encoded::<State>(&state.observation(Seat(1)), &COMPACT);
         let gin = delimited(3, &[]);
         let before = [gin.clone(), bytes.clone()].concat();
         let after = [bytes.clone(), gin].concat();
@@ -1107,7 +1001,7 @@ mod tests {
             Err(NO_TWENTY_TWO_VIEW.into())
         );
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
-            assert_read_as_prost_reads(&bytes, &[], state.options());
+            assert_read_as_prost_reads::<State>(&bytes, &[], state.options());
         }
     }
 
@@ -1176,7 +1070,7 @@ mod tests {
             let bytes = wire.encode_to_vec();
             let read = State::decode_observation(&bytes, &[], &options);
             assert!(read.is_err(), "{wire:?}");
-            assert_read_as_prost_reads(&bytes, &[], &options);
+            assert_read_as_prost_reads::<State>(&bytes, &[], &options);
         }
     }
 
@@ -1195,12 +1089,12 @@ mod tests {
                     let observation = state.observation(Seat(step as u8 % players));
                     let legal = legal_actions_to_pb::<State>(State::legal_actions_of(&observation));
                     for omit in [COMPACT, FULL] {
-                        let bytes = encoded(&observation, &omit);
+                        let bytes = encoded::<State>(&observation, &omit);
                         assert!(
                             bytes == State::observation_to_pb(&observation, &omit).encode_to_vec()
                         );
                         assert!(!read_in_place(&bytes));
-                        assert_read_as_prost_reads(&bytes, &legal, &options);
+                        assert_read_as_prost_reads::<State>(&bytes, &legal, &options);
                         let read = State::decode_observation(&bytes, &legal, &options);
                         assert_eq!(read.as_ref(), Ok(&observation));
                         observations += 1;
@@ -1230,7 +1124,7 @@ mod tests {
                     && !observation.hand.as_slice().is_empty()
             })
             .unwrap();
-        let bytes = encoded(&observation, &MESSAGES);
+        let bytes = encoded::<State>(&observation, &MESSAGES);
         const PUBLIC_AT: [u32; 2] = [OBSERVATION_TWENTY_TWO, TT_PUBLIC];
         let [tt, public] = PUBLIC_AT;
         let paths: [&[u32]; 11] = [
@@ -1250,12 +1144,12 @@ mod tests {
             for _ in 0..5 {
                 let extra = unknown_field(&[15, 16, 99, 2_047], &mut rng);
                 let bytes = append_inside(&bytes, path, &extra);
-                assert_read_as_prost_reads(&bytes, &[], &options);
+                assert_read_as_prost_reads::<State>(&bytes, &[], &options);
             }
             let (mut read, mut refused) = (false, false);
             for depth in 92..=102 {
                 let deep = append_inside(&bytes, path, &nested_group(29, depth));
-                assert_read_as_prost_reads(&deep, &[], &options);
+                assert_read_as_prost_reads::<State>(&deep, &[], &options);
                 let result = State::decode_observation(&deep, &[], &options);
                 read |= result.is_ok();
                 refused |= result.is_err();
