@@ -536,4 +536,58 @@ pub(crate) mod testing {
             .collect();
         shuffle(out, &unknown_tags, unknown, rng)
     }
+
+    /// What [`cut_and_damage`] found over the bytes it changed.
+    #[derive(Debug, Default)]
+    pub(crate) struct Damage {
+        /// Bytes changed and read.
+        pub(crate) mutations: usize,
+        /// Of those, refused by both readers.
+        pub(crate) refused: usize,
+        /// Of those, read by the game's own reader rather than left to prost.
+        pub(crate) in_place: usize,
+    }
+
+    /// Checks `G`'s reader against the default on `bytes` cut at every length (if `cuts`) and
+    /// on `damages` copies with one byte changed (flipped, moved by one or replaced), aiming at
+    /// the first `aim` bytes half the time when given (a full form's JSON is long and only
+    /// needs to be UTF-8); adds to `tally`. `in_place` says whether the game reads bytes itself.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn cut_and_damage<G: WireGame>(
+        bytes: &[u8],
+        legal: &[pb::LegalAction],
+        options: &G::Options,
+        cuts: bool,
+        damages: usize,
+        aim: Option<usize>,
+        in_place: impl Fn(&[u8]) -> bool,
+        rng: &mut Rng,
+        tally: &mut Damage,
+    ) where
+        G::Observation: std::fmt::Debug + PartialEq,
+    {
+        if cuts {
+            for len in 0..bytes.len() {
+                assert_read_as_prost_reads::<G>(&bytes[..len], legal, options);
+            }
+        }
+        for _ in 0..damages {
+            let mut damaged = bytes.to_vec();
+            let at = match aim {
+                Some(aim) if rng.coin() => rng.below(damaged.len().min(aim)),
+                _ => rng.below(damaged.len()),
+            };
+            damaged[at] = match rng.below(4) {
+                0 => damaged[at] ^ (1 << rng.below(8)),
+                1 => damaged[at].wrapping_add(1),
+                2 => damaged[at].wrapping_sub(1),
+                _ => rng.below(256) as u8,
+            };
+            let read = G::decode_observation(&damaged, legal, options);
+            assert_eq!(read, decode_through_pb::<G>(&damaged, legal, options), "{damaged:?}");
+            tally.refused += usize::from(read.is_err());
+            tally.in_place += usize::from(in_place(&damaged));
+            tally.mutations += 1;
+        }
+    }
 }

@@ -857,8 +857,7 @@ mod tests {
     #[test]
     fn cut_and_damaged_bytes_are_read_as_prost_reads_them() {
         let mut rng = Rng::new(7);
-        let (mut refused, mutations, mut in_place) = (0, 0, 0);
-        let mut mutations: usize = mutations;
+        let mut tally = Damage::default();
         let observations = sample_observations(2, 60);
         for (i, (observation, options)) in observations.iter().enumerate() {
             // The JSON is a long `string` that only needs to be UTF-8: once in a while.
@@ -866,36 +865,20 @@ mod tests {
             let bytes = encoded::<State>(observation, &omit);
             let legal = legal_actions_to_pb::<State>(State::legal_actions_of(observation));
             let legal = if rng.coin() { legal } else { Vec::new() };
-            if omit != FULL && i % 3 == 0 {
-                for len in 0..bytes.len() {
-                    assert_read_as_prost_reads::<State>(&bytes[..len], &legal, options);
-                }
-            }
-            for _ in 0..30 {
-                let mut damaged = bytes.clone();
-                let at = if omit == FULL && rng.coin() {
-                    // Most of the full form is the JSON: aim at the typed view half the time.
-                    rng.below(damaged.len().min(400))
-                } else {
-                    rng.below(damaged.len())
-                };
-                damaged[at] = match rng.below(4) {
-                    0 => damaged[at] ^ (1 << rng.below(8)),
-                    1 => damaged[at].wrapping_add(1),
-                    2 => damaged[at].wrapping_sub(1),
-                    _ => rng.below(256) as u8,
-                };
-                let read = State::decode_observation(&damaged, &legal, options);
-                assert_eq!(
-                    read,
-                    decode_through_pb::<State>(&damaged, &legal, options),
-                    "{damaged:?}"
-                );
-                refused += usize::from(read.is_err());
-                in_place += usize::from(read_in_place(&damaged));
-                mutations += 1;
-            }
+            let (cuts, aim) = (omit != FULL && i % 3 == 0, (omit == FULL).then_some(400));
+            cut_and_damage::<State>(
+                &bytes,
+                &legal,
+                options,
+                cuts,
+                30,
+                aim,
+                read_in_place,
+                &mut rng,
+                &mut tally,
+            );
         }
+        let Damage { mutations, refused, in_place } = tally;
         assert!(mutations >= 1_000, "{mutations} damaged observations");
         assert!(refused > mutations / 10, "damage was refused as well as read: {refused}");
         assert!(in_place > mutations / 4, "damaged bytes were read in place: {in_place}");
