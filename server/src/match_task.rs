@@ -27,8 +27,8 @@ use crate::standings::final_standings;
 use crate::stats::MatchOrigin;
 use crate::status::read_error;
 
-/// Where a match task sends one bot's messages.
-/// A bot's `Play` stream: each message encoded by the match task ([`ServerFrame`]).
+/// Where a match task sends one bot's messages, each encoded by the match task
+/// ([`ServerFrame`]).
 pub(crate) type BotSender = mpsc::Sender<Result<ServerFrame, Status>>;
 /// Where a match task sends one spectator's messages.
 pub(crate) type WatchSender = mpsc::Sender<Result<pb::WatchMessage, Status>>;
