@@ -78,32 +78,31 @@ impl ServerFrame {
         observation: &G::Observation,
         omit: &pb::Omit,
     ) -> (ServerFrame, usize) {
+        // The observation is written first, after room for the headers before it (whose
+        // lengths depend on its own); the headers then go at the end of that room, and the
+        // frame starts where they do.
         let mut buf = Vec::with_capacity(MAX_TURN_HEADER + 320);
         buf.resize(MAX_TURN_HEADER, 0);
         G::encode_observation(observation, omit, &mut buf);
         let observation_len = buf.len() - MAX_TURN_HEADER;
-        let mut head = [0u8; MAX_TURN_HEADER];
-        let mut at = &mut head[..];
-        let tail =
-            encoding::message::encoded_len_repeated(TURN_LEGAL_ACTIONS, header.legal_actions)
-                + if header.move_ms != 0 {
-                    encoding::uint32::encoded_len(TURN_MOVE_MS, &header.move_ms)
-                } else {
-                    0
-                }
-                + if header.bank_ms != 0 {
-                    encoding::uint32::encoded_len(TURN_BANK_MS, &header.bank_ms)
-                } else {
-                    0
-                };
-        let turn_len = if header.turn != 0 {
-            encoding::uint64::encoded_len(TURN_TURN, &header.turn)
-        } else {
+        // proto3 leaves a zero number out.
+        let uint32_len = |tag, value: u32| {
+            if value == 0 { 0 } else { encoding::uint32::encoded_len(tag, &value) }
+        };
+        let turn_number_len = if header.turn == 0 {
             0
-        } + encoding::key_len(TURN_OBSERVATION)
+        } else {
+            encoding::uint64::encoded_len(TURN_TURN, &header.turn)
+        };
+        let turn_len = turn_number_len
+            + encoding::key_len(TURN_OBSERVATION)
             + encoding::encoded_len_varint(observation_len as u64)
             + observation_len
-            + tail;
+            + encoding::message::encoded_len_repeated(TURN_LEGAL_ACTIONS, header.legal_actions)
+            + uint32_len(TURN_MOVE_MS, header.move_ms)
+            + uint32_len(TURN_BANK_MS, header.bank_ms);
+        let mut head = [0u8; MAX_TURN_HEADER];
+        let mut at = &mut head[..];
         encoding::encode_key(SERVER_MESSAGE_TURN, WireType::LengthDelimited, &mut at);
         encoding::encode_varint(turn_len as u64, &mut at);
         if header.turn != 0 {
