@@ -39,6 +39,10 @@ const TURN_BANK_MS: u32 = 5;
 /// and length, `Turn.turn`'s key and value, `Turn.observation`'s key and length.
 const MAX_TURN_HEADER: usize = 1 + 5 + 1 + 10 + 1 + 5;
 
+/// Room a `Turn`'s buffer starts with for its observation: a compact Gin Rummy `Turn` is about
+/// 175 bytes under the load tool; a larger observation grows the buffer once.
+const OBSERVATION_ROOM: usize = 320;
+
 /// One encoded `ServerMessage`, as the server's `Play` stream sends it. Its [`Message`]
 /// implementation writes the bytes as they are; it is never decoded (a client reads
 /// `pb::ServerMessage`, or [`Incoming`] through [`PlayCodec`]).
@@ -81,7 +85,7 @@ impl ServerFrame {
         // The observation is written first, after room for the headers before it (whose
         // lengths depend on its own); the headers then go at the end of that room, and the
         // frame starts where they do.
-        let mut buf = Vec::with_capacity(MAX_TURN_HEADER + 320);
+        let mut buf = Vec::with_capacity(MAX_TURN_HEADER + OBSERVATION_ROOM);
         buf.resize(MAX_TURN_HEADER, 0);
         G::encode_observation(observation, omit, &mut buf);
         let observation_len = buf.len() - MAX_TURN_HEADER;
