@@ -90,13 +90,23 @@ pub fn crashing_bot(url: String, name: &str, key: String) {
 /// bot that sat in a rated set has the replay's rating exactly, one that sat in none (it
 /// entered, but no set with it was rated yet) the initial rating and no set rated.
 ///
+/// The ladder may still be rating sets while this reads: the rated sets and the bots are taken
+/// as one snapshot, the bots read before and after the sets and the same both times (a set is
+/// rated in one transaction, so no set was rated between the two reads).
+///
 /// # Panics
 ///
 /// When a rating differs, or the store cannot be read.
 pub async fn assert_ratings_replay(store: &dyn Store, ladder: LadderId, system: RatingSystem) {
-    let rated = store.rated_sets(ladder).await.expect("the rated sets");
+    let (rated, bots) = crate::eventually("a snapshot of the rated sets and the bots", || async {
+        let before = store.ladder_bots(ladder).await.expect("the ladder's bots");
+        let rated = store.rated_sets(ladder).await.expect("the rated sets");
+        let after = store.ladder_bots(ladder).await.expect("the ladder's bots");
+        (before == after).then_some((rated, after))
+    })
+    .await;
     let replayed = replay(system, &rated).expect("the rated sets replay");
-    for bot in store.ladder_bots(ladder).await.expect("the ladder's bots") {
+    for bot in bots {
         let stored = Rating {
             mean: bot.rating.mean,
             sigma: bot.rating.sigma,

@@ -56,12 +56,20 @@ async fn registered_bots_in_the_lobby_play_duplicate_sets_by_themselves() {
             assert!(record.contains("\"game\""), "{record}");
         }
     }
-    // Every rating update is stored, one per rated set, in set order.
-    let changes = store.rating_changes(ladder).await.unwrap();
-    let rated_now = store.rated_sets(ladder).await.unwrap();
+    // Every rating update is stored, one per rated set, in set order. The ladder plays on, so
+    // the changes are read between two reads of the rated sets that agree.
+    let (changes, rated_now) =
+        eventually("the rating changes of a settled count of sets", || async {
+            let before = store.rated_sets(ladder).await.unwrap().len();
+            let changes = store.rating_changes(ladder).await.unwrap();
+            let rated = store.rated_sets(ladder).await.unwrap().len();
+            (before == rated).then_some((changes, rated))
+        })
+        .await;
     let mut seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
+    assert!(seqs.is_sorted(), "{seqs:?}");
     seqs.dedup();
-    assert_eq!(seqs.len(), rated_now.len());
+    assert_eq!(seqs.len(), rated_now);
     assert_ratings_replay(store.as_ref(), ladder, RatingSystem::WengLin).await;
     let bots = store.ladder_bots(ladder).await.unwrap();
     assert_eq!(bots.len(), 3);
