@@ -32,10 +32,12 @@ use serde::Serialize;
 
 use crate::pairwise::{ADAPTIVE_AFTER, LogWealth, PairTable, STAKES, adaptive_stake, mixed};
 
-/// The most bots the order test takes (`5! = 120` orders, each with its own wealth and ten
-/// pairs to bet on per set: replaying 10,000 sets costs some 10⁸ operations, which a
-/// leaderboard page that recomputes a ladder's settlement can afford).
-pub const MAX_BOTS: usize = 5;
+/// The most bots the order test takes: `8! = 40,320` orders, each with its own wealth (3.5 MB
+/// of it). A set costs a pass over every order, but no order's bets are worked out on its own:
+/// a set's bets on an order depend only on how it ranks the bots that sat together, so they are
+/// worked out once for each of those rankings (24 at a four-seat table) and added to every
+/// order with that ranking. Some 0.5 ms a set at eight bots (BENCHMARKS.md, "Settlement").
+pub const MAX_BOTS: usize = 8;
 
 /// The evidence against every order of a small field (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,9 +45,11 @@ pub struct OrderTest {
     bots: usize,
     /// How its gamblers stake.
     betting: Betting,
-    /// Every order of the bots, best first.
-    orders: Vec<Vec<usize>>,
-    /// The logarithms of each order's gamblers' wealth, by the index of `orders`.
+    /// Every order of the bots, best first, `bots` entries each, one after the other.
+    orders: Vec<u8>,
+    /// Each bot's place in each order (0 first), in the same layout.
+    places: Vec<u8>,
+    /// The logarithms of each order's gamblers' wealth, by the order's number.
     wealth: Vec<LogWealth>,
 }
 
@@ -70,14 +74,28 @@ impl OrderTest {
         if bots > MAX_BOTS {
             return None;
         }
-        let orders = permutations(bots);
-        let wealth = vec![[0.0; STAKES.len() + 1]; orders.len()];
-        Some(OrderTest { bots, betting, orders, wealth })
+        let all = permutations(bots);
+        let mut orders = Vec::with_capacity(all.len() * bots);
+        let mut places = vec![0u8; all.len() * bots];
+        for (i, order) in all.iter().enumerate() {
+            for (place, &bot) in order.iter().enumerate() {
+                // At most MAX_BOTS (8) of each: they fit a byte.
+                orders.push(bot as u8);
+                places[i * bots + bot] = place as u8;
+            }
+        }
+        let wealth = vec![[0.0; STAKES.len() + 1]; all.len()];
+        Some(OrderTest { bots, betting, orders, places, wealth })
     }
 
     /// The bots of the field.
     pub fn bots(&self) -> usize {
         self.bots
+    }
+
+    /// The orders, each `bots` long, with their wealth.
+    fn each(&self) -> impl Iterator<Item = (&[u8], &LogWealth)> {
+        self.orders.chunks_exact(self.bots.max(1)).zip(&self.wealth)
     }
 
     /// Bets on one set: `samples` holds `(a, b, x)`, `a`'s score `x` (in `0..=1`) against `b`,
@@ -88,6 +106,8 @@ impl OrderTest {
         let k = self.bots;
         // bets[upper * k + lower]: betting that `lower`, below `upper` in an order, is better.
         let mut bets: Vec<Option<Bet>> = vec![None; k * k];
+        // The pairs bet on, `a < b`, each once.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
         for &(a, b, x) in samples {
             if a == b || a >= k || b >= k {
                 continue;
@@ -97,23 +117,41 @@ impl OrderTest {
             let betting = self.betting;
             bets[b * k + a] = Some(Bet { excess: x - 0.5, stakes: stakes(before, a, b, betting) });
             bets[a * k + b] = Some(Bet { excess: 0.5 - x, stakes: stakes(before, b, a, betting) });
+            pairs.push((a.min(b), a.max(b)));
         }
-        for (order, wealth) in self.orders.iter().zip(&mut self.wealth) {
-            let placed: Vec<&Bet> = order
+        pairs.sort_unstable();
+        pairs.dedup();
+        // At most 28 pairs among eight bots: an order's ranking of them is a bit each (set
+        // when the pair's second bot is above its first), and its gains are worked out the
+        // first time an order ranks them that way.
+        let gains_of = |ranking: u32| -> LogWealth {
+            let placed: Vec<&Bet> = pairs
                 .iter()
                 .enumerate()
-                .flat_map(|(i, &upper)| order[i + 1..].iter().map(move |&lower| (upper, lower)))
-                .filter_map(|(upper, lower)| bets[upper * k + lower].as_ref())
+                .filter_map(|(i, &(a, b))| {
+                    let (upper, lower) = if ranking >> i & 1 == 1 { (b, a) } else { (a, b) };
+                    bets[upper * k + lower].as_ref()
+                })
                 .collect();
-            if placed.is_empty() {
-                continue;
-            }
-            for (i, w) in wealth.iter_mut().enumerate() {
+            let mut gains = [0.0; STAKES.len() + 1];
+            for (i, g) in gains.iter_mut().enumerate() {
                 let total: f64 = placed.iter().map(|b| b.stakes[i]).sum();
                 let scale = if total > STAKES[0] { STAKES[0] / total } else { 1.0 };
                 let gain: f64 = placed.iter().map(|b| b.stakes[i] * scale * b.excess).sum();
                 // Each excess is at least -½ and the stakes sum to at most 1.8: above 0.1.
-                *w += gain.ln_1p();
+                *g = gain.ln_1p();
+            }
+            gains
+        };
+        let mut known: std::collections::HashMap<u32, LogWealth> = Default::default();
+        for (places, wealth) in self.places.chunks_exact(k.max(1)).zip(&mut self.wealth) {
+            let ranking = pairs
+                .iter()
+                .enumerate()
+                .fold(0u32, |r, (i, &(a, b))| r | u32::from(places[b] < places[a]) << i);
+            let gains = known.entry(ranking).or_insert_with(|| gains_of(ranking));
+            for (w, g) in wealth.iter_mut().zip(gains.iter()) {
+                *w += g;
             }
         }
     }
@@ -121,10 +159,8 @@ impl OrderTest {
     /// Whether the data reject `order` (a permutation of the bots) at `alpha`; `false` for
     /// anything that is not an order of this field.
     pub fn rejected(&self, order: &[usize], alpha: f64) -> bool {
-        self.orders
-            .iter()
-            .position(|o| o == order)
-            .is_some_and(|i| mixed(&self.wealth[i]) >= (1.0 / alpha).ln())
+        let threshold = (1.0 / alpha).ln();
+        self.each().any(|(o, w)| same(o, order) && reaches(w, threshold))
     }
 
     /// For each adjacent pair of `order`, whether some other order not rejected at `alpha`
@@ -134,16 +170,12 @@ impl OrderTest {
         let k = self.bots;
         let threshold = (1.0 / alpha).ln();
         let mut open = vec![false; order.len().saturating_sub(1)];
-        let mut position = vec![0; k];
-        for (other, wealth) in self.orders.iter().zip(&self.wealth) {
-            if other.as_slice() == order || mixed(wealth) >= threshold {
+        for ((other, wealth), places) in self.each().zip(self.places.chunks_exact(k.max(1))) {
+            if same(other, order) || reaches(wealth, threshold) {
                 continue;
             }
-            for (p, &bot) in other.iter().enumerate() {
-                position[bot] = p;
-            }
             for (i, w) in order.windows(2).enumerate() {
-                if w[0] < k && w[1] < k && position[w[1]] < position[w[0]] {
+                if w[0] < k && w[1] < k && places[w[1]] < places[w[0]] {
                     open[i] = true;
                 }
             }
@@ -158,20 +190,19 @@ impl OrderTest {
     pub fn rank_intervals(&self, order: &[usize], alpha: f64) -> Vec<(usize, usize)> {
         let threshold = (1.0 / alpha).ln();
         let mut intervals = vec![(usize::MAX, 0); self.bots];
-        let kept = self
-            .orders
-            .iter()
-            .zip(&self.wealth)
-            .filter(|(_, w)| mixed(w) < threshold)
-            .map(|(o, _)| o.as_slice())
-            .chain([order]);
-        for o in kept {
-            for (p, &bot) in o.iter().enumerate() {
-                if let Some((lo, hi)) = intervals.get_mut(bot) {
-                    *lo = (*lo).min(p + 1);
-                    *hi = (*hi).max(p + 1);
-                }
+        let mut widen = |p: usize, bot: usize| {
+            if let Some((lo, hi)) = intervals.get_mut(bot) {
+                *lo = (*lo).min(p + 1);
+                *hi = (*hi).max(p + 1);
             }
+        };
+        for (o, _) in self.each().filter(|(_, w)| !reaches(w, threshold)) {
+            for (p, &bot) in o.iter().enumerate() {
+                widen(p, usize::from(bot));
+            }
+        }
+        for (p, &bot) in order.iter().enumerate() {
+            widen(p, bot);
         }
         intervals
     }
@@ -180,6 +211,28 @@ impl OrderTest {
     pub fn settled(&self, order: &[usize], alpha: f64) -> bool {
         order.len() == self.bots && self.open_pairs(order, alpha).iter().all(|&o| !o)
     }
+}
+
+/// Whether an order as stored is `order`.
+fn same(stored: &[u8], order: &[usize]) -> bool {
+    stored.len() == order.len() && stored.iter().zip(order).all(|(&s, &o)| usize::from(s) == o)
+}
+
+/// Whether the mixture of `wealth` ([`mixed`]) reaches `threshold`, without its logarithm and
+/// exponentials where a bound decides: the mixture is at most the largest of its parts (its
+/// weights sum to 1) and at least any part times that part's weight.
+fn reaches(wealth: &LogWealth, threshold: f64) -> bool {
+    let top = wealth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if top < threshold {
+        return false;
+    }
+    let grid_weight = (0.5 / STAKES.len() as f64).ln();
+    let floor = wealth
+        .iter()
+        .enumerate()
+        .map(|(i, w)| w + if i < STAKES.len() { grid_weight } else { 0.5f64.ln() })
+        .fold(f64::NEG_INFINITY, f64::max);
+    floor >= threshold || mixed(wealth) >= threshold
 }
 
 /// How an order's gamblers stake (see the [module docs](self)): either way, every stake is
@@ -267,6 +320,8 @@ mod tests {
         assert_eq!(sorted.len(), 24);
         assert_eq!(permutations(1), vec![vec![0]]);
         assert!(OrderTest::new(MAX_BOTS + 1).is_none());
+        let eight = OrderTest::new(MAX_BOTS).unwrap_or_else(|| unreachable!());
+        assert_eq!(eight.wealth.len(), 40_320);
     }
 
     /// When each test first settles, over up to `sets` sets among `k` bots at tables of `k`
@@ -317,6 +372,114 @@ mod tests {
             }
         }
         (by_orders, by_union)
+    }
+
+    /// The bets of one set on one order, worked out on their own: what `add_set` did for
+    /// every order before it shared the work among orders that rank a set's bots alike.
+    fn one_order_gains(
+        k: usize,
+        before: &PairTable,
+        samples: &[(usize, usize, f64)],
+        order: &[usize],
+    ) -> LogWealth {
+        let mut bets: Vec<Option<Bet>> = vec![None; k * k];
+        for &(a, b, x) in samples {
+            let betting = Betting::default();
+            bets[b * k + a] = Some(Bet { excess: x - 0.5, stakes: stakes(before, a, b, betting) });
+            bets[a * k + b] = Some(Bet { excess: 0.5 - x, stakes: stakes(before, b, a, betting) });
+        }
+        let placed: Vec<&Bet> = order
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &upper)| order[i + 1..].iter().map(move |&lower| (upper, lower)))
+            .filter_map(|(upper, lower)| bets[upper * k + lower].as_ref())
+            .collect();
+        let mut gains = [0.0; STAKES.len() + 1];
+        for (i, g) in gains.iter_mut().enumerate() {
+            let total: f64 = placed.iter().map(|b| b.stakes[i]).sum();
+            let scale = if total > STAKES[0] { STAKES[0] / total } else { 1.0 };
+            *g = placed.iter().map(|b| b.stakes[i] * scale * b.excess).sum::<f64>().ln_1p();
+        }
+        gains
+    }
+
+    #[test]
+    fn every_order_gains_what_its_own_bets_pay() {
+        // Six bots at tables of two, four and six, fifty sets: every order's wealth is the sum
+        // of what its own bets paid, set by set.
+        let k = 6;
+        let mut test = OrderTest::new(k).unwrap_or_else(|| unreachable!());
+        let mut expected = test.wealth.clone();
+        let mut pairs = PairTable::new(k);
+        for s in 0..50u64 {
+            let seated = [2, 4, 6][s as usize % 3];
+            let first = derive_seed(7, s) as usize % k;
+            let table: Vec<usize> = (0..seated).map(|i| (first + i * 5) % k).collect();
+            let mut samples = Vec::new();
+            for (i, &a) in table.iter().enumerate() {
+                for &b in &table[i + 1..] {
+                    let x = (uniform(s, (a * k + b) as u64) * 8.0).floor() / 8.0;
+                    samples.push((a, b, if a < 2 { 1.0 - x / 2.0 } else { x }));
+                }
+            }
+            for (o, w) in test.orders.chunks_exact(k).zip(&mut expected) {
+                let order: Vec<usize> = o.iter().map(|&b| usize::from(b)).collect();
+                let gains = one_order_gains(k, &pairs, &samples, &order);
+                w.iter_mut().zip(gains).for_each(|(w, g)| *w += g);
+            }
+            test.add_set(&pairs, &samples);
+            for &(a, b, x) in &samples {
+                pairs.add(a, b, x, 0.0);
+            }
+        }
+        for (got, want) in test.wealth.iter().zip(&expected) {
+            for (g, w) in got.iter().zip(want) {
+                assert!((g - w).abs() < 1e-9, "{got:?} against {want:?}");
+            }
+        }
+        assert!(test.wealth.iter().any(|w| w.iter().any(|&x| x > 1.0)), "the bets paid");
+    }
+
+    #[test]
+    fn eight_bots_at_four_seat_tables_settle_their_order() {
+        // Eight bots, each better than the next (0.8 a match), four at a table: the tables
+        // walk round the field, so that every adjacent pair sits together in three of eight.
+        let k = 8;
+        let mut test = OrderTest::new(k).unwrap_or_else(|| unreachable!());
+        let mut pairs = PairTable::new(k);
+        let truth: Vec<usize> = (0..k).collect();
+        let mut settled = None;
+        for s in 0..400u64 {
+            let table: Vec<usize> = (0..4).map(|i| (s as usize + i) % k).collect();
+            let mut samples = Vec::new();
+            for (i, &a) in table.iter().enumerate() {
+                for &b in &table[i + 1..] {
+                    let u = uniform(s, (a * k + b) as u64);
+                    let better = if u < 0.8 { a.min(b) } else { a.max(b) };
+                    samples.push((a, b, if better == a { 1.0 } else { 0.0 }));
+                }
+            }
+            test.add_set(&pairs, &samples);
+            for &(a, b, x) in &samples {
+                pairs.add(a, b, x, 0.0);
+            }
+            let order = pairs.order(0.0, &[]);
+            if test.settled(&order, 0.05) {
+                settled = Some((s, order));
+                break;
+            }
+        }
+        let last = pairs.order(0.0, &[]);
+        let open = test.open_pairs(&last, 0.05);
+        let (sets, order) =
+            settled.unwrap_or_else(|| panic!("not settled in 400 sets: {last:?} {open:?}"));
+        assert_eq!(order, truth, "after {sets} sets");
+        let intervals = test.rank_intervals(&order, 0.05);
+        assert!(intervals.iter().enumerate().all(|(bot, &(lo, hi))| lo == bot + 1 && hi == lo));
+        assert!(!test.rejected(&truth, 0.05));
+        let mut swapped = truth.clone();
+        swapped.swap(3, 4);
+        assert!(test.rejected(&swapped, 0.05));
     }
 
     #[test]

@@ -17,16 +17,14 @@ use cardroom_example_bots::diluted::Diluted;
 use cardroom_example_bots::random::RandomBot;
 use cardroom_sdk::{Bot, GameKind, MAX_LOCAL_DECISIONS, play_local_report};
 
-/// The field's shares of random moves, strongest first; the last bot is the random bot.
-const SHARES: [f64; 4] = [0.0, 0.1, 0.25, 0.5];
-
 /// `cardroom arena power`'s flags.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PowerArgs {
     /// The game: `gin` or `twenty_two`.
     #[arg(long)]
     game: GameKind,
-    /// Seats per table (Gin Rummy: 2; Twenty-Two: 2 to 4 with the five bots of the field).
+    /// Seats per table (Gin Rummy: 2; Twenty-Two: 2 up to the bots of the field). Default:
+    /// 4 where the game seats four, else the nearest it seats.
     #[arg(long)]
     seats: Option<u8>,
     /// Simulated ladders per method.
@@ -35,6 +33,12 @@ pub(crate) struct PowerArgs {
     /// Deals in the pool of played matches (each played at every table in every seating).
     #[arg(long, default_value_t = 300)]
     deals: usize,
+    /// The field: the heuristic diluted by each of these shares of random moves (rising, each
+    /// in 0 to 1), strongest first, and the random bot last. The default is eight bots, a
+    /// field larger than a table, as a ladder's is (`0,0.1,0.25,0.5` is the five-bot field of
+    /// earlier measurements).
+    #[arg(long, value_delimiter = ',', default_value = "0,0.1,0.25,0.5,0.65,0.8,0.9")]
+    shares: Vec<f64>,
     /// Seeds the pool's deals and the ladders' draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -59,6 +63,7 @@ struct KeptPool {
     deals: usize,
     seed: u64,
     bots: usize,
+    shares: Vec<f64>,
     places: Vec<u8>,
     reference: Vec<u8>,
 }
@@ -71,13 +76,15 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let parallel = args
         .parallel
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bots = SHARES.len() + 1;
+    check_shares(&args.shares)?;
+    let bots = args.shares.len() + 1;
     let started = std::time::Instant::now();
     let kept = args.pool.as_deref().and_then(|path| {
         let kept: KeptPool = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         let same = kept.game == args.game.name()
             && (kept.seats, kept.deals, kept.seed, kept.bots)
-                == (seats, args.deals, args.seed, bots);
+                == (seats, args.deals, args.seed, bots)
+            && kept.shares == args.shares;
         same.then(|| {
             OutcomePool::from_places(bots, usize::from(seats), kept.places, kept.reference)
         })
@@ -85,8 +92,16 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let pool = match kept {
         Some(pool) => pool,
         None => {
-            let pool =
-                visit(args.game, Pool { seats, deals: args.deals, seed: args.seed, parallel })?;
+            let pool = visit(
+                args.game,
+                Pool {
+                    seats,
+                    deals: args.deals,
+                    seed: args.seed,
+                    parallel,
+                    shares: args.shares.clone(),
+                },
+            )?;
             if let Some(path) = &args.pool {
                 let (places, reference) = pool.places_played();
                 let kept = KeptPool {
@@ -95,6 +110,7 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     deals: args.deals,
                     seed: args.seed,
                     bots,
+                    shares: args.shares.clone(),
                     places: places.to_vec(),
                     reference: reference.to_vec(),
                 };
@@ -105,7 +121,7 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }
     };
     let played = started.elapsed();
-    let names = names();
+    let names = names(&args.shares);
     let truth = pool.truth().context("the pool of matches")?;
     let h2h = pool.head_to_head();
     writeln!(
@@ -177,10 +193,28 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses a field whose order is not known by construction: shares that do not rise, or
+/// that are not shares.
+fn check_shares(shares: &[f64]) -> anyhow::Result<()> {
+    anyhow::ensure!(!shares.is_empty(), "--shares: at least one share (the field's strongest bot)");
+    if let Some(bad) = shares.iter().find(|s| !(0.0..=1.0).contains(*s)) {
+        anyhow::bail!("--shares: {bad} is not a share of moves (0 to 1)");
+    }
+    if let Some(w) = shares.windows(2).find(|w| w[1] <= w[0]) {
+        anyhow::bail!(
+            "--shares: {} then {}: the shares rise, strongest bot first (more random moves is \
+             weaker play: that is the order the pool must confirm)",
+            w[0],
+            w[1]
+        );
+    }
+    Ok(())
+}
+
 /// The field's names, strongest first.
-fn names() -> Vec<String> {
+fn names(shares: &[f64]) -> Vec<String> {
     let mut names: Vec<String> =
-        SHARES.iter().map(|s| format!("heuristic-{:.0}%", 100.0 * s)).collect();
+        shares.iter().map(|s| format!("heuristic-{:.0}%", 100.0 * s)).collect();
     names.push("random".into());
     names
 }
@@ -191,6 +225,7 @@ struct Pool {
     deals: usize,
     seed: u64,
     parallel: usize,
+    shares: Vec<f64>,
 }
 
 impl ExampleVisitor for Pool {
@@ -201,7 +236,7 @@ impl ExampleVisitor for Pool {
         let bot = |player: Player, seed: u64| -> Box<dyn Bot<G>> {
             match player {
                 Player::Reference => G::heuristic(seed),
-                Player::Bot(b) => match SHARES.get(b) {
+                Player::Bot(b) => match self.shares.get(b) {
                     Some(&share) => Box::new(Diluted::new(G::heuristic(seed), share, seed)),
                     None => Box::new(RandomBot::new(seed)),
                 },
@@ -227,7 +262,7 @@ impl ExampleVisitor for Pool {
             }
             Ok(places)
         };
-        let bots = SHARES.len() + 1;
+        let bots = self.shares.len() + 1;
         Ok(OutcomePool::build(
             bots,
             usize::from(seats),

@@ -400,7 +400,18 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
 fn arena_power_prints_every_method_and_ends_with_the_ratio() {
     let dir = tempfile::tempdir().unwrap();
     let out = cardroom(
-        &["arena", "power", "--game", "twenty_two", "--trials", "2", "--deals", "30"],
+        &[
+            "arena",
+            "power",
+            "--game",
+            "twenty_two",
+            "--trials",
+            "2",
+            "--deals",
+            "30",
+            "--shares",
+            "0,0.1,0.25,0.5",
+        ],
         dir.path(),
     );
     let stdout = text(&out.stdout);
@@ -424,7 +435,18 @@ fn arena_power_prints_every_method_and_ends_with_the_ratio() {
 #[test]
 fn arena_power_keeps_its_pool_and_reruns_the_methods_on_the_same_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["arena", "power", "--game", "twenty_two", "--trials", "2", "--deals", "20"];
+    let args = [
+        "arena",
+        "power",
+        "--game",
+        "twenty_two",
+        "--trials",
+        "2",
+        "--deals",
+        "20",
+        "--shares",
+        "0,0.25,0.5",
+    ];
     let run = |extra: &[&str]| {
         let all: Vec<&str> = args.iter().chain(extra).copied().collect();
         let out = cardroom(&all, dir.path());
@@ -438,4 +460,21 @@ fn arena_power_keeps_its_pool_and_reruns_the_methods_on_the_same_matches() {
     assert_eq!(run(&[]), played, "the same pool played again");
     // Another seed is another pool: the file is not read for it.
     assert_ne!(run(&["--pool", "pool.json", "--seed", "9"]), played);
+}
+
+#[test]
+fn arena_power_refuses_a_field_whose_order_is_not_known() {
+    let dir = tempfile::tempdir().unwrap();
+    for (shares, says) in [
+        ("0,0.5,0.25", "0.5 then 0.25: the shares rise"),
+        ("0,1.5", "1.5 is not a share of moves"),
+        ("0,0.1,0.1", "0.1 then 0.1: the shares rise"),
+    ] {
+        let args = ["arena", "power", "--game", "gin", "--deals", "2", "--shares", shares];
+        let out = cardroom(&args, dir.path());
+        assert!(!out.status.success(), "{shares}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(says), "{shares}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing played for {shares}");
+    }
 }
