@@ -13,11 +13,11 @@ use cardroom_arena::schedule::round_robin;
 use cardroom_arena::{MatchOutcome, SetEvidence, Settlement};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// `sets` duplicate sets of five bots at four-seat tables (each table in turn, its four
+/// `sets` duplicate sets of `bots` bots at four-seat tables (each table in turn, its four
 /// rotations), every match's places drawn with bot `b` ahead of bot `c` a little more often when
 /// `b < c`: a ladder whose order is near settled and never quite is.
-fn sets(sets: usize) -> Vec<Vec<MatchOutcome>> {
-    let tables = round_robin(5, 4);
+fn sets(bots: usize, sets: usize) -> Vec<Vec<MatchOutcome>> {
+    let tables = round_robin(bots, 4);
     let seatings = rotations(4, None);
     (0..sets)
         .map(|i| {
@@ -31,7 +31,7 @@ fn sets(sets: usize) -> Vec<Vec<MatchOutcome>> {
                         .map(|&pos| {
                             let bot = table[pos];
                             let luck = derive_seed(i as u64, (j * 8 + bot) as u64) >> 40;
-                            (luck + (5 - bot as u64) * (1 << 20), bot)
+                            (luck + (bots - bot) as u64 * (1 << 20), bot)
                         })
                         .collect();
                     draws.sort_unstable_by(|a, b| b.cmp(a));
@@ -50,17 +50,19 @@ fn sets(sets: usize) -> Vec<Vec<MatchOutcome>> {
 fn settlement(c: &mut Criterion) {
     let mut group = c.benchmark_group("settlement");
     group.sample_size(10);
-    for n in [1_000, 10_000] {
-        let all = sets(n);
-        group.bench_function(format!("from_sets, {n} sets of five bots at four seats"), |b| {
-            b.iter(|| black_box(Settlement::from_sets(5, 4, black_box(&all), 0.05)))
+    // Eight bots: 40,320 orders, so 10,000 sets would be some ten seconds an iteration.
+    for (bots, n) in [(5, 1_000), (5, 10_000), (8, 1_000)] {
+        let all = sets(bots, n);
+        group.bench_function(format!("from_sets, {n} sets of {bots} bots at four seats"), |b| {
+            b.iter(|| black_box(Settlement::from_sets(bots, 4, black_box(&all), 0.05)))
         });
         // The evidence of the first n - 1 sets kept: one more set, and the settlement.
-        let mut kept = SetEvidence::new(5);
+        let mut kept = SetEvidence::new(bots);
         for set in &all[..n - 1] {
             kept.add_set(set);
         }
-        group.bench_function(format!("one more set after {} kept, and settle", n - 1), |b| {
+        let name = format!("one more set after {} kept ({bots} bots), and settle", n - 1);
+        group.bench_function(name, |b| {
             b.iter_batched_ref(
                 || kept.clone(),
                 |evidence| {

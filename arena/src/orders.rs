@@ -143,13 +143,19 @@ impl OrderTest {
             }
             gains
         };
-        let mut known: std::collections::HashMap<u32, LogWealth> = Default::default();
+        // Up to four seats (six pairs) a ranking indexes a table of 64; past that, a map.
+        let mut dense: Vec<Option<LogWealth>> =
+            if pairs.len() <= 6 { vec![None; 1 << pairs.len()] } else { Vec::new() };
+        let mut sparse: std::collections::HashMap<u32, LogWealth> = Default::default();
         for (places, wealth) in self.places.chunks_exact(k.max(1)).zip(&mut self.wealth) {
             let ranking = pairs
                 .iter()
                 .enumerate()
                 .fold(0u32, |r, (i, &(a, b))| r | u32::from(places[b] < places[a]) << i);
-            let gains = known.entry(ranking).or_insert_with(|| gains_of(ranking));
+            let gains = match dense.get_mut(ranking as usize) {
+                Some(slot) => slot.get_or_insert_with(|| gains_of(ranking)),
+                None => sparse.entry(ranking).or_insert_with(|| gains_of(ranking)),
+            };
             for (w, g) in wealth.iter_mut().zip(gains.iter()) {
                 *w += g;
             }
