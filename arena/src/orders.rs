@@ -93,6 +93,30 @@ impl OrderTest {
         self.bots
     }
 
+    /// The same evidence over one more bot, put at index `at` (the bots from `at` on move up
+    /// one), who has sat in no set yet: no replay of the sets, since a set's bets on an order
+    /// depend only on how it ranks the set's bots, so every order of the larger field has the
+    /// wealth of the order of this one it leaves when the new bot is taken out. `None` past
+    /// [`MAX_BOTS`].
+    pub fn with_bot_at(&self, at: usize) -> Option<OrderTest> {
+        let k = self.bots + 1;
+        let at = at.min(self.bots);
+        let mut grown = OrderTest::with_betting(k, self.betting)?;
+        let mut without = Vec::with_capacity(self.bots);
+        for (order, wealth) in grown.orders.chunks_exact(k).zip(&mut grown.wealth) {
+            without.clear();
+            without.extend(
+                order
+                    .iter()
+                    .map(|&b| usize::from(b))
+                    .filter(|&b| b != at)
+                    .map(|b| if b > at { b - 1 } else { b }),
+            );
+            *wealth = self.wealth[lexicographic_rank(&without)];
+        }
+        Some(grown)
+    }
+
     /// The orders, each `bots` long, with their wealth.
     fn each(&self) -> impl Iterator<Item = (&[u8], &LogWealth)> {
         self.orders.chunks_exact(self.bots.max(1)).zip(&self.wealth)
@@ -291,6 +315,18 @@ fn stakes(before: &PairTable, a: usize, b: usize, betting: Betting) -> LogWealth
     out
 }
 
+/// The place of `order` (an order of `0..n`) in [`permutations`]`(n)`: its Lehmer code read in
+/// the factorial base.
+fn lexicographic_rank(order: &[usize]) -> usize {
+    let n = order.len();
+    let mut rank = 0;
+    for (i, &x) in order.iter().enumerate() {
+        let smaller_after = order[i + 1..].iter().filter(|&&y| y < x).count();
+        rank = rank * (n - i) + smaller_after;
+    }
+    rank
+}
+
 /// Every order of `0..n`, in lexicographic order.
 fn permutations(n: usize) -> Vec<Vec<usize>> {
     let mut current: Vec<usize> = (0..n).collect();
@@ -407,6 +443,73 @@ mod tests {
             *g = placed.iter().map(|b| b.stakes[i] * scale * b.excess).sum::<f64>().ln_1p();
         }
         gains
+    }
+
+    #[test]
+    fn a_bot_added_keeps_every_order_s_wealth_without_a_replay() {
+        // Five bots, forty sets at four-seat tables; then a sixth bot, put in the middle of
+        // the field's indices, and twenty sets more with it: the grown test equals one that
+        // had the six bots from the start.
+        let sets: Vec<Vec<(usize, usize, f64)>> = (0..60u64)
+            .map(|s| {
+                let k = if s < 40 { 5 } else { 6 };
+                let table: Vec<usize> = (0..4).map(|i| (s as usize * 3 + i) % k).collect();
+                let mut samples = Vec::new();
+                for (i, &a) in table.iter().enumerate() {
+                    for &b in &table[i + 1..] {
+                        let u = uniform(s, (a * 8 + b) as u64);
+                        samples.push((a, b, if (u < 0.7) == (a < b) { 1.0 } else { 0.0 }));
+                    }
+                }
+                samples
+            })
+            .collect();
+        // The new bot is index 2 of six; in the five-bot field's indices, bots 2, 3 and 4 are
+        // 3, 4 and 5 of the six.
+        let widen = |b: usize| if b >= 2 { b + 1 } else { b };
+        let mut small = OrderTest::new(5).unwrap_or_else(|| unreachable!());
+        let mut small_pairs = PairTable::new(5);
+        let mut whole = OrderTest::new(6).unwrap_or_else(|| unreachable!());
+        let mut whole_pairs = PairTable::new(6);
+        for (s, samples) in sets.iter().enumerate() {
+            // Sets 40 on are in the six bots' indices; the sets before, in the five's.
+            let wide: Vec<(usize, usize, f64)> = if s < 40 {
+                samples.iter().map(|&(a, b, x)| (widen(a), widen(b), x)).collect()
+            } else {
+                samples.clone()
+            };
+            whole.add_set(&whole_pairs, &wide);
+            for &(a, b, x) in &wide {
+                whole_pairs.add(a, b, x, 0.0);
+            }
+            if s < 40 {
+                small.add_set(&small_pairs, samples);
+                for &(a, b, x) in samples {
+                    small_pairs.add(a, b, x, 0.0);
+                }
+            }
+            if s == 39 {
+                small = small.with_bot_at(2).unwrap_or_else(|| unreachable!());
+                small_pairs = whole_pairs.clone();
+            }
+            if s >= 40 {
+                small.add_set(&small_pairs, samples);
+                for &(a, b, x) in samples {
+                    small_pairs.add(a, b, x, 0.0);
+                }
+            }
+        }
+        assert_eq!(small, whole);
+        assert!(whole.wealth.iter().any(|w| w.iter().any(|&x| x > 1.0)), "the bets paid");
+        let eight = OrderTest::new(MAX_BOTS).unwrap_or_else(|| unreachable!());
+        assert!(eight.with_bot_at(0).is_none(), "no ninth bot");
+    }
+
+    #[test]
+    fn ranks_are_places_in_the_list_of_orders() {
+        for (i, order) in permutations(5).iter().enumerate() {
+            assert_eq!(lexicographic_rank(order), i);
+        }
     }
 
     #[test]
