@@ -45,11 +45,11 @@ pub struct OrderTest {
     bots: usize,
     /// How its gamblers stake.
     betting: Betting,
-    /// Every order of the bots, best first, `bots` entries each, one after the other.
-    orders: Vec<u8>,
-    /// Each bot's place in each order (0 first), in the same layout.
+    /// Each bot's place (0 first) in every order of the bots, `bots` entries an order, the
+    /// orders in [`permutations`]' (lexicographic) sequence, one after the other.
     places: Vec<u8>,
-    /// The logarithms of each order's gamblers' wealth, by the order's number.
+    /// The logarithms of each order's gamblers' wealth, by the order's number in that sequence
+    /// ([`lexicographic_rank`]).
     wealth: Vec<LogWealth>,
 }
 
@@ -75,17 +75,15 @@ impl OrderTest {
             return None;
         }
         let all = permutations(bots);
-        let mut orders = Vec::with_capacity(all.len() * bots);
         let mut places = vec![0u8; all.len() * bots];
         for (i, order) in all.iter().enumerate() {
             for (place, &bot) in order.iter().enumerate() {
-                // At most MAX_BOTS (8) of each: they fit a byte.
-                orders.push(bot as u8);
+                // At most MAX_BOTS (8) places: they fit a byte.
                 places[i * bots + bot] = place as u8;
             }
         }
         let wealth = vec![[0.0; STAKES.len() + 1]; all.len()];
-        Some(OrderTest { bots, betting, orders, places, wealth })
+        Some(OrderTest { bots, betting, places, wealth })
     }
 
     /// The bots of the field.
@@ -102,24 +100,32 @@ impl OrderTest {
         let k = self.bots + 1;
         let at = at.min(self.bots);
         let mut grown = OrderTest::with_betting(k, self.betting)?;
+        let mut order = vec![0; k];
         let mut without = Vec::with_capacity(self.bots);
-        for (order, wealth) in grown.orders.chunks_exact(k).zip(&mut grown.wealth) {
+        for (places, wealth) in grown.places.chunks_exact(k).zip(&mut grown.wealth) {
+            for (bot, &place) in places.iter().enumerate() {
+                order[usize::from(place)] = bot;
+            }
             without.clear();
             without.extend(
-                order
-                    .iter()
-                    .map(|&b| usize::from(b))
-                    .filter(|&b| b != at)
-                    .map(|b| if b > at { b - 1 } else { b }),
+                order.iter().filter(|&&b| b != at).map(|&b| if b > at { b - 1 } else { b }),
             );
             *wealth = self.wealth[lexicographic_rank(&without)];
         }
         Some(grown)
     }
 
-    /// The orders, each `bots` long, with their wealth.
+    /// Every order, as its bots' places, with its wealth.
     fn each(&self) -> impl Iterator<Item = (&[u8], &LogWealth)> {
-        self.orders.chunks_exact(self.bots.max(1)).zip(&self.wealth)
+        self.places.chunks_exact(self.bots.max(1)).zip(&self.wealth)
+    }
+
+    /// The number of `order` among this field's orders; `None` if it is not one.
+    fn number(&self, order: &[usize]) -> Option<usize> {
+        let mut seen = vec![false; self.bots];
+        let is_order = order.len() == self.bots
+            && order.iter().all(|&bot| bot < self.bots && !std::mem::replace(&mut seen[bot], true));
+        is_order.then(|| lexicographic_rank(order))
     }
 
     /// Bets on one set: `samples` holds `(a, b, x)`, `a`'s score `x` (in `0..=1`) against `b`,
@@ -189,8 +195,7 @@ impl OrderTest {
     /// Whether the data reject `order` (a permutation of the bots) at `alpha`; `false` for
     /// anything that is not an order of this field.
     pub fn rejected(&self, order: &[usize], alpha: f64) -> bool {
-        let threshold = (1.0 / alpha).ln();
-        self.each().any(|(o, w)| same(o, order) && reaches(w, threshold))
+        self.number(order).is_some_and(|i| reaches(&self.wealth[i], (1.0 / alpha).ln()))
     }
 
     /// For each adjacent pair of `order`, whether some other order not rejected at `alpha`
@@ -200,8 +205,9 @@ impl OrderTest {
         let k = self.bots;
         let threshold = (1.0 / alpha).ln();
         let mut open = vec![false; order.len().saturating_sub(1)];
-        for ((other, wealth), places) in self.each().zip(self.places.chunks_exact(k.max(1))) {
-            if same(other, order) || reaches(wealth, threshold) {
+        let own = self.number(order);
+        for (number, (places, wealth)) in self.each().enumerate() {
+            if own == Some(number) || reaches(wealth, threshold) {
                 continue;
             }
             for (i, w) in order.windows(2).enumerate() {
@@ -226,9 +232,9 @@ impl OrderTest {
                 *hi = (*hi).max(p + 1);
             }
         };
-        for (o, _) in self.each().filter(|(_, w)| !reaches(w, threshold)) {
-            for (p, &bot) in o.iter().enumerate() {
-                widen(p, usize::from(bot));
+        for (places, _) in self.each().filter(|(_, w)| !reaches(w, threshold)) {
+            for (bot, &p) in places.iter().enumerate() {
+                widen(usize::from(p), bot);
             }
         }
         for (p, &bot) in order.iter().enumerate() {
@@ -241,11 +247,6 @@ impl OrderTest {
     pub fn settled(&self, order: &[usize], alpha: f64) -> bool {
         order.len() == self.bots && self.open_pairs(order, alpha).iter().all(|&o| !o)
     }
-}
-
-/// Whether an order as stored is `order`.
-fn same(stored: &[u8], order: &[usize]) -> bool {
-    stored.len() == order.len() && stored.iter().zip(order).all(|(&s, &o)| usize::from(s) == o)
 }
 
 /// Whether the mixture of `wealth` ([`mixed`]) reaches `threshold`, without its logarithm and
@@ -531,9 +532,8 @@ mod tests {
                     samples.push((a, b, if a < 2 { 1.0 - x / 2.0 } else { x }));
                 }
             }
-            for (o, w) in test.orders.chunks_exact(k).zip(&mut expected) {
-                let order: Vec<usize> = o.iter().map(|&b| usize::from(b)).collect();
-                let gains = one_order_gains(k, &pairs, &samples, &order);
+            for (order, w) in permutations(k).iter().zip(&mut expected) {
+                let gains = one_order_gains(k, &pairs, &samples, order);
                 w.iter_mut().zip(gains).for_each(|(w, g)| *w += g);
             }
             test.add_set(&pairs, &samples);
@@ -589,6 +589,10 @@ mod tests {
         let mut swapped = truth.clone();
         swapped.swap(3, 4);
         assert!(test.rejected(&swapped, 0.05));
+        // Not orders of the field: never "rejected", whatever the wealth.
+        let mut twice = swapped.clone();
+        twice[0] = twice[1];
+        assert!(!test.rejected(&twice, 0.05) && !test.rejected(&swapped[1..], 0.05));
     }
 
     #[test]

@@ -396,24 +396,27 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
     );
 }
 
+/// `arena power` on four-seat Twenty-Two, 2 trials, a pool of `deals` deals and the field of
+/// `shares` (smaller than the default eight bots, so that a test build plays it in seconds).
+fn small_power(deals: &'static str, shares: &'static str) -> [&'static str; 10] {
+    [
+        "arena",
+        "power",
+        "--game",
+        "twenty_two",
+        "--trials",
+        "2",
+        "--deals",
+        deals,
+        "--shares",
+        shares,
+    ]
+}
+
 #[test]
 fn arena_power_prints_every_method_and_ends_with_the_ratio() {
     let dir = tempfile::tempdir().unwrap();
-    let out = cardroom(
-        &[
-            "arena",
-            "power",
-            "--game",
-            "twenty_two",
-            "--trials",
-            "2",
-            "--deals",
-            "30",
-            "--shares",
-            "0,0.1,0.25,0.5",
-        ],
-        dir.path(),
-    );
+    let out = cardroom(&small_power("30", "0,0.1,0.25,0.5"), dir.path());
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
@@ -435,18 +438,7 @@ fn arena_power_prints_every_method_and_ends_with_the_ratio() {
 #[test]
 fn arena_power_keeps_its_pool_and_reruns_the_methods_on_the_same_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "arena",
-        "power",
-        "--game",
-        "twenty_two",
-        "--trials",
-        "2",
-        "--deals",
-        "20",
-        "--shares",
-        "0,0.25,0.5",
-    ];
+    let args = small_power("20", "0,0.25,0.5");
     let run = |extra: &[&str]| {
         let all: Vec<&str> = args.iter().chain(extra).copied().collect();
         let out = cardroom(&all, dir.path());
