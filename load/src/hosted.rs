@@ -25,7 +25,7 @@ use tonic::metadata::AsciiMetadataValue;
 use tonic::transport::Channel;
 
 use crate::child::ServerChild;
-use crate::load::{self, CardroomRun, Load, Measured, Sit, Window};
+use crate::load::{self, CardroomRun, Load, Measured, Sit, Window, median};
 use crate::pingpong;
 
 /// How long a fresh hosted server may take to have its ladder busy before the round fails.
@@ -389,27 +389,9 @@ fn load_average() -> Option<f64> {
     text.split_whitespace().next()?.parse().ok()
 }
 
-/// The median of `values` (the mean of the middle two for an even count; 0 for none).
-fn median(values: impl Iterator<Item = f64>) -> f64 {
-    let mut values: Vec<f64> = values.collect();
-    values.sort_by(f64::total_cmp);
-    match values.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => values[n / 2],
-        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_median_of_odd_and_even_counts() {
-        assert_eq!(median([3.0, 1.0, 2.0].into_iter()), 2.0);
-        assert_eq!(median([4.0, 1.0, 3.0, 2.0].into_iter()), 2.5);
-        assert_eq!(median(std::iter::empty()), 0.0);
-    }
 
     #[test]
     fn the_bots_keep_twice_the_streams_the_cap_needs() {

@@ -92,6 +92,53 @@ pub(crate) struct Measured {
     pub(crate) client_cpu: f64,
 }
 
+impl Measured {
+    /// Each figure's median over `runs` (the round trips timed: their sum).
+    pub(crate) fn median<'a>(runs: impl Iterator<Item = &'a Measured> + Clone) -> Measured {
+        let of = |get: fn(&Measured) -> f64| median(runs.clone().map(get));
+        // Microseconds and bytes: whole numbers, as each run's are.
+        let whole = |get: fn(&Measured) -> f64| of(get).round() as u64;
+        Measured {
+            seconds: of(|m| m.seconds),
+            decisions_per_s: of(|m| m.decisions_per_s),
+            matches_per_s: of(|m| m.matches_per_s),
+            round_trip: Latency {
+                count: runs.clone().map(|m| m.round_trip.count).sum(),
+                p50_us: whole(|m| m.round_trip.p50_us as f64),
+                p99_us: whole(|m| m.round_trip.p99_us as f64),
+                p999_us: whole(|m| m.round_trip.p999_us as f64),
+                max_us: whole(|m| m.round_trip.max_us as f64),
+                mean_us: of(|m| m.round_trip.mean_us),
+            },
+            server_cpu: of(|m| m.server_cpu),
+            server_peak_rss_bytes: whole(|m| m.server_peak_rss_bytes as f64),
+            client_cpu: of(|m| m.client_cpu),
+        }
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count; 0 for none).
+pub(crate) fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+/// One round of `run`: cardroom's window and its peers', every round trip less the bots'
+/// think time.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct RunRound {
+    /// Whether the peers were measured before cardroom (every other round after the first).
+    pub(crate) peers_first: bool,
+    pub(crate) cardroom: CardroomRun,
+    pub(crate) bare: Option<Measured>,
+    pub(crate) match_shape: Option<Measured>,
+}
+
 /// The mean message sizes of a cardroom window, as its server counted them.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub(crate) struct Sizes {
@@ -577,6 +624,13 @@ pub(crate) async fn pingpong(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_of_odd_and_even_counts() {
+        assert_eq!(median([3.0, 1.0, 2.0].into_iter()), 2.0);
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0].into_iter()), 2.5);
+        assert_eq!(median(std::iter::empty()), 0.0);
+    }
 
     #[test]
     fn the_load_plays_every_game_of_the_catalogue() {

@@ -7,7 +7,8 @@
 //! CPU, peak RSS) over a measured window. In the same run it starts a bare tonic ping-pong
 //! server (also a child process), drives as many streams with cardroom's mean message sizes,
 //! times its round trips the same way, and prints the ratios, so that the comparison holds on
-//! a noisy machine. `soak` runs the load for minutes, samples memory and task counts, drains
+//! a noisy machine; it does so for `--rounds` rounds (default 3, which goes first alternating)
+//! and judges the goals on the median of each round's ratio. `soak` runs the load for minutes, samples memory and task counts, drains
 //! and checks that nothing leaked. `run --hosted-bots N` compares, round after round, a server
 //! with no ladder and one whose hosted ladder keeps its registered bots busy, under the same
 //! load (`hosted`). `idle` connects thousands of bots that never play and
@@ -34,7 +35,7 @@ use cardroom_sdk::GameKind;
 use clap::{Parser, Subcommand};
 
 use crate::child::ServerChild;
-use crate::load::{Load, Measured, Shape, Window};
+use crate::load::{CardroomRun, Load, Measured, RunRound, Shape, Sizes, Window};
 
 /// The baseline's generated code (`proto/pingpong.proto`).
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
@@ -75,6 +76,12 @@ enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Rounds of every server (cardroom, bare tonic, the match shape; which goes first
+        /// alternates, each round a fresh child process of each): the report takes each
+        /// figure's median, and each ratio's median over the rounds, so that one window's luck
+        /// on a noisy machine does not decide a verdict.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
         #[command(flatten)]
         hosted: HostedArgs,
     },
@@ -164,9 +171,6 @@ struct HostedArgs {
     /// How long a hosted bot thinks before each answer.
     #[arg(long, default_value_t = 50)]
     hosted_think_ms: u64,
-    /// Rounds of both servers (which goes first alternates); the report takes the medians.
-    #[arg(long, default_value_t = 3)]
-    rounds: usize,
 }
 
 impl LoadArgs {
@@ -233,10 +237,66 @@ async fn serve_cardroom(
     server.serve(listener, child::parent_gone()).await
 }
 
+/// Which peers a `run` measures beside cardroom.
+#[derive(Clone, Copy, Debug)]
+struct Peers {
+    bare: bool,
+    match_shape: bool,
+}
+
+/// One round of `run`: cardroom's window (a fresh child server unless `--server`) and each
+/// peer's, the peers first if `peers_first` (they then send `sizes`, an earlier round's), every
+/// round trip less the bots' think time.
+async fn run_round(
+    load: &LoadArgs,
+    window: Window,
+    peers: Peers,
+    sizes: Option<Sizes>,
+    peers_first: bool,
+) -> anyhow::Result<RunRound> {
+    let think = load.load().think;
+    let less_think = |mut measured: Measured| {
+        measured.round_trip = measured.round_trip.less(think);
+        measured
+    };
+    let measure_peers =
+        async |sizes: Sizes| -> anyhow::Result<(Option<Measured>, Option<Measured>)> {
+            let peer = |shape| load::pingpong(load.matches, shape, sizes, think, window);
+            let bare =
+                if peers.bare { Some(less_think(peer(Shape::Streams).await?)) } else { None };
+            let shaped = if peers.match_shape {
+                Some(less_think(peer(Shape::Matches).await?))
+            } else {
+                None
+            };
+            Ok((bare, shaped))
+        };
+    let measure_cardroom = async || -> anyhow::Result<CardroomRun> {
+        let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;
+        let mut run = load::cardroom(&url, &load.load(), window, false).await?;
+        run.measured = less_think(run.measured);
+        Ok(run)
+    };
+    let (cardroom, (bare, match_shape)) = match sizes.filter(|_| peers_first) {
+        Some(sizes) => {
+            let peers = measure_peers(sizes).await?;
+            (measure_cardroom().await?, peers)
+        }
+        None => {
+            let cardroom = measure_cardroom().await?;
+            let peers = measure_peers(sizes.unwrap_or(cardroom.sizes)).await?;
+            (cardroom, peers)
+        }
+    };
+    Ok(RunRound { peers_first: sizes.is_some() && peers_first, cardroom, bare, match_shape })
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
-        Command::Run { load, warmup_s, duration_s, json, hosted, .. } if hosted.hosted_bots > 0 => {
+        Command::Run { load, warmup_s, duration_s, json, rounds, hosted, .. }
+            if hosted.hosted_bots > 0 =>
+        {
             anyhow::ensure!(
                 load.server.is_none(),
                 "--hosted-bots starts its own servers: it cannot target --server"
@@ -250,36 +310,28 @@ async fn main() -> anyhow::Result<()> {
                 bots: hosted.hosted_bots,
                 matches: hosted.hosted_matches,
                 think: Duration::from_millis(hosted.hosted_think_ms),
-                rounds: hosted.rounds,
+                rounds,
             };
             let comparison = hosted::compare(&load.load(), window, hosted).await?;
             report::hosted(&load.load(), window, &comparison, json)
         }
-        Command::Run { load, warmup_s, duration_s, no_baseline, match_shape, json, .. } => {
-            let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;
+        Command::Run {
+            load, warmup_s, duration_s, no_baseline, match_shape, json, rounds, ..
+        } => {
+            anyhow::ensure!(rounds > 0, "--rounds must be at least 1");
             let window = Window {
                 warmup: Duration::from_secs_f64(warmup_s),
                 duration: Duration::from_secs_f64(duration_s),
                 sample_every: None,
             };
-            let think = load.load().think;
-            let mut cardroom = load::cardroom(&url, &load.load(), window, false).await?;
-            drop(_child);
-            let sizes = cardroom.sizes;
-            let peer = |shape| load::pingpong(load.matches, shape, sizes, think, window);
-            let baseline = if no_baseline { None } else { Some(peer(Shape::Streams).await?) };
-            let matched = if match_shape { Some(peer(Shape::Matches).await?) } else { None };
-            // What the server and the transport add: the bots' own wait taken out.
-            cardroom.measured.round_trip = cardroom.measured.round_trip.less(think);
-            let less_think = |mut peer: Measured| {
-                peer.round_trip = peer.round_trip.less(think);
-                peer
-            };
-            let peers = report::Peers {
-                bare: baseline.map(less_think),
-                match_shape: matched.map(less_think),
-            };
-            report::run(&load.load(), window, &cardroom, &peers, json)
+            let peers = Peers { bare: !no_baseline, match_shape };
+            let mut done: Vec<RunRound> = Vec::with_capacity(rounds);
+            for round in 0..rounds {
+                // The first round measures cardroom first: the peers send its message sizes.
+                let sizes = done.first().map(|first| first.cardroom.sizes);
+                done.push(run_round(&load, window, peers, sizes, round % 2 == 1).await?);
+            }
+            report::run(&load.load(), window, &done, json)
         }
         Command::Soak { load, minutes, sample_s, json } => {
             let (url, _child) = cardroom_server(&load.server, load.matches * 2).await?;

@@ -1,10 +1,11 @@
 //! What the runs print: a table for people, JSON for scripts.
 
+use anyhow::Context;
 use serde::Serialize;
 
 use crate::hosted::{Comparison, Side, TOLERANCE};
 use crate::idle::IdleRun;
-use crate::load::{CardroomRun, Load, Measured, Window};
+use crate::load::{CardroomRun, Load, Measured, RunRound, Sizes, Window, median};
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -15,15 +16,6 @@ const THROUGHPUT_GOAL: f64 = 0.7;
 /// Under an open load (bots that think), the round trip's p99 less the think time, in µs.
 const OPEN_P99_GOAL_US: u64 = 10_000;
 
-/// The baselines of a `run`, each measured in the same run as cardroom.
-#[derive(Debug, Default)]
-pub(crate) struct Peers {
-    /// Bare tonic: one stream a client, each answered on its own (the goals' baseline).
-    pub(crate) bare: Option<Measured>,
-    /// Bare tonic in a match's shape (`--match-shape`): two streams a match, one task.
-    pub(crate) match_shape: Option<Measured>,
-}
-
 #[derive(Serialize)]
 struct RunJson<'a> {
     game: String,
@@ -33,10 +25,28 @@ struct RunJson<'a> {
     /// The bots' wait before each answer, already taken out of every round trip.
     think_ms: u128,
     warmup_s: f64,
-    cardroom: &'a CardroomRun,
-    baseline: Option<&'a Measured>,
+    /// Each figure's median over the rounds (`sizes`: the first round's, which the peers
+    /// sent).
+    cardroom: CardroomMedians,
+    baseline: Option<Measured>,
+    /// Each ratio's median over the rounds (each round's ratio is of its own windows).
     ratios: Option<Ratios>,
-    match_shape: Option<&'a Measured>,
+    match_shape: Option<Measured>,
+    match_shape_ratios: Option<Ratios>,
+    rounds: Vec<RoundJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct CardroomMedians {
+    measured: Measured,
+    sizes: Sizes,
+}
+
+#[derive(Serialize)]
+struct RoundJson<'a> {
+    #[serde(flatten)]
+    round: &'a RunRound,
+    ratios: Option<Ratios>,
     match_shape_ratios: Option<Ratios>,
 }
 
@@ -46,6 +56,19 @@ struct Ratios {
     p99: f64,
     p999: f64,
     decisions_per_s: f64,
+}
+
+impl Ratios {
+    /// Each ratio's median over `rounds`.
+    fn median(rounds: &[Ratios]) -> Ratios {
+        let of = |get: fn(&Ratios) -> f64| median(rounds.iter().map(get));
+        Ratios {
+            p50: of(|r| r.p50),
+            p99: of(|r| r.p99),
+            p999: of(|r| r.p999),
+            decisions_per_s: of(|r| r.decisions_per_s),
+        }
+    }
 }
 
 fn ratios(cardroom: &Measured, baseline: &Measured) -> Ratios {
@@ -75,19 +98,39 @@ fn thousands(value: f64) -> String {
     out
 }
 
-/// `run`'s report.
+/// `run`'s report: with more than one round, each round's headline figures first; then
+/// each figure's median over the rounds, and each ratio's median, on which the goals are
+/// judged.
 pub(crate) fn run(
     load: &Load,
     window: Window,
-    cardroom: &CardroomRun,
-    peers: &Peers,
+    rounds: &[RunRound],
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let baseline = peers.bare.as_ref();
-    let shaped = peers.match_shape.as_ref();
-    let shaped_ratios = shaped.map(|m| ratios(&cardroom.measured, m));
-    let ratios = baseline.map(|b| ratios(&cardroom.measured, b));
+    let first = rounds.first().context("no round was run")?;
+    let round_ratios = |peer: fn(&RunRound) -> Option<&Measured>| -> Vec<Ratios> {
+        rounds
+            .iter()
+            .filter_map(|round| peer(round).map(|m| ratios(&round.cardroom.measured, m)))
+            .collect()
+    };
+    let peer_medians = |peer: fn(&RunRound) -> Option<&Measured>| {
+        let measured: Vec<&Measured> = rounds.iter().filter_map(peer).collect();
+        (!measured.is_empty()).then(|| Measured::median(measured.into_iter()))
+    };
+    let bare_ratios = round_ratios(|r| r.bare.as_ref());
+    let shaped_ratios = round_ratios(|r| r.match_shape.as_ref());
+    let cardroom = Measured::median(rounds.iter().map(|r| &r.cardroom.measured));
+    let baseline = peer_medians(|r| r.bare.as_ref());
+    let shaped = peer_medians(|r| r.match_shape.as_ref());
+    let ratios = (!bare_ratios.is_empty()).then(|| Ratios::median(&bare_ratios));
+    let shaped_ratio = (!shaped_ratios.is_empty()).then(|| Ratios::median(&shaped_ratios));
     if as_json {
+        let per_round = rounds.iter().enumerate().map(|(n, round)| RoundJson {
+            round,
+            ratios: round.bare.as_ref().map(|_| bare_ratios[n]),
+            match_shape_ratios: round.match_shape.as_ref().map(|_| shaped_ratios[n]),
+        });
         return json(&RunJson {
             game: load.game.to_string(),
             seats: load.seats,
@@ -95,20 +138,22 @@ pub(crate) fn run(
             matches: load.matches,
             think_ms: load.think.as_millis(),
             warmup_s: window.warmup.as_secs_f64(),
-            cardroom,
+            cardroom: CardroomMedians { measured: cardroom, sizes: first.cardroom.sizes },
             baseline,
             ratios,
             match_shape: shaped,
-            match_shape_ratios: shaped_ratios,
+            match_shape_ratios: shaped_ratio,
+            rounds: per_round.collect(),
         });
     }
-    let c = &cardroom.measured;
     println!(
-        "cardroom-load run: {} at {} seats, {} matches at once; {:.1} s measured after {:.1} s of warm-up",
+        "cardroom-load run: {} at {} seats, {} matches at once; {} round{} of {:.1} s measured after {:.1} s of warm-up, each a fresh server",
         load.game,
         load.seats,
         load.matches,
-        c.seconds,
+        rounds.len(),
+        if rounds.len() == 1 { "" } else { "s (which goes first alternates)" },
+        window.duration.as_secs_f64(),
         window.warmup.as_secs_f64()
     );
     if !load.think.is_zero() {
@@ -118,9 +163,40 @@ pub(crate) fn run(
         );
     }
     println!(
-        "mean message sizes in the window: Turn {} B, Act {} B (the baseline sends the same)\n",
-        cardroom.sizes.turn_bytes, cardroom.sizes.act_bytes
+        "mean message sizes: Turn {} B, Act {} B (the baselines send the same)\n",
+        first.cardroom.sizes.turn_bytes, first.cardroom.sizes.act_bytes
     );
+    if rounds.len() > 1 {
+        for (n, round) in rounds.iter().enumerate() {
+            let c = &round.cardroom.measured;
+            let mut line = format!(
+                "round {}{}: cardroom {}/s, p50 {} µs",
+                n + 1,
+                if round.peers_first { " (peers first)" } else { "" },
+                thousands(c.decisions_per_s),
+                c.round_trip.p50_us
+            );
+            if let Some(bare) = &round.bare {
+                let r = bare_ratios[n];
+                line.push_str(&format!(
+                    "; bare {}/s, p50 {} µs: {:.2} of its decisions/s, p50 {:.2}×",
+                    thousands(bare.decisions_per_s),
+                    bare.round_trip.p50_us,
+                    r.decisions_per_s,
+                    r.p50
+                ));
+            }
+            if let Some(shaped) = &round.match_shape {
+                line.push_str(&format!(
+                    "; match shape {}/s: {:.2}",
+                    thousands(shaped.decisions_per_s),
+                    shaped_ratios[n].decisions_per_s
+                ));
+            }
+            println!("{line}");
+        }
+        println!("\nmedians over the rounds (the ratios: each round's own, their median):");
+    }
     if shaped.is_some() {
         println!(
             "match shape: bare tonic with two streams a match, one server task taking turns between them (two messages each)"
@@ -133,16 +209,16 @@ pub(crate) fn run(
     println!("{header}");
     // One row: cardroom's figure, then each peer's with cardroom's ratio to it.
     let row = |name: &str, get: &dyn Fn(&Measured) -> String, ratio: Option<fn(Ratios) -> f64>| {
-        let mut line = format!("{name:<26}{:>14}", get(&cardroom.measured));
+        let mut line = format!("{name:<26}{:>14}", get(&cardroom));
         let mut peer = |measured: Option<&Measured>, ratios: Option<Ratios>| {
             let theirs = measured.map(get).unwrap_or_default();
             let ratio =
                 ratio.zip(ratios).map(|(of, r)| format!("{:.2}", of(r))).unwrap_or_default();
             line.push_str(&format!("{theirs:>14}{ratio:>9}"));
         };
-        peer(baseline, ratios);
+        peer(baseline.as_ref(), ratios);
         if shaped.is_some() {
-            peer(shaped, shaped_ratios);
+            peer(shaped.as_ref(), shaped_ratio);
         }
         println!("{}", line.trim_end());
     };
@@ -159,7 +235,7 @@ pub(crate) fn run(
         None,
     );
     row("server peak RSS (MiB)", &|m| format!("{:.1}", m.server_peak_rss_bytes as f64 / MIB), None);
-    println!("{:<26}{:>14.1}", "matches/s", c.matches_per_s);
+    println!("{:<26}{:>14.1}", "matches/s", cardroom.matches_per_s);
     row("round trips timed", &|m| thousands(m.round_trip.count as f64), None);
     if let Some(r) = ratios {
         let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
@@ -175,7 +251,7 @@ pub(crate) fn run(
         );
     }
     if !load.think.is_zero() {
-        let p99 = c.round_trip.p99_us;
+        let p99 = cardroom.round_trip.p99_us;
         let verdict = if p99 < OPEN_P99_GOAL_US { "met" } else { "MISSED" };
         println!(
             "open load: p99 less the think time under {} ms: {verdict} ({:.1} ms)",

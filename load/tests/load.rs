@@ -16,10 +16,33 @@ fn number(value: &Value) -> f64 {
     value.as_f64().unwrap_or_else(|| panic!("{value} is a number"))
 }
 
+/// Two rounds: the second measures the peers first, with the first round's message sizes;
+/// the report's figures are the medians of the rounds' (of two: their mean).
 #[test]
 fn run_measures_cardroom_and_the_bare_tonic_baseline_with_the_same_message_sizes() {
-    let report =
-        bench(&["run", "--matches", "3", "--warmup-s", "0.3", "--duration-s", "1", "--json"]);
+    let report = bench(&[
+        "run",
+        "--matches",
+        "3",
+        "--warmup-s",
+        "0.3",
+        "--duration-s",
+        "1",
+        "--rounds",
+        "2",
+        "--json",
+    ]);
+    let rounds = report["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2, "{report}");
+    assert_eq!(rounds[0]["peers_first"], false, "{report}");
+    assert_eq!(rounds[1]["peers_first"], true, "{report}");
+    let rate = |round: &Value| number(&round["cardroom"]["measured"]["decisions_per_s"]);
+    let mean = (rate(&rounds[0]) + rate(&rounds[1])) / 2.0;
+    let median = number(&report["cardroom"]["measured"]["decisions_per_s"]);
+    assert!((median - mean).abs() < 1e-6 * mean, "{median} is the median of {rounds:?}");
+    let ratio = |round: &Value| number(&round["ratios"]["decisions_per_s"]);
+    let median_ratio = number(&report["ratios"]["decisions_per_s"]);
+    assert!((median_ratio - (ratio(&rounds[0]) + ratio(&rounds[1])) / 2.0).abs() < 1e-9);
     for server in ["cardroom", "baseline"] {
         let measured =
             if server == "cardroom" { &report["cardroom"]["measured"] } else { &report[server] };
@@ -51,6 +74,8 @@ fn run_with_a_think_time_is_an_open_load_and_reports_round_trips_less_the_wait()
         "--warmup-s",
         "0.3",
         "--duration-s",
+        "1",
+        "--rounds",
         "1",
         "--json",
     ]);
