@@ -172,10 +172,15 @@ impl AnyRecord {
         serde_json::from_str(json)
     }
 
-    /// Writes the record as pretty JSON.
+    /// Writes the record as JSON, one action to a line ([`crate::write_json`]).
     pub fn to_json(&self) -> String {
-        // Records hold only strings, numbers and lists: serialization cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::record::json_string(self)
+    }
+
+    /// Writes the record to `writer` as [`AnyRecord::to_json`] does, as it is serialised (a
+    /// long match's record need not be in memory to reach a file).
+    pub fn write_json(&self, writer: impl std::io::Write) -> serde_json::Result<()> {
+        crate::record::write_json(writer, self)
     }
 
     /// The record's game.

@@ -34,5 +34,5 @@ pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
 pub use catalogue::{AnyRecord, GameKind, GameVisitor, RecordVisitor, UnknownGame};
 pub use game::{Game, RuleError};
 pub use options::{GameOptions, OptionKind, OptionSpec};
-pub use record::{Record, RecordedAction, ReplayError, Start};
+pub use record::{Record, RecordedAction, ReplayError, Start, write_json};
 pub use seat::{Seat, Standing};

@@ -582,7 +582,7 @@ impl Registry {
 fn write_record(dir: &Path, path: &Path, record: &AnyRecord) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    serde_json::to_writer_pretty(&mut file, record)?;
+    record.write_json(&mut file)?;
     file.flush()
 }
 
