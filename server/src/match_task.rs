@@ -252,14 +252,20 @@ impl<G: WireGame> MatchTask<G> {
         false
     }
 
-    /// Waits for the next thing to do: a command, a bot's message (or the end of its stream),
-    /// or `deadline`. Shutdown comes first, then commands, then bots.
+    /// Waits for the next thing to do: a bot's message (or the end of its stream), a command,
+    /// shutdown, or `deadline`, in that order when several are ready.
+    ///
+    /// Bots come first because a decision wakes this task once, for a bot's message: polled
+    /// first, it is read without polling the commands, the shutdown and the clock, which are
+    /// polled once a decision, when the task waits again, rather than twice. Shutdown is seen
+    /// at the next wait: after the messages already buffered, which are few (a bot answers a
+    /// turn once, and a flood of refused acts ends its stream).
     async fn wake(&mut self, deadline: Instant) -> Wake {
         tokio::select! {
             biased;
-            () = self.cancelled.as_mut() => Wake::Cancelled,
-            command = self.commands.recv() => Wake::Command(command),
             (seat, message) = self.inbound.next() => Wake::Bot(Seat(seat as u8), message),
+            command = self.commands.recv() => Wake::Command(command),
+            () = self.cancelled.as_mut() => Wake::Cancelled,
             () = self.timer.until(deadline) => Wake::Deadline,
         }
     }

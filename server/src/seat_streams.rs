@@ -86,7 +86,9 @@ impl<S: Stream + Unpin> SeatStreams<S> {
     pub(crate) fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<(usize, Option<S::Item>)> {
         self.ready.task.register(cx.waker());
         let mut marked = [0u64; WORDS];
-        for (word, bits) in self.ready.seats.iter().zip(&mut marked) {
+        // The words the seats use (one up to 64 seats): each swap is an atomic write.
+        let words = &self.ready.seats[..self.streams.len().div_ceil(64)];
+        for (word, bits) in words.iter().zip(&mut marked) {
             *bits = word.swap(0, Ordering::AcqRel);
         }
         let seats = self.streams.len();
@@ -107,7 +109,7 @@ impl<S: Stream + Unpin> SeatStreams<S> {
                 self.ready.mark(seat);
             }
             // The seats not looked at yet keep their marks.
-            for (word, bits) in self.ready.seats.iter().zip(marked) {
+            for (word, bits) in words.iter().zip(marked) {
                 if bits != 0 {
                     word.fetch_or(bits, Ordering::AcqRel);
                 }

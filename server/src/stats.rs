@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use cardroom_proto::pb;
 use hdrhistogram::Histogram;
+use thread_local::ThreadLocal;
 
 /// The slowest round trip the histogram tells apart; slower ones are counted as this.
 const SLOWEST_US: u64 = 3_600_000_000;
@@ -18,22 +19,56 @@ const SLOWEST_US: u64 = 3_600_000_000;
 /// Server-wide counters, shared by every match task through the registry.
 pub(crate) struct Stats {
     started: Instant,
-    decisions: AtomicU64,
     finished: AtomicU64,
+    /// Hosted matches whose task is alive.
+    hosted_running: AtomicU64,
+    /// What every decision counts, one share a thread (see [`Shard`]).
+    shards: ThreadLocal<Shard>,
+}
+
+/// One thread's share of what every decision counts. A decision updates six counters and a
+/// histogram; shared by all threads, their cache lines would cross between cores whenever two
+/// workers' matches take turns (most decisions, under load). Each worker writes only its own
+/// share, and a snapshot adds the shares up.
+struct Shard {
+    decisions: AtomicU64,
+    /// Decisions in hosted matches (of `decisions`).
+    hosted_decisions: AtomicU64,
     turns: AtomicU64,
     turn_bytes: AtomicU64,
     acts: AtomicU64,
     act_bytes: AtomicU64,
-    /// Decisions in hosted matches (of `decisions`).
-    hosted_decisions: AtomicU64,
-    /// Hosted matches whose task is alive.
-    hosted_running: AtomicU64,
     /// The round trips of every match but the hosted ones, in microseconds; a std `Mutex`
-    /// because recording is a few nanoseconds and never awaits.
+    /// because recording is a few nanoseconds and never awaits (and only a snapshot ever
+    /// waits for another thread's).
     round_trip: Mutex<Histogram<u64>>,
     /// The round trips of hosted matches: kept apart, so that a hosted ladder's bots, which
     /// think, do not hide what the other matches see (and the other way round).
     hosted_round_trip: Mutex<Histogram<u64>>,
+}
+
+impl Shard {
+    fn new() -> Shard {
+        Shard {
+            decisions: AtomicU64::new(0),
+            hosted_decisions: AtomicU64::new(0),
+            turns: AtomicU64::new(0),
+            turn_bytes: AtomicU64::new(0),
+            acts: AtomicU64::new(0),
+            act_bytes: AtomicU64::new(0),
+            round_trip: Mutex::new(empty_histogram()),
+            hosted_round_trip: Mutex::new(empty_histogram()),
+        }
+    }
+
+    fn histogram(&self, origin: MatchOrigin) -> MutexGuard<'_, Histogram<u64>> {
+        let histogram = match origin {
+            MatchOrigin::Hosted => &self.hosted_round_trip,
+            MatchOrigin::Other => &self.round_trip,
+        };
+        // Recording cannot leave the histogram half-updated in a way that matters.
+        histogram.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// Whose a match is, for the figures: a hosted ladder's (started through [`crate::Host`]) or
@@ -48,38 +83,28 @@ impl Stats {
     pub(crate) fn new() -> Stats {
         Stats {
             started: Instant::now(),
-            decisions: AtomicU64::new(0),
             finished: AtomicU64::new(0),
-            turns: AtomicU64::new(0),
-            turn_bytes: AtomicU64::new(0),
-            acts: AtomicU64::new(0),
-            act_bytes: AtomicU64::new(0),
-            hosted_decisions: AtomicU64::new(0),
             hosted_running: AtomicU64::new(0),
-            round_trip: Mutex::new(empty_histogram()),
-            hosted_round_trip: Mutex::new(empty_histogram()),
+            shards: ThreadLocal::new(),
         }
     }
 
-    fn histogram(&self, origin: MatchOrigin) -> MutexGuard<'_, Histogram<u64>> {
-        let histogram = match origin {
-            MatchOrigin::Hosted => &self.hosted_round_trip,
-            MatchOrigin::Other => &self.round_trip,
-        };
-        // Recording cannot leave the histogram half-updated in a way that matters.
-        histogram.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// This thread's share.
+    fn shard(&self) -> &Shard {
+        self.shards.get_or(Shard::new)
     }
 
     /// An action was applied in a match of `origin`; `round_trip` is set when a bot chose it
     /// in answer to a turn.
     pub(crate) fn decision(&self, origin: MatchOrigin, round_trip: Option<Duration>) {
-        self.decisions.fetch_add(1, Ordering::Relaxed);
+        let shard = self.shard();
+        shard.decisions.fetch_add(1, Ordering::Relaxed);
         if origin == MatchOrigin::Hosted {
-            self.hosted_decisions.fetch_add(1, Ordering::Relaxed);
+            shard.hosted_decisions.fetch_add(1, Ordering::Relaxed);
         }
         if let Some(round_trip) = round_trip {
             let micros = u64::try_from(round_trip.as_micros()).unwrap_or(u64::MAX);
-            self.histogram(origin).saturating_record(micros.max(1));
+            shard.histogram(origin).saturating_record(micros.max(1));
         }
     }
 
@@ -94,19 +119,26 @@ impl Stats {
 
     /// A `Turn` of `bytes` was handed to a bot's stream.
     pub(crate) fn turn_sent(&self, bytes: usize) {
-        self.turns.fetch_add(1, Ordering::Relaxed);
-        self.turn_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        let shard = self.shard();
+        shard.turns.fetch_add(1, Ordering::Relaxed);
+        shard.turn_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// An `Act` of `bytes` reached a match.
     pub(crate) fn act_received(&self, bytes: usize) {
-        self.acts.fetch_add(1, Ordering::Relaxed);
-        self.act_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        let shard = self.shard();
+        shard.acts.fetch_add(1, Ordering::Relaxed);
+        shard.act_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// A match ended.
     pub(crate) fn match_finished(&self) {
         self.finished.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A counter of every share, added up.
+    fn sum(&self, counter: fn(&Shard) -> &AtomicU64) -> u64 {
+        self.shards.iter().map(|shard| counter(shard).load(Ordering::Relaxed)).sum()
     }
 
     /// The counters now; `reset` starts a new round-trip window after reading this one.
@@ -116,22 +148,25 @@ impl Stats {
         connections_open: u64,
         reset: bool,
     ) -> pb::ServerStats {
-        // Each histogram read (and reset) under its own lock; every match's figures are the
-        // two added up.
-        let read = |origin| {
-            let mut histogram = self.histogram(origin);
-            let read = histogram.clone();
-            if reset {
-                histogram.reset();
+        // Each share's histograms read (and reset) under their own lock; every match's figures
+        // are the two kinds added up.
+        let (mut others, mut hosted) = (empty_histogram(), empty_histogram());
+        for shard in self.shards.iter() {
+            for (origin, total) in
+                [(MatchOrigin::Other, &mut others), (MatchOrigin::Hosted, &mut hosted)]
+            {
+                let mut histogram = shard.histogram(origin);
+                // Histograms of the same bounds: adding cannot fail.
+                let _ = total.add(&*histogram);
+                if reset {
+                    histogram.reset();
+                }
             }
-            read
-        };
-        let (others, hosted) = (read(MatchOrigin::Other), read(MatchOrigin::Hosted));
+        }
         let mut all = others.clone();
-        // Two histograms of the same bounds: adding cannot fail.
         let _ = all.add(&hosted);
-        let decisions = self.decisions.load(Ordering::Relaxed);
-        let hosted_decisions = self.hosted_decisions.load(Ordering::Relaxed);
+        let decisions = self.sum(|shard| &shard.decisions);
+        let hosted_decisions = self.sum(|shard| &shard.hosted_decisions);
         let hosted_running = self.hosted_running.load(Ordering::Relaxed);
         let process = process();
         pb::ServerStats {
@@ -146,10 +181,10 @@ impl Stats {
             rss_bytes: process.rss_bytes,
             peak_rss_bytes: process.peak_rss_bytes,
             cpu_seconds: process.cpu_seconds,
-            turns_sent: self.turns.load(Ordering::Relaxed),
-            turn_bytes: self.turn_bytes.load(Ordering::Relaxed),
-            acts_received: self.acts.load(Ordering::Relaxed),
-            act_bytes: self.act_bytes.load(Ordering::Relaxed),
+            turns_sent: self.sum(|shard| &shard.turns),
+            turn_bytes: self.sum(|shard| &shard.turn_bytes),
+            acts_received: self.sum(|shard| &shard.acts),
+            act_bytes: self.sum(|shard| &shard.act_bytes),
             hosted: Some(pb::MatchKindStats {
                 matches_running: hosted_running,
                 decisions: hosted_decisions,
@@ -278,6 +313,38 @@ mod tests {
         let after = stats.snapshot(5, 0, false);
         assert_eq!(after.hosted.unwrap().decision_round_trip.unwrap().count, 0, "both reset");
         assert_eq!(after.others.unwrap().decision_round_trip.unwrap().count, 0);
+    }
+
+    /// Every thread counts into its own share; a snapshot adds them all up, and a reset
+    /// empties every share's round trips.
+    #[test]
+    fn the_figures_of_every_thread_are_added_up() {
+        let stats = Stats::new();
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let stats = &stats;
+                scope.spawn(move || {
+                    for micros in 1..=250 {
+                        let round_trip = Duration::from_micros(thread * 250 + micros);
+                        stats.decision(MatchOrigin::Other, Some(round_trip));
+                        stats.turn_sent(100);
+                        stats.act_received(4);
+                    }
+                    stats.decision(MatchOrigin::Hosted, None);
+                });
+            }
+        });
+        let snapshot = stats.snapshot(0, 0, true);
+        assert_eq!(snapshot.decisions, 1004);
+        assert_eq!(snapshot.hosted.unwrap().decisions, 4);
+        assert_eq!((snapshot.turns_sent, snapshot.turn_bytes), (1000, 100_000));
+        assert_eq!((snapshot.acts_received, snapshot.act_bytes), (1000, 4000));
+        let round_trip = snapshot.decision_round_trip.unwrap();
+        assert_eq!((round_trip.count, round_trip.max_us), (1000, 1000));
+        assert!((499..=501).contains(&round_trip.p50_us), "{round_trip:?}");
+        let after = stats.snapshot(0, 0, false);
+        assert_eq!(after.decision_round_trip.unwrap().count, 0);
+        assert_eq!(after.decisions, 1004, "counters outlive a reset");
     }
 
     #[cfg(target_os = "linux")]
