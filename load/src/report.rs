@@ -81,6 +81,13 @@ fn ratios(cardroom: &Measured, baseline: &Measured) -> Ratios {
     }
 }
 
+/// Both processes' CPU time (the server's and the bots' or clients') per decision or round
+/// trip, in microseconds: where both fill the machine's cores, the throughput ratio is the
+/// inverse ratio of this.
+fn cpu_per_decision_us(measured: &Measured) -> f64 {
+    (measured.server_cpu + measured.client_cpu) * 1e6 / measured.decisions_per_s.max(1.0)
+}
+
 fn json(value: &impl Serialize) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
@@ -170,18 +177,20 @@ pub(crate) fn run(
         for (n, round) in rounds.iter().enumerate() {
             let c = &round.cardroom.measured;
             let mut line = format!(
-                "round {}{}: cardroom {}/s, p50 {} µs",
+                "round {}{}: cardroom {}/s, p50 {} µs, CPU {:.1} µs a decision",
                 n + 1,
                 if round.peers_first { " (peers first)" } else { "" },
                 thousands(c.decisions_per_s),
-                c.round_trip.p50_us
+                c.round_trip.p50_us,
+                cpu_per_decision_us(c)
             );
             if let Some(bare) = &round.bare {
                 let r = bare_ratios[n];
                 line.push_str(&format!(
-                    "; bare {}/s, p50 {} µs: {:.2} of its decisions/s, p50 {:.2}×",
+                    "; bare {}/s, p50 {} µs, CPU {:.1} µs: {:.2} of its decisions/s, p50 {:.2}×",
                     thousands(bare.decisions_per_s),
                     bare.round_trip.p50_us,
+                    cpu_per_decision_us(bare),
                     r.decisions_per_s,
                     r.p50
                 ));
@@ -229,11 +238,7 @@ pub(crate) fn run(
     row("round trip max (µs)", &|m| m.round_trip.max_us.to_string(), None);
     row("server CPU (cores)", &|m| format!("{:.2}", m.server_cpu), None);
     row("client CPU (cores)", &|m| format!("{:.2}", m.client_cpu), None);
-    row(
-        "CPU per decision (µs)",
-        &|m| format!("{:.1}", (m.server_cpu + m.client_cpu) * 1e6 / m.decisions_per_s.max(1.0)),
-        None,
-    );
+    row("CPU per decision (µs)", &|m| format!("{:.1}", cpu_per_decision_us(m)), None);
     row("server peak RSS (MiB)", &|m| format!("{:.1}", m.server_peak_rss_bytes as f64 / MIB), None);
     println!("{:<26}{:>14.1}", "matches/s", cardroom.matches_per_s);
     row("round trips timed", &|m| thousands(m.round_trip.count as f64), None);

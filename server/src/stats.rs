@@ -29,7 +29,8 @@ pub(crate) struct Stats {
 /// One thread's share of what every decision counts. A decision updates six counters and a
 /// histogram; shared by all threads, their cache lines would cross between cores whenever two
 /// workers' matches take turns (most decisions, under load). Each worker writes only its own
-/// share, and a snapshot adds the shares up.
+/// share, and a snapshot adds the shares up. A thread's share outlives it: the next thread
+/// takes it over (`thread_local` reuses the ids of ended threads), so nothing counted is lost.
 struct Shard {
     decisions: AtomicU64,
     /// Decisions in hosted matches (of `decisions`).
@@ -40,11 +41,12 @@ struct Shard {
     act_bytes: AtomicU64,
     /// The round trips of every match but the hosted ones, in microseconds; a std `Mutex`
     /// because recording is a few nanoseconds and never awaits (and only a snapshot ever
-    /// waits for another thread's).
-    round_trip: Mutex<Histogram<u64>>,
+    /// waits for another thread's). Made at the thread's first round trip of the kind (188 KB:
+    /// a server holds at most one of each kind a worker thread).
+    round_trip: Mutex<Option<Histogram<u64>>>,
     /// The round trips of hosted matches: kept apart, so that a hosted ladder's bots, which
     /// think, do not hide what the other matches see (and the other way round).
-    hosted_round_trip: Mutex<Histogram<u64>>,
+    hosted_round_trip: Mutex<Option<Histogram<u64>>>,
 }
 
 impl Shard {
@@ -56,12 +58,12 @@ impl Shard {
             turn_bytes: AtomicU64::new(0),
             acts: AtomicU64::new(0),
             act_bytes: AtomicU64::new(0),
-            round_trip: Mutex::new(empty_histogram()),
-            hosted_round_trip: Mutex::new(empty_histogram()),
+            round_trip: Mutex::new(None),
+            hosted_round_trip: Mutex::new(None),
         }
     }
 
-    fn histogram(&self, origin: MatchOrigin) -> MutexGuard<'_, Histogram<u64>> {
+    fn histogram(&self, origin: MatchOrigin) -> MutexGuard<'_, Option<Histogram<u64>>> {
         let histogram = match origin {
             MatchOrigin::Hosted => &self.hosted_round_trip,
             MatchOrigin::Other => &self.round_trip,
@@ -104,7 +106,8 @@ impl Stats {
         }
         if let Some(round_trip) = round_trip {
             let micros = u64::try_from(round_trip.as_micros()).unwrap_or(u64::MAX);
-            shard.histogram(origin).saturating_record(micros.max(1));
+            let mut histogram = shard.histogram(origin);
+            histogram.get_or_insert_with(empty_histogram).saturating_record(micros.max(1));
         }
     }
 
@@ -155,11 +158,12 @@ impl Stats {
             for (origin, total) in
                 [(MatchOrigin::Other, &mut others), (MatchOrigin::Hosted, &mut hosted)]
             {
-                let mut histogram = shard.histogram(origin);
-                // Histograms of the same bounds: adding cannot fail.
-                let _ = total.add(&*histogram);
-                if reset {
-                    histogram.reset();
+                if let Some(histogram) = shard.histogram(origin).as_mut() {
+                    // Histograms of the same bounds: adding cannot fail.
+                    let _ = total.add(&*histogram);
+                    if reset {
+                        histogram.reset();
+                    }
                 }
             }
         }
@@ -334,6 +338,12 @@ mod tests {
                 });
             }
         });
+        // A thread that ended left its share to the next (`thread_local` reuses the ids of
+        // ended threads): nothing counted is lost, and there are no more shares than threads.
+        assert!((1..=4).contains(&stats.shards.iter().count()));
+        // Each thread's hosted decision was a default (no round trip): no hosted histogram
+        // was made.
+        assert!(stats.shards.iter().all(|shard| shard.histogram(MatchOrigin::Hosted).is_none()));
         let snapshot = stats.snapshot(0, 0, true);
         assert_eq!(snapshot.decisions, 1004);
         assert_eq!(snapshot.hosted.unwrap().decisions, 4);
