@@ -8,11 +8,11 @@
 //! server (also a child process), drives as many streams with cardroom's mean message sizes,
 //! times its round trips the same way, and prints the ratios, so that the comparison holds on
 //! a noisy machine; it does so for `--rounds` rounds (default 3, which goes first alternating)
-//! and judges the goals on the median of each round's ratio. `soak` runs the load for minutes, samples memory and task counts, drains
-//! and checks that nothing leaked. `run --hosted-bots N` compares, round after round, a server
-//! with no ladder and one whose hosted ladder keeps its registered bots busy, under the same
-//! load (`hosted`). `idle` connects thousands of bots that never play and
-//! reports the server's memory.
+//! and judges the goals on the median of each round's ratio. `soak` runs the load for
+//! minutes, samples memory and task counts, drains and checks that nothing leaked. `run
+//! --hosted-bots N` compares, round after round, a server with no ladder and one whose hosted
+//! ladder keeps its registered bots busy, under the same load (`hosted`). `idle` connects
+//! thousands of bots that never play and reports the server's memory.
 //!
 //! To pin both processes to one core, run it under `taskset -c 0`: the children inherit it.
 
