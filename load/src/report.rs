@@ -59,15 +59,18 @@ struct Ratios {
 }
 
 impl Ratios {
-    /// Each ratio's median over `rounds`.
-    fn median(rounds: &[Ratios]) -> Ratios {
-        let of = |get: fn(&Ratios) -> f64| median(rounds.iter().map(get));
-        Ratios {
+    /// Each ratio's median over the rounds that have one (none if no round has).
+    fn median(rounds: &[Option<Ratios>]) -> Option<Ratios> {
+        if rounds.iter().all(Option::is_none) {
+            return None;
+        }
+        let of = |get: fn(&Ratios) -> f64| median(rounds.iter().flatten().map(get));
+        Some(Ratios {
             p50: of(|r| r.p50),
             p99: of(|r| r.p99),
             p999: of(|r| r.p999),
             decisions_per_s: of(|r| r.decisions_per_s),
-        }
+        })
     }
 }
 
@@ -115,10 +118,11 @@ pub(crate) fn run(
     as_json: bool,
 ) -> anyhow::Result<()> {
     let first = rounds.first().context("no round was run")?;
-    let round_ratios = |peer: fn(&RunRound) -> Option<&Measured>| -> Vec<Ratios> {
+    // Each round's ratios to a peer, by round (none where the round did not measure it).
+    let round_ratios = |peer: fn(&RunRound) -> Option<&Measured>| -> Vec<Option<Ratios>> {
         rounds
             .iter()
-            .filter_map(|round| peer(round).map(|m| ratios(&round.cardroom.measured, m)))
+            .map(|round| peer(round).map(|m| ratios(&round.cardroom.measured, m)))
             .collect()
     };
     let peer_medians = |peer: fn(&RunRound) -> Option<&Measured>| {
@@ -130,13 +134,13 @@ pub(crate) fn run(
     let cardroom = Measured::median(rounds.iter().map(|r| &r.cardroom.measured));
     let baseline = peer_medians(|r| r.bare.as_ref());
     let shaped = peer_medians(|r| r.match_shape.as_ref());
-    let ratios = (!bare_ratios.is_empty()).then(|| Ratios::median(&bare_ratios));
-    let shaped_ratio = (!shaped_ratios.is_empty()).then(|| Ratios::median(&shaped_ratios));
+    let ratios = Ratios::median(&bare_ratios);
+    let shaped_ratio = Ratios::median(&shaped_ratios);
     if as_json {
         let per_round = rounds.iter().enumerate().map(|(n, round)| RoundJson {
             round,
-            ratios: round.bare.as_ref().map(|_| bare_ratios[n]),
-            match_shape_ratios: round.match_shape.as_ref().map(|_| shaped_ratios[n]),
+            ratios: bare_ratios[n],
+            match_shape_ratios: shaped_ratios[n],
         });
         return json(&RunJson {
             game: load.game.to_string(),
@@ -184,8 +188,7 @@ pub(crate) fn run(
                 c.round_trip.p50_us,
                 cpu_per_decision_us(c)
             );
-            if let Some(bare) = &round.bare {
-                let r = bare_ratios[n];
+            if let (Some(bare), Some(r)) = (&round.bare, bare_ratios[n]) {
                 line.push_str(&format!(
                     "; bare {}/s, p50 {} µs, CPU {:.1} µs: {:.2} of its decisions/s, p50 {:.2}×",
                     thousands(bare.decisions_per_s),
@@ -195,11 +198,11 @@ pub(crate) fn run(
                     r.p50
                 ));
             }
-            if let Some(shaped) = &round.match_shape {
+            if let (Some(shaped), Some(r)) = (&round.match_shape, shaped_ratios[n]) {
                 line.push_str(&format!(
                     "; match shape {}/s: {:.2}",
                     thousands(shaped.decisions_per_s),
-                    shaped_ratios[n].decisions_per_s
+                    r.decisions_per_s
                 ));
             }
             println!("{line}");
