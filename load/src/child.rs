@@ -46,6 +46,11 @@ impl ServerChild {
     }
 }
 
+/// The URL of a server given as `host:port` or as a URL.
+pub(crate) fn http_url(server: &str) -> String {
+    if server.contains("://") { server.to_owned() } else { format!("http://{server}") }
+}
+
 /// A process's CPU time (user and system, seconds) and peak resident memory (bytes).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Usage {

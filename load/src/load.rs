@@ -561,16 +561,26 @@ pub(crate) enum Shape {
 }
 
 /// Runs `matches` ping-pong matches (of `shape`) with cardroom's message `sizes`, each client
-/// waiting `think` before it answers, against a baseline server in a child process and
-/// measures one window.
+/// waiting `think` before it answers, against a baseline server in a child process (or the
+/// running `serve-pingpong` at `server`, whose CPU and memory are then not read) and measures
+/// one window.
 pub(crate) async fn pingpong(
     matches: usize,
     shape: Shape,
     sizes: Sizes,
     think: Duration,
     window: Window,
+    server: Option<&str>,
 ) -> anyhow::Result<Measured> {
-    let server = ServerChild::start(&["serve-pingpong".to_owned()]).await?;
+    let (child, url) = match server {
+        Some(server) => (None, child::http_url(server)),
+        None => {
+            let child = ServerChild::start(&["serve-pingpong".to_owned()]).await?;
+            let url = child.url.clone();
+            (Some(child), url)
+        }
+    };
+    let server_pid = child.as_ref().and_then(ServerChild::pid);
     let stop = Arc::new(AtomicBool::new(false));
     let mut clients = JoinSet::new();
     let pong_bytes = u32::try_from(sizes.turn_bytes).unwrap_or(u32::MAX);
@@ -583,7 +593,7 @@ pub(crate) async fn pingpong(
         let pair = if shape == Shape::Matches { 1 + stream as u64 / 2 } else { 0 };
         let client = pingpong::client(
             pair,
-            server.url.clone(),
+            url.clone(),
             sizes.act_bytes as usize,
             pong_bytes,
             think,
@@ -592,14 +602,14 @@ pub(crate) async fn pingpong(
         clients.spawn(client);
     }
     tokio::time::sleep(window.warmup).await;
-    pingpong::stats(&server.url, true).await?;
-    let cpu_before = child::usage(server.pid()).cpu_seconds;
+    pingpong::stats(&url, true).await?;
+    let cpu_before = child::usage(server_pid).cpu_seconds;
     let client_before = child::usage(Some(std::process::id())).cpu_seconds;
     let start = Instant::now();
     tokio::time::sleep(window.duration).await;
-    let reply = pingpong::stats(&server.url, true).await?;
+    let reply = pingpong::stats(&url, true).await?;
     let seconds = start.elapsed().as_secs_f64();
-    let usage = child::usage(server.pid());
+    let usage = child::usage(server_pid);
     let client_cpu = (child::usage(Some(std::process::id())).cpu_seconds - client_before) / seconds;
     stop.store(true, Ordering::Relaxed);
     clients.abort_all();

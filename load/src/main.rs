@@ -114,6 +114,40 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The bare tonic peer alone (`run`'s baseline, or with --match-shape its match-shaped
+    /// peer) for one window: against a child process, or a running `serve-pingpong` (how
+    /// `scripts/bench-decision profile` counts the peer's instructions, as it counts
+    /// cardroom's).
+    Peer {
+        /// Matches (streams of the bare ping-pong, pairs of streams in a match's shape).
+        #[arg(long, default_value_t = 64)]
+        matches: usize,
+        /// Two streams a match, one server task taking turns between them.
+        #[arg(long)]
+        match_shape: bool,
+        /// The server's message, in bytes (cardroom's mean `Turn`; `run` prints it).
+        #[arg(long, default_value_t = 173)]
+        turn_bytes: u64,
+        /// The client's answer, in bytes (cardroom's mean `Act`).
+        #[arg(long, default_value_t = 4)]
+        act_bytes: u64,
+        /// Each client waits this long before it answers.
+        #[arg(long, default_value_t = 0)]
+        think_ms: u64,
+        /// A running `cardroom-load serve-pingpong` to target instead of a child process (its
+        /// CPU and memory are then not read).
+        #[arg(long)]
+        server: Option<String>,
+        /// Seconds of load before the window opens.
+        #[arg(long, default_value_t = 2.0)]
+        warmup_s: f64,
+        /// Seconds in the window.
+        #[arg(long, default_value_t = 10.0)]
+        duration_s: f64,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// (Internal) a cardroom server for the parent process.
     #[command(hide = true)]
     ServeCardroom {
@@ -191,8 +225,7 @@ async fn cardroom_server(
     connections: usize,
 ) -> anyhow::Result<(String, Option<ServerChild>)> {
     if let Some(url) = server {
-        let url = if url.contains("://") { url.clone() } else { format!("http://{url}") };
-        return Ok((url, None));
+        return Ok((child::http_url(url), None));
     }
     let limit = (connections + 64).max(10_000).to_string();
     let child =
@@ -261,7 +294,7 @@ async fn run_round(
     };
     let measure_peers =
         async |sizes: Sizes| -> anyhow::Result<(Option<Measured>, Option<Measured>)> {
-            let peer = |shape| load::pingpong(load.matches, shape, sizes, think, window);
+            let peer = |shape| load::pingpong(load.matches, shape, sizes, think, window, None);
             let bare =
                 if peers.bare { Some(less_think(peer(Shape::Streams).await?)) } else { None };
             let shaped = if peers.match_shape {
@@ -347,6 +380,30 @@ async fn main() -> anyhow::Result<()> {
             let (url, _child) = cardroom_server(&server, bots).await?;
             let run = idle::idle(&url, bots).await?;
             report::idle(&run, json)
+        }
+        Command::Peer {
+            matches,
+            match_shape,
+            turn_bytes,
+            act_bytes,
+            think_ms,
+            server,
+            warmup_s,
+            duration_s,
+            json,
+        } => {
+            let window = Window {
+                warmup: Duration::from_secs_f64(warmup_s),
+                duration: Duration::from_secs_f64(duration_s),
+                sample_every: None,
+            };
+            let shape = if match_shape { Shape::Matches } else { Shape::Streams };
+            let think = Duration::from_millis(think_ms);
+            let sizes = Sizes { turn_bytes, act_bytes };
+            let mut measured =
+                load::pingpong(matches, shape, sizes, think, window, server.as_deref()).await?;
+            measured.round_trip = measured.round_trip.less(think);
+            report::peer(shape, matches, sizes, &measured, server.is_none(), json)
         }
         Command::ServeCardroom { limit, store, ladder } => {
             serve_cardroom(limit, store, ladder).await

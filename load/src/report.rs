@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::hosted::{Comparison, Side, TOLERANCE};
 use crate::idle::IdleRun;
-use crate::load::{CardroomRun, Load, Measured, RunRound, Sizes, Window, median};
+use crate::load::{CardroomRun, Load, Measured, RunRound, Shape, Sizes, Window, median};
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -441,6 +441,61 @@ pub(crate) fn soak(load: &Load, run: &CardroomRun, as_json: bool) -> anyhow::Res
             before.tasks_alive,
             drained.decisions - before.decisions
         );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct PeerJson<'a> {
+    match_shape: bool,
+    matches: usize,
+    sizes: Sizes,
+    /// Whether the server was this run's child (its CPU and memory were read).
+    server_measured: bool,
+    measured: &'a Measured,
+}
+
+/// `peer`'s report: one window of the bare tonic peer.
+pub(crate) fn peer(
+    shape: Shape,
+    matches: usize,
+    sizes: Sizes,
+    measured: &Measured,
+    server_measured: bool,
+    as_json: bool,
+) -> anyhow::Result<()> {
+    if as_json {
+        let match_shape = shape == Shape::Matches;
+        return json(&PeerJson { match_shape, matches, sizes, server_measured, measured });
+    }
+    let name = match shape {
+        Shape::Streams => "bare tonic",
+        Shape::Matches => "bare tonic in a match's shape",
+    };
+    let m = measured;
+    println!(
+        "cardroom-load peer: {name}, {matches} matches, {} B out and {} B back, {:.1} s",
+        sizes.turn_bytes, sizes.act_bytes, m.seconds
+    );
+    println!(
+        "round trips: {} ({}/s), p50 {} µs, p99 {} µs, p99.9 {} µs, max {} µs",
+        m.round_trip.count,
+        thousands(m.decisions_per_s),
+        m.round_trip.p50_us,
+        m.round_trip.p99_us,
+        m.round_trip.p999_us,
+        m.round_trip.max_us
+    );
+    let per_trip = |cores: f64| cores * 1e6 / m.decisions_per_s.max(1.0);
+    if server_measured {
+        println!(
+            "CPU per round trip: server {:.1} µs, clients {:.1} µs; server peak RSS {:.1} MiB",
+            per_trip(m.server_cpu),
+            per_trip(m.client_cpu),
+            m.server_peak_rss_bytes as f64 / MIB
+        );
+    } else {
+        println!("CPU per round trip: clients {:.1} µs", per_trip(m.client_cpu));
     }
     Ok(())
 }

@@ -1,8 +1,9 @@
-//! The load tool end to end: its three runs, short, against its own child servers.
+//! The load tool end to end: its runs, short, against its own child servers.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -87,6 +88,43 @@ fn run_with_a_think_time_is_an_open_load_and_reports_round_trips_less_the_wait()
     }
     let sizes = &report["cardroom"]["sizes"];
     assert!(number(&sizes["turn_bytes"]) > 100.0, "the engine's JSON observation: {sizes}");
+}
+
+/// `peer`: the bare tonic peer alone, in a child process of its own (its CPU read), or against a
+/// running `serve-pingpong` as `scripts/bench-decision profile` runs it (its CPU not read), in
+/// either shape.
+#[test]
+fn peer_measures_the_bare_ping_pong_in_a_child_or_a_running_server() {
+    let window = ["--warmup-s", "0.2", "--duration-s", "0.6", "--json"];
+    let child = bench(&[&["peer", "--matches", "2"][..], &window].concat());
+    assert_eq!(child["server_measured"], true, "{child}");
+    assert_eq!(child["match_shape"], false, "{child}");
+    assert!(number(&child["measured"]["round_trip"]["count"]) > 0.0, "{child}");
+    assert!(number(&child["measured"]["server_cpu"]) > 0.0, "{child}");
+
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom-load"))
+        .arg("serve-pingpong")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let address = line.trim().strip_prefix("listening on ").unwrap().to_owned();
+    let args = ["peer", "--server", &address, "--matches", "2", "--match-shape"];
+    let sizes = ["--turn-bytes", "50", "--act-bytes", "3"];
+    let peer = bench(&[&args[..], &sizes, &window].concat());
+    // The server stops when its stdin closes.
+    drop(server.stdin.take());
+    assert!(server.wait().unwrap().success());
+    assert_eq!(peer["server_measured"], false, "{peer}");
+    assert_eq!(peer["match_shape"], true, "{peer}");
+    assert_eq!(peer["sizes"]["turn_bytes"], 50, "{peer}");
+    assert_eq!(peer["sizes"]["act_bytes"], 3, "{peer}");
+    let measured = &peer["measured"];
+    assert!(number(&measured["round_trip"]["count"]) > 0.0, "{peer}");
+    assert!(number(&measured["client_cpu"]) > 0.0, "{peer}");
+    assert_eq!(number(&measured["server_cpu"]), 0.0, "not this run's child: {peer}");
 }
 
 #[test]
