@@ -215,6 +215,7 @@ pub fn card_to_pb(card: Card) -> pb::Card {
 }
 
 /// A card from the wire.
+#[inline]
 pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
     let rank = rank_from_pb(card.rank)?;
     let suit = match pb::Suit::try_from(card.suit) {
@@ -228,6 +229,7 @@ pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
 }
 
 /// A rank from the wire (`pb::Rank`'s numbers: its pips, the ace 14).
+#[inline]
 pub fn rank_from_pb(rank: i32) -> Result<Rank, String> {
     u8::try_from(rank)
         .ok()
@@ -243,6 +245,7 @@ pub fn cards_to_codes(cards: impl IntoIterator<Item = Card>) -> Vec<u8> {
 }
 
 /// A card from its code (`Omit.cards`).
+#[inline]
 pub fn card_from_code(code: u8) -> Result<Card, String> {
     Card::from_index(code).ok_or_else(|| format!("{code} is not a card code (0 to 51)"))
 }
@@ -301,6 +304,7 @@ pub fn seat_to_pb(seat: Seat) -> u32 {
 }
 
 /// A seat number from the wire.
+#[inline]
 pub fn seat_from_pb(seat: u32) -> Result<Seat, String> {
     u8::try_from(seat).map(Seat).map_err(|_| format!("{seat} is not a seat"))
 }
