@@ -448,8 +448,39 @@ fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
     set_from_list(CardList::Messages(cards), what)
 }
 
-/// [`set_from_pb`] for a list sent either way (`Omit.cards`).
+/// [`set_from_pb`] for a list sent either way (`Omit.cards`). Every `Turn` reads three (the hand
+/// and each seat's known cards): a list of real cards, each once, is read by table lookups
+/// alone; anything else is read again by [`set_from_list_checked`] for its error.
 fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
+    let mut bits = 0u64;
+    let mut add = |code: Option<u8>| {
+        let bit = code.map_or(0, |code| CARD_BITS[usize::from(code)]);
+        let fresh = bit != 0 && bits & bit == 0;
+        bits |= bit;
+        fresh
+    };
+    let all_fresh = match cards {
+        CardList::Codes(codes) => codes.iter().all(|&code| add(Some(code))),
+        CardList::Messages(cards) => cards.iter().all(|card| add(card_code(card))),
+    };
+    if !all_fresh {
+        return set_from_list_checked(cards, what);
+    }
+    // Every bit is a card's (`CARD_BITS`).
+    Ok(CardSet::from_bits(bits).unwrap_or_default())
+}
+
+/// A `Card` message's card code (`(rank - 2) * 4 + (suit - 1)`, as [`cards_to_codes`] writes
+/// it), if it is a card.
+fn card_code(card: &pb::Card) -> Option<u8> {
+    let rank = u8::try_from(card.rank.wrapping_sub(2)).ok().filter(|&rank| rank < 13)?;
+    let suit = u8::try_from(card.suit.wrapping_sub(1)).ok().filter(|&suit| suit < 4)?;
+    Some(rank * 4 + suit)
+}
+
+/// [`set_from_list`] card by card, with the error about the first card that is none or is
+/// there twice.
+fn set_from_list_checked(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
     let mut bits = 0;
     each_card(cards, |card| {
         let card = card.map_err(|err| format!("{what}: {err}"))?;
@@ -995,6 +1026,46 @@ mod tests {
         assert_eq!(json["phase"], enum_tag(typed.phase().as_str_name(), "GIN_PHASE_"));
         assert_eq!(public.to_act, public.phase.to_act());
         assert_eq!(typed.to_act, public.to_act.map(|seat| u32::from(seat.0)));
+    }
+
+    #[test]
+    fn a_card_messages_code_is_the_engines_card_index() {
+        for rank in -3..20 {
+            for suit in -2..8 {
+                let card = pb::Card { rank, suit };
+                let engine = card_from_pb(&card).ok().map(Card::index);
+                assert_eq!(card_code(&card), engine, "rank {rank}, suit {suit}");
+            }
+        }
+        let far = pb::Card { rank: i32::MIN, suit: i32::MAX };
+        assert_eq!(card_code(&far), None);
+    }
+
+    /// The quick reading of a card list gives what the card-by-card one gives, the set or the
+    /// same error, for lists of real cards, cards sent twice and codes that are no card, in
+    /// both forms.
+    #[test]
+    fn card_lists_are_read_as_card_by_card() {
+        let mut rng = Rng::new(22);
+        for _ in 0..20_000 {
+            let len = rng.below(14);
+            // Mostly real cards (0 to 51), some that are none.
+            let codes: Vec<u8> = (0..len).map(|_| rng.below(56) as u8).collect();
+            let messages: Vec<pb::Card> = codes
+                .iter()
+                .map(|&code| match Card::from_index(code) {
+                    Some(card) => card_to_pb(card),
+                    None => pb::Card { rank: 2 + i32::from(code) / 4, suit: 5 },
+                })
+                .collect();
+            for list in [CardList::Codes(&codes), CardList::Messages(&messages)] {
+                assert_eq!(
+                    set_from_list(list, "the hand"),
+                    set_from_list_checked(list, "the hand"),
+                    "{list:?}"
+                );
+            }
+        }
     }
 
     #[test]
