@@ -87,10 +87,18 @@ pub(crate) fn read_key(buf: &mut &[u8]) -> Option<(u32, WireType)> {
     (tag >= encoding::MIN_TAG).then_some((tag, wire_type))
 }
 
-/// [`read_varint_value`]'s varints of more than a byte, kept out of line.
+/// [`read_varint_value`]'s varints of more than a byte, kept out of line: two bytes (the keys
+/// of fields numbered 16 and above) read here, longer ones by prost's `decode_varint`. Each
+/// byte gives its low seven bits, the first byte the lowest, as prost reads them.
 #[inline(never)]
 pub(crate) fn read_long_varint(buf: &mut &[u8]) -> Option<u64> {
-    decode_varint(buf).ok()
+    match **buf {
+        [low, high, ..] if high < 0x80 => {
+            *buf = &buf[2..];
+            Some(u64::from(low & 0x7F) | u64::from(high) << 7)
+        }
+        _ => decode_varint(buf).ok(),
+    }
 }
 
 /// The bytes of a length-delimited field (a message, `bytes`, a `string` or a packed list),
@@ -588,6 +596,38 @@ pub(crate) mod testing {
             tally.refused += usize::from(read.is_err());
             tally.in_place += usize::from(in_place(&damaged));
             tally.mutations += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Every varint of one to three bytes (with a byte after it), canonical or not, and every
+    /// cut or overlong one, is read as prost reads it, to the same byte.
+    #[test]
+    fn varints_are_read_as_prost_reads_them() {
+        let mut inputs: Vec<Vec<u8>> = vec![vec![], vec![0x80], vec![0xFF; 11], vec![0x80; 10]];
+        for b0 in 0..=255u8 {
+            inputs.push(vec![b0, 0x2A]);
+            for b1 in 0..=255u8 {
+                inputs.push(vec![b0, b1, 0x2A]);
+                inputs.push(vec![b0, b1]);
+                for b2 in [0x00, 0x01, 0x7F, 0x80, 0xFF] {
+                    inputs.push(vec![b0, b1, b2, 0x2A]);
+                }
+            }
+        }
+        for input in inputs {
+            let (mut ours, mut prosts) = (&input[..], &input[..]);
+            let read = read_varint_value(&mut ours);
+            let expected = decode_varint(&mut prosts).ok();
+            assert_eq!(read, expected, "{input:?}");
+            if expected.is_some() {
+                assert_eq!(ours, prosts, "what is left of {input:?}");
+            }
         }
     }
 }
