@@ -44,8 +44,31 @@ pub(crate) fn write_bool(tag: u32, value: bool, buf: &mut Vec<u8>) {
     }
 }
 
+/// Values a packed list writes from a buffer on the stack, in one pass, when each takes one
+/// byte (seats, scores below 128, the sizes of hands): a `Turn`'s lists all fit.
+const SMALL_PACKED: usize = 64;
+
 /// A `repeated uint32` field, packed: left out when empty.
 pub(crate) fn write_packed(tag: u32, values: impl Iterator<Item = u32> + Clone, buf: &mut Vec<u8>) {
+    let mut small = [0u8; SMALL_PACKED];
+    let mut count = 0;
+    let all_small = values.clone().all(|value| match (u8::try_from(value), small.get_mut(count)) {
+        (Ok(byte), Some(slot)) if byte < 0x80 => {
+            *slot = byte;
+            count += 1;
+            true
+        }
+        _ => false,
+    });
+    if all_small {
+        if count > 0 {
+            put_key(tag, WireType::LengthDelimited, buf);
+            // At most `SMALL_PACKED` bytes: a one-byte length.
+            buf.push(count as u8);
+            buf.extend_from_slice(&small[..count]);
+        }
+        return;
+    }
     let len: usize = values.clone().map(|value| encoded_len_varint(u64::from(value))).sum();
     if len == 0 {
         return;
@@ -69,6 +92,18 @@ pub(crate) fn put_key(tag: u32, wire_type: WireType, buf: &mut Vec<u8>) {
 pub(crate) fn put_varint(value: u64, buf: &mut Vec<u8>) {
     match u8::try_from(value) {
         Ok(byte) if byte < 0x80 => buf.push(byte),
+        _ => put_long_varint(value, buf),
+    }
+}
+
+/// [`put_varint`]'s values of more than a byte, kept out of line: two bytes (the keys of fields
+/// numbered 16 and above, most lengths) written here, longer ones by prost's `encode_varint`.
+#[inline(never)]
+fn put_long_varint(value: u64, buf: &mut Vec<u8>) {
+    match u16::try_from(value) {
+        Ok(value) if value < 0x4000 => {
+            buf.extend_from_slice(&[(value as u8 & 0x7F) | 0x80, (value >> 7) as u8]);
+        }
         _ => encode_varint(value, buf),
     }
 }
@@ -628,6 +663,44 @@ mod tests {
             if expected.is_some() {
                 assert_eq!(ours, prosts, "what is left of {input:?}");
             }
+        }
+    }
+
+    /// Varints are written as prost writes them, around every length's boundary.
+    #[test]
+    fn varints_are_written_as_prost_writes_them() {
+        let edges = (0..64).flat_map(|bit| {
+            let at = 1u64 << bit;
+            [at - 1, at, at + 1]
+        });
+        for value in (0..40_000).chain(edges).chain([u64::MAX]) {
+            let (mut ours, mut prosts) = (vec![7], vec![7]);
+            put_varint(value, &mut ours);
+            encode_varint(value, &mut prosts);
+            assert_eq!(ours, prosts, "{value}");
+        }
+    }
+
+    /// Packed lists are written as prost writes them: short and long, with values of one byte
+    /// and of more, empty ones left out.
+    #[test]
+    fn packed_lists_are_written_as_prost_writes_them() {
+        let mut rng = crate::wire::TestRng::new(7);
+        for _ in 0..5_000 {
+            let len = rng.below(80);
+            let wide = rng.below(4) == 0;
+            let values: Vec<u32> = (0..len)
+                .map(|_| match (wide, rng.below(50)) {
+                    (true, 0) => u32::MAX,
+                    (true, 1) => 128 + rng.below(20_000) as u32,
+                    _ => rng.below(128) as u32,
+                })
+                .collect();
+            let mut ours = vec![7];
+            write_packed(17, values.iter().copied(), &mut ours);
+            let mut prosts = vec![7];
+            prost::encoding::uint32::encode_packed(17, &values, &mut prosts);
+            assert_eq!(ours, prosts, "{values:?}");
         }
     }
 }
