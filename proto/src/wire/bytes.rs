@@ -180,6 +180,11 @@ pub(crate) fn read_packed<const N: usize>(
 ) -> Option<()> {
     if wire_type == WireType::LengthDelimited {
         let mut packed = read_delimited(wire_type, buf)?;
+        // Values below 128, a byte each (seats, hand sizes, most scores): the bytes are the
+        // values, copied at once.
+        if packed.iter().all(|&byte| byte < 0x80) {
+            return values.extend_from_bytes(packed);
+        }
         while !packed.is_empty() {
             values.push(read_varint_value(&mut packed)? as u32)?;
         }
@@ -279,6 +284,20 @@ impl<T, const N: usize> Inline<T, N> {
     pub(crate) fn push(&mut self, value: T) -> Option<()> {
         *self.values.get_mut(self.len)? = value;
         self.len += 1;
+        Some(())
+    }
+
+    /// Appends a value for each byte; `None` if they do not all fit (then none is appended).
+    pub(crate) fn extend_from_bytes(&mut self, bytes: &[u8]) -> Option<()>
+    where
+        T: From<u8>,
+    {
+        let end = self.len.checked_add(bytes.len())?;
+        let slots = self.values.get_mut(self.len..end)?;
+        for (slot, &byte) in slots.iter_mut().zip(bytes) {
+            *slot = T::from(byte);
+        }
+        self.len = end;
         Some(())
     }
 
@@ -662,6 +681,37 @@ mod tests {
             assert_eq!(read, expected, "{input:?}");
             if expected.is_some() {
                 assert_eq!(ours, prosts, "what is left of {input:?}");
+            }
+        }
+    }
+
+    /// Packed lists are read as prost reads them, one byte a value or more, until the list's
+    /// room is full: then nothing is read (`None`, for prost to read the whole message).
+    #[test]
+    fn packed_lists_are_read_as_prost_reads_them_while_they_fit() {
+        let mut rng = crate::wire::TestRng::new(9);
+        for _ in 0..5_000 {
+            let len = rng.below(12);
+            let values: Vec<u32> = (0..len)
+                .map(|_| {
+                    if rng.below(5) == 0 {
+                        128 + rng.below(1_000) as u32
+                    } else {
+                        rng.below(128) as u32
+                    }
+                })
+                .collect();
+            let mut bytes = Vec::new();
+            prost::encoding::uint32::encode_packed(3, &values, &mut bytes);
+            let mut field = &bytes[..];
+            let Some((3, wire_type)) = read_key(&mut field) else { continue };
+            let mut read = Inline::<u32, 8>::default();
+            read.push(5).unwrap();
+            let fits = values.len() < 8;
+            assert_eq!(read_packed(wire_type, &mut field, &mut read).is_some(), fits, "{values:?}");
+            if fits {
+                assert_eq!(read.as_slice()[1..], values[..], "{bytes:?}");
+                assert!(field.is_empty());
             }
         }
     }
