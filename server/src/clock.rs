@@ -5,6 +5,7 @@
 //! Time is tokio's, so tests pause it and move it by hand.
 
 use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use cardroom_games::Seat;
@@ -160,14 +161,22 @@ impl DeadlineTimer {
     }
 
     /// Completes at `deadline`, not before.
-    pub(crate) async fn until(&mut self, deadline: Instant) {
+    #[cfg(test)]
+    async fn until(&mut self, deadline: Instant) {
+        std::future::poll_fn(|cx| self.poll_until(deadline, cx)).await
+    }
+
+    /// Ready at `deadline`, not before. Pending, it has registered `cx` to be woken when the
+    /// timer fires: at `deadline`, or at the earlier deadline it was set for (polled then, it
+    /// sets itself again). A sooner deadline than any polled since must be polled at once.
+    pub(crate) fn poll_until(&mut self, deadline: Instant, cx: &mut Context<'_>) -> Poll<()> {
         loop {
             if deadline < self.sleep.deadline() || self.sleep.is_elapsed() {
                 self.sleep.as_mut().reset(deadline);
             }
-            self.sleep.as_mut().await;
+            ready!(self.sleep.as_mut().poll(cx));
             if Instant::now() >= deadline {
-                return;
+                return Poll::Ready(());
             }
             // It was set for an earlier deadline: it is set again for this one.
         }

@@ -27,6 +27,7 @@ mod stats;
 mod status;
 mod tls;
 mod token;
+mod wakeups;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -4,6 +4,7 @@
 //! no lock ever guards game state.
 
 use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use cardroom_games::{AnyRecord, Game, RuleError, Seat};
@@ -26,6 +27,7 @@ use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
 use crate::stats::MatchOrigin;
 use crate::status::read_error;
+use crate::wakeups::Wakeups;
 
 /// Where a match task sends one bot's messages, each encoded by the match task
 /// ([`ServerFrame`]).
@@ -61,6 +63,11 @@ pub(crate) struct Joining {
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
 }
+
+/// The match task's wake sources besides its seats, as [`Wakeups`] numbers them.
+const COMMANDS: usize = 0;
+const CANCELLED: usize = 1;
+const TIMER: usize = 2;
 
 /// What woke the match task.
 enum Wake {
@@ -131,6 +138,10 @@ pub(crate) struct MatchTask<G: WireGame> {
     timer: DeadlineTimer,
     /// Fires once the server shuts down: one future for the match's life, not one per wake.
     cancelled: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// Which of the commands, the shutdown and the timer woke the task ([`Self::wake`]).
+    wakeups: Wakeups<3>,
+    /// The deadline the timer was last polled for: a sooner one is polled at once.
+    timer_polled_for: Option<Instant>,
     registry: Registry,
     cancel: CancellationToken,
     report: Option<oneshot::Sender<HostedEnd>>,
@@ -199,6 +210,8 @@ impl<G: WireGame> MatchTask<G> {
             inbound,
             timer: DeadlineTimer::new(),
             cancelled: Box::pin(cancel.clone().cancelled_owned()),
+            wakeups: Wakeups::new(),
+            timer_polled_for: None,
             registry,
             cancel,
             report: setup.report,
@@ -255,19 +268,45 @@ impl<G: WireGame> MatchTask<G> {
     /// Waits for the next thing to do: a bot's message (or the end of its stream), a command,
     /// shutdown, or `deadline`, in that order when several are ready.
     ///
-    /// Bots come first because a decision wakes this task once, for a bot's message: polled
-    /// first, it is read without polling the commands, the shutdown and the clock, which are
-    /// polled once a decision, when the task waits again, rather than twice. Shutdown is seen
-    /// at the next wait: after the messages already buffered, which are few (a bot answers a
-    /// turn once, and a flood of refused acts ends its stream).
+    /// Bots come first because a decision wakes this task once, for a bot's message, which is
+    /// read at once. The commands, the shutdown and the clock are polled only when their own
+    /// wakers fired ([`Wakeups`]), or, the clock, for a sooner deadline than it was polled for:
+    /// a decision polls none of them. Shutdown is seen at the next wait: after the messages
+    /// already buffered, which are few (a bot answers a turn once, and a flood of refused acts
+    /// ends its stream).
     async fn wake(&mut self, deadline: Instant) -> Wake {
-        tokio::select! {
-            biased;
-            (seat, message) = self.inbound.next() => Wake::Bot(Seat(seat as u8), message),
-            command = self.commands.recv() => Wake::Command(command),
-            () = self.cancelled.as_mut() => Wake::Cancelled,
-            () = self.timer.until(deadline) => Wake::Deadline,
+        std::future::poll_fn(|cx| self.poll_wake(deadline, cx)).await
+    }
+
+    fn poll_wake(&mut self, deadline: Instant, cx: &mut Context<'_>) -> Poll<Wake> {
+        if let Poll::Ready((seat, message)) = self.inbound.poll_next(cx) {
+            return Poll::Ready(Wake::Bot(Seat(seat as u8), message));
         }
+        let mut look = self.wakeups.look(cx);
+        if look.fired(COMMANDS)
+            && let Poll::Ready(command) =
+                self.commands.poll_recv(&mut self.wakeups.context(COMMANDS))
+        {
+            // There may be more.
+            self.wakeups.mark(COMMANDS);
+            return Poll::Ready(Wake::Command(command));
+        }
+        if look.fired(CANCELLED)
+            && self.cancelled.as_mut().poll(&mut self.wakeups.context(CANCELLED)).is_ready()
+        {
+            self.wakeups.mark(CANCELLED);
+            return Poll::Ready(Wake::Cancelled);
+        }
+        let sooner = self.timer_polled_for.is_none_or(|polled| deadline < polled);
+        if look.fired(TIMER) || sooner {
+            self.timer_polled_for = Some(deadline);
+            let mut timer_cx = self.wakeups.context(TIMER);
+            if self.timer.poll_until(deadline, &mut timer_cx).is_ready() {
+                self.wakeups.mark(TIMER);
+                return Poll::Ready(Wake::Deadline);
+            }
+        }
+        Poll::Pending
     }
 
     /// A message from `seat`'s connection, or the end of its stream (`None`).

@@ -119,11 +119,6 @@ impl<S: Stream + Unpin> SeatStreams<S> {
         }
         Poll::Pending
     }
-
-    /// [`SeatStreams::poll_next`] as a future.
-    pub(crate) async fn next(&mut self) -> (usize, Option<S::Item>) {
-        std::future::poll_fn(|cx| self.poll_next(cx)).await
-    }
 }
 
 #[cfg(test)]
