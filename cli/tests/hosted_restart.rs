@@ -99,26 +99,31 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
             store.ladder("duel").await.unwrap().map(|l| l.id)
         })
         .await;
-        // Mid-ladder: sets rated, and matches running under the first run's lease.
-        eventually("two rated sets and a running match", || async {
-            let rated = store.rated_sets(ladder).await.unwrap().len();
-            let running = matches(store.as_ref(), ladder)
+        // Mid-ladder: sets rated, and matches running under the first run's lease; killed
+        // while it runs them.
+        let running_now = || async {
+            let running: Vec<(LadderMatchId, u32)> = matches(store.as_ref(), ladder)
                 .await
-                .values()
-                .any(|(state, _, _)| *state == MatchState::Running);
-            (rated >= 2 && running).then_some(())
-        })
+                .iter()
+                .filter(|(_, (state, _, _))| *state == MatchState::Running)
+                .map(|(id, (_, attempt, _))| (*id, *attempt))
+                .collect();
+            (!running.is_empty()).then_some(running)
+        };
+        let running = support::kill_while_running(
+            &mut server,
+            || {
+                eventually("two rated sets and a running match", || async {
+                    let rated = store.rated_sets(ladder).await.unwrap().len();
+                    (rated >= 2).then_some(())?;
+                    running_now().await
+                })
+            },
+            running_now,
+        )
         .await;
-        server.kill().unwrap();
-        server.wait().unwrap();
         let before = matches(store.as_ref(), ladder).await;
         let rated_before = store.rated_sets(ladder).await.unwrap().len();
-        let running: Vec<(LadderMatchId, u32)> = before
-            .iter()
-            .filter(|(_, (state, _, _))| *state == MatchState::Running)
-            .map(|(id, (_, attempt, _))| (*id, *attempt))
-            .collect();
-        assert!(!running.is_empty(), "killed while matches ran");
 
         let (mut server, new_url) = serve(&store_path, &ladder_path, &records);
         *url.lock().unwrap() = new_url;

@@ -348,11 +348,13 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 .collect();
             (!running.is_empty()).then_some(running)
         };
-        eventually("a match running on the victim", running_on_victim).await;
-        nodes[victim].kill();
-        // What it ran as it died (a match it finished in between is done and not among them).
-        let killed_running = running_on_victim().await.unwrap_or_default();
-        assert!(!killed_running.is_empty(), "killed while matches ran");
+        // What it ran as it died (a match it finished before is done and not among them).
+        let killed_running = support::kill_while_running(
+            &mut nodes[victim].process,
+            || eventually("a match running on the victim", running_on_victim),
+            running_on_victim,
+        )
+        .await;
         rated_more(store.as_ref(), ladder, 3, "sets rated without the killed node").await;
         // A match the dead node recorded: described and its record read from the store.
         let recorded = matches(store.as_ref(), ladder)
