@@ -101,25 +101,19 @@ fn a_hosted_ladder_survives_sigkill_and_resumes_on_its_store() {
         .await;
         // Mid-ladder: sets rated, and matches running under the first run's lease; killed
         // while it runs them.
-        let running_now = || async {
-            let running: Vec<(LadderMatchId, u32)> = matches(store.as_ref(), ladder)
-                .await
-                .iter()
-                .filter(|(_, (state, _, _))| *state == MatchState::Running)
-                .map(|(id, (_, attempt, _))| (*id, *attempt))
-                .collect();
-            (!running.is_empty()).then_some(running)
-        };
         let running = support::kill_while_running(
             &mut server,
-            || {
-                eventually("two rated sets and a running match", || async {
-                    let rated = store.rated_sets(ladder).await.unwrap().len();
-                    (rated >= 2).then_some(())?;
-                    running_now().await
-                })
+            "two rated sets and a running match",
+            || async {
+                (store.rated_sets(ladder).await.unwrap().len() >= 2).then_some(())?;
+                let running: Vec<(LadderMatchId, u32)> = matches(store.as_ref(), ladder)
+                    .await
+                    .iter()
+                    .filter(|(_, (state, _, _))| *state == MatchState::Running)
+                    .map(|(id, (_, attempt, _))| (*id, *attempt))
+                    .collect();
+                (!running.is_empty()).then_some(running)
             },
-            running_now,
         )
         .await;
         let before = matches(store.as_ref(), ladder).await;

@@ -351,7 +351,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         // What it ran as it died (a match it finished before is done and not among them).
         let killed_running = support::kill_while_running(
             &mut nodes[victim].process,
-            || eventually("a match running on the victim", running_on_victim),
+            "a match running on the victim",
             running_on_victim,
         )
         .await;

@@ -3,6 +3,7 @@
 use std::io::{BufRead as _, BufReader};
 use std::process::Child;
 
+use cardroom_tests::eventually;
 use nix::sys::signal::Signal;
 use nix::unistd::Pid;
 
@@ -18,25 +19,20 @@ pub(crate) fn listening_address(server: &mut Child) -> String {
         .to_owned()
 }
 
-/// Kills `server` (SIGKILL) while it runs what `running` reads from the store, and returns
-/// that. The server is stopped (SIGSTOP) before the store is read, so what is read is what it
-/// ran as it died; if it ran nothing (what it was seen running ended before it stopped), it
-/// goes on (SIGCONT) and `running` is read again once `sighted` sees it running something.
+/// Waits until `running` (read from the store) finds `server` running something, then kills
+/// the server (SIGKILL) and returns what it ran as it died. The server is stopped (SIGSTOP)
+/// before `running` is read again, so nothing it runs can end between that reading and the
+/// kill; if what it was seen running ended before it stopped, it goes on (SIGCONT) and the
+/// wait starts over.
 #[allow(dead_code, reason = "the suites that kill a server use it, the others do not")]
-pub(crate) async fn kill_while_running<T, R, S, F, G>(
-    server: &mut Child,
-    mut sighted: S,
-    mut running: R,
-) -> T
+pub(crate) async fn kill_while_running<T, R, F>(server: &mut Child, what: &str, mut running: R) -> T
 where
-    S: FnMut() -> G,
-    G: Future,
     R: FnMut() -> F,
     F: Future<Output = Option<T>>,
 {
     let pid = Pid::from_raw(i32::try_from(server.id()).expect("a process id is an i32"));
     loop {
-        sighted().await;
+        eventually(what, &mut running).await;
         nix::sys::signal::kill(pid, Signal::SIGSTOP).expect("the server stops");
         if let Some(ran) = running().await {
             server.kill().expect("the server is killed");
