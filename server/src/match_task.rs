@@ -33,7 +33,10 @@ use crate::wakeups::Wakeups;
 /// ([`ServerFrame`]).
 pub(crate) type BotSender = mpsc::Sender<Result<ServerFrame, Status>>;
 /// Where a match task sends one spectator's messages.
-pub(crate) type WatchSender = mpsc::Sender<Result<pb::WatchMessage, Status>>;
+pub(crate) type WatchSender = mpsc::Sender<Watched>;
+
+/// What a spectator's stream carries.
+pub(crate) type Watched = Result<pb::WatchMessage, Status>;
 
 /// What the rest of the server asks of a match task.
 pub(crate) enum Command {
@@ -796,6 +799,32 @@ impl<G: WireGame> MatchTask<G> {
         for watcher in &self.watchers {
             watch_send(watcher, last.clone());
         }
+        answer_after_end(&mut self.commands, &last, || self.registry.finished_info(&self.id));
+    }
+}
+
+/// Answers the commands that came while the match ended, and closes `commands`: a spectator
+/// gets `last` (the view and the end), a status request the final status `finished` gives (filed
+/// before this), and a bot's connection is dropped. Whoever sends later is refused, and reads the
+/// final status from the registry: nobody asking as a match ends goes unanswered.
+fn answer_after_end(
+    commands: &mut mpsc::Receiver<Command>,
+    last: &pb::WatchMessage,
+    finished: impl Fn() -> Option<pb::MatchInfo>,
+) {
+    commands.close();
+    while let Ok(command) = commands.try_recv() {
+        match command {
+            Command::Watch { tx } => {
+                watch_send(&tx, last.clone());
+            }
+            Command::Info { reply } => {
+                if let Some(info) = finished() {
+                    let _ = reply.send(info);
+                }
+            }
+            Command::Connect(_) => {}
+        }
     }
 }
 
@@ -913,5 +942,26 @@ mod tests {
         let mut seats: Vec<u32> = end.standings.iter().map(|s| s.seat).collect();
         seats.sort_unstable();
         assert_eq!(seats, [0, 1, 2]);
+    }
+
+    /// What was asked of a match's task as the match ended, still queued when it stopped
+    /// reading its commands, is answered from the end; what comes later is refused.
+    #[tokio::test]
+    async fn commands_that_came_as_the_match_ended_are_answered_from_its_end() {
+        let (commands, mut queued) = mpsc::channel(8);
+        let (watcher, mut watched) = mpsc::channel(8);
+        commands.send(Command::Watch { tx: watcher }).await.unwrap();
+        let (reply, answer) = oneshot::channel();
+        commands.send(Command::Info { reply }).await.unwrap();
+        let end = pb::MatchEnd { standings: Vec::new(), aborted: false, reason: "over".into() };
+        let last =
+            pb::WatchMessage { events: Vec::new(), public_json: "{}".into(), end: Some(end) };
+        let info = pb::MatchInfo { match_id: "m1".into(), over: true, ..Default::default() };
+        answer_after_end(&mut queued, &last, || Some(info.clone()));
+        assert_eq!(watched.recv().await.unwrap().unwrap(), last);
+        assert!(watched.recv().await.is_none(), "the end is the spectator's last message");
+        assert_eq!(answer.await.unwrap(), info);
+        let (reply, _) = oneshot::channel();
+        assert!(commands.send(Command::Info { reply }).await.is_err(), "later ones are refused");
     }
 }

@@ -27,7 +27,7 @@ use crate::clock::ClockRules;
 use crate::config::Config;
 use crate::host::HostedEnd;
 use crate::listing::{self, MatchIndex, PageQuery};
-use crate::match_task::{Command, MatchSetup, MatchTask};
+use crate::match_task::{Command, MatchSetup, MatchTask, Watched};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
 
@@ -412,23 +412,52 @@ impl Registry {
         registry.lobby.retain(|_, waiting| !waiting.is_empty());
     }
 
-    /// A match's status: asked of its task while it runs.
+    /// A match's status: asked of its task while it runs, the final one once it is over.
     pub(crate) async fn info(&self, match_id: &str) -> Result<pb::MatchInfo, Status> {
-        let handle = {
-            let registry = self.lock();
-            if let Some(finished) = registry.finished.get(match_id) {
-                return Ok(finished.info.clone());
-            }
-            registry.running.get(match_id).cloned()
+        let handle = match self.lookup(match_id)? {
+            Ok(handle) => handle,
+            Err(info) => return Ok(info),
         };
-        let handle = handle.ok_or_else(|| Status::not_found(format!("no match {match_id}")))?;
         let (reply, answer) = oneshot::channel();
-        handle
-            .commands
-            .send(Command::Info { reply })
-            .await
-            .map_err(|_| Status::unavailable("the match is ending"))?;
-        answer.await.map_err(|_| Status::unavailable("the match is ending"))
+        if handle.commands.send(Command::Info { reply }).await.is_ok()
+            && let Ok(info) = answer.await
+        {
+            return Ok(info);
+        }
+        self.ended(match_id)
+    }
+
+    /// A spectator's stream of `match_id`: the public view as the match goes, then its end;
+    /// of a match over, the end alone.
+    pub(crate) async fn watch(&self, match_id: &str) -> Result<mpsc::Receiver<Watched>, Status> {
+        let info = match self.lookup(match_id)? {
+            Ok(handle) => {
+                let (tx, rx) = mpsc::channel(self.shared.config.outbound_buffer);
+                if handle.commands.send(Command::Watch { tx }).await.is_ok() {
+                    return Ok(rx);
+                }
+                self.ended(match_id)?
+            }
+            Err(info) => info,
+        };
+        let (tx, rx) = mpsc::channel(1);
+        let last =
+            pb::WatchMessage { events: Vec::new(), public_json: String::new(), end: info.end };
+        let _ = tx.try_send(Ok(last));
+        Ok(rx)
+    }
+
+    /// The final status of a match whose task no longer takes commands. A task files it before
+    /// it stops taking them ([`crate::match_task`]'s `finish`), so whoever asked a running
+    /// match as it ended is answered from it.
+    fn ended(&self, match_id: &str) -> Result<pb::MatchInfo, Status> {
+        self.finished_info(match_id)
+            .ok_or_else(|| Status::not_found(format!("no match {match_id}: it ended")))
+    }
+
+    /// A finished match's final status, while this server keeps it.
+    pub(crate) fn finished_info(&self, match_id: &str) -> Option<pb::MatchInfo> {
+        self.lock().finished.get(match_id).map(|f| f.info.clone())
     }
 
     /// A running match's handle, or its status if it is over.
@@ -555,7 +584,7 @@ impl Registry {
             // Not answered: it ended (its final status is filed) or is ending (skipped).
             let info = match info {
                 Some(info) => Some(info),
-                None => self.lock().finished.get(&listed.id).map(|f| f.info.clone()),
+                None => self.finished_info(&listed.id),
             };
             if let Some(info) = info {
                 matches.push(listing::summary(listed, &info));
@@ -690,5 +719,62 @@ pub(crate) struct PendingJoin {
 impl Drop for PendingJoin {
     fn drop(&mut self) {
         self.registry.pending_joins().retain(|(id, _)| *id != self.id);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// A match as a caller finds it when it looked the match up just before it ended: a
+    /// handle whose task no longer takes commands, and the final status the task filed first.
+    fn ended_under_a_handle(registry: &Registry) -> pb::MatchEnd {
+        let end = pb::MatchEnd {
+            standings: Vec::new(),
+            aborted: false,
+            reason: "the match is over".to_owned(),
+        };
+        let info = pb::MatchInfo {
+            match_id: "m1".to_owned(),
+            over: true,
+            end: Some(end.clone()),
+            ..Default::default()
+        };
+        let (commands, stopped) = mpsc::channel(1);
+        drop(stopped);
+        let mut state = registry.lock();
+        state.running.insert("m1".to_owned(), MatchHandle { commands });
+        let finished = Finished { info, record: None, tokens: Vec::new() };
+        state.finished.insert("m1".to_owned(), finished);
+        end
+    }
+
+    #[tokio::test]
+    async fn a_match_asked_as_it_ends_answers_from_its_final_status() {
+        let registry = Registry::new(Config::default());
+        let end = ended_under_a_handle(&registry);
+        let info = registry.info("m1").await.unwrap();
+        assert!(info.over);
+        assert_eq!(info.end, Some(end.clone()));
+    }
+
+    #[tokio::test]
+    async fn a_match_watched_as_it_ends_sends_its_end() {
+        let registry = Registry::new(Config::default());
+        let end = ended_under_a_handle(&registry);
+        let mut watched = registry.watch("m1").await.unwrap();
+        let last = watched.recv().await.unwrap().unwrap();
+        assert_eq!(last.end, Some(end));
+        assert!(watched.recv().await.is_none(), "the end is the last message");
+    }
+
+    #[tokio::test]
+    async fn a_match_that_ended_and_is_forgotten_is_not_found() {
+        let registry = Registry::new(Config::default());
+        ended_under_a_handle(&registry);
+        registry.lock().finished.clear();
+        assert_eq!(registry.info("m1").await.unwrap_err().code(), tonic::Code::NotFound);
+        assert_eq!(registry.watch("m1").await.unwrap_err().code(), tonic::Code::NotFound);
     }
 }

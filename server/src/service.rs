@@ -527,28 +527,12 @@ impl cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<Self::WatchStream>, Status> {
         let proxied = request.metadata().contains_key(elsewhere::PROXIED_METADATA);
         let match_id = request.into_inner().match_id;
-        let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
-        let found = match self.registry.lookup(&match_id) {
+        let rx = match self.registry.watch(&match_id).await {
             Err(status) if status.code() == tonic::Code::NotFound => {
                 return self.watch_elsewhere(&match_id, proxied).await.unwrap_or(Err(status));
             }
             found => found?,
         };
-        match found {
-            Ok(handle) => handle
-                .commands
-                .send(Command::Watch { tx })
-                .await
-                .map_err(|_| Status::unavailable("the match is ending"))?,
-            Err(info) => {
-                let last = pb::WatchMessage {
-                    events: Vec::new(),
-                    public_json: String::new(),
-                    end: info.end,
-                };
-                let _ = tx.try_send(Ok(last));
-            }
-        }
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 
