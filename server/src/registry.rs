@@ -577,15 +577,13 @@ impl Registry {
         }
         let mut matches = Vec::with_capacity(answers.len());
         for (listed, answer) in page.matches.iter().zip(answers) {
-            let info = match answer {
+            let answered = match answer {
                 Some(answer) => answer.await.ok(),
                 None => None,
             };
-            // Not answered: it ended (its final status is filed) or is ending (skipped).
-            let info = match info {
-                Some(info) => Some(info),
-                None => self.finished_info(&listed.id),
-            };
+            // Not answered: it ended, and its final status is filed (or already forgotten:
+            // skipped).
+            let info = answered.or_else(|| self.finished_info(&listed.id));
             if let Some(info) = info {
                 matches.push(listing::summary(listed, &info));
             }
