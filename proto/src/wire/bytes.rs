@@ -22,6 +22,21 @@ pub(crate) const CARD_SUIT: u32 = 2;
 /// fits a byte of varint (ranks 2 to 14, suits 1 to 4), so a key and a byte each.
 pub(crate) const CARD_LEN: u8 = 4;
 
+/// The bytes of a `Card` message field numbered below 16 (a one-byte key), of the card with
+/// this code ([`Card::index`](cardroom_games::Card::index)). A code is `(rank - 2) * 4 + (suit -
+/// 1)` in `pb::Rank` and `pb::Suit` numbers (`super::cards_to_codes`): ranks 2 to 14 and suits 1
+/// to 4, a byte of varint each.
+pub(crate) const fn card_field(tag: u32, code: u8) -> [u8; 2 + CARD_LEN as usize] {
+    [
+        key_byte(tag, WireType::LengthDelimited),
+        CARD_LEN,
+        key_byte(CARD_RANK, WireType::Varint),
+        code / 4 + 2,
+        key_byte(CARD_SUIT, WireType::Varint),
+        code % 4 + 1,
+    ]
+}
+
 /// A `uint32` field: left out when 0.
 pub(crate) fn write_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {
     if value != 0 {
@@ -731,13 +746,14 @@ mod tests {
         }
     }
 
-    /// Packed lists are written as prost writes them: short and long, with values of one byte
-    /// and of more, empty ones left out.
+    /// Packed lists are written as prost writes them: short and long (past the 64 values written
+    /// from the stack, and the 127 a one-byte length counts), with values of one byte and of
+    /// more, empty ones left out.
     #[test]
     fn packed_lists_are_written_as_prost_writes_them() {
         let mut rng = crate::wire::TestRng::new(7);
         for _ in 0..5_000 {
-            let len = rng.below(80);
+            let len = rng.below(200);
             let wide = rng.below(4) == 0;
             let values: Vec<u32> = (0..len)
                 .map(|_| match (wide, rng.below(50)) {

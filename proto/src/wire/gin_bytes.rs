@@ -270,11 +270,24 @@ fn write_card(tag: u32, code: u8, buf: &mut Vec<u8>) {
 /// written even when empty (an entry of a `repeated Cards`).
 fn write_cards(tag: u32, cards: CardSet, buf: &mut Vec<u8>) {
     put_key(tag, WireType::LengthDelimited, buf);
-    put_varint((cards.len() * CARDS_ENTRY_LEN) as u64, buf);
+    let len = cards.len() * CARDS_ENTRY_LEN;
+    put_varint(len as u64, buf);
+    buf.reserve(len);
     for code in SetCodes::of(cards) {
-        write_card(CARDS_CARDS, code, buf);
+        buf.extend_from_slice(&CARDS_ENTRIES[usize::from(code)]);
     }
 }
+
+/// The bytes of each card of a `Cards` message, by card code, computed once.
+const CARDS_ENTRIES: [[u8; CARDS_ENTRY_LEN]; 52] = {
+    let mut entries = [[0; CARDS_ENTRY_LEN]; 52];
+    let mut code = 0;
+    while code < 52 {
+        entries[code as usize] = card_field(CARDS_CARDS, code);
+        code += 1;
+    }
+    entries
+};
 
 /// The codes of a set's cards ([`Card::index`](cardroom_games::Card::index)) in set order: the set's bits from the lowest,
 /// as `CardSet`'s own iterator goes, without its calls across crates a card.
@@ -710,7 +723,21 @@ fn merge_cards(
     cards: &mut HandMessages,
     depth: u32,
 ) -> Option<()> {
-    let buf = &mut read_delimited(wire_type, buf)?;
+    // The form every card is written in (`write_cards`: key, length 4, rank, suit; a byte of
+    // varint each), six bytes a card, read without a call a field; the first entry in another
+    // form, and everything after it, is read field by field below.
+    const ENTRY_KEY: u8 = key_byte(CARDS_CARDS, WireType::LengthDelimited);
+    const RANK_KEY: u8 = key_byte(CARD_RANK, WireType::Varint);
+    const SUIT_KEY: u8 = key_byte(CARD_SUIT, WireType::Varint);
+    let mut body = read_delimited(wire_type, buf)?;
+    while let &[ENTRY_KEY, CARD_LEN, RANK_KEY, rank, SUIT_KEY, suit, ref rest @ ..] = body
+        && rank < 0x80
+        && suit < 0x80
+    {
+        cards.push(pb::Card { rank: i32::from(rank), suit: i32::from(suit) })?;
+        body = rest;
+    }
+    let buf = &mut body;
     while !buf.is_empty() {
         let (tag, wire_type) = read_key(buf)?;
         match tag {
@@ -1128,6 +1155,86 @@ mod tests {
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
             assert_read_as_prost_reads::<State>(&bytes, &[], state.options());
         }
+    }
+
+    /// The table a `Cards` message is written from holds what `write_card` writes, for every
+    /// card, and prost reads each entry as that card.
+    #[test]
+    fn cards_entries_are_write_cards_bytes() {
+        for card in Card::pack() {
+            let mut written = Vec::new();
+            write_card(CARDS_CARDS, card.index(), &mut written);
+            assert_eq!(CARDS_ENTRIES[usize::from(card.index())][..], written[..], "{card}");
+            let read = pb::Cards::decode(&written[..]).unwrap();
+            assert_eq!(read.cards, [card_to_pb(card)], "{card}");
+        }
+    }
+
+    /// A `known_cards` entry's cards are read six bytes at once in the form the server writes
+    /// them, and field by field from the first card in another form on: cards after it in
+    /// either form, ranks and suits in two bytes, in the other order, sent twice or left out,
+    /// unknown fields, cards the hand already holds, are read as prost reads them.
+    #[test]
+    fn known_cards_in_any_form_are_read_as_prost_reads_them() {
+        let (observation, options) = sample_observations_where(10, 1, |state| {
+            state.public_view().known_cards.iter().all(|known| known.len() >= 2)
+        })
+        .into_iter()
+        .next()
+        .unwrap();
+        let bytes = encoded::<State>(&observation, &COMPACT);
+        let written = |code: u8| {
+            let mut entry = Vec::new();
+            write_card(CARDS_CARDS, code, &mut entry);
+            entry
+        };
+        let held: Vec<u8> =
+            observation.public.known_cards[0].iter().map(|card| card.index()).collect();
+        let fresh = Card::pack()
+            .map(|card| card.index())
+            .filter(|code| !held.contains(code))
+            .take(2)
+            .collect::<Vec<_>>();
+        let other_forms: [&[u8]; 8] = [
+            &[0x10, 2, 0x08, 9],
+            &[0x88, 0x00, 0x08, 9, 0x10, 2],
+            &[0x08, 0x89, 0x00, 0x10, 0x82, 0x00],
+            &[0x08, 9, 0x10, 2, 0x10, 3],
+            &[0x08, 9],
+            &[0x08, 9, 0x18, 1, 0x10, 2],
+            &[0x08, 9, 0x10, 2, 0x08],
+            &[],
+        ];
+        let mut read = 0;
+        for form in other_forms {
+            for (before, after) in [(0, 0), (1, 0), (2, 1), (0, 2), (2, 2)] {
+                let mut entry = Vec::new();
+                for &code in fresh.iter().take(before) {
+                    entry.extend(written(code));
+                }
+                entry.extend(delimited(CARDS_CARDS, form));
+                for &code in fresh.iter().chain(&held).take(after) {
+                    entry.extend(written(code));
+                }
+                // The entry's cards after the seat's own, and as an entry of its own.
+                for path in [&[OBSERVATION_GIN, GIN_KNOWN_CARDS][..], &[OBSERVATION_GIN]] {
+                    let extra = if path.len() == 2 {
+                        entry.clone()
+                    } else {
+                        delimited(GIN_KNOWN_CARDS, &entry)
+                    };
+                    let changed = append_inside(&bytes, path, &extra);
+                    assert_read_as_prost_reads::<State>(&changed, &[], &options);
+                    read += usize::from(State::decode_observation(&changed, &[], &options).is_ok());
+                }
+            }
+        }
+        assert!(read > 0, "some of the changed entries are observations");
+        // The written form alone, read in place.
+        let entry: Vec<u8> = fresh.iter().flat_map(|&code| written(code)).collect();
+        let changed = append_inside(&bytes, &[OBSERVATION_GIN, GIN_KNOWN_CARDS], &entry);
+        assert!(read_in_place(&changed));
+        assert_read_as_prost_reads::<State>(&changed, &[], &options);
     }
 
     /// Unknown groups nested about as deep as prost's recursion limit allows, in every message

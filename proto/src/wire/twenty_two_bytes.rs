@@ -236,17 +236,7 @@ fn uint32_len(tag: u32, value: u32) -> usize {
 /// A `Card` message field (one card of a `repeated Card`, or a `Card` that is set), numbered
 /// below 16.
 fn write_card(tag: u32, card: Card, buf: &mut Vec<u8>) {
-    // A card's code is `(rank - 2) * 4 + (suit - 1)` in `pb::Rank` and `pb::Suit` numbers
-    // (`super::super::cards_to_codes`): ranks 2 to 14 and suits 1 to 4, a byte of varint each.
-    let code = card.index();
-    buf.extend_from_slice(&[
-        key_byte(tag, WireType::LengthDelimited),
-        CARD_LEN,
-        key_byte(CARD_RANK, WireType::Varint),
-        code / 4 + 2,
-        key_byte(CARD_SUIT, WireType::Varint),
-        code % 4 + 1,
-    ]);
+    buf.extend_from_slice(&card_field(tag, card.index()));
 }
 
 /// Reads the bytes of an `Observation` message into the engine's observation: the same result
