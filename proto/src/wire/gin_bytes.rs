@@ -111,6 +111,8 @@ const LAYOUT_DEPTH: u32 = SHOWDOWN_DEPTH + 1;
 
 /// Appends the bytes of `observation`'s `Observation` message, as `omit` asks: what prost
 /// writes for [`WireGame::observation_to_pb`], byte for byte.
+///
+/// [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
     write_uint32(OBSERVATION_SEAT, seat_to_pb(observation.seat), buf);
     if !omit.typed {
@@ -336,6 +338,8 @@ const BIT_CODES: [u8; 64] = {
 
 /// Reads the bytes of an `Observation` message into the engine's observation: the same result
 /// as prost's decoding and [`WireGame::observation_from_pb`] (see the module's documentation).
+///
+/// [`WireGame::observation_from_pb`]: super::WireGame::observation_from_pb
 pub(super) fn decode(
     bytes: &[u8],
     legal_actions: &[pb::LegalAction],
@@ -384,6 +388,8 @@ impl<'a> ObservationFields<'a> {
     }
 
     /// The engine's observation, checked as [`WireGame::observation_from_pb`] checks prost's.
+    ///
+    /// [`WireGame::observation_from_pb`]: super::WireGame::observation_from_pb
     fn observation(
         &self,
         legal_actions: &[pb::LegalAction],
