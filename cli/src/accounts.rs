@@ -12,7 +12,7 @@ use crate::table::{Format, Table, utc_time};
 /// The store's address, as `cardroom serve --store` takes it.
 #[derive(Debug, clap::Args)]
 pub(crate) struct StoreArg {
-    /// The store: sqlite:FILE or postgres://USER@HOST[:PORT]/DATABASE.
+    /// The store: `sqlite:FILE` or `postgres://USER@HOST[:PORT]/DATABASE`.
     #[arg(long, env = "CARDROOM_STORE")]
     store: String,
 }

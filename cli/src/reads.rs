@@ -3,7 +3,7 @@
 //! server's matches (`cardroom matches`), and the admin `cardroom bots resume`.
 //!
 //! Each prints its rpc's answer in one of three formats, written once for every command by
-//! [`print`]: `json` is the answer itself in the contract's JSON mapping (lowerCamelCase names,
+//! [`print()`]: `json` is the answer itself in the contract's JSON mapping (lowerCamelCase names,
 //! 64-bit integers as strings, every field present), `table` its tables aligned for people, and
 //! `csv` the table of what it lists, with a header row. A refused rpc is an [`RpcError`]: its
 //! status code and message, and a non-zero exit.

@@ -1,8 +1,8 @@
 //! JSON Schema of the engines' serialized forms (feature `schema`): what a bot author in any
 //! language codes to. The server sends these forms as they are: `Observation.json` is a game's
-//! [`Game::Observation`](crate::Game::Observation), `Event.json` one of its events,
+//! [`Game::Observation`], `Event.json` one of its events,
 //! `WatchMessage.public_json` its public view and `GetRecordResponse.record_json` a
-//! [`Record`](crate::Record).
+//! [`Record`].
 //!
 //! The schemas describe the JSON as the engine *writes* it (schemars' serialize contract: every
 //! field present, cards in their canonical two-letter code). Most types derive `JsonSchema`;

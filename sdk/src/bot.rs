@@ -37,7 +37,7 @@ pub trait Bot<G: Game>: Send {
     }
 }
 
-/// The games cardroom hosts: the catalogue's [`GameKind`](cardroom_games::GameKind).
+/// The games cardroom hosts: the catalogue's [`GameKind`].
 pub use cardroom_games::GameKind;
 
 /// A match's clock: time per decision and the bank for the whole match.

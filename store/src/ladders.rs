@@ -13,10 +13,12 @@
 //!    whose lease was taken over (the attempt moved on) is refused and changes nothing.
 //! 4. Sets are rated in set order ([`Store::rate_set`](crate::Store::rate_set)), each once.
 //!
-//! A match whose host died goes back to planned ([`Store::requeue_matches`]
-//! (crate::Store::requeue_matches)) and is played again under a new attempt. A set one of whose
-//! matches cannot be played (a bot left) is *voided* ([`Store::void_set`]
-//! (crate::Store::void_set)) and never rated.
+//! A match whose host died goes back to planned ([`Store::requeue_matches`]) and is played again
+//! under a new attempt. A set one of whose matches cannot be played (a bot left) is *voided*
+//! ([`Store::void_set`]) and never rated.
+//!
+//! [`Store::requeue_matches`]: crate::Store::requeue_matches
+//! [`Store::void_set`]: crate::Store::void_set
 //!
 //! Seeds are `u64`s stored bit for bit in a signed 64-bit column.
 

@@ -60,7 +60,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::FINISHED_MIGRATION,
 ];
 
-/// The columns [`account`] reads, in its order.
+/// The columns an account is selected with, in the order [`credential`] reads them.
 const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
 
 /// The store in a SQLite file (or in memory).

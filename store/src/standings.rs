@@ -8,7 +8,7 @@
 
 use crate::{BotId, StoreError};
 
-/// A ladder's standings at one revision (see the [module docs](self)).
+/// A ladder's standings at one revision (see the `standings` module's docs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     /// The ladder's sets rated when the standings were computed: the revision they are of.

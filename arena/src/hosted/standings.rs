@@ -46,8 +46,8 @@ pub(crate) fn is_late_entrant(reason: &str) -> bool {
 /// [`SnapshotThrottle`]'s rule (the snapshots it must write come sooner).
 pub const STANDINGS_EVERY: Duration = Duration::from_secs(1);
 
-/// When a ladder's standings snapshot is written (see the [module docs](self)): the first one
-/// and every one that must be (`force`) at once, the others at most once per
+/// When a ladder's standings snapshot is written (see the `hosted::standings` module's docs):
+/// the first one and every one that must be (`force`) at once, the others at most once per
 /// [`STANDINGS_EVERY`]; one held back stays pending until it is written.
 #[derive(Clone, Debug, Default)]
 pub struct SnapshotThrottle {
@@ -82,7 +82,7 @@ impl SnapshotThrottle {
 /// One rated set as the evidence keeps it: per match, each seat's bot and place.
 type SetPlaces = Vec<Vec<(BotId, u8)>>;
 
-/// The head-to-head evidence of a ladder's rated sets (see the [module docs](self)).
+/// The head-to-head evidence of a ladder's rated sets (see the `hosted::standings` module's docs).
 #[derive(Clone, Debug)]
 pub struct Evidence {
     /// The bots, by id: bot `i` of `pairs` is `bots[i]`.

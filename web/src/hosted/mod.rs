@@ -8,7 +8,7 @@
 //! a hosted ladder hides a ladder file of the same id.
 //!
 //! The leaderboard is computed once per revision of its ladder and kept (see
-//! [`cache`](self::cache)): a page asks the store for the revision (three small reads)
+//! [`cache`]): a page asks the store for the revision (three small reads)
 //! and rebuilds only when a match finished or a set was rated since.
 
 mod cache;
