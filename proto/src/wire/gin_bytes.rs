@@ -1179,7 +1179,8 @@ mod tests {
     /// A `known_cards` entry's cards are read six bytes at once in the form the server writes
     /// them, and field by field from the first card in another form on: cards after it in
     /// either form, ranks and suits in two bytes, in the other order, sent twice or left out,
-    /// unknown fields, cards the hand already holds, are read as prost reads them.
+    /// an unknown field, a card cut short, cards the entry holds already, are read as prost
+    /// reads them.
     #[test]
     fn known_cards_in_any_form_are_read_as_prost_reads_them() {
         let (observation, options) = sample_observations_where(10, 1, |state| {
