@@ -6,6 +6,8 @@
 
 use prost::encoding::{self, WireType, decode_varint, encode_varint, encoded_len_varint};
 
+use crate::pb;
+
 /// `Observation`'s field numbers.
 pub(crate) const OBSERVATION_SEAT: u32 = 1;
 
@@ -22,20 +24,37 @@ pub(crate) const CARD_SUIT: u32 = 2;
 /// fits a byte of varint (ranks 2 to 14, suits 1 to 4), so a key and a byte each.
 pub(crate) const CARD_LEN: u8 = 4;
 
-/// The bytes of a `Card` message field numbered below 16 (a one-byte key), of the card with
-/// this code ([`Card::index`](cardroom_games::Card::index)). A code is `(rank - 2) * 4 + (suit -
-/// 1)` in `pb::Rank` and `pb::Suit` numbers (`super::cards_to_codes`): ranks 2 to 14 and suits 1
-/// to 4, a byte of varint each.
-pub(crate) const fn card_field(tag: u32, code: u8) -> [u8; 2 + CARD_LEN as usize] {
-    [
-        key_byte(tag, WireType::LengthDelimited),
-        CARD_LEN,
-        key_byte(CARD_RANK, WireType::Varint),
-        code / 4 + 2,
-        key_byte(CARD_SUIT, WireType::Varint),
-        code % 4 + 1,
-    ]
+/// A `Card` message's bytes after its field's key: its length, then rank and suit, of the card
+/// with this code ([`Card::index`](cardroom_games::Card::index)). A code is `(rank - 2) * 4 +
+/// (suit - 1)` in `pb::Rank` and `pb::Suit` numbers (`super::cards_to_codes`): ranks 2 to 14
+/// and suits 1 to 4, a byte of varint each. Every card is written in this form.
+pub(crate) const fn card_message(code: u8) -> [u8; 1 + CARD_LEN as usize] {
+    [CARD_LEN, RANK_KEY, code / 4 + 2, SUIT_KEY, code % 4 + 1]
 }
+
+/// A whole `Card` message field numbered below 16 (a one-byte key): the key, then
+/// [`card_message`].
+pub(crate) const fn card_field(tag: u32, code: u8) -> [u8; 2 + CARD_LEN as usize] {
+    let [len, rank_key, rank, suit_key, suit] = card_message(code);
+    [key_byte(tag, WireType::LengthDelimited), len, rank_key, rank, suit_key, suit]
+}
+
+/// The card a `Card` message's bytes hold when they are in the form every card is written in
+/// ([`card_message`]: rank, then suit, a byte of varint each), read at once; `None` for any
+/// other form, which the readers read field by field.
+#[inline(always)]
+pub(crate) fn written_card(bytes: &[u8]) -> Option<pb::Card> {
+    match *bytes {
+        [RANK_KEY, rank, SUIT_KEY, suit] if rank < 0x80 && suit < 0x80 => {
+            Some(pb::Card { rank: i32::from(rank), suit: i32::from(suit) })
+        }
+        _ => None,
+    }
+}
+
+/// The one-byte keys of a `Card`'s rank and suit.
+const RANK_KEY: u8 = key_byte(CARD_RANK, WireType::Varint);
+const SUIT_KEY: u8 = key_byte(CARD_SUIT, WireType::Varint);
 
 /// A `uint32` field: left out when 0.
 pub(crate) fn write_uint32(tag: u32, value: u32, buf: &mut Vec<u8>) {

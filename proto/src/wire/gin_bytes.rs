@@ -257,15 +257,7 @@ fn write_codes(tag: u32, codes: impl ExactSizeIterator<Item = u8>, buf: &mut Vec
 /// with this code ([`Card::index`](cardroom_games::Card::index)).
 fn write_card(tag: u32, code: u8, buf: &mut Vec<u8>) {
     put_key(tag, WireType::LengthDelimited, buf);
-    // A code is `(rank - 2) * 4 + (suit - 1)` in `pb::Rank` and `pb::Suit` numbers
-    // (`super::super::cards_to_codes`): ranks 2 to 14 and suits 1 to 4, a byte of varint each.
-    buf.extend_from_slice(&[
-        CARD_LEN,
-        key_byte(CARD_RANK, WireType::Varint),
-        code / 4 + 2,
-        key_byte(CARD_SUIT, WireType::Varint),
-        code % 4 + 1,
-    ]);
+    buf.extend_from_slice(&card_message(code));
 }
 
 /// A `Cards` message field: the set's cards in set order, as [`super::set_to_pb`] lists them;
@@ -276,20 +268,9 @@ fn write_cards(tag: u32, cards: CardSet, buf: &mut Vec<u8>) {
     put_varint(len as u64, buf);
     buf.reserve(len);
     for code in SetCodes::of(cards) {
-        buf.extend_from_slice(&CARDS_ENTRIES[usize::from(code)]);
+        buf.extend_from_slice(&card_field(CARDS_CARDS, code));
     }
 }
-
-/// The bytes of each card of a `Cards` message, by card code, computed once.
-const CARDS_ENTRIES: [[u8; CARDS_ENTRY_LEN]; 52] = {
-    let mut entries = [[0; CARDS_ENTRY_LEN]; 52];
-    let mut code = 0;
-    while code < 52 {
-        entries[code as usize] = card_field(CARDS_CARDS, code);
-        code += 1;
-    }
-    entries
-};
 
 /// The codes of a set's cards ([`Card::index`](cardroom_games::Card::index)) in set order: the set's bits from the lowest,
 /// as `CardSet`'s own iterator goes, without its calls across crates a card.
@@ -698,15 +679,8 @@ fn merge_card(wire_type: WireType, buf: &mut &[u8], card: &mut pb::Card, depth: 
 
 /// A `Card` message's bytes, merged into `card`.
 fn merge_card_at(mut bytes: &[u8], card: &mut pb::Card, depth: u32) -> Option<()> {
-    // The form every card is written in (rank, then suit, a byte each) read at once.
-    const RANK_KEY: u8 = key_byte(CARD_RANK, WireType::Varint);
-    const SUIT_KEY: u8 = key_byte(CARD_SUIT, WireType::Varint);
-    if let &[RANK_KEY, rank, SUIT_KEY, suit] = bytes
-        && rank < 0x80
-        && suit < 0x80
-    {
-        card.rank = i32::from(rank);
-        card.suit = i32::from(suit);
+    if let Some(written) = written_card(bytes) {
+        *card = written;
         return Some(());
     }
     let buf = &mut bytes;
@@ -729,18 +703,16 @@ fn merge_cards(
     cards: &mut HandMessages,
     depth: u32,
 ) -> Option<()> {
-    // The form every card is written in (`write_cards`: key, length 4, rank, suit; a byte of
-    // varint each), six bytes a card, read without a call a field; the first entry in another
-    // form, and everything after it, is read field by field below.
+    // The cards in the form `write_cards` writes them (`card_field`: key, length 4, rank, suit),
+    // six bytes a card, read without a call a field; the first entry in another form, and
+    // everything after it, is read field by field below.
     const ENTRY_KEY: u8 = key_byte(CARDS_CARDS, WireType::LengthDelimited);
-    const RANK_KEY: u8 = key_byte(CARD_RANK, WireType::Varint);
-    const SUIT_KEY: u8 = key_byte(CARD_SUIT, WireType::Varint);
     let mut body = read_delimited(wire_type, buf)?;
-    while let &[ENTRY_KEY, CARD_LEN, RANK_KEY, rank, SUIT_KEY, suit, ref rest @ ..] = body
-        && rank < 0x80
-        && suit < 0x80
+    while let &[ENTRY_KEY, CARD_LEN, ref rest @ ..] = body
+        && let Some((message, rest)) = rest.split_at_checked(usize::from(CARD_LEN))
+        && let Some(card) = written_card(message)
     {
-        cards.push(pb::Card { rank: i32::from(rank), suit: i32::from(suit) })?;
+        cards.push(card)?;
         body = rest;
     }
     let buf = &mut body;
@@ -1163,14 +1135,14 @@ mod tests {
         }
     }
 
-    /// The table a `Cards` message is written from holds what `write_card` writes, for every
-    /// card, and prost reads each entry as that card.
+    /// A `Cards` message's entries, written whole by `card_field`, hold what `write_card` writes,
+    /// for every card, and prost reads each entry as that card.
     #[test]
-    fn cards_entries_are_write_cards_bytes() {
+    fn card_fields_are_write_cards_bytes() {
         for card in Card::pack() {
             let mut written = Vec::new();
             write_card(CARDS_CARDS, card.index(), &mut written);
-            assert_eq!(CARDS_ENTRIES[usize::from(card.index())][..], written[..], "{card}");
+            assert_eq!(card_field(CARDS_CARDS, card.index())[..], written[..], "{card}");
             let read = pb::Cards::decode(&written[..]).unwrap();
             assert_eq!(read.cards, [card_to_pb(card)], "{card}");
         }
@@ -1224,12 +1196,11 @@ mod tests {
                     entry.extend(written(code));
                 }
                 // The entry's cards after the seat's own, and as an entry of its own.
-                for path in [&[OBSERVATION_GIN, GIN_KNOWN_CARDS][..], &[OBSERVATION_GIN]] {
-                    let extra = if path.len() == 2 {
-                        entry.clone()
-                    } else {
-                        delimited(GIN_KNOWN_CARDS, &entry)
-                    };
+                let places = [
+                    (&[OBSERVATION_GIN, GIN_KNOWN_CARDS][..], entry.clone()),
+                    (&[OBSERVATION_GIN][..], delimited(GIN_KNOWN_CARDS, &entry)),
+                ];
+                for (path, extra) in places {
                     let changed = append_inside(&bytes, path, &extra);
                     assert_read_as_prost_reads::<State>(&changed, &[], &options);
                     read += usize::from(State::decode_observation(&changed, &[], &options).is_ok());

@@ -697,15 +697,8 @@ fn read_card(wire_type: WireType, buf: &mut &[u8]) -> Option<pb::Card> {
 
 /// A `Card` message's bytes, merged into `card`.
 fn merge_card_at(mut bytes: &[u8], card: &mut pb::Card) -> Option<()> {
-    // The form every card is written in (rank, then suit, a byte each) read at once.
-    const RANK_KEY: u8 = key_byte(CARD_RANK, WireType::Varint);
-    const SUIT_KEY: u8 = key_byte(CARD_SUIT, WireType::Varint);
-    if let &[RANK_KEY, rank, SUIT_KEY, suit] = bytes
-        && rank < 0x80
-        && suit < 0x80
-    {
-        card.rank = i32::from(rank);
-        card.suit = i32::from(suit);
+    if let Some(written) = written_card(bytes) {
+        *card = written;
         return Some(());
     }
     let buf = &mut bytes;
