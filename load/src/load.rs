@@ -404,7 +404,11 @@ async fn slot(
         for (seat, token) in created.tokens.into_iter().enumerate() {
             let bot_seed = seed.wrapping_mul(31).wrapping_add(seat as u64);
             if think.is_zero() {
-                let config = ConnectConfig::with_token(url.clone(), token).named("bench");
+                // No HTTP/2 keep-alive, as neither the bare tonic clients nor the thinking bots
+                // below have: on loopback a dead link is an error at once, and the pings'
+                // bookkeeping on every frame is the client's cost, not the server's.
+                let mut config = ConnectConfig::with_token(url.clone(), token).named("bench");
+                config.keep_alive = None;
                 bots.spawn(async move {
                     play_any(&config, |game| QuickBot::any(game, bot_seed)).await?;
                     anyhow::Ok(())

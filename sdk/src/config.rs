@@ -113,9 +113,13 @@ pub struct ConnectConfig {
     pub version: String,
     /// Reconnection back-off.
     pub backoff: Backoff,
-    /// HTTP/2 keep-alive ping interval, so that a dead connection is noticed even while the
-    /// bot waits for its turn.
-    pub keep_alive: Duration,
+    /// HTTP/2 keep-alive: after this long without a frame from the server the runner pings it,
+    /// and a ping unanswered for as long again ends the connection (the runner then reconnects),
+    /// so that a link that went silent is noticed even while the bot waits for its turn.
+    /// Default 10 s. `None` sends no pings and leaves a dead link to TCP (minutes): for bots on
+    /// the server's own host, such as the load tool's; it also spares hyper a lock and a clock
+    /// read on every frame (about 4% of a quick bot's instructions a decision, BENCHMARKS.md).
+    pub keep_alive: Option<Duration>,
 }
 
 impl ConnectConfig {
@@ -149,7 +153,7 @@ impl ConnectConfig {
             key: None,
             version: String::new(),
             backoff: Backoff::default(),
-            keep_alive: Duration::from_secs(10),
+            keep_alive: Some(Duration::from_secs(10)),
         }
     }
 

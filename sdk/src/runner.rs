@@ -288,11 +288,13 @@ async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Jo
 /// A client over a lazily connected channel: connection failures surface in calls, where the
 /// back-off handles them.
 fn client(config: &ConnectConfig) -> Result<Grpc<Channel>, RunError> {
-    let endpoint = tls::endpoint(&config.server, &config.tls)?
-        .connect_timeout(CONNECT_TIMEOUT)
-        .http2_keep_alive_interval(config.keep_alive)
-        .keep_alive_timeout(config.keep_alive)
-        .keep_alive_while_idle(true);
+    let mut endpoint = tls::endpoint(&config.server, &config.tls)?.connect_timeout(CONNECT_TIMEOUT);
+    if let Some(keep_alive) = config.keep_alive {
+        endpoint = endpoint
+            .http2_keep_alive_interval(keep_alive)
+            .keep_alive_timeout(keep_alive)
+            .keep_alive_while_idle(true);
+    }
     Ok(Grpc::new(endpoint.connect_lazy()))
 }
 

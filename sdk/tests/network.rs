@@ -1,6 +1,6 @@
 //! The networked runner against a real server on 127.0.0.1:0: whole matches of SDK bots by seat
-//! token and through the queue, a connection cut mid-match, and a bot that plays illegal
-//! actions.
+//! token and through the queue, a connection cut mid-match, a link gone silent (noticed by the
+//! keep-alive), and a bot that plays illegal actions.
 #![allow(clippy::unwrap_used)]
 
 use std::net::SocketAddr;
@@ -224,10 +224,12 @@ async fn sdk_bots_are_seated_through_the_queue_and_play_gin_to_the_end() {
     assert_eq!(first.end.standings[0].place, 1);
 }
 
-/// A TCP proxy whose connections can all be cut at once, to drop a bot's connection.
+/// A TCP proxy whose connections can all be cut at once, to drop a bot's connection, or frozen:
+/// left open with nothing crossing them, as a link through a middlebox that lost its state.
 struct Proxy {
     addr: SocketAddr,
     cut: watch::Sender<u64>,
+    freeze: watch::Sender<u64>,
 }
 
 impl Proxy {
@@ -235,25 +237,45 @@ impl Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (cut, cuts) = watch::channel(0u64);
+        let (freeze, freezes) = watch::channel(0u64);
         tokio::spawn(async move {
             while let Ok((mut inbound, _)) = listener.accept().await {
-                let mut cuts = cuts.clone();
+                let (mut cuts, mut freezes) = (cuts.clone(), freezes.clone());
                 cuts.borrow_and_update();
+                freezes.borrow_and_update();
                 tokio::spawn(async move {
                     let Ok(mut outbound) = TcpStream::connect(upstream).await else { return };
                     tokio::select! {
                         _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
                         _ = cuts.changed() => {}
+                        // Both sockets stay open, unread and unwritten, until the test ends.
+                        _ = freezes.changed() => std::future::pending::<()>().await,
                     }
                 });
             }
         });
-        Proxy { addr, cut }
+        Proxy { addr, cut, freeze }
     }
 
     /// Drops every connection open now; later ones go through.
     fn cut(&self) {
         self.cut.send_modify(|n| *n += 1);
+    }
+
+    /// Silences every connection open now, without closing it; later ones go through.
+    fn freeze(&self) {
+        self.freeze.send_modify(|n| *n += 1);
+    }
+
+    /// A bot's configuration for the seat of `token` through the proxy, reconnecting quickly.
+    fn config(&self, token: &str) -> ConnectConfig {
+        let mut config = ConnectConfig::with_token(format!("http://{}", self.addr), token);
+        config.backoff = Backoff {
+            initial: Duration::from_millis(10),
+            max: Duration::from_millis(200),
+            attempts: 50,
+        };
+        config
     }
 }
 
@@ -275,33 +297,63 @@ impl Bot<twenty_two::State> for Signalling {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_runner_reconnects_after_a_dropped_connection_and_finishes() {
+/// A Twenty-Two match of two random bots: the first through a proxy (its configuration changed
+/// by `through`), which `interrupt` breaks after the bot's third decision; the other direct
+/// (changed by `direct`). Returns what each runner played, and the first bot's decisions.
+async fn play_across(
+    seed: u64,
+    through: impl FnOnce(&mut ConnectConfig),
+    direct: impl FnOnce(&mut ConnectConfig),
+    interrupt: impl FnOnce(&Proxy),
+) -> (Played, u32, Played) {
     let server = TestServer::start().await;
     let proxy = Proxy::start(server.addr).await;
-    let tokens = server.create(pb::Game::TwentyTwo, 2, 11).await;
+    let tokens = server.create(pb::Game::TwentyTwo, 2, seed).await;
     let (signal, mut signalled) = mpsc::unbounded_channel();
-    let mut through_proxy = ConnectConfig::with_token(format!("http://{}", proxy.addr), &tokens[0]);
-    through_proxy.backoff = Backoff {
-        initial: Duration::from_millis(10),
-        max: Duration::from_millis(200),
-        attempts: 50,
-    };
-    let bot = Signalling { inner: RandomBot::new(1), decisions: 0, after: 3, signal };
-    let cut_one = spawn_player::<twenty_two::State, _>(through_proxy, bot);
-    let direct = ConnectConfig::with_token(server.url(), &tokens[1]);
-    let other = spawn_player::<twenty_two::State, _>(direct, RandomBot::new(2));
+    let mut first = proxy.config(&tokens[0]);
+    through(&mut first);
+    let bot = Signalling { inner: RandomBot::new(seed), decisions: 0, after: 3, signal };
+    let first = spawn_player::<twenty_two::State, _>(first, bot);
+    let mut second = ConnectConfig::with_token(server.url(), &tokens[1]);
+    direct(&mut second);
+    let second = spawn_player::<twenty_two::State, _>(second, RandomBot::new(seed + 1));
 
     tokio::time::timeout(PATIENCE, signalled.recv()).await.unwrap().unwrap();
-    proxy.cut();
+    interrupt(&proxy);
 
-    let (result, bot) = finish(cut_one).await;
-    let played = result.unwrap();
+    let (first, bot) = finish(first).await;
+    let (second, _) = finish(second).await;
+    (first.unwrap(), bot.decisions, second.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_runner_reconnects_after_a_dropped_connection_and_finishes() {
+    let (played, decisions, other) = play_across(11, |_| {}, |_| {}, Proxy::cut).await;
     assert!(played.reconnects >= 1, "the connection was cut, so the runner reconnected");
     assert!(!played.end.aborted);
-    assert!(bot.decisions > 3, "the bot kept playing after the cut");
-    let (other, _) = finish(other).await;
-    assert_eq!(other.unwrap().end.standings, played.end.standings);
+    assert!(decisions > 3, "the bot kept playing after the cut");
+    assert_eq!(other.end.standings, played.end.standings);
+}
+
+/// A link that goes silent without closing (no FIN, no RST: a NAT or load balancer that dropped
+/// its state) is noticed by the HTTP/2 keep-alive: a ping unanswered within `keep_alive` ends the
+/// connection, and the runner reconnects and finishes the match. The other bot plays without
+/// keep-alive (`None`, as the load tool's bots do) over a direct link. Without the keep-alive
+/// the first bot would wait on the silent link for as long as TCP lets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_alive_notices_a_link_gone_silent_and_the_runner_reconnects() {
+    let (played, decisions, other) = play_across(
+        13,
+        |config| config.keep_alive = Some(Duration::from_millis(200)),
+        |config| config.keep_alive = None,
+        Proxy::freeze,
+    )
+    .await;
+    assert!(played.reconnects >= 1, "the silent link was given up and a new one opened");
+    assert!(!played.end.aborted);
+    assert!(decisions > 3, "the bot kept playing after the freeze");
+    assert_eq!(other.reconnects, 0);
+    assert_eq!(other.end.standings, played.end.standings);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
