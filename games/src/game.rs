@@ -90,8 +90,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn to_act(&self) -> Option<Seat>;
     /// The legal actions of the seat to act, sorted and distinct; empty only at the end.
     fn legal_actions(&self) -> Vec<Self::Action>;
-    /// Applies an action; on error nothing changes.
-    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error>;
+    /// Applies an action and returns the events it caused; on error nothing changes.
+    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error> {
+        collect_events(|events| self.apply_into(seat, action, events))
+    }
+    /// [`Game::apply`], the events appended to `events`: a caller that applies many actions (a
+    /// server's match, a search's playouts) keeps one list and allocates none an action. On
+    /// error nothing changes, `events` included.
+    fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::Error>;
     /// What `seat` may see now.
     fn observation(&self, seat: Seat) -> Self::Observation;
     /// What spectators see now.
@@ -137,4 +148,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The catalogue's plumbing: the record of this game inside `record`, `None` for another
     /// game's.
     fn from_any_record(record: AnyRecord) -> Option<Record<Self>>;
+}
+
+/// The events an `apply_into` appends, as a list of their own: how an engine's `apply` is
+/// written from its `apply_into` (an action causes one or two events, rarely more).
+pub(crate) fn collect_events<E, Error>(
+    apply_into: impl FnOnce(&mut Vec<E>) -> Result<(), Error>,
+) -> Result<Vec<E>, Error> {
+    let mut events = Vec::with_capacity(2);
+    apply_into(&mut events)?;
+    Ok(events)
 }

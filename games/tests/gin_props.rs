@@ -339,14 +339,23 @@ fn probe(state: &mut State, legal: &[Action], seat: Seat, rng: &mut ChaCha8Rng) 
     );
     let hand = state.hand(seat);
     let recorded = state.actions().len();
-    for action in candidates {
+    // Refused through `apply_into` too: the caller's list is left as it was.
+    let kept = vec![Event::UpcardPassed { seat }];
+    for (i, action) in candidates.into_iter().enumerate() {
         if legal.contains(&action) {
             continue;
         }
-        match state.apply(seat, action) {
+        let mut events = kept.clone();
+        let refused = if i % 2 == 0 {
+            state.apply(seat, action)
+        } else {
+            state.apply_into(seat, action, &mut events).map(|()| Vec::new())
+        };
+        match refused {
             Ok(_) => panic!("unlisted {action:?} accepted in {:?}", state.phase()),
             Err(err) => assert!(err.to_string().starts_with(err.rule()), "{err}"),
         }
+        assert_eq!(events, kept);
     }
     let other = Seat(1 - seat.0);
     let err = state.apply(other, legal[0]).unwrap_err();
@@ -399,7 +408,17 @@ fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
             wall_takes += 1;
         }
         let before = Before::of(&state);
-        let events = state.apply(seat, action).unwrap_or_else(|e| panic!("{action:?}: {e}"));
+        let events = if steps.is_multiple_of(2) {
+            state.apply(seat, action).unwrap_or_else(|e| panic!("{action:?}: {e}"))
+        } else {
+            // `apply_into` appends to what the list held.
+            let mut events = vec![Event::UpcardPassed { seat: Seat(1 - seat.0) }];
+            state
+                .apply_into(seat, action, &mut events)
+                .unwrap_or_else(|e| panic!("{action:?}: {e}"));
+            assert_eq!(events[0], Event::UpcardPassed { seat: Seat(1 - seat.0) });
+            events.split_off(1)
+        };
         check_events(&options, &before, &state, seat, &events, &mut multiplier);
     }
     assert!(state.is_over());

@@ -7,7 +7,7 @@ mod common;
 
 use common::checks::Engine;
 
-use cardroom_games::twenty_two::{Action, Cards, Options, PhaseView, State};
+use cardroom_games::twenty_two::{Action, Cards, Event, Options, PhaseView, State};
 use cardroom_games::{AnyRecord, Card, Seat};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -154,16 +154,29 @@ fn random_matches(seeds: std::ops::Range<u64>) {
                         )
                     };
                     let before = fingerprint(&state);
-                    assert!(state.apply(who, action).is_err(), "{label}: {who} {action}");
+                    // Refused through `apply_into`: the caller's list is left as it was too.
+                    let kept = vec![Event::Exchanged { seat: other, count: 0 }];
+                    let mut events = kept.clone();
+                    let refused = state.apply_into(who, action, &mut events);
+                    assert!(refused.is_err(), "{label}: {who} {action}");
+                    assert_eq!(events, kept, "{label}: {who} {action}");
                     assert_eq!(fingerprint(&state), before, "{label}: {who} {action}");
                     illegal_refused += 1;
                 }
             }
-            // Every listed action applies (checked on copies now and then, up to 16 of them).
+            // Every listed action applies (checked on copies now and then, up to 16 of them),
+            // and `apply_into` appends what `apply` returns.
             if decisions % 17 == 0 {
                 for action in legal.sample(&mut rng, 16) {
                     let mut copy = state.clone();
-                    copy.apply(seat, *action).unwrap_or_else(|e| panic!("{label}: {action}: {e}"));
+                    let events = copy
+                        .apply(seat, *action)
+                        .unwrap_or_else(|e| panic!("{label}: {action}: {e}"));
+                    let mut into = state.clone();
+                    let mut appended = vec![Event::Exchanged { seat: other, count: 0 }];
+                    into.apply_into(seat, *action, &mut appended).unwrap();
+                    assert_eq!(appended[1..], events[..], "{label}: {action}");
+                    assert_eq!(into.public_view(), copy.public_view(), "{label}: {action}");
                 }
             }
             let action = *legal.choose(&mut rng).unwrap_or(&legal[0]);

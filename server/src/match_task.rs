@@ -133,6 +133,9 @@ pub(crate) struct MatchTask<G: WireGame> {
     turn_sent: Option<Instant>,
     /// The legal actions of the current decision, in the order sent.
     legal: Vec<G::Action>,
+    /// The events of the action last applied: one list for the match's life
+    /// (`Game::apply_into`), not one allocated a decision.
+    events: Vec<G::Event>,
     watchers: Vec<WatchSender>,
     commands: mpsc::Receiver<Command>,
     /// The connected seats' streams, by seat index.
@@ -208,6 +211,7 @@ impl<G: WireGame> MatchTask<G> {
             turn: 0,
             turn_sent: None,
             legal: Vec::new(),
+            events: Vec::new(),
             watchers: Vec::new(),
             commands,
             inbound,
@@ -546,12 +550,17 @@ impl<G: WireGame> MatchTask<G> {
         action: G::Action,
         round_trip: Option<Duration>,
     ) -> Result<(), G::Error> {
-        let events = self.state.apply(seat, action)?;
-        self.clock.decided(seat);
-        self.registry.stats().decision(self.origin, round_trip);
-        self.turn += 1;
-        self.broadcast(&events);
-        Ok(())
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        let applied = self.state.apply_into(seat, action, &mut events);
+        if applied.is_ok() {
+            self.clock.decided(seat);
+            self.registry.stats().decision(self.origin, round_trip);
+            self.turn += 1;
+            self.broadcast(&events);
+        }
+        self.events = events;
+        applied
     }
 
     /// Plays the default action for `seat` (timed out or forfeited). The default is always one

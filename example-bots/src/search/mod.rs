@@ -348,26 +348,25 @@ impl<G: Searchable> SearchBot<G> {
         rng: &mut ChaCha8Rng,
     ) -> f64 {
         let before = state.clone();
-        let mut ended = match state.apply(seat, action) {
-            Ok(events) => events.iter().any(G::ends_playout),
+        // One list of events for the whole playout (`apply_into`), not one allocated a step.
+        let mut events = Vec::new();
+        if state.apply_into(seat, action, &mut events).is_err() {
             // A candidate is legal in every sample (they all show the seat the same legal
             // actions); should one not be, it scores as badly as anything seen.
-            Err(_) => return f64::MIN / 4.0,
-        };
+            return f64::MIN / 4.0;
+        }
+        let mut ended = events.iter().any(G::ends_playout);
         let mut steps = 0;
         while !ended && steps < MAX_PLAYOUT {
             let Some(to_act) = state.to_act() else { break };
             let Some(choice) = self.policy.act(&state, to_act, rng) else { break };
-            let events = match state.apply(to_act, choice) {
-                Ok(events) => events,
-                Err(_) => {
-                    let Some(&first) = state.legal_actions().first() else { break };
-                    match state.apply(to_act, first) {
-                        Ok(events) => events,
-                        Err(_) => break,
-                    }
+            events.clear();
+            if state.apply_into(to_act, choice, &mut events).is_err() {
+                let Some(&first) = state.legal_actions().first() else { break };
+                if state.apply_into(to_act, first, &mut events).is_err() {
+                    break;
                 }
-            };
+            }
             ended = events.iter().any(G::ends_playout);
             steps += 1;
         }

@@ -257,6 +257,17 @@ impl State {
     /// Plays `action` for `seat`. Returns the public events, or why the action is illegal (and
     /// then the state is unchanged). When a hand ends the next one is dealt in the same call.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        crate::game::collect_events(|events| self.apply_into(seat, action, events))
+    }
+
+    /// [`State::apply`], the events appended to `events` (one list kept across many actions
+    /// allocates none an action). On an illegal action nothing changes, `events` included.
+    pub fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
         let to_act = self.phase.to_act().ok_or(IllegalAction::MatchOver)?;
         if seat.0 > 1 {
             return Err(IllegalAction::NoSuchSeat { seat });
@@ -264,18 +275,23 @@ impl State {
         if seat != to_act {
             return Err(IllegalAction::NotYourTurn { seat, to_act });
         }
-        let mut events = Vec::with_capacity(2);
-        match self.phase {
-            Phase::FirstUpcard { .. } => self.first_upcard(seat, action, &mut events)?,
-            Phase::Draw { stock_only, .. } => self.draw(seat, action, stock_only, &mut events)?,
-            Phase::Wall { .. } => self.wall(seat, action, &mut events)?,
+        let before = events.len();
+        let applied = match self.phase {
+            Phase::FirstUpcard { .. } => self.first_upcard(seat, action, events),
+            Phase::Draw { stock_only, .. } => self.draw(seat, action, stock_only, events),
+            Phase::Wall { .. } => self.wall(seat, action, events),
             Phase::Discard { taken, must_go_out, .. } => {
-                self.discard(seat, action, taken, must_go_out, &mut events)?;
+                self.discard(seat, action, taken, must_go_out, events)
             }
-            Phase::MatchOver => return Err(IllegalAction::MatchOver),
+            Phase::MatchOver => Err(IllegalAction::MatchOver),
+        };
+        if let Err(illegal) = applied {
+            // The phases refuse before they change the state; the caller's list is left as it was.
+            events.truncate(before);
+            return Err(illegal);
         }
         self.actions.push(RecordedAction { seat, action });
-        Ok(events)
+        Ok(())
     }
 
     fn top(&self) -> Card {

@@ -130,8 +130,13 @@ impl crate::game::Game for State {
         State::legal_actions(self)
     }
 
-    fn apply(&mut self, seat: crate::Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
-        State::apply(self, seat, action)
+    fn apply_into(
+        &mut self,
+        seat: crate::Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        State::apply_into(self, seat, action, events)
     }
 
     fn observation(&self, seat: crate::Seat) -> Observation {

@@ -195,14 +195,25 @@ impl State {
     /// Applies `seat`'s action and returns the public events it caused. An illegal action is
     /// refused with the rule it breaks, and the state is left unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, IllegalAction> {
+        crate::game::collect_events(|events| self.apply_into(seat, action, events))
+    }
+
+    /// [`State::apply`], the events appended to `events` (one list kept across many actions
+    /// allocates none an action). An illegal action is refused before anything changes,
+    /// `events` included.
+    pub fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
         let strongest = self.check(seat, &action)?;
-        let mut events = Vec::with_capacity(2);
         self.actions.push(RecordedAction { seat, action });
         match action {
-            Action::Exchange(discards) => self.exchange(seat, discards, &mut events),
-            Action::Play(cards) => self.play(seat, cards, strongest, &mut events),
+            Action::Exchange(discards) => self.exchange(seat, discards, events),
+            Action::Play(cards) => self.play(seat, cards, strongest, events),
         }
-        Ok(events)
+        Ok(())
     }
 
     fn exchange(&mut self, seat: Seat, discards: Cards, events: &mut Vec<Event>) {
