@@ -116,9 +116,11 @@ pub struct ConnectConfig {
     /// HTTP/2 keep-alive: after this long without a frame from the server the runner pings it,
     /// and a ping unanswered for as long again ends the connection (the runner then reconnects),
     /// so that a link that went silent is noticed even while the bot waits for its turn.
-    /// Default 10 s. `None` sends no pings and leaves a dead link to TCP (minutes): for bots on
-    /// the server's own host, such as the load tool's; it also spares hyper a lock and a clock
-    /// read on every frame (about 4% of a quick bot's instructions a decision, BENCHMARKS.md).
+    /// Default 10 s. `None` sends no pings: a silent link is then noticed only when TCP gives
+    /// up on data the bot sent (many minutes), and never while the bot only waits. It suits
+    /// bots on the server's own host, such as the load tool's, and spares hyper a lock and a
+    /// clock read on every frame (about 4% of a quick bot's instructions a decision,
+    /// BENCHMARKS.md).
     pub keep_alive: Option<Duration>,
 }
 
