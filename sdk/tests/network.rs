@@ -224,47 +224,54 @@ async fn sdk_bots_are_seated_through_the_queue_and_play_gin_to_the_end() {
     assert_eq!(first.end.standings[0].place, 1);
 }
 
-/// A TCP proxy whose connections can all be cut at once, to drop a bot's connection, or frozen:
-/// left open with nothing crossing them, as a link through a middlebox that lost its state.
+/// A TCP proxy whose open connections can all be broken at once, one way or the other.
 struct Proxy {
     addr: SocketAddr,
-    cut: watch::Sender<u64>,
-    freeze: watch::Sender<u64>,
+    breaks: watch::Sender<Break>,
+}
+
+/// How [`Proxy::break_links`] breaks the connections open now; later ones go through.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Break {
+    /// Nothing yet (the channel's first value).
+    None,
+    /// Dropped: both sockets closed.
+    Cut,
+    /// Left open with nothing crossing them, as a link through a middlebox that lost its state.
+    Freeze,
 }
 
 impl Proxy {
     async fn start(upstream: SocketAddr) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let (cut, cuts) = watch::channel(0u64);
-        let (freeze, freezes) = watch::channel(0u64);
+        let (breaks, watching) = watch::channel(Break::None);
         tokio::spawn(async move {
             while let Ok((mut inbound, _)) = listener.accept().await {
-                let (mut cuts, mut freezes) = (cuts.clone(), freezes.clone());
-                cuts.borrow_and_update();
-                freezes.borrow_and_update();
+                let mut breaks = watching.clone();
+                breaks.borrow_and_update();
                 tokio::spawn(async move {
                     let Ok(mut outbound) = TcpStream::connect(upstream).await else { return };
                     tokio::select! {
                         _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
-                        _ = cuts.changed() => {}
-                        // Both sockets stay open, unread and unwritten, until the test ends.
-                        _ = freezes.changed() => std::future::pending::<()>().await,
+                        _ = breaks.changed() => {
+                            let how = *breaks.borrow();
+                            if how == Break::Freeze {
+                                // Both sockets stay open, unread and unwritten, until the test
+                                // ends.
+                                std::future::pending::<()>().await;
+                            }
+                        }
                     }
                 });
             }
         });
-        Proxy { addr, cut, freeze }
+        Proxy { addr, breaks }
     }
 
-    /// Drops every connection open now; later ones go through.
-    fn cut(&self) {
-        self.cut.send_modify(|n| *n += 1);
-    }
-
-    /// Silences every connection open now, without closing it; later ones go through.
-    fn freeze(&self) {
-        self.freeze.send_modify(|n| *n += 1);
+    /// Breaks every connection open now, as `how` says; later ones go through.
+    fn break_links(&self, how: Break) {
+        self.breaks.send_replace(how);
     }
 
     /// A bot's configuration for the seat of `token` through the proxy, reconnecting quickly.
@@ -298,13 +305,13 @@ impl Bot<twenty_two::State> for Signalling {
 }
 
 /// A Twenty-Two match of two random bots: the first through a proxy (its configuration changed
-/// by `through`), which `interrupt` breaks after the bot's third decision; the other direct
-/// (changed by `direct`). Returns what each runner played, and the first bot's decisions.
+/// by `through`), whose link breaks as `how` says after the bot's third decision; the other
+/// direct (changed by `direct`). Returns what each runner played, and the first bot's decisions.
 async fn play_across(
     seed: u64,
     through: impl FnOnce(&mut ConnectConfig),
     direct: impl FnOnce(&mut ConnectConfig),
-    interrupt: impl FnOnce(&Proxy),
+    how: Break,
 ) -> (Played, u32, Played) {
     let server = TestServer::start().await;
     let proxy = Proxy::start(server.addr).await;
@@ -319,7 +326,7 @@ async fn play_across(
     let second = spawn_player::<twenty_two::State, _>(second, RandomBot::new(seed + 1));
 
     tokio::time::timeout(PATIENCE, signalled.recv()).await.unwrap().unwrap();
-    interrupt(&proxy);
+    proxy.break_links(how);
 
     let (first, bot) = finish(first).await;
     let (second, _) = finish(second).await;
@@ -328,7 +335,7 @@ async fn play_across(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_runner_reconnects_after_a_dropped_connection_and_finishes() {
-    let (played, decisions, other) = play_across(11, |_| {}, |_| {}, Proxy::cut).await;
+    let (played, decisions, other) = play_across(11, |_| {}, |_| {}, Break::Cut).await;
     assert!(played.reconnects >= 1, "the connection was cut, so the runner reconnected");
     assert!(!played.end.aborted);
     assert!(decisions > 3, "the bot kept playing after the cut");
@@ -346,7 +353,7 @@ async fn keep_alive_notices_a_link_gone_silent_and_the_runner_reconnects() {
         13,
         |config| config.keep_alive = Some(Duration::from_millis(200)),
         |config| config.keep_alive = None,
-        Proxy::freeze,
+        Break::Freeze,
     )
     .await;
     assert!(played.reconnects >= 1, "the silent link was given up and a new one opened");
