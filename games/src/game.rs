@@ -105,6 +105,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     ) -> Result<(), Self::Error>;
     /// What `seat` may see now.
     fn observation(&self, seat: Seat) -> Self::Observation;
+    /// [`Game::observation`] written over `observation`, whose lists may keep their
+    /// allocations: a caller that observes every decision (a server's match) keeps one. The
+    /// default builds a new one; Gin Rummy's allocates nothing.
+    fn observation_into(&self, seat: Seat, observation: &mut Self::Observation) {
+        *observation = self.observation(seat);
+    }
     /// What spectators see now.
     fn public_view(&self) -> Self::PublicView;
     /// The events of the match's start (dealer draw, first deal).

@@ -378,10 +378,18 @@ fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
         hand_terms(&options, upcard).1
     };
     let mut steps = 0u32;
+    // One observation for the match, written over every third step for either seat in turn,
+    // as a server's match keeps one: it must hold just what a new one holds.
+    let mut kept = state.observation(Seat(1));
     while let Some(seat) = state.to_act() {
         steps += 1;
         assert!(steps < 200_000, "match does not end");
         check_conservation(&state, steps.is_multiple_of(16));
+        if steps.is_multiple_of(3) {
+            let observed = Seat((steps / 3 % 2) as u8);
+            state.observation_into(observed, &mut kept);
+            assert_eq!(kept, state.observation(observed), "{:?}", state.phase());
+        }
         let legal = state.legal_actions();
         assert!(!legal.is_empty(), "stuck in {:?}", state.phase());
         assert!(legal.windows(2).all(|w| w[0] < w[1]), "not sorted: {legal:?}");

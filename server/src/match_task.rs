@@ -131,8 +131,9 @@ pub(crate) struct MatchTask<G: WireGame> {
     turn: u64,
     /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
     turn_sent: Option<Instant>,
-    /// The legal actions of the current decision, in the order sent.
-    legal: Vec<G::Action>,
+    /// The current decision's seat's observation, with its legal actions in the order sent:
+    /// one for the match's life (`Game::observation_into`), not one allocated a decision.
+    observation: Option<G::Observation>,
     /// The events of the action last applied: one list for the match's life
     /// (`Game::apply_into`), not one allocated a decision.
     events: Vec<G::Event>,
@@ -210,7 +211,7 @@ impl<G: WireGame> MatchTask<G> {
             started: false,
             turn: 0,
             turn_sent: None,
-            legal: Vec::new(),
+            observation: None,
             events: Vec::new(),
             watchers: Vec::new(),
             commands,
@@ -465,7 +466,8 @@ impl<G: WireGame> MatchTask<G> {
             let message = format!("it is not {seat}'s turn");
             return self.send_error(seat, refuse(pb::ActErrorCode::NotYourTurn, "", message));
         }
-        let action = match wire::act_action::<G>(&act, &self.legal) {
+        let legal = self.observation.as_ref().map_or(&[][..], G::legal_actions_of);
+        let action = match wire::act_action::<G>(&act, legal) {
             Ok(action) => action,
             Err(message) => {
                 let answer = Some(format!("{act:?}"));
@@ -593,14 +595,18 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    /// Sends the current decision to `seat` (if connected), and keeps its legal actions, taken
-    /// from the observation so the engine lists them once per turn.
+    /// Sends the current decision to `seat` (if connected), and keeps its observation (the
+    /// legal actions an `Act` is read against), written over the last one.
     fn send_turn(&mut self, seat: Seat) {
-        let observation = self.state.observation(seat);
+        let observation = match &mut self.observation {
+            Some(observation) => {
+                self.state.observation_into(seat, observation);
+                observation
+            }
+            None => self.observation.insert(self.state.observation(seat)),
+        };
         // Nobody reads a turn without a connection: it is sent again when one joins.
         let Some(omit) = self.seats[seat.index()].connection.as_ref().map(|c| c.omit) else {
-            // The observation's own list, moved (not copied).
-            self.legal = G::into_legal_actions(observation);
             return;
         };
         // A bot that reads the typed view may list the legal actions itself with the engine
@@ -608,7 +614,7 @@ impl<G: WireGame> MatchTask<G> {
         let legal_actions = if omit.typed || omit.legal_actions {
             Vec::new()
         } else {
-            wire::legal_actions_to_pb::<G>(G::legal_actions_of(&observation))
+            wire::legal_actions_to_pb::<G>(G::legal_actions_of(observation))
         };
         let (move_left, bank_left) = self.clock.left(seat);
         let header = TurnHeader {
@@ -619,7 +625,7 @@ impl<G: WireGame> MatchTask<G> {
         };
         // Written straight from the engine's observation: the bytes prost would write for the
         // typed `Turn`, without the tree.
-        let (frame, bytes) = ServerFrame::turn::<G>(header, &observation, &omit);
+        let (frame, bytes) = ServerFrame::turn::<G>(header, observation, &omit);
         if self.send_frame(seat, frame) {
             if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
                 connection.unapplied = 0;
@@ -627,7 +633,6 @@ impl<G: WireGame> MatchTask<G> {
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
         }
-        self.legal = G::into_legal_actions(observation);
     }
 
     /// Keeps a failure of `seat` for a hosted match's report, with the observation its bot

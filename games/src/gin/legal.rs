@@ -34,12 +34,22 @@ impl Mover<'_> {
     /// Every legal action of the seat to act, sorted and without duplicates (see
     /// [`State::legal_actions`]).
     fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// [`Mover::legal_actions`] in place of what `out` held (its allocation kept).
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
         match self.phase {
-            Phase::FirstUpcard { .. } => vec![Action::TakeUpcard, Action::PassUpcard],
-            Phase::Draw { stock_only: true, .. } => vec![Action::DrawStock],
-            Phase::Draw { stock_only: false, .. } => vec![Action::DrawStock, Action::DrawDiscard],
+            Phase::FirstUpcard { .. } => out.extend([Action::TakeUpcard, Action::PassUpcard]),
+            Phase::Draw { stock_only: true, .. } => out.push(Action::DrawStock),
+            Phase::Draw { stock_only: false, .. } => {
+                out.extend([Action::DrawStock, Action::DrawDiscard]);
+            }
             Phase::Wall { .. } => {
-                let mut out = vec![Action::PassUpcard];
+                out.push(Action::PassUpcard);
                 if let Some(top) = self.upcard {
                     let hand = self.hand | CardSet::single(top);
                     if can_go_out(
@@ -51,25 +61,23 @@ impl Mover<'_> {
                         out.push(Action::DrawDiscard);
                     }
                 }
-                out
             }
             Phase::Discard { taken, must_go_out, .. } => {
                 let hand = self.hand;
                 let allowed = self.allowed_discards(hand, taken);
-                let mut out = Vec::with_capacity(12);
+                out.reserve(12);
                 if !must_go_out {
                     // Already in order: discards sort by card, before every go-out action.
                     out.extend(allowed.iter_card_order().map(Action::Discard));
                 }
                 let plain = out.len();
-                self.go_out_actions(hand, allowed, &mut out);
+                self.go_out_actions(hand, allowed, out);
                 if out.len() > plain {
                     out[plain..].sort_unstable();
                     out.dedup();
                 }
-                out
             }
-            Phase::MatchOver => Vec::new(),
+            Phase::MatchOver => {}
         }
     }
 
@@ -124,6 +132,16 @@ impl State {
     /// match is over. Knocks are listed for every discard and every arrangement within the
     /// knock limit (GR-7), in canonical form.
     pub fn legal_actions(&self) -> Vec<Action> {
+        self.mover().legal_actions()
+    }
+
+    /// [`State::legal_actions`] in place of what `out` held (its allocation kept).
+    pub(super) fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.mover().legal_actions_into(out);
+    }
+
+    /// Move generation for the seat to act.
+    fn mover(&self) -> Mover<'_> {
         let hand = match self.phase {
             Phase::FirstUpcard { seat }
             | Phase::Draw { seat, .. }
@@ -138,7 +156,6 @@ impl State {
             hand,
             upcard: self.pile.last().map(|top| top.card),
         }
-        .legal_actions()
     }
 }
 

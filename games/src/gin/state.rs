@@ -612,6 +612,11 @@ impl State {
 
     /// What every seat and spectator may see (GR-15).
     pub fn public_view(&self) -> PublicView {
+        self.public_view_with(self.pile.clone())
+    }
+
+    /// The public view around `discard_pile`, a copy of the pile.
+    fn public_view_with(&self, discard_pile: Vec<PileCard>) -> PublicView {
         PublicView {
             options: self.options,
             hand_number: self.hand_number,
@@ -623,7 +628,7 @@ impl State {
             knock_limit: self.knock_limit,
             multiplier: self.multiplier,
             stock_size: self.stock.len(),
-            discard_pile: self.pile.clone(),
+            discard_pile,
             hand_sizes: [self.hands[0].len(), self.hands[1].len()],
             known_cards: self.known,
             upcard_draws: self.upcard_draws,
@@ -636,18 +641,36 @@ impl State {
     /// from the stock, and its legal actions when it is to act. A seat past 1 sees the public
     /// view only.
     pub fn observation(&self, seat: Seat) -> Observation {
-        let to_act = self.to_act() == Some(seat);
+        let mut legal_actions = Vec::new();
+        let (hand, drawn) = self.own_view(seat, &mut legal_actions);
+        Observation { seat, hand, drawn, legal_actions, public: self.public_view() }
+    }
+
+    /// [`State::observation`] written over `observation`: its legal actions and its discard
+    /// pile keep their allocations, so a caller that observes every decision (a server's
+    /// match) allocates nothing for it.
+    pub fn observation_into(&self, seat: Seat, observation: &mut Observation) {
+        let (hand, drawn) = self.own_view(seat, &mut observation.legal_actions);
+        let mut pile = std::mem::take(&mut observation.public.discard_pile);
+        pile.clone_from(&self.pile);
+        observation.public = self.public_view_with(pile);
+        observation.seat = seat;
+        observation.hand = hand;
+        observation.drawn = drawn;
+    }
+
+    /// What `seat` sees of its own: its hand and the card it just drew from the stock; and its
+    /// legal actions in place of what `legal_actions` held (none unless it is to act).
+    fn own_view(&self, seat: Seat, legal_actions: &mut Vec<Action>) -> (CardSet, Option<Card>) {
+        legal_actions.clear();
+        if self.to_act() == Some(seat) {
+            self.legal_actions_into(legal_actions);
+        }
         let drawn = match self.phase {
             Phase::Discard { seat: s, .. } if s == seat => self.drawn,
             _ => None,
         };
-        Observation {
-            seat,
-            hand: self.hand(seat),
-            drawn,
-            legal_actions: if to_act { self.legal_actions() } else { Vec::new() },
-            public: self.public_view(),
-        }
+        (self.hand(seat), drawn)
     }
 }
 

@@ -39,9 +39,6 @@ pub trait WireGame: Game {
     /// its seat is to act).
     fn legal_actions_of(observation: &Self::Observation) -> &[Self::Action];
 
-    /// The legal actions an observation holds, taken out of it (no copy).
-    fn into_legal_actions(observation: Self::Observation) -> Vec<Self::Action>;
-
     /// Fills an observation's legal actions in with the engine, from the observation alone:
     /// the list `Game::observation` made, in its order (empty unless its seat is to act). For a
     /// `Turn` without its legal actions (`Omit.legal_actions`), after

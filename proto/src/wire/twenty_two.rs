@@ -75,10 +75,6 @@ impl WireGame for State {
         &observation.legal_actions
     }
 
-    fn into_legal_actions(observation: Observation) -> Vec<Action> {
-        observation.legal_actions
-    }
-
     fn fill_legal_actions(observation: &mut Observation) {
         observation.legal_actions = observation.compute_legal_actions();
     }
