@@ -90,6 +90,12 @@ pub(crate) struct Measured {
     pub(crate) server_peak_rss_bytes: u64,
     /// This process's CPU time per second of the window (the bots, or the ping-pong clients).
     pub(crate) client_cpu: f64,
+    /// Every other process's CPU time per second of the window: the machine's busy time less
+    /// the server's and this process's, in cores (near 0 on a quiet machine).
+    pub(crate) others_cpu: f64,
+    /// The CPU time the hypervisor gave elsewhere while this machine had work, per second of
+    /// the window, in cores (a virtual machine's steal time; 0 on bare metal).
+    pub(crate) stolen_cpu: f64,
 }
 
 impl Measured {
@@ -113,6 +119,8 @@ impl Measured {
             server_cpu: of(|m| m.server_cpu),
             server_peak_rss_bytes: whole(|m| m.server_peak_rss_bytes as f64),
             client_cpu: of(|m| m.client_cpu),
+            others_cpu: of(|m| m.others_cpu),
+            stolen_cpu: of(|m| m.stolen_cpu),
         }
     }
 }
@@ -476,6 +484,7 @@ pub(crate) async fn cardroom(
     load_failed(&mut slots)?;
     let start_stats = server_stats(&mut stats, true).await?;
     let client_before = child::usage(Some(std::process::id())).cpu_seconds;
+    let machine_before = child::machine_cpu();
     let start = Instant::now();
     let mut samples = Vec::new();
     let mut last = (start_stats.decisions, start);
@@ -496,6 +505,8 @@ pub(crate) async fn cardroom(
     let end_stats = server_stats(&mut stats, true).await?;
     let seconds = start.elapsed().as_secs_f64();
     let client_cpu = (child::usage(Some(std::process::id())).cpu_seconds - client_before) / seconds;
+    let server_cpu = (end_stats.cpu_seconds - start_stats.cpu_seconds) / seconds;
+    let (others_cpu, stolen_cpu) = machine_before.since(seconds, server_cpu + client_cpu);
     stop.store(true, Ordering::Relaxed);
 
     let per_second = |a: u64, b: u64| (b - a) as f64 / seconds;
@@ -512,9 +523,11 @@ pub(crate) async fn cardroom(
             max_us: round_trip.max_us,
             mean_us: round_trip.mean_us,
         },
-        server_cpu: (end_stats.cpu_seconds - start_stats.cpu_seconds) / seconds,
+        server_cpu,
         server_peak_rss_bytes: end_stats.peak_rss_bytes,
         client_cpu,
+        others_cpu,
+        stolen_cpu,
     };
     let mean = |bytes: (u64, u64), count: (u64, u64)| {
         (bytes.1 - bytes.0).checked_div(count.1 - count.0).unwrap_or(0)
@@ -609,12 +622,15 @@ pub(crate) async fn pingpong(
     pingpong::stats(&url, true).await?;
     let cpu_before = child::usage(server_pid).cpu_seconds;
     let client_before = child::usage(Some(std::process::id())).cpu_seconds;
+    let machine_before = child::machine_cpu();
     let start = Instant::now();
     tokio::time::sleep(window.duration).await;
     let reply = pingpong::stats(&url, true).await?;
     let seconds = start.elapsed().as_secs_f64();
     let usage = child::usage(server_pid);
     let client_cpu = (child::usage(Some(std::process::id())).cpu_seconds - client_before) / seconds;
+    let server_cpu = (usage.cpu_seconds - cpu_before) / seconds;
+    let (others_cpu, stolen_cpu) = machine_before.since(seconds, server_cpu + client_cpu);
     stop.store(true, Ordering::Relaxed);
     clients.abort_all();
     Ok(Measured {
@@ -629,9 +645,11 @@ pub(crate) async fn pingpong(
             max_us: reply.max_us,
             mean_us: reply.mean_us,
         },
-        server_cpu: (usage.cpu_seconds - cpu_before) / seconds,
+        server_cpu,
         server_peak_rss_bytes: usage.peak_rss_bytes,
         client_cpu,
+        others_cpu,
+        stolen_cpu,
     })
 }
 

@@ -87,6 +87,11 @@ fn ratios(cardroom: &Measured, baseline: &Measured) -> Ratios {
 /// Both processes' CPU time (the server's and the bots' or clients') per decision or round
 /// trip, in microseconds: where both fill the machine's cores, the throughput ratio is the
 /// inverse ratio of this.
+/// What else ran on the machine during a window: `[others 0.02, stolen 0.00 cores]`.
+fn machine(measured: &Measured) -> String {
+    format!("[others {:.2}, stolen {:.2} cores]", measured.others_cpu, measured.stolen_cpu)
+}
+
 fn cpu_per_decision_us(measured: &Measured) -> f64 {
     (measured.server_cpu + measured.client_cpu) * 1e6 / measured.decisions_per_s.max(1.0)
 }
@@ -181,19 +186,21 @@ pub(crate) fn run(
         for (n, round) in rounds.iter().enumerate() {
             let c = &round.cardroom.measured;
             let mut line = format!(
-                "round {}{}: cardroom {}/s, p50 {} µs, CPU {:.1} µs a decision",
+                "round {}{}: cardroom {}/s, p50 {} µs, CPU {:.1} µs a decision {}",
                 n + 1,
                 if round.peers_first { " (peers first)" } else { "" },
                 thousands(c.decisions_per_s),
                 c.round_trip.p50_us,
-                cpu_per_decision_us(c)
+                cpu_per_decision_us(c),
+                machine(c)
             );
             if let (Some(bare), Some(r)) = (&round.bare, bare_ratios[n]) {
                 line.push_str(&format!(
-                    "; bare {}/s, p50 {} µs, CPU {:.1} µs: {:.2} of its decisions/s, p50 {:.2}×",
+                    "; bare {}/s, p50 {} µs, CPU {:.1} µs {}: {:.2} of its decisions/s, p50 {:.2}×",
                     thousands(bare.decisions_per_s),
                     bare.round_trip.p50_us,
                     cpu_per_decision_us(bare),
+                    machine(bare),
                     r.decisions_per_s,
                     r.p50
                 ));
@@ -242,6 +249,8 @@ pub(crate) fn run(
     row("server CPU (cores)", &|m| format!("{:.2}", m.server_cpu), None);
     row("client CPU (cores)", &|m| format!("{:.2}", m.client_cpu), None);
     row("CPU per decision (µs)", &|m| format!("{:.1}", cpu_per_decision_us(m)), None);
+    row("other processes (cores)", &|m| format!("{:.2}", m.others_cpu), None);
+    row("stolen by the VM (cores)", &|m| format!("{:.2}", m.stolen_cpu), None);
     row("server peak RSS (MiB)", &|m| format!("{:.1}", m.server_peak_rss_bytes as f64 / MIB), None);
     println!("{:<26}{:>14.1}", "matches/s", cardroom.matches_per_s);
     row("round trips timed", &|m| thousands(m.round_trip.count as f64), None);
@@ -258,6 +267,18 @@ pub(crate) fn run(
             r.decisions_per_s * 100.0
         );
     }
+    // How quiet the machine was: the busiest window's figures, over every server's windows.
+    let windows = rounds.iter().flat_map(|round| {
+        [Some(&round.cardroom.measured), round.bare.as_ref(), round.match_shape.as_ref()]
+            .into_iter()
+            .flatten()
+    });
+    let busiest = |get: fn(&Measured) -> f64| windows.clone().map(get).fold(0.0, f64::max);
+    println!(
+        "the machine during the windows: other processes kept at most {:.2} cores busy, and the hypervisor took at most {:.2} (a quiet machine: both near 0)",
+        busiest(|m| m.others_cpu),
+        busiest(|m| m.stolen_cpu)
+    );
     if !load.think.is_zero() {
         let p99 = cardroom.round_trip.p99_us;
         let verdict = if p99 < OPEN_P99_GOAL_US { "met" } else { "MISSED" };
