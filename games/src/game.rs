@@ -107,7 +107,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn observation(&self, seat: Seat) -> Self::Observation;
     /// [`Game::observation`] written over `observation`, whose lists may keep their
     /// allocations: a caller that observes every decision (a server's match) keeps one. The
-    /// default builds a new one; Gin Rummy's allocates nothing.
+    /// default builds a new one; both games' write in place, allocating only as a list grows.
     fn observation_into(&self, seat: Seat, observation: &mut Self::Observation) {
         *observation = self.observation(seat);
     }

@@ -109,9 +109,18 @@ fn random_matches(seeds: std::ops::Range<u64>) {
         let mut state =
             State::new(options, players, seed).unwrap_or_else(|e| panic!("{label}: {e}"));
         let mut decisions = 0;
+        // One observation for the match, written over every third decision for a seat in turn
+        // (the one to act or not, active or eliminated), as a server's match keeps one: it must
+        // hold just what a new one holds.
+        let mut kept = state.observation(Seat(players - 1));
         while let Some(seat) = state.to_act() {
             decisions += 1;
             assert!(decisions < MAX_DECISIONS, "{label}: the match does not end");
+            if decisions % 3 == 0 {
+                let observed = Seat((decisions / 3 % usize::from(players)) as u8);
+                state.observation_into(observed, &mut kept);
+                assert_eq!(kept, state.observation(observed), "{label}: {observed}");
+            }
             let check = Checker { state: &state, label: &label };
             if decisions % 7 == 0 {
                 check.cards_are_conserved();

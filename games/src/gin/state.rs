@@ -650,13 +650,13 @@ impl State {
     /// pile keep their allocations, so a caller that observes every decision (a server's
     /// match) allocates nothing for it.
     pub fn observation_into(&self, seat: Seat, observation: &mut Observation) {
-        let (hand, drawn) = self.own_view(seat, &mut observation.legal_actions);
-        let mut pile = std::mem::take(&mut observation.public.discard_pile);
+        // Taken apart whole, so that a field added to it cannot be left out here.
+        let Observation { seat: observed, hand, drawn, legal_actions, public } = observation;
+        *observed = seat;
+        (*hand, *drawn) = self.own_view(seat, legal_actions);
+        let mut pile = std::mem::take(&mut public.discard_pile);
         pile.clone_from(&self.pile);
-        observation.public = self.public_view_with(pile);
-        observation.seat = seat;
-        observation.hand = hand;
-        observation.drawn = drawn;
+        *public = self.public_view_with(pile);
     }
 
     /// What `seat` sees of its own: its hand and the card it just drew from the stock; and its

@@ -28,11 +28,18 @@ impl State {
     /// ranks are one choice: the listed action holds the lowest suits of each rank held (for
     /// example `7♣` and not `7♠` as well). [`State::apply`] accepts any suits held.
     pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// [`State::legal_actions`] in place of what `out` held (its allocation kept).
+    pub(super) fn legal_actions_into(&self, out: &mut Vec<Action>) {
         let hand = match self.phase {
             Phase::Exchange { seat } | Phase::Play { seat, .. } => self.seats[seat.index()].hand,
             Phase::Over => Cards::EMPTY,
         };
-        legal_actions(self.phase, &hand, self.stock.len(), &self.tricks)
+        legal_actions(self.phase, &hand, self.stock.len(), &self.tricks, out);
     }
 
     /// True when `seat` may take `action` now.
@@ -147,7 +154,8 @@ impl<'a> Runs<'a> {
     /// lexicographically, with no sort: the sizes are counted first, then one walk writes
     /// each multiset at the next slot of its size (the walk meets each size's multisets in
     /// lexicographic order, as [`Runs::combinations`] explains).
-    fn exchanges(&self, max: usize) -> Vec<Action> {
+    /// They replace what `out` held.
+    fn exchanges(&self, max: usize, out: &mut Vec<Action>) {
         // Multisets per size: the product of (1 + x + … + x^count) over the runs.
         let mut per_size = [0usize; MAX_HAND + 1];
         per_size[0] = 1;
@@ -161,13 +169,13 @@ impl<'a> Runs<'a> {
         for size in 1..=max {
             next[size] = next[size - 1] + per_size[size - 1];
         }
-        let mut out = vec![Action::Exchange(Cards::EMPTY); next[max] + per_size[max]];
+        out.clear();
+        out.resize(next[max] + per_size[max], Action::Exchange(Cards::EMPTY));
         let mut current = Cards::EMPTY;
         self.walk(0, max, &mut current, &mut |cards| {
             out[next[cards.len()]] = Action::Exchange(*cards);
             next[cards.len()] += 1;
         });
-        out
     }
 
     fn walk(&self, run: usize, max: usize, current: &mut Cards, emit: &mut impl FnMut(&Cards)) {
@@ -238,20 +246,29 @@ impl Observation {
                 return Vec::new();
             }
         };
-        legal_actions(phase, &self.hand, self.public.stock_len, &self.public.tricks)
+        let mut out = Vec::new();
+        legal_actions(phase, &self.hand, self.public.stock_len, &self.public.tricks, &mut out);
+        out
     }
 }
 
 /// The sorted legal actions of the seat to act in `phase`, holding `hand`, with `stock_len`
 /// cards in the stock and this deal's `tricks` (the current one last): what a state and an
 /// observation of the seat to act both hold, so both list the same actions in the same order.
-fn legal_actions(phase: Phase, hand: &Cards, stock_len: usize, tricks: &[Trick]) -> Vec<Action> {
-    let mut out = Vec::new();
+/// They replace what `out` held (its allocation kept).
+fn legal_actions(
+    phase: Phase,
+    hand: &Cards,
+    stock_len: usize,
+    tricks: &[Trick],
+    out: &mut Vec<Action>,
+) {
+    out.clear();
     let mut current = Cards::EMPTY;
     match phase {
         Phase::Over => {}
         Phase::Exchange { .. } => {
-            out = Runs::new(hand).exchanges(hand.len().min(stock_len));
+            Runs::new(hand).exchanges(hand.len().min(stock_len), out);
         }
         Phase::Play { leader, seat } if leader == seat => {
             let runs = Runs::new(hand);
@@ -269,7 +286,7 @@ fn legal_actions(phase: Phase, hand: &Cards, stock_len: usize, tricks: &[Trick])
             // is not trusted to hold one): no strongest play, nothing to follow.
             let Some(strongest) = tricks.last().and_then(|trick| trick.plays.get(trick.strongest))
             else {
-                return out;
+                return;
             };
             let strongest = strongest.cards;
             let target = strongest.as_slice();
@@ -287,5 +304,4 @@ fn legal_actions(phase: Phase, hand: &Cards, stock_len: usize, tricks: &[Trick])
         }
     }
     debug_assert!(out.windows(2).all(|w| w[0] < w[1]), "legal actions sorted and distinct");
-    out
 }

@@ -143,6 +143,10 @@ impl crate::game::Game for State {
         State::observation(self, seat)
     }
 
+    fn observation_into(&self, seat: crate::Seat, observation: &mut Observation) {
+        State::observation_into(self, seat, observation);
+    }
+
     fn public_view(&self) -> PublicView {
         State::public_view(self)
     }

@@ -536,48 +536,132 @@ impl State {
 
     /// Everything public (TT-24): what a spectator sees.
     pub fn public_view(&self) -> PublicView {
-        PublicView {
+        let mut view = PublicView {
             options: self.options,
-            packs: self.packs,
-            deal: self.deal,
-            dealer: self.dealer,
-            hand_size: self.hand_size,
-            stock_len: self.stock.len(),
-            seats: self
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| PublicSeat {
-                    seat: Seat(i as u8),
-                    score: s.score,
-                    penalty_pile: s.penalty.clone(),
-                    eliminated: !s.active(),
-                    hand_len: s.hand.len(),
-                    exchanged: s.exchanged,
-                    won: s.won.clone(),
-                })
-                .collect(),
-            phase: self.phase(),
-            tricks: self.tricks.clone(),
-            last_deal: self.last_deal.clone(),
-            dealer_draw: self.dealer_draw.clone(),
-            standings: self.standings.clone(),
+            packs: 0,
+            deal: 0,
+            dealer: Seat(0),
+            hand_size: 0,
+            stock_len: 0,
+            seats: Vec::new(),
+            phase: PhaseView::Over,
+            tricks: Vec::new(),
+            last_deal: None,
+            dealer_draw: Vec::new(),
+            standings: None,
+        };
+        self.public_view_into(&mut view);
+        view
+    }
+
+    /// [`State::public_view`] written over `view`, whose lists (and their lists) keep their
+    /// allocations. Every struct is taken apart whole, so that a field added to one of them
+    /// cannot be left out here.
+    fn public_view_into(&self, view: &mut PublicView) {
+        let PublicView {
+            options,
+            packs,
+            deal,
+            dealer,
+            hand_size,
+            stock_len,
+            seats,
+            phase,
+            tricks,
+            last_deal,
+            dealer_draw,
+            standings,
+        } = view;
+        *options = self.options;
+        *packs = self.packs;
+        *deal = self.deal;
+        *dealer = self.dealer;
+        *hand_size = self.hand_size;
+        *stock_len = self.stock.len();
+        let blank_seat = || PublicSeat {
+            seat: Seat(0),
+            score: 0,
+            penalty_pile: Vec::new(),
+            eliminated: false,
+            hand_len: 0,
+            exchanged: None,
+            won: Vec::new(),
+        };
+        seats.resize_with(self.seats.len(), blank_seat);
+        for (i, (public, own)) in seats.iter_mut().zip(&self.seats).enumerate() {
+            let PublicSeat { seat, score, penalty_pile, eliminated, hand_len, exchanged, won } =
+                public;
+            *seat = Seat(i as u8);
+            *score = own.score;
+            penalty_pile.clone_from(&own.penalty);
+            *eliminated = !own.active();
+            *hand_len = own.hand.len();
+            *exchanged = own.exchanged;
+            won.clone_from(&own.won);
         }
+        *phase = self.phase();
+        let blank_trick = || Trick { plays: Vec::new(), strongest: 0, winner: None };
+        tricks.resize_with(self.tricks.len(), blank_trick);
+        for (public, trick) in tricks.iter_mut().zip(&self.tricks) {
+            let Trick { plays, strongest, winner } = public;
+            plays.clone_from(&trick.plays);
+            *strongest = trick.strongest;
+            *winner = trick.winner;
+        }
+        match (last_deal, &self.last_deal) {
+            (Some(public), Some(last)) => {
+                let DealResult { deal, revealed, rank, losers, tie_break, eliminated } = public;
+                *deal = last.deal;
+                revealed.clone_from(&last.revealed);
+                *rank = last.rank;
+                losers.clone_from(&last.losers);
+                *tie_break = last.tie_break;
+                eliminated.clone_from(&last.eliminated);
+            }
+            (public, last) => public.clone_from(last),
+        }
+        // A list of lists: `Vec::clone_from` reuses each inner list too.
+        dealer_draw.clone_from(&self.dealer_draw);
+        standings.clone_from(&self.standings);
     }
 
     /// What `seat` may see (TT-24, TT-25). Valid at every point, the end included.
     pub fn observation(&self, seat: Seat) -> Observation {
-        let own = self.seats.get(seat.index());
-        Observation {
+        let mut observation = Observation {
             seat,
-            hand: own.map_or(Cards::EMPTY, |s| s.hand),
-            discards: own.map_or_else(Vec::new, |s| s.discards.clone()),
-            legal_actions: if self.to_act() == Some(seat) {
-                self.legal_actions()
-            } else {
-                Vec::new()
-            },
+            hand: Cards::EMPTY,
+            discards: Vec::new(),
+            legal_actions: Vec::new(),
             public: self.public_view(),
+        };
+        self.own_view_into(seat, &mut observation);
+        observation
+    }
+
+    /// [`State::observation`] written over `observation`: its lists (the public view's among
+    /// them) keep their allocations, so a caller that observes every decision (a server's
+    /// match) allocates for it only as they grow.
+    pub fn observation_into(&self, seat: Seat, observation: &mut Observation) {
+        self.public_view_into(&mut observation.public);
+        self.own_view_into(seat, observation);
+    }
+
+    /// What `seat` sees of its own, written over `observation`'s: its hand, its exchange
+    /// discards and its legal actions (none unless it is to act).
+    fn own_view_into(&self, seat: Seat, observation: &mut Observation) {
+        // `public` is the caller's to write.
+        let Observation { seat: observed, hand, discards, legal_actions, public: _ } = observation;
+        let own = self.seats.get(seat.index());
+        *observed = seat;
+        *hand = own.map_or(Cards::EMPTY, |s| s.hand);
+        match own {
+            Some(own) => discards.clone_from(&own.discards),
+            None => discards.clear(),
+        }
+        if self.to_act() == Some(seat) {
+            self.legal_actions_into(legal_actions);
+        } else {
+            legal_actions.clear();
         }
     }
 
