@@ -662,9 +662,10 @@ impl State {
     /// What `seat` sees of its own: its hand and the card it just drew from the stock; and its
     /// legal actions in place of what `legal_actions` held (none unless it is to act).
     fn own_view(&self, seat: Seat, legal_actions: &mut Vec<Action>) -> (CardSet, Option<Card>) {
-        legal_actions.clear();
         if self.to_act() == Some(seat) {
             self.legal_actions_into(legal_actions);
+        } else {
+            legal_actions.clear();
         }
         let drawn = match self.phase {
             Phase::Discard { seat: s, .. } if s == seat => self.drawn,
