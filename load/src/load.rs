@@ -284,7 +284,7 @@ pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
 /// without holding a thread), then answers as a [`QuickBot`] would. It is not an SDK bot (the
 /// SDK's `Bot::choose` is synchronous: a thousand bots each blocking a thread to wait would
 /// measure the thread pool, not the server), but it asks for what the SDK asks for (the typed
-/// view, no JSON, no events: `Join.omit`) and reads it the same way (the engine's observation
+/// view, no JSON, no events: `cardroom_sdk::OMIT`) and reads it the same way (the engine's observation
 /// read from the `Turn`'s bytes with `WireGame::decode_observation`, through
 /// `cardroom_proto::frame::play`), so the server and the bot do the same work as for it.
 /// It plays one match over `channel`, seated as `sit` says.
@@ -306,13 +306,7 @@ pub(crate) async fn thinking_bot(
         seat: Some(seat),
         bot_name,
         bot_version: bot_version.to_owned(),
-        omit: Some(pb::Omit {
-            typed: false,
-            json: true,
-            events: true,
-            legal_actions: true,
-            cards: true,
-        }),
+        omit: Some(cardroom_sdk::OMIT),
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut request = tonic::Request::new(ReceiverStream::new(rx));

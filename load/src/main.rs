@@ -126,7 +126,7 @@ enum Command {
         #[arg(long)]
         match_shape: bool,
         /// The server's message, in bytes (cardroom's mean `Turn`; `run` prints it).
-        #[arg(long, default_value_t = 173)]
+        #[arg(long, default_value_t = 137)]
         turn_bytes: u64,
         /// The client's answer, in bytes (cardroom's mean `Act`).
         #[arg(long, default_value_t = 4)]

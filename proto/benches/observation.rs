@@ -6,9 +6,9 @@
 //! observation of the seat to act in the middle of a hand (nine cards in the discard pile): of
 //! the first hand (`first_hand`), and of a hand after one that ended in a knock (`after_knock`:
 //! the view carries the knock's showdown, melds and layout, as it does for the rest of the match
-//! once a hand ends so). Both in the compact form a bot asks for (`Omit.json` and `Omit.cards`:
-//! cards as codes) and with `Card` messages (`Omit.json` alone); the JSON form is serde's either
-//! way and left out.
+//! once a hand ends so). Both in the compact form the Rust SDK asks for (`Omit.json`,
+//! `Omit.cards` and `Omit.known_cards`: cards as codes) and with `Card` messages (`Omit.json`
+//! alone); the JSON form is serde's either way and left out.
 //!
 //! Twenty-Two's (`twenty_two_observation/…`): the observation of the seat to act in the play of
 //! the second deal, once three tricks are done (the view carries the tricks, the first deal's
@@ -126,7 +126,13 @@ fn bench_observation<G: WireGame>(
 }
 
 fn observation_benches(c: &mut Criterion) {
-    let compact = pb::Omit { json: true, cards: true, legal_actions: true, ..pb::Omit::default() };
+    let compact = pb::Omit {
+        json: true,
+        cards: true,
+        known_cards: true,
+        legal_actions: true,
+        ..pb::Omit::default()
+    };
     let messages = pb::Omit { json: true, ..pb::Omit::default() };
     for (hand, after_knock) in [("first_hand", false), ("after_knock", true)] {
         let (observation, options) = mid_hand(after_knock);

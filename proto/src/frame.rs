@@ -378,12 +378,13 @@ mod tests {
     /// JSON left out together), with and without the legal actions.
     fn omits() -> Vec<pb::Omit> {
         let mut omits = Vec::new();
-        for bits in 0..16u8 {
+        for bits in 0..32u8 {
             let omit = pb::Omit {
                 typed: bits & 1 != 0,
                 json: bits & 2 != 0,
                 cards: bits & 4 != 0,
                 legal_actions: bits & 8 != 0,
+                known_cards: bits & 16 != 0,
                 events: false,
             };
             if !(omit.typed && omit.json) {

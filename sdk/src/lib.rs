@@ -101,7 +101,7 @@ pub use game::PlayableGame;
 pub use local::{LocalError, LocalReport, MAX_LOCAL_DECISIONS, play_local, play_local_report};
 pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus};
 pub use runner::{
-    AnyBot, BotBuilder, BotMapper, Played, RunError, play, play_any, play_concurrently,
+    AnyBot, BotBuilder, BotMapper, OMIT, Played, RunError, play, play_any, play_concurrently,
 };
 pub use tls::{TlsOptions, channel};
 

@@ -513,12 +513,19 @@ fn fallback(pending: &mut Option<Pending>, error: &ActError) -> Option<pb::BotMe
     Some(act(error.turn, pb::act::Choice::Index(first)))
 }
 
-/// What the runner never reads, so the server need not send it: a bot reads the engine's
-/// observation, which the runner builds from the typed view (`WireGame::observation_from_pb`,
-/// no JSON, its cards as codes) with the legal actions the engine lists from it
-/// (`WireGame::fill_legal_actions`), and the `Bot` trait has no events.
-const OMIT: pb::Omit =
-    pb::Omit { typed: false, json: true, events: true, legal_actions: true, cards: true };
+/// What the runner never reads, so the server need not send it (its `Join.omit`): a bot reads
+/// the engine's observation, which the runner builds from the typed view
+/// (`WireGame::observation_from_pb`, no JSON, its cards as codes, the known cards too) with the
+/// legal actions the engine lists from it (`WireGame::fill_legal_actions`), and the `Bot` trait
+/// has no events. Public for clients that read a `Turn` as the runner does.
+pub const OMIT: pb::Omit = pb::Omit {
+    typed: false,
+    json: true,
+    events: true,
+    legal_actions: true,
+    cards: true,
+    known_cards: true,
+};
 
 /// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`.
 fn answer<G: PlayableGame>(

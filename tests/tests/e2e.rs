@@ -835,6 +835,72 @@ async fn each_bot_gets_only_the_forms_of_the_observation_it_reads() {
     assert!(events[1] > 10 && events[1] == events[2], "{events:?}");
 }
 
+/// `Omit.known_cards`: a Gin Rummy bot that asks for the known cards as codes gets
+/// `known_cards_codes` (one entry a seat) and no `known_cards` in every `Turn`, and its typed view
+/// read either way (prost's tree, or the bytes as the Rust SDK reads them) is the observation the
+/// same `Turn`'s JSON holds (GR-15: the cards each seat took from the discard pile). Its opponent,
+/// which omits nothing, plays the same match to the same end.
+#[tokio::test]
+async fn a_gin_bot_reads_the_known_cards_as_codes_and_sees_what_the_json_shows() {
+    use cardroom_games::gin::State;
+    use cardroom_proto::wire::WireGame;
+    use prost::Message as _;
+    use rand::{RngExt, SeedableRng};
+
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 5, None).await;
+    let omit =
+        pb::Omit { cards: true, known_cards: true, legal_actions: true, ..Default::default() };
+    let join = pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(tokens[0].clone())),
+        bot_name: "codes".into(),
+        omit: Some(omit),
+        ..Default::default()
+    };
+    let mut bot = Bot::open(server.channel().await, join).await.unwrap();
+    let opponent = Bot::with_token(server.channel().await, &tokens[1]).await.unwrap();
+    let opponent = tokio::spawn(opponent.play_randomly(1));
+
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let (mut options, mut turns, mut known) = (None, 0, 0);
+    let end = loop {
+        match bot.next().await.unwrap() {
+            Some(Message::Joined(joined)) => {
+                options = Some(State::options_from_json(&joined.options_json).unwrap());
+            }
+            Some(Message::Turn(turn)) => {
+                let options = options.as_ref().expect("Joined came first");
+                let observation = turn.observation.as_ref().unwrap();
+                let Some(pb::observation::Game::Gin(view)) = &observation.game else {
+                    panic!("a Gin Rummy view: {observation:?}")
+                };
+                assert!(view.known_cards.is_empty(), "{view:?}");
+                assert_eq!(view.known_cards_codes.len(), 2, "{view:?}");
+                assert!(view.hand.is_empty() && view.discard_pile.is_empty(), "{view:?}");
+                let mut shown = State::parse_observation(&observation.json).unwrap();
+                shown.legal_actions.clear();
+                let read = State::observation_from_pb(observation, &[], options).unwrap();
+                assert_eq!(read, shown);
+                let bytes = observation.encode_to_vec();
+                let mut read = State::decode_observation(&bytes, &[], options).unwrap();
+                assert_eq!(read, shown);
+                turns += 1;
+                known += usize::from(view.known_cards_codes.iter().any(|codes| !codes.is_empty()));
+                State::fill_legal_actions(&mut read);
+                let index = rng.random_range(0..read.legal_actions.len()) as u32;
+                bot.act(turn.turn, pb::act::Choice::Index(index)).await;
+            }
+            Some(Message::Events(_)) => {}
+            Some(Message::End(end)) => break end,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(!end.aborted, "{end:?}");
+    assert_eq!(opponent.await.unwrap(), end);
+    assert!(turns > 20 && known > 5, "{turns} turns, {known} of them with known cards");
+}
+
 /// Plays every bot randomly, each in its own task, to the end of their match.
 async fn play_all(bots: Vec<Bot>) -> Vec<pb::MatchEnd> {
     let tasks: Vec<_> = bots

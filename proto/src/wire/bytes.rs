@@ -373,6 +373,28 @@ pub(crate) mod testing {
     use crate::pb;
     use crate::wire::{TestRng as Rng, WireGame, decode_through_pb};
 
+    /// The compact form the Rust SDK asks for: no JSON, cards as codes, Gin Rummy's known cards
+    /// too (which change nothing in a Twenty-Two view).
+    pub(crate) const COMPACT: pb::Omit = pb::Omit {
+        json: true,
+        cards: true,
+        known_cards: true,
+        typed: false,
+        legal_actions: true,
+        events: false,
+    };
+    /// The full form: `Card` messages and the JSON.
+    pub(crate) const FULL: pb::Omit = pb::Omit {
+        json: false,
+        cards: false,
+        known_cards: false,
+        typed: false,
+        legal_actions: false,
+        events: false,
+    };
+    /// `Card` messages without the JSON.
+    pub(crate) const MESSAGES: pb::Omit = pb::Omit { json: true, ..FULL };
+
     /// One field of a message's bytes: its number and its bytes, key included.
     pub(crate) struct Field {
         pub(crate) tag: u32,
@@ -465,6 +487,8 @@ pub(crate) mod testing {
         Packed,
         /// `bytes` or a `string`: the last one sent wins.
         Bytes,
+        /// An entry of a `repeated bytes`: kept as it is, in its place among its field's.
+        BytesEntry,
         /// A message, with its fields; `once` if the field is not repeated (sent twice, the
         /// two are merged).
         Message { fields: &'static [(u32, Kind)], once: bool },
@@ -511,11 +535,12 @@ pub(crate) mod testing {
     /// Every `Omit` a connection may hold, as far as the observation goes (`legal_actions` and
     /// `events` are the `Turn`'s): all but `json` with `typed`, which `check_omit` refuses.
     pub(crate) fn omits() -> impl Iterator<Item = pb::Omit> {
-        (0..8)
+        (0..16)
             .map(|bits| pb::Omit {
                 json: bits & 1 != 0,
                 typed: bits & 2 != 0,
                 cards: bits & 4 != 0,
+                known_cards: bits & 8 != 0,
                 ..pb::Omit::default()
             })
             .filter(|omit| !(omit.json && omit.typed))

@@ -119,7 +119,7 @@ impl WireGame for State {
 
     fn observation_to_pb(observation: &Observation, omit: &pb::Omit) -> pb::Observation {
         super::observation_to_pb(observation, observation.seat, omit, || {
-            pb::observation::Game::Gin(typed(observation, omit.cards))
+            pb::observation::Game::Gin(typed(observation, omit))
         })
     }
 
@@ -166,8 +166,9 @@ const NO_GIN_VIEW: &str = "the observation has no Gin Rummy view (`Observation.g
 /// A seat's typed view as its two readers hold it: prost's `GinObservation`
 /// ([`TypedView::of`]), or the fields `gin_bytes.rs` reads in place from the bytes. Both rebuild
 /// the engine's observation through [`observation_from_view`], so they accept and refuse the
-/// same views, with the same words. `K` is a list of `Card` messages (`known_cards`' entries).
-struct TypedView<'a, K> {
+/// same views, with the same words. `K` is a list of `Card` messages (`known_cards`' entries),
+/// `C` a list of card codes (`known_cards_codes`' entries).
+struct TypedView<'a, K, C> {
     hand: &'a [pb::Card],
     hand_codes: &'a [u8],
     drawn: Option<pb::Card>,
@@ -180,6 +181,7 @@ struct TypedView<'a, K> {
     discard_pile: &'a [pb::Card],
     discard_pile_codes: &'a [u8],
     known_cards: &'a [K],
+    known_cards_codes: &'a [C],
     knock_limit: u32,
     to_act: Option<u32>,
     hands_won: &'a [u32],
@@ -261,9 +263,9 @@ impl<'a> HandResultView<'a, pb::Cards> {
     }
 }
 
-impl<'a> TypedView<'a, pb::Cards> {
+impl<'a> TypedView<'a, pb::Cards, Vec<u8>> {
     /// The view prost decoded.
-    fn of(typed: &'a pb::GinObservation) -> TypedView<'a, pb::Cards> {
+    fn of(typed: &'a pb::GinObservation) -> TypedView<'a, pb::Cards, Vec<u8>> {
         TypedView {
             hand: &typed.hand,
             hand_codes: &typed.hand_codes,
@@ -276,6 +278,7 @@ impl<'a> TypedView<'a, pb::Cards> {
             discard_pile: &typed.discard_pile,
             discard_pile_codes: &typed.discard_pile_codes,
             known_cards: &typed.known_cards,
+            known_cards_codes: &typed.known_cards_codes,
             knock_limit: typed.knock_limit,
             to_act: typed.to_act,
             hands_won: &typed.hands_won,
@@ -302,9 +305,9 @@ impl AsRef<[pb::Card]> for pb::Cards {
 
 /// A seat's observation from its seat number, its typed view and the `Turn`'s legal actions
 /// (see [`WireGame::observation_from_pb`]): every check of either reader, in one order.
-fn observation_from_view<K: AsRef<[pb::Card]>>(
+fn observation_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     seat: u32,
-    view: &TypedView<'_, K>,
+    view: &TypedView<'_, K, C>,
     legal_actions: &[pb::LegalAction],
     options: &Options,
 ) -> Result<Observation, String> {
@@ -318,8 +321,10 @@ fn observation_from_view<K: AsRef<[pb::Card]>>(
 }
 
 /// A seat's typed view: its hand and everything public but the options (in `Joined`); the hand
-/// and the discard pile as card codes when the connection asked for `codes` (`Omit.cards`).
-fn typed(observation: &Observation, codes: bool) -> pb::GinObservation {
+/// and the discard pile as card codes when the connection asked for them (`Omit.cards`), and
+/// the known cards too when it asked for those (`Omit.known_cards`).
+fn typed(observation: &Observation, omit: &pb::Omit) -> pb::GinObservation {
+    let (codes, known_codes) = (omit.cards, omit.known_cards);
     let public = &observation.public;
     let dealt_upcards = public.discard_pile.iter().take_while(|pile| pile.by.is_none()).count();
     let pile_cards = || public.discard_pile.iter().map(|pile| pile.card);
@@ -339,7 +344,16 @@ fn typed(observation: &Observation, codes: bool) -> pb::GinObservation {
         stock_size: count(public.stock_size),
         discard_pile: if codes { Vec::new() } else { cards_to_pb(pile_cards()) },
         discard_pile_codes: if codes { cards_to_codes(pile_cards()) } else { Vec::new() },
-        known_cards: public.known_cards.iter().map(|&known| set_to_pb(known)).collect(),
+        known_cards: if known_codes {
+            Vec::new()
+        } else {
+            public.known_cards.iter().map(|&known| set_to_pb(known)).collect()
+        },
+        known_cards_codes: if known_codes {
+            public.known_cards.iter().map(|&known| cards_to_codes(known)).collect()
+        } else {
+            Vec::new()
+        },
         knock_limit: u32::from(public.knock_limit),
         to_act: public.to_act.map(seat_to_pb),
         hands_won: public.hands_won.to_vec(),
@@ -541,8 +555,8 @@ fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrang
 
 /// The public view from a seat's typed view, with the match's options (which it does not
 /// repeat).
-fn public_from_view<K: AsRef<[pb::Card]>>(
-    view: &TypedView<'_, K>,
+fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
+    view: &TypedView<'_, K, C>,
     options: Options,
 ) -> Result<PublicView, String> {
     let to_act = view.to_act.map(seat_from_pb).transpose()?;
@@ -584,9 +598,17 @@ fn public_from_view<K: AsRef<[pb::Card]>>(
         Ok(())
     })?;
     // Every entry is checked, however many; two are kept (one per seat, checked below).
+    let known_lists = match (view.known_cards.len(), view.known_cards_codes.len()) {
+        (0, entries) | (entries, 0) => entries,
+        _ => return Err("`known_cards` and `known_cards_codes` are both set: send one".into()),
+    };
     let mut known = [CardSet::EMPTY; 2];
-    for (i, cards) in view.known_cards.iter().enumerate() {
-        let cards = set_from_pb(cards.as_ref(), "the known cards")?;
+    for i in 0..known_lists {
+        let cards = match (view.known_cards.get(i), view.known_cards_codes.get(i)) {
+            (Some(cards), _) => CardList::Messages(cards.as_ref()),
+            (None, codes) => CardList::Codes(codes.map_or(&[][..], AsRef::as_ref)),
+        };
+        let cards = set_from_list(cards, "the known cards")?;
         if let Some(slot) = known.get_mut(i) {
             *slot = cards;
         }
@@ -605,10 +627,10 @@ fn public_from_view<K: AsRef<[pb::Card]>>(
         stock_size: size(view.stock_size),
         discard_pile,
         hand_sizes: hand_sizes.map(size),
-        known_cards: if view.known_cards.len() == 2 {
+        known_cards: if known_lists == 2 {
             known
         } else {
-            pair(&vec![CardSet::EMPTY; view.known_cards.len()], "known_cards")?
+            pair(&vec![CardSet::EMPTY; known_lists], "known_cards")?
         },
         upcard_draws: view.upcard_draws,
         last_result: view.last_result.as_ref().map(hand_result_from_view).transpose()?,

@@ -67,6 +67,7 @@ const GIN_LAST_RESULT: u32 = 22;
 const GIN_OUTCOME: u32 = 23;
 const GIN_HAND_CODES: u32 = 24;
 const GIN_DISCARD_PILE_CODES: u32 = 25;
+const GIN_KNOWN_CARDS_CODES: u32 = 26;
 
 /// `GinHandResult`'s field numbers.
 const RESULT_DEAL: u32 = 1;
@@ -116,7 +117,7 @@ const LAYOUT_DEPTH: u32 = SHOWDOWN_DEPTH + 1;
 pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
     write_uint32(OBSERVATION_SEAT, seat_to_pb(observation.seat), buf);
     if !omit.typed {
-        write_message(OBSERVATION_GIN, 2, buf, |buf| write_gin(observation, omit.cards, buf));
+        write_message(OBSERVATION_GIN, 2, buf, |buf| write_gin(observation, omit, buf));
     }
     if !omit.json {
         // `serde_json::to_string` as `observation_to_pb` writes it, straight into `buf`; the
@@ -128,8 +129,10 @@ pub(super) fn encode(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u
 }
 
 /// Writes the fields of a seat's `GinObservation`, as [`super::typed`] fills it: the hand and
-/// the discard pile as card codes if `codes` (`Omit.cards`), else as `Card` messages.
-fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
+/// the discard pile as card codes if `Omit.cards`, else as `Card` messages; the known cards as
+/// codes if `Omit.known_cards`.
+fn write_gin(observation: &Observation, omit: &pb::Omit, buf: &mut Vec<u8>) {
+    let (codes, known_codes) = (omit.cards, omit.known_cards);
     let public = &observation.public;
     let pile = &public.discard_pile;
     let dealt_upcards = pile.iter().take_while(|pile| pile.by.is_none()).count();
@@ -155,8 +158,10 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
             write_card(GIN_DISCARD_PILE, pile.card.index(), buf);
         }
     }
-    for known in public.known_cards {
-        write_cards(GIN_KNOWN_CARDS, known, buf);
+    if !known_codes {
+        for known in public.known_cards {
+            write_cards(GIN_KNOWN_CARDS, known, buf);
+        }
     }
     write_uint32(GIN_KNOCK_LIMIT, u32::from(public.knock_limit), buf);
     if let Some(seat) = public.to_act {
@@ -189,6 +194,13 @@ fn write_gin(observation: &Observation, codes: bool, buf: &mut Vec<u8>) {
     if codes {
         write_codes(GIN_HAND_CODES, SetCodes::of(observation.hand), buf);
         write_codes(GIN_DISCARD_PILE_CODES, pile.iter().map(|pile| pile.card.index()), buf);
+    }
+    if known_codes {
+        // An entry of a `repeated bytes` is written when empty too (a seat known to hold
+        // nothing).
+        for known in public.known_cards {
+            write_bytes(GIN_KNOWN_CARDS_CODES, SetCodes::of(known), buf);
+        }
     }
 }
 
@@ -245,12 +257,16 @@ fn write_layout(layout: &Layout, buf: &mut Vec<u8>) {
 
 /// A `bytes` field of card codes (`Omit.cards`): left out when empty.
 fn write_codes(tag: u32, codes: impl ExactSizeIterator<Item = u8>, buf: &mut Vec<u8>) {
-    if codes.len() == 0 {
-        return;
+    if codes.len() > 0 {
+        write_bytes(tag, codes, buf);
     }
+}
+
+/// A `bytes` field, or an entry of a `repeated bytes` field: written even when empty.
+fn write_bytes(tag: u32, bytes: impl ExactSizeIterator<Item = u8>, buf: &mut Vec<u8>) {
     put_key(tag, WireType::LengthDelimited, buf);
-    put_varint(codes.len() as u64, buf);
-    buf.extend(codes);
+    put_varint(bytes.len() as u64, buf);
+    buf.extend(bytes);
 }
 
 /// A `Card` message field (one card of a `repeated Card`, or an `optional Card`), of the card
@@ -407,6 +423,7 @@ struct GinFields<'a> {
     discard_pile: Inline<pb::Card, MAX_PILE>,
     discard_pile_codes: &'a [u8],
     known_cards: Inline<HandMessages, 2>,
+    known_cards_codes: Inline<&'a [u8], 2>,
     knock_limit: u32,
     to_act: Option<u32>,
     hands_won: Inline<u32, 2>,
@@ -472,6 +489,9 @@ impl<'a> GinFields<'a> {
                 }
                 GIN_HAND_CODES => self.hand_codes = read_delimited(wire_type, buf)?,
                 GIN_DISCARD_PILE_CODES => self.discard_pile_codes = read_delimited(wire_type, buf)?,
+                GIN_KNOWN_CARDS_CODES => {
+                    self.known_cards_codes.push(read_delimited(wire_type, buf)?)?;
+                }
                 _ => skip_field(wire_type, tag, buf, context(GIN_DEPTH)?).ok()?,
             }
         }
@@ -479,7 +499,7 @@ impl<'a> GinFields<'a> {
     }
 
     /// The fields as the typed view both readers check.
-    fn view(&self) -> TypedView<'_, HandMessages> {
+    fn view(&self) -> TypedView<'_, HandMessages, &'a [u8]> {
         TypedView {
             hand: self.hand.as_slice(),
             hand_codes: self.hand_codes,
@@ -492,6 +512,7 @@ impl<'a> GinFields<'a> {
             discard_pile: self.discard_pile.as_slice(),
             discard_pile_codes: self.discard_pile_codes,
             known_cards: self.known_cards.as_slice(),
+            known_cards_codes: self.known_cards_codes.as_slice(),
             knock_limit: self.knock_limit,
             to_act: self.to_act,
             hands_won: self.hands_won.as_slice(),
@@ -789,14 +810,9 @@ mod tests {
     use crate::wire::bytes::testing::*;
     use crate::wire::{TestRng as Rng, WireGame, card_to_pb, legal_actions_to_pb};
 
-    /// The compact form a bot asks for: no JSON, cards as codes.
-    const COMPACT: pb::Omit =
-        pb::Omit { json: true, cards: true, typed: false, legal_actions: true, events: false };
-    /// The full form: `Card` messages and the JSON.
-    const FULL: pb::Omit =
-        pb::Omit { json: false, cards: false, typed: false, legal_actions: false, events: false };
-    /// `Card` messages without the JSON.
-    const MESSAGES: pb::Omit = pb::Omit { json: true, ..FULL };
+    /// Cards as codes but the known cards as `Card` messages: what a client asks for that knew
+    /// `Omit.cards` before `Omit.known_cards`.
+    const CODES: pb::Omit = pb::Omit { known_cards: false, ..COMPACT };
 
     /// Whether the hand reader reads `bytes` itself (rather than leaving them to prost).
     fn read_in_place(bytes: &[u8]) -> bool {
@@ -915,7 +931,7 @@ mod tests {
                 .flat_map(|seat| with_every_way_out(state.observation(seat)))
             {
                 let legal = legal_actions_to_pb::<State>(State::legal_actions_of(&observation));
-                for omit in [COMPACT, FULL] {
+                for omit in [COMPACT, CODES, FULL] {
                     let bytes = encoded::<State>(&observation, &omit);
                     assert!(read_in_place(&bytes));
                     assert_read_as_prost_reads::<State>(&bytes, &[], &options);
@@ -940,7 +956,7 @@ mod tests {
         let after_showdowns = sample_observations_where(30, 15, after_showdown);
         for (i, (observation, options)) in observations.iter().chain(&after_showdowns).enumerate() {
             // The JSON is a long `string` that only needs to be UTF-8: once in a while.
-            let omit = [COMPACT, MESSAGES, COMPACT, MESSAGES, FULL][i % 5];
+            let omit = [COMPACT, MESSAGES, CODES, MESSAGES, FULL][i % 5];
             let bytes = encoded::<State>(observation, &omit);
             let legal = legal_actions_to_pb::<State>(State::legal_actions_of(observation));
             let legal = if rng.coin() { legal } else { Vec::new() };
@@ -967,7 +983,7 @@ mod tests {
     /// result's messages have fewer), of any wire type, holding values of every kind a view
     /// has: numbers, card codes, `Card` messages, `Cards` messages.
     fn random_gin_field(rng: &mut Rng) -> Vec<u8> {
-        let tag = 1 + rng.below(26) as u32;
+        let tag = 1 + rng.below(27) as u32;
         let card = |rng: &mut Rng| {
             let mut card =
                 vec![0x08, [2, 9, 14, 1, 15][rng.below(5)], 0x10, [1, 4, 0, 5][rng.below(4)]];
@@ -997,7 +1013,7 @@ mod tests {
         let (mut read, mut refused) = (0, 0);
         let after_showdowns = sample_observations_where(20, 10, after_showdown);
         for (observation, options) in sample_observations(4, 5).into_iter().chain(after_showdowns) {
-            let omit = if rng.coin() { COMPACT } else { MESSAGES };
+            let omit = [COMPACT, CODES, MESSAGES][rng.below(3)];
             let bytes = encoded::<State>(&observation, &omit);
             // Into the view, or a hand's result's messages when there is a showdown.
             let showdown = matches!(
@@ -1080,6 +1096,7 @@ mod tests {
         (GIN_LAST_RESULT, Kind::Message { fields: RESULT, once: true }),
         (GIN_HAND_CODES, Kind::Bytes),
         (GIN_DISCARD_PILE_CODES, Kind::Bytes),
+        (GIN_KNOWN_CARDS_CODES, Kind::BytesEntry),
     ];
     const OBSERVATION: &[(u32, Kind)] = &[
         (OBSERVATION_SEAT, Kind::Scalar),
@@ -1098,7 +1115,7 @@ mod tests {
         for (observation, options) in sample_observations(12, 7).into_iter().chain(after_showdowns)
         {
             let expected = Observation { legal_actions: Vec::new(), ..observation.clone() };
-            for omit in [COMPACT, MESSAGES, FULL] {
+            for omit in [COMPACT, CODES, MESSAGES, FULL] {
                 let bytes =
                     rewrite(&encoded::<State>(&observation, &omit), OBSERVATION, true, &mut rng);
                 assert_eq!(
@@ -1161,7 +1178,8 @@ mod tests {
         .into_iter()
         .next()
         .unwrap();
-        let bytes = encoded::<State>(&observation, &COMPACT);
+        // Cards as codes, the known cards as `Card` messages.
+        let bytes = encoded::<State>(&observation, &CODES);
         let written = |code: u8| {
             let mut entry = Vec::new();
             write_card(CARDS_CARDS, code, &mut entry);
@@ -1278,7 +1296,7 @@ mod tests {
         let options = *state.options();
         let observation = state.observation(Seat(0));
         type Edit<'a> = &'a dyn Fn(&mut pb::Observation, &mut pb::GinObservation);
-        let edits: [Edit<'_>; 12] = [
+        let edits: [Edit<'_>; 15] = [
             &|o, _| o.seat = 256,
             &|o, t| {
                 o.seat = 256;
@@ -1293,13 +1311,16 @@ mod tests {
             &|_, t| t.discarded_by = vec![1; 3],
             &|_, t| t.scores.push(0),
             &|_, t| t.known_cards.push(pb::Cards::default()),
+            &|_, t| t.known_cards_codes.push(Vec::new()),
+            &|_, t| t.known_cards_codes = vec![vec![52], Vec::new()],
+            &|_, t| t.known_cards_codes = vec![Vec::new(), vec![7, 7]],
             &|_, t| {
                 t.knock_limit = 300;
                 t.hand_sizes.clear();
             },
         ];
         for (omit, edit) in
-            [COMPACT, MESSAGES].into_iter().flat_map(|omit| edits.map(|e| (omit, e)))
+            [COMPACT, CODES, MESSAGES].into_iter().flat_map(|omit| edits.map(|e| (omit, e)))
         {
             let mut wire = State::observation_to_pb(&observation, &omit);
             let Some(pb::observation::Game::Gin(mut typed)) = wire.game.take() else { panic!() };

@@ -793,15 +793,6 @@ mod tests {
         );
     }
 
-    /// The compact form a bot asks for: no JSON, cards as codes.
-    const COMPACT: pb::Omit =
-        pb::Omit { json: true, cards: true, typed: false, legal_actions: true, events: false };
-    /// The full form: `Card` messages and the JSON.
-    const FULL: pb::Omit =
-        pb::Omit { json: false, cards: false, typed: false, legal_actions: false, events: false };
-    /// `Card` messages without the JSON.
-    const MESSAGES: pb::Omit = pb::Omit { json: true, ..FULL };
-
     /// Whether the hand reader reads `bytes` itself (rather than leaving them to prost).
     fn read_in_place(bytes: &[u8]) -> bool {
         ObservationFields::default().merge(bytes).is_some()

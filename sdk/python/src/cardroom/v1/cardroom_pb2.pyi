@@ -309,18 +309,20 @@ class Join(_message.Message):
     def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class Omit(_message.Message):
-    __slots__ = ("typed", "json", "events", "legal_actions", "cards")
+    __slots__ = ("typed", "json", "events", "legal_actions", "cards", "known_cards")
     TYPED_FIELD_NUMBER: _ClassVar[int]
     JSON_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_CARDS_FIELD_NUMBER: _ClassVar[int]
     typed: bool
     json: bool
     events: bool
     legal_actions: bool
     cards: bool
-    def __init__(self, typed: _Optional[bool] = ..., json: _Optional[bool] = ..., events: _Optional[bool] = ..., legal_actions: _Optional[bool] = ..., cards: _Optional[bool] = ...) -> None: ...
+    known_cards: bool
+    def __init__(self, typed: _Optional[bool] = ..., json: _Optional[bool] = ..., events: _Optional[bool] = ..., legal_actions: _Optional[bool] = ..., cards: _Optional[bool] = ..., known_cards: _Optional[bool] = ...) -> None: ...
 
 class QueueRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats")
@@ -571,7 +573,7 @@ class TwentyTwoPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
-    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome", "hand_codes", "discard_pile_codes")
+    __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome", "hand_codes", "discard_pile_codes", "known_cards_codes")
     HAND_FIELD_NUMBER: _ClassVar[int]
     DRAWN_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
@@ -596,6 +598,7 @@ class GinObservation(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     HAND_CODES_FIELD_NUMBER: _ClassVar[int]
     DISCARD_PILE_CODES_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_CARDS_CODES_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[Card]
     drawn: Card
     scores: _containers.RepeatedScalarFieldContainer[int]
@@ -620,7 +623,8 @@ class GinObservation(_message.Message):
     outcome: GinOutcome
     hand_codes: bytes
     discard_pile_codes: bytes
-    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ..., hands_won: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., upcard_draws: _Optional[int] = ..., dealt_upcards: _Optional[int] = ..., discarded_by: _Optional[_Iterable[int]] = ..., stock_only: _Optional[bool] = ..., taken: _Optional[_Union[Card, _Mapping]] = ..., must_go_out: _Optional[bool] = ..., last_result: _Optional[_Union[GinHandResult, _Mapping]] = ..., outcome: _Optional[_Union[GinOutcome, _Mapping]] = ..., hand_codes: _Optional[bytes] = ..., discard_pile_codes: _Optional[bytes] = ...) -> None: ...
+    known_cards_codes: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., drawn: _Optional[_Union[Card, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., deal: _Optional[int] = ..., phase: _Optional[_Union[GinPhase, str]] = ..., stock_size: _Optional[int] = ..., discard_pile: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., known_cards: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., knock_limit: _Optional[int] = ..., to_act: _Optional[int] = ..., hands_won: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., upcard_draws: _Optional[int] = ..., dealt_upcards: _Optional[int] = ..., discarded_by: _Optional[_Iterable[int]] = ..., stock_only: _Optional[bool] = ..., taken: _Optional[_Union[Card, _Mapping]] = ..., must_go_out: _Optional[bool] = ..., last_result: _Optional[_Union[GinHandResult, _Mapping]] = ..., outcome: _Optional[_Union[GinOutcome, _Mapping]] = ..., hand_codes: _Optional[bytes] = ..., discard_pile_codes: _Optional[bytes] = ..., known_cards_codes: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class GinHandResult(_message.Message):
     __slots__ = ("deal", "dealer", "end", "showdown", "winner", "undercut", "points", "scores")
