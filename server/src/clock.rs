@@ -80,9 +80,10 @@ impl Clock {
         self.rules
     }
 
-    /// A new decision starts now.
-    pub(crate) fn start_turn(&mut self) {
-        self.turn_started = Instant::now();
+    /// A new decision starts at `now` (the caller reads the clock once for the decision just
+    /// made and the next one).
+    pub(crate) fn start_turn(&mut self, now: Instant) {
+        self.turn_started = now;
     }
 
     /// `seat` has a connection again: its grace stops counting.
@@ -106,9 +107,9 @@ impl Clock {
         self.seats[seat.index()].bank
     }
 
-    /// What `seat`, deciding now, has left of its move time and of its bank.
-    pub(crate) fn left(&self, seat: Seat) -> (Duration, Duration) {
-        let elapsed = self.turn_started.elapsed();
+    /// What `seat`, deciding at `now`, has left of its move time and of its bank.
+    pub(crate) fn left(&self, seat: Seat, now: Instant) -> (Duration, Duration) {
+        let elapsed = now.duration_since(self.turn_started);
         let move_left = self.rules.move_time.saturating_sub(elapsed);
         (move_left, self.bank_after(seat, elapsed))
     }
@@ -131,9 +132,9 @@ impl Clock {
         }
     }
 
-    /// `seat` decided now: its bank pays what the decision took beyond the move time.
-    pub(crate) fn decided(&mut self, seat: Seat) {
-        let bank = self.bank_after(seat, self.turn_started.elapsed());
+    /// `seat` decided at `now`: its bank pays what the decision took beyond the move time.
+    pub(crate) fn decided(&mut self, seat: Seat, now: Instant) {
+        let bank = self.bank_after(seat, now.duration_since(self.turn_started));
         self.seats[seat.index()].bank = bank;
     }
 
@@ -210,7 +211,7 @@ mod tests {
         let mut clock = Clock::new(rules(), 2);
         clock.connected(SEAT);
         clock.connected(OTHER);
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         clock
     }
 
@@ -224,23 +225,34 @@ mod tests {
         let start = Instant::now();
         assert_eq!(clock.deadline(SEAT), start + Duration::from_secs(12));
         advance(1_500).await;
-        assert_eq!(clock.left(SEAT), (Duration::from_millis(500), Duration::from_secs(10)));
-        clock.decided(SEAT);
+        assert_eq!(
+            clock.left(SEAT, Instant::now()),
+            (Duration::from_millis(500), Duration::from_secs(10))
+        );
+        clock.decided(SEAT, Instant::now());
         assert_eq!(clock.bank(SEAT), Duration::from_secs(10));
+        // A time read before the decision started (by the caller, once for several uses)
+        // counts as none of it.
+        clock.start_turn(Instant::now());
+        let before = Instant::now() - Duration::from_millis(1);
+        assert_eq!(clock.left(SEAT, before), (Duration::from_secs(2), Duration::from_secs(10)));
     }
 
     #[tokio::test(start_paused = true)]
     async fn time_beyond_the_move_time_comes_out_of_the_bank() {
         let mut clock = connected();
         advance(5_000).await;
-        assert_eq!(clock.left(SEAT), (Duration::ZERO, Duration::from_secs(7)));
-        clock.decided(SEAT);
+        assert_eq!(clock.left(SEAT, Instant::now()), (Duration::ZERO, Duration::from_secs(7)));
+        clock.decided(SEAT, Instant::now());
         assert_eq!(clock.bank(SEAT), Duration::from_secs(7));
         // The next decision has the move time again and the smaller bank.
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         let start = Instant::now();
         assert_eq!(clock.deadline(SEAT), start + Duration::from_secs(9));
-        assert_eq!(clock.left(SEAT), (Duration::from_secs(2), Duration::from_secs(7)));
+        assert_eq!(
+            clock.left(SEAT, Instant::now()),
+            (Duration::from_secs(2), Duration::from_secs(7))
+        );
         // The other seat's bank is its own.
         assert_eq!(clock.bank(OTHER), Duration::from_secs(10));
     }
@@ -249,10 +261,10 @@ mod tests {
     async fn a_bank_never_goes_below_zero() {
         let mut clock = connected();
         advance(60_000).await;
-        assert_eq!(clock.left(SEAT), (Duration::ZERO, Duration::ZERO));
-        clock.decided(SEAT);
+        assert_eq!(clock.left(SEAT, Instant::now()), (Duration::ZERO, Duration::ZERO));
+        clock.decided(SEAT, Instant::now());
         assert_eq!(clock.bank(SEAT), Duration::ZERO);
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         assert_eq!(clock.deadline(SEAT), Instant::now() + Duration::from_secs(2));
     }
 
@@ -277,11 +289,11 @@ mod tests {
         assert_eq!(clock.deadline(SEAT), dropped + Duration::from_secs(5));
         // A later decision does not restart the grace: it still ends 5 s after the drop.
         advance(3_000).await;
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         assert_eq!(clock.deadline(SEAT), dropped + Duration::from_secs(5));
         // Once it is over, the next decision times out as soon as it starts.
         advance(4_000).await;
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         assert_eq!(clock.deadline(SEAT), Instant::now());
         // Back, the seat has its whole clock again.
         clock.connected(SEAT);
@@ -292,7 +304,7 @@ mod tests {
     async fn the_grace_never_outlasts_the_clock() {
         let long_grace = ClockRules { reconnect_grace: Duration::from_secs(60), ..rules() };
         let mut clock = Clock::new(long_grace, 2);
-        clock.start_turn();
+        clock.start_turn(Instant::now());
         assert_eq!(clock.deadline(SEAT), Instant::now() + Duration::from_secs(12));
     }
 

@@ -233,7 +233,7 @@ impl<G: WireGame> MatchTask<G> {
         info!(seats = self.seats.len(), "match started");
         if !aborted {
             self.started = true;
-            self.next_decision();
+            self.next_decision(Instant::now());
         }
         let aborted = aborted
             || loop {
@@ -425,7 +425,7 @@ impl<G: WireGame> MatchTask<G> {
         self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
         if self.started && self.state.to_act() == Some(seat) {
-            self.send_turn(seat);
+            self.send_turn(seat, Instant::now());
         }
     }
 
@@ -475,8 +475,11 @@ impl<G: WireGame> MatchTask<G> {
                 return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
             }
         };
-        let round_trip = self.turn_sent.map(|sent| sent.elapsed());
-        match self.apply(seat, action, round_trip) {
+        // The one clock read of an answered decision: its round trip, what it cost the seat's
+        // bank, and the start of the next decision.
+        let now = Instant::now();
+        let round_trip = self.turn_sent.map(|sent| now.duration_since(sent));
+        match self.apply(seat, action, round_trip, now) {
             Ok(()) => {
                 debug!(%seat, %action, "applied");
                 if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
@@ -486,7 +489,7 @@ impl<G: WireGame> MatchTask<G> {
                     let micros = u32::try_from(round_trip.as_micros()).unwrap_or(u32::MAX);
                     self.seats[seat.index()].think_us.push(micros);
                 }
-                self.next_decision();
+                self.next_decision(now);
             }
             Err(error) => {
                 debug!(%seat, %action, cause = %error, "illegal action");
@@ -523,8 +526,9 @@ impl<G: WireGame> MatchTask<G> {
                 return;
             }
         }
-        if self.play_default(seat) {
-            self.next_decision();
+        let now = Instant::now();
+        if self.play_default(seat, now) {
+            self.next_decision(now);
         }
     }
 
@@ -544,19 +548,20 @@ impl<G: WireGame> MatchTask<G> {
 
     /// The one place a match moves on: applies `action` for `seat`, counts the decision (with
     /// the bot's round trip, `None` for the server's default), charges the seat's bank and
-    /// tells bots and spectators.
+    /// tells bots and spectators; `now` is when the decision was made.
     /// The caller asks for the next decision.
     fn apply(
         &mut self,
         seat: Seat,
         action: G::Action,
         round_trip: Option<Duration>,
+        now: Instant,
     ) -> Result<(), G::Error> {
         let mut events = std::mem::take(&mut self.events);
         events.clear();
         let applied = self.state.apply_into(seat, action, &mut events);
         if applied.is_ok() {
-            self.clock.decided(seat);
+            self.clock.decided(seat, now);
             self.registry.stats().decision(self.origin, round_trip);
             self.turn += 1;
             self.broadcast(&events);
@@ -568,9 +573,9 @@ impl<G: WireGame> MatchTask<G> {
     /// Plays the default action for `seat` (timed out or forfeited). The default is always one
     /// of the legal actions; should the engine refuse it, the match ends (as aborted) rather
     /// than spin. Returns whether the match goes on.
-    fn play_default(&mut self, seat: Seat) -> bool {
+    fn play_default(&mut self, seat: Seat, now: Instant) -> bool {
         let Some(action) = Game::default_action(&self.state) else { return false };
-        match self.apply(seat, action, None) {
+        match self.apply(seat, action, None, now) {
             Ok(()) => true,
             Err(error) => {
                 warn!(%seat, %action, cause = %error, "the default action was refused");
@@ -580,24 +585,26 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    /// Asks the seat to act for the next decision; plays forfeited seats at once.
-    fn next_decision(&mut self) {
+    /// Asks the seat to act for the next decision, which starts `now`; plays forfeited seats at
+    /// once.
+    fn next_decision(&mut self, now: Instant) {
         while let Some(seat) = self.state.to_act() {
             if !self.seats[seat.index()].forfeited {
-                self.clock.start_turn();
+                self.clock.start_turn(now);
                 self.turn_sent = None;
-                self.send_turn(seat);
+                self.send_turn(seat, now);
                 return;
             }
-            if self.forfeit_ends_match() || !self.play_default(seat) {
+            if self.forfeit_ends_match() || !self.play_default(seat, now) {
                 return;
             }
         }
     }
 
     /// Sends the current decision to `seat` (if connected), and keeps its observation (the
-    /// legal actions an `Act` is read against), written over the last one.
-    fn send_turn(&mut self, seat: Seat) {
+    /// legal actions an `Act` is read against), written over the last one; the seat's time
+    /// left is counted at `now`.
+    fn send_turn(&mut self, seat: Seat, now: Instant) {
         let observation = match &mut self.observation {
             Some(observation) => {
                 self.state.observation_into(seat, observation);
@@ -616,7 +623,7 @@ impl<G: WireGame> MatchTask<G> {
         } else {
             wire::legal_actions_to_pb::<G>(G::legal_actions_of(observation))
         };
-        let (move_left, bank_left) = self.clock.left(seat);
+        let (move_left, bank_left) = self.clock.left(seat, now);
         let header = TurnHeader {
             turn: self.turn,
             legal_actions: &legal_actions,
