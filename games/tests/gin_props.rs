@@ -381,6 +381,8 @@ fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
     // One observation for the match, written over every third step for either seat in turn,
     // as a server's match keeps one: it must hold just what a new one holds.
     let mut kept = state.observation(Seat(1));
+    // One list of legal actions, computed from the acting seat's observation over the last.
+    let mut kept_legal = Vec::new();
     while let Some(seat) = state.to_act() {
         steps += 1;
         assert!(steps < 200_000, "match does not end");
@@ -403,6 +405,13 @@ fn play(options: Options, seed: u64, policy: Policy) -> (State, u32) {
             assert_eq!(observation.legal_actions, legal);
             assert_eq!(observation.compute_legal_actions(), legal, "{:?}", state.phase());
             assert!(state.observation(Seat(1 - seat.0)).compute_legal_actions().is_empty());
+            // Written over a kept list (the SDK's reader): the other seat's none clears it.
+            observation.compute_legal_actions_into(&mut kept_legal);
+            assert_eq!(kept_legal, legal, "{:?}", state.phase());
+            state.observation(Seat(1 - seat.0)).compute_legal_actions_into(&mut kept_legal);
+            assert!(kept_legal.is_empty());
+            observation.compute_legal_actions_into(&mut kept_legal);
+            assert_eq!(kept_legal, legal);
         }
         if steps.is_multiple_of(32) {
             probe(&mut state, &legal, seat, &mut rng);

@@ -416,11 +416,13 @@ async fn drive<G: PlayableGame>(
     let mut decisions = 0;
     let mut pending: Option<Pending> = None;
     let mut pace = Pace::default();
+    // The match's observation, each `Turn` read over the last (its lists' allocations kept).
+    let mut kept: Option<G::Observation> = None;
     loop {
         let lost = match link.rx.message().await {
             Ok(Some(Incoming::Turn(turn))) => {
                 decisions += 1;
-                let (act, now) = answer::<G>(bot, &turn, &options, &mut pace);
+                let (act, now) = answer::<G>(bot, &turn, &options, &mut pace, &mut kept);
                 pending = Some(now);
                 match send(&link, act).await {
                     Ok(()) => continue,
@@ -527,24 +529,26 @@ pub const OMIT: pb::Omit = pb::Omit {
     known_cards: true,
 };
 
-/// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`.
+/// Asks the bot about `turn` and builds the answer; `options` are the match's, from `Joined`;
+/// the observation is read over `kept`, the last `Turn`'s.
 fn answer<G: PlayableGame>(
     bot: &mut dyn Bot<G>,
     turn: &TurnFrame,
     options: &G::Options,
     pace: &mut Pace,
+    kept: &mut Option<G::Observation>,
 ) -> (pb::BotMessage, Pending) {
     let first = turn.legal_actions.first().map_or(0, |legal| legal.index);
-    let read =
-        turn.observation.as_ref().ok_or_else(|| "the turn has no observation".to_owned()).and_then(
-            |observation| G::decode_observation(observation, &turn.legal_actions, options),
-        );
+    let read = match turn.observation.as_ref() {
+        Some(bytes) => read_observation::<G>(bytes, &turn.legal_actions, options, kept),
+        None => Err("the turn has no observation".to_owned()),
+    };
     let observation = match read {
-        Ok(mut observation) => {
+        Ok(observation) => {
             // A server that honours `Omit.legal_actions` sends none: the engine lists them, in
             // the order `Act.index` counts in. An older server sends them, and they are read.
             if turn.legal_actions.is_empty() {
-                G::fill_legal_actions(&mut observation);
+                G::fill_legal_actions(observation);
             }
             observation
         }
@@ -554,13 +558,30 @@ fn answer<G: PlayableGame>(
             return (act(turn.turn, pb::act::Choice::Index(first)), pending);
         }
     };
-    let action = pace.think(|| bot.choose(&observation));
+    let action = pace.think(|| bot.choose(observation));
     debug!(turn = turn.turn, %action, "chosen");
-    let choice = choice_for::<G>(&observation, &turn.legal_actions, &action);
+    let choice = choice_for::<G>(observation, &turn.legal_actions, &action);
     if matches!(choice, pb::act::Choice::Action(_)) {
         debug!(turn = turn.turn, %action, "not among the legal actions: sent by value");
     }
     (act(turn.turn, choice), Pending { turn: turn.turn, first, fell_back: false })
+}
+
+/// A `Turn`'s observation, written over `kept` (the match's last, whose lists' allocations it
+/// keeps), or read into a new one for the match's first.
+fn read_observation<'k, G: PlayableGame>(
+    bytes: &[u8],
+    legal_actions: &[pb::LegalAction],
+    options: &G::Options,
+    kept: &'k mut Option<G::Observation>,
+) -> Result<&'k mut G::Observation, String> {
+    match kept {
+        Some(observation) => {
+            G::decode_observation_into(bytes, legal_actions, options, observation)?;
+            Ok(observation)
+        }
+        None => Ok(kept.insert(G::decode_observation(bytes, legal_actions, options)?)),
+    }
 }
 
 /// How the bot's `choose` runs. A bot that thinks for long must not hold an async worker (the
@@ -702,6 +723,56 @@ mod tests {
             choice_for::<gin::State>(&observation, &legal, &other),
             pb::act::Choice::Action(gin::State::action_to_pb(&other))
         );
+    }
+
+    /// A bot that plays the last legal action and keeps what it saw.
+    struct Recorder(Vec<gin::Observation>);
+
+    impl Bot<gin::State> for Recorder {
+        fn choose(&mut self, observation: &gin::Observation) -> gin::Action {
+            self.0.push(observation.clone());
+            *observation.legal_actions.last().unwrap()
+        }
+    }
+
+    /// A match's `Turn`s, compact as the SDK asks for them, read over one kept observation:
+    /// the bot sees each seat's observation as the engine makes it, and an unreadable `Turn`
+    /// (the first legal action played for it) leaves the next one read whole.
+    #[test]
+    fn turns_are_read_over_the_kept_observation() {
+        let mut state = gin::State::new(gin::Options::default(), 5).unwrap();
+        let options = *state.options();
+        let (mut bot, mut pace, mut kept) = (Recorder(Vec::new()), Pace::default(), None);
+        let mut unreadable = 0;
+        for step in 0..400 {
+            let Some(seat) = state.to_act() else { break };
+            let mut bytes = Vec::new();
+            gin::State::encode_observation(&state.observation(seat), &OMIT, &mut bytes);
+            if step % 9 == 4 {
+                bytes = vec![0xFF; 3];
+            }
+            let turn = TurnFrame {
+                turn: step,
+                observation: Some(bytes.into()),
+                legal_actions: Vec::new(),
+                move_ms: 1_000,
+                bank_ms: 1_000,
+            };
+            let (message, pending) = answer(&mut bot, &turn, &options, &mut pace, &mut kept);
+            let Some(pb::bot_message::Message::Act(act)) = message.message else {
+                panic!("not an Act: {message:?}")
+            };
+            let action = if pending.fell_back {
+                unreadable += 1;
+                assert_eq!(act.choice, Some(pb::act::Choice::Index(0)));
+                state.legal_actions()[0]
+            } else {
+                assert_eq!(bot.0.last(), Some(&state.observation(seat)), "step {step}");
+                *state.legal_actions().last().unwrap()
+            };
+            state.apply(seat, action).unwrap();
+        }
+        assert!(unreadable > 10 && bot.0.len() > 100, "{unreadable} {}", bot.0.len());
     }
 
     #[test]

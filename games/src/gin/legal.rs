@@ -165,8 +165,18 @@ impl Observation {
     /// `Act.index` counts in). Empty when another seat is to act. A bot that asks the server to
     /// leave a `Turn`'s legal actions out (`Omit.legal_actions`) lists them with this.
     pub fn compute_legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.compute_legal_actions_into(&mut out);
+        out
+    }
+
+    /// [`Observation::compute_legal_actions`] in place of what `out` held (its allocation
+    /// kept): for a reader that keeps one observation for a match and writes each `Turn` over
+    /// it.
+    pub fn compute_legal_actions_into(&self, out: &mut Vec<Action>) {
         if self.public.to_act != Some(self.seat) {
-            return Vec::new();
+            out.clear();
+            return;
         }
         Mover {
             options: &self.public.options,
@@ -175,6 +185,6 @@ impl Observation {
             hand: self.hand,
             upcard: self.public.discard_pile.last().map(|top| top.card),
         }
-        .legal_actions()
+        .legal_actions_into(out);
     }
 }

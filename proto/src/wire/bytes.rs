@@ -689,6 +689,10 @@ pub(crate) mod testing {
                 assert_read_as_prost_reads::<G>(&bytes[..len], legal, options);
             }
         }
+        // Every damaged reading is also written over one kept observation, as the SDK reads a
+        // match's `Turn`s: the same observation or the same error, and a refused reading
+        // leaves it to be written over by the next.
+        let mut kept = G::decode_observation(bytes, legal, options).ok();
         for _ in 0..damages {
             let mut damaged = bytes.to_vec();
             let at = match aim {
@@ -703,6 +707,13 @@ pub(crate) mod testing {
             };
             let read = G::decode_observation(&damaged, legal, options);
             assert_eq!(read, decode_through_pb::<G>(&damaged, legal, options), "{damaged:?}");
+            if let Some(kept) = kept.as_mut() {
+                let into = G::decode_observation_into(&damaged, legal, options, kept);
+                match &read {
+                    Ok(observation) => assert_eq!((into, &*kept), (Ok(()), observation)),
+                    Err(error) => assert_eq!(into.as_ref(), Err(error), "{damaged:?}"),
+                }
+            }
             tally.refused += usize::from(read.is_err());
             tally.in_place += usize::from(in_place(&damaged));
             tally.mutations += 1;

@@ -19,8 +19,8 @@ use cardroom_games::{Card, Seat};
 
 use super::{
     CardList, WireGame, byte, card_from_code, card_from_pb, card_to_pb, cards_to_codes,
-    cards_to_pb, count, legal_actions_from_pb, pair, parse_options, seat_from_pb, seat_to_pb, size,
-    standing_from_pb, standing_to_pb,
+    cards_to_pb, count, legal_actions_from_pb_into, pair, parse_options, seat_from_pb, seat_to_pb,
+    size, standing_from_pb, standing_to_pb,
 };
 use crate::pb;
 
@@ -110,7 +110,9 @@ impl WireGame for State {
     }
 
     fn fill_legal_actions(observation: &mut Observation) {
-        observation.legal_actions = observation.compute_legal_actions();
+        let mut legal = std::mem::take(&mut observation.legal_actions);
+        observation.compute_legal_actions_into(&mut legal);
+        observation.legal_actions = legal;
     }
 
     fn observer(observation: &Observation) -> Seat {
@@ -139,7 +141,8 @@ impl WireGame for State {
         let Some(pb::observation::Game::Gin(typed)) = &observation.game else {
             return Err(NO_GIN_VIEW.into());
         };
-        observation_from_view(observation.seat, &TypedView::of(typed), legal_actions, options)
+        let view = TypedView::of(typed);
+        observation_from_view(observation.seat, &view, legal_actions, options, Lists::default())
     }
 
     /// Written field by field from the observation (`gin_bytes.rs`): prost's bytes without its
@@ -156,7 +159,38 @@ impl WireGame for State {
         legal_actions: &[pb::LegalAction],
         options: &Options,
     ) -> Result<Observation, String> {
-        gin_bytes::decode(bytes, legal_actions, options)
+        gin_bytes::decode(bytes, legal_actions, options, Lists::default())
+    }
+
+    /// As [`WireGame::decode_observation`], keeping the allocations of `observation`'s lists
+    /// (its legal actions and discard pile).
+    fn decode_observation_into(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &Options,
+        observation: &mut Observation,
+    ) -> Result<(), String> {
+        let lists = Lists::take(observation);
+        *observation = gin_bytes::decode(bytes, legal_actions, options, lists)?;
+        Ok(())
+    }
+}
+
+/// The lists an observation is read into: new ones, or a kept observation's, cleared, their
+/// allocations kept ([`WireGame::decode_observation_into`]).
+#[derive(Default)]
+struct Lists {
+    legal_actions: Vec<Action>,
+    discard_pile: Vec<PileCard>,
+}
+
+impl Lists {
+    /// `observation`'s lists, taken out of it (it keeps empty ones).
+    fn take(observation: &mut Observation) -> Lists {
+        Lists {
+            legal_actions: std::mem::take(&mut observation.legal_actions),
+            discard_pile: std::mem::take(&mut observation.public.discard_pile),
+        }
     }
 }
 
@@ -304,20 +338,22 @@ impl AsRef<[pb::Card]> for pb::Cards {
 }
 
 /// A seat's observation from its seat number, its typed view and the `Turn`'s legal actions
-/// (see [`WireGame::observation_from_pb`]): every check of either reader, in one order.
+/// (see [`WireGame::observation_from_pb`]), its lists written into `lists`: every check of
+/// either reader, in one order.
 fn observation_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     seat: u32,
     view: &TypedView<'_, K, C>,
     legal_actions: &[pb::LegalAction],
     options: &Options,
+    lists: Lists,
 ) -> Result<Observation, String> {
-    Ok(Observation {
-        seat: seat_from_pb(seat)?,
-        hand: set_from_list(CardList::of(view.hand, view.hand_codes, "hand")?, "the hand")?,
-        drawn: view.drawn.as_ref().map(card_from_pb).transpose()?,
-        legal_actions: legal_actions_from_pb::<State>(legal_actions)?,
-        public: public_from_view(view, *options)?,
-    })
+    let Lists { legal_actions: mut legal, discard_pile } = lists;
+    let seat = seat_from_pb(seat)?;
+    let hand = set_from_list(CardList::of(view.hand, view.hand_codes, "hand")?, "the hand")?;
+    let drawn = view.drawn.as_ref().map(card_from_pb).transpose()?;
+    legal_actions_from_pb_into::<State>(legal_actions, &mut legal)?;
+    let public = public_from_view(view, *options, discard_pile)?;
+    Ok(Observation { seat, hand, drawn, legal_actions: legal, public })
 }
 
 /// A seat's typed view: its hand and everything public but the options (in `Joined`); the hand
@@ -558,6 +594,7 @@ fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrang
 fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     view: &TypedView<'_, K, C>,
     options: Options,
+    mut discard_pile: Vec<PileCard>,
 ) -> Result<PublicView, String> {
     let to_act = view.to_act.map(seat_from_pb).transpose()?;
     let seat =
@@ -584,7 +621,8 @@ fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
         ));
     }
     // Sized once: collecting `Result`s would grow the pile from nothing, once a Turn.
-    let mut discard_pile = Vec::with_capacity(pile.len());
+    discard_pile.clear();
+    discard_pile.reserve(pile.len());
     // As many as the pile holds above the dealt cards (checked above).
     let mut discarded_by = view.discarded_by.iter();
     each_card(pile, |card| {

@@ -34,8 +34,8 @@ use prost::encoding::{self, DecodeContext, WireType, skip_field};
 use prost::{DecodeError, Message};
 
 use super::{
-    HandResultView, LayoutView, NO_GIN_VIEW, ShowdownView, TypedView, go_out_to_pb, hand_end_to_pb,
-    observation_from_view, onto_len, outcome_to_pb, phase_to_pb,
+    HandResultView, LayoutView, Lists, NO_GIN_VIEW, ShowdownView, TypedView, go_out_to_pb,
+    hand_end_to_pb, observation_from_view, onto_len, outcome_to_pb, phase_to_pb,
 };
 use crate::pb;
 use crate::wire::bytes::*;
@@ -335,16 +335,19 @@ const BIT_CODES: [u8; 64] = {
 
 /// Reads the bytes of an `Observation` message into the engine's observation: the same result
 /// as prost's decoding and [`WireGame::observation_from_pb`] (see the module's documentation).
+/// Its lists are written into `lists` (a kept observation's, or new ones); bytes left to prost
+/// are read into new ones.
 ///
 /// [`WireGame::observation_from_pb`]: super::WireGame::observation_from_pb
 pub(super) fn decode(
     bytes: &[u8],
     legal_actions: &[pb::LegalAction],
     options: &Options,
+    lists: Lists,
 ) -> Result<Observation, String> {
     let mut fields = ObservationFields::default();
     match fields.merge(bytes) {
-        Some(()) => fields.observation(legal_actions, options),
+        Some(()) => fields.observation(legal_actions, options, lists),
         None => decode_through_pb::<cardroom_games::gin::State>(bytes, legal_actions, options),
     }
 }
@@ -391,11 +394,12 @@ impl<'a> ObservationFields<'a> {
         &self,
         legal_actions: &[pb::LegalAction],
         options: &Options,
+        lists: Lists,
     ) -> Result<Observation, String> {
         if !self.has_gin {
             return Err(NO_GIN_VIEW.into());
         }
-        observation_from_view(self.seat, &self.gin.view(), legal_actions, options)
+        observation_from_view(self.seat, &self.gin.view(), legal_actions, options, lists)
     }
 }
 
@@ -921,9 +925,11 @@ mod tests {
     /// A seat's observation (GR-15, GR-16) read from the bytes, in the compact form (cards as
     /// codes, no JSON) and the full one (`Card` messages and the JSON), with and without the
     /// `Turn`'s legal actions, is the default reading's, and the engine's own observation once
-    /// its legal actions are listed.
+    /// its legal actions are listed; read over one kept observation too (the SDK's way), for
+    /// either seat in turn.
     #[test]
     fn the_bytes_read_are_the_engines_observation() {
+        let mut kept = State::new(Options::default(), 1).unwrap().observation(Seat(0));
         for_random_states(60, |state, _| {
             let options = *state.options();
             for observation in [Seat(0), Seat(1)]
@@ -941,6 +947,11 @@ mod tests {
                     let mut read = State::decode_observation(&bytes, &[], &options).unwrap();
                     State::fill_legal_actions(&mut read);
                     assert_eq!(read, observation);
+                    State::decode_observation_into(&bytes, &legal, &options, &mut kept).unwrap();
+                    assert_eq!(kept, observation);
+                    State::decode_observation_into(&bytes, &[], &options, &mut kept).unwrap();
+                    State::fill_legal_actions(&mut kept);
+                    assert_eq!(kept, observation);
                 }
             }
         });

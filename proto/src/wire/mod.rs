@@ -93,6 +93,20 @@ pub trait WireGame: Game {
         decode_through_pb::<Self>(bytes, legal_actions, options)
     }
 
+    /// [`WireGame::decode_observation`] written over `observation`, for a reader that keeps
+    /// one observation for a match (the SDK): a game may keep the allocations of its lists.
+    /// `Ok` leaves just what `decode_observation` returns; after an error `observation` is a
+    /// valid value of no meaning (this default leaves it unchanged), to be written over.
+    fn decode_observation_into(
+        bytes: &[u8],
+        legal_actions: &[pb::LegalAction],
+        options: &Self::Options,
+        observation: &mut Self::Observation,
+    ) -> Result<(), String> {
+        *observation = Self::decode_observation(bytes, legal_actions, options)?;
+        Ok(())
+    }
+
     /// An event on the wire: its kind, a sentence and the engine's JSON form. The kind is the
     /// event's serde tag (`"event"`), so it can never drift from the JSON.
     fn event_to_pb(event: &Self::Event) -> pb::Event {
@@ -186,8 +200,19 @@ pub fn legal_actions_to_pb<G: WireGame>(legal: &[G::Action]) -> Vec<pb::LegalAct
 /// The legal actions of a `Turn` from the wire, in its order (which is the engine's). The
 /// error names the first that cannot be read.
 fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G::Action>, String> {
+    let mut actions = Vec::new();
+    legal_actions_from_pb_into::<G>(legal, &mut actions)?;
+    Ok(actions)
+}
+
+/// [`legal_actions_from_pb`] in place of what `actions` held (its allocation kept).
+fn legal_actions_from_pb_into<G: WireGame>(
+    legal: &[pb::LegalAction],
+    actions: &mut Vec<G::Action>,
+) -> Result<(), String> {
+    actions.clear();
     // Sized once: collecting `Result`s would grow the list from nothing, once a Turn.
-    let mut actions = Vec::with_capacity(legal.len());
+    actions.reserve(legal.len());
     for legal in legal {
         let action = legal
             .action
@@ -197,7 +222,7 @@ fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G
             .map_err(|err| format!("legal action {}: {err}", legal.index))?;
         actions.push(action);
     }
-    Ok(actions)
+    Ok(())
 }
 
 /// A card on the wire.
