@@ -176,8 +176,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ladders.push((ladder.spec.name.clone(), ladder.id));
     }
     let server = server.ladders(Arc::new(hosted));
-    let listener = tokio::net::TcpListener::bind(args.addr)
-        .await
+    let listener = cardroom_server::listen(args.addr)
         .with_context(|| format!("listening on {}", args.addr))?;
     let grpc_addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -180,9 +180,8 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             config.accounts = Some(cardroom_store::Accounts::new(std::sync::Arc::clone(&store)));
             opened = Some(store);
         }
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("listening on {addr}"))?;
+        let listener =
+            cardroom_server::listen(addr).with_context(|| format!("listening on {addr}"))?;
         let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
         if let Some(store) = opened {

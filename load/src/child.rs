@@ -154,7 +154,7 @@ pub(crate) async fn parent_gone() {
 
 /// Binds `127.0.0.1:0` and tells the parent where.
 pub(crate) async fn listen() -> anyhow::Result<tokio::net::TcpListener> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let listener = cardroom_server::listen(([127, 0, 0, 1], 0).into())?;
     println!("{LISTENING}{}", listener.local_addr()?);
     Ok(listener)
 }

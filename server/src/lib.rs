@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! # async fn example() -> anyhow::Result<()> {
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! let listener = cardroom_server::listen("127.0.0.1:0".parse()?)?;
 //! let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
 //! cardroom_server::run(listener, cardroom_server::Config::default(), shutdown).await?;
 //! # Ok(()) }
@@ -45,6 +45,29 @@ pub use host::{
 };
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
+
+/// The pending connections a listener from [`listen`] asks the kernel to hold (it caps them
+/// at `net.core.somaxconn`, 4,096 on current Linux).
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` for the server, with room for a burst of connections.
+///
+/// tokio's `TcpListener::bind` asks for 1,024 pending connections. A thousand matches' bots
+/// connecting at once (a ladder starting, every bot coming back after a restart) overflow
+/// that while the server is busy; Linux then answers with SYN cookies, and a connection whose
+/// cookie fails is reset: seen once in `cardroom-load run --matches 1000` (issue 18, Session 21).
+pub fn listen(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does on Unix: a restarted server binds its port at once.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
 
 /// Serves on `listener` (TLS on every connection when `config.tls` is set) until `shutdown`
 /// resolves; then ends every running match as aborted (bots and spectators are told, records
@@ -212,5 +235,41 @@ mod tests {
             TlsIdentity::from_pem(pair.cert.pem(), pair.signing_key.serialize_pem()).unwrap();
         let with_tls = Config { tls: Some(identity), ..with_token };
         assert!(!tokens_in_clear(&with_tls, public));
+    }
+
+    /// A burst of connections past tokio's default backlog (1,024) waits in the accept queue:
+    /// 1,100 clients connect before the server accepts any, and every one is there to accept
+    /// (tokio's `TcpListener::bind` would hold 1,025; the rest would wait for the kernel to
+    /// retry, or be reset).
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_listener_holds_a_burst_of_connections() {
+        const BURST: usize = 1_100;
+        let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let listener = listen(([127, 0, 0, 1], 0).into()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let clients: Vec<std::net::TcpStream> =
+            (0..BURST).map(|_| std::net::TcpStream::connect(addr).unwrap()).collect();
+        // Non-blocking, as tokio made it: accepts what the queue holds, then `WouldBlock`.
+        let listener = listener.into_std().unwrap();
+        let (mut accepted, mut tries) = (Vec::new(), 0);
+        while accepted.len() < BURST && tries < 100_000 {
+            match listener.accept() {
+                Ok((stream, _)) => accepted.push(stream),
+                // The last handshakes may still be on their way through loopback.
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
+                    tries += 1;
+                    std::thread::yield_now();
+                }
+                Err(error) => panic!("accept: {error}"),
+            }
+        }
+        let room = (LISTEN_BACKLOG as usize).min(somaxconn) + 1;
+        assert_eq!(accepted.len(), BURST.min(room), "somaxconn {somaxconn}");
+        assert_eq!(clients.len(), BURST);
     }
 }
