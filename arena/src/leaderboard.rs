@@ -101,9 +101,9 @@ pub struct Leaderboard {
     pub mode: Mode,
     /// Best first.
     pub rows: Vec<Row>,
-    /// `p_better[i][j]`: the probability that the bot of row `i` is better than the bot of
-    /// row `j` (its expected head-to-head score above ½, normal approximation; ½ without
-    /// evidence, and on the diagonal).
+    /// `p_better[i][j]`: how sure the evidence is that the bot of row `i` is better than the
+    /// bot of row `j` ([`crate::settle::confidence_better`]: honest however often it is looked
+    /// at; 0 without evidence, and on the diagonal).
     pub p_better: Vec<Vec<f64>>,
 }
 
@@ -173,9 +173,7 @@ impl Leaderboard {
         let p_better = bots
             .iter()
             .map(|&a| {
-                bots.iter()
-                    .map(|&b| if a == b { 0.5 } else { pairs.tally(a, b).p_better(0.0) })
-                    .collect()
+                bots.iter().map(|&b| crate::settle::confidence_better(&pairs, a, b)).collect()
             })
             .collect();
         let mut rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
@@ -249,10 +247,11 @@ impl Leaderboard {
         out
     }
 
-    /// The pairwise probabilities as a text table: row bot better than column bot.
+    /// The pairwise confidences as a text table: how sure that the row's bot is better than
+    /// the column's.
     pub fn to_pairwise_table(&self) -> String {
-        let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(3).max(3);
-        let mut out = format!("{:<width$}", "P(row > column)");
+        let width = self.rows.iter().map(|r| r.name.len()).max().unwrap_or(3).max(9);
+        let mut out = format!("{:<width$}", "sure row>");
         for r in &self.rows {
             let _ = write!(out, "  {:>6}", r.rank);
         }
@@ -415,8 +414,8 @@ mod tests {
                 board.rows.iter().map(|r| (r.rank_low, r.rank_high)).collect();
             assert_eq!(intervals, [(1, 1), (2, 2), (3, 3)]);
             assert_eq!(board.indistinguishable_from_first(), ["best"]);
-            assert!(board.p_better[0][2] > 0.999 && board.p_better[2][0] < 0.001);
-            assert!((board.p_better[1][1] - 0.5).abs() < 1e-12);
+            assert!(board.p_better[0][2] > 0.99 && board.p_better[2][0] == 0.0);
+            assert_eq!(board.p_better[1][1], 0.0);
             assert_eq!(board.to_pairwise_table().lines().count(), 4);
         }
         let finals = Leaderboard::from_store_in(&store, Mode::Finals).unwrap();

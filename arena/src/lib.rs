@@ -16,6 +16,8 @@
 //! - [`power`]: simulated ladders that count the matches each ranking method needs.
 //! - [`settle`]: whether a ladder's order is settled and which table to play next (the best
 //!   method of [`power`], for any ladder to call).
+//! - [`fair`]: the next table when bots play at different speeds: a share for every bot, the
+//!   open pairs first, no settled pair to fill the time.
 //! - [`stats`]: win rates, average place, head-to-head, health.
 //! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
 //!   anything is made.
@@ -40,6 +42,7 @@
 
 pub mod config;
 pub mod duplicate;
+pub mod fair;
 pub mod hosted;
 pub mod ladder;
 pub mod leaderboard;

@@ -208,7 +208,9 @@ impl PairTally {
     }
 
     /// The probability that the first bot is the better (its expected score above ½), in the
-    /// normal approximation: `Φ((mean - ½) / se)`; ½ with no samples.
+    /// normal approximation: `Φ((mean - ½) / se)`; ½ with no samples. Looked at after every
+    /// set it overstates (between equal bots it passes 0.975 in most ladders sooner or later):
+    /// what a ladder shows is [`crate::settle::confidence_better`].
     pub fn p_better(&self, beta: f64) -> f64 {
         if self.n == 0 {
             return 0.5;

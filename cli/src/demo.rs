@@ -17,7 +17,7 @@ use cardroom_arena::AnyBotMaker;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::diluted::Diluted;
-use cardroom_sdk::{BotKey, ConnectConfig, GameKind, RunError, play_any};
+use cardroom_sdk::{BotKey, ConnectConfig, GameKind, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
 use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
 
@@ -219,10 +219,12 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 // awaited until it has stopped (a bot thinking when the abort came finishes
                 // that decision first), so no bot outlives the server.
                 players.spawn(async move {
-                    for n in 0.. {
-                        play_any(&config, |_| make(n)).await?;
-                    }
-                    Ok::<(), RunError>(())
+                    let rejoin = config.clone();
+                    play_concurrently(&rejoin, 1, 0, move |n| {
+                        let (config, make) = (config.clone(), Arc::clone(&make));
+                        async move { play_any(&config, |_| make(n)).await }
+                    })
+                    .await
                 });
             }
             Kind::Python(python, script) => {

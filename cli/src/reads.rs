@@ -253,10 +253,7 @@ pub(crate) fn run_command(command: ReadCommand, out: &mut dyn Write) -> anyhow::
                 };
                 let tables = [
                     Titled::new(title, leaderboard_table(&board.rows, exact)),
-                    Titled::new(
-                        "how likely each row's bot is better than each column's".into(),
-                        pairwise_table(&board.rows, exact),
-                    ),
+                    Titled::new(PAIRWISE_TITLE.into(), pairwise_table(&board.rows, exact)),
                 ];
                 print(&board, &tables, 0, None, format.format, out)
             }
@@ -456,8 +453,12 @@ fn rank_interval(row: &pb::LeaderboardRow) -> String {
     }
 }
 
-/// The pairwise matrix: row `i`, column `j` is how likely row `i`'s bot is better than row
-/// `j`'s (empty where the standings do not hold the bot yet).
+/// The pairwise matrix's title: what its figures are.
+const PAIRWISE_TITLE: &str =
+    "how sure that each row's bot is better than each column's (anytime-valid, whole table)";
+
+/// The pairwise matrix: row `i`, column `j` is how sure the evidence is that row `i`'s bot is
+/// better than row `j`'s (empty where the standings do not hold the bot yet).
 fn pairwise_table(rows: &[pb::LeaderboardRow], exact: Exact) -> Table {
     let mut header = vec!["bot"];
     header.extend(rows.iter().map(|r| r.bot.as_str()));

@@ -1,7 +1,7 @@
 //! Three `cardroom serve` nodes on one PostgreSQL database (the test cluster of
 //! `CARDROOM_TEST_PG`) run one hosted ladder of registered random bots, three bots in each
-//! node's lobby. A node that does not lead the ladder is killed (SIGKILL) while it hosts a match,
-//! then the leader; the ladder goes on, a standby takes the ladder over, the restarted node claims
+//! node's lobby, each the stock `random` binary started as README says. A node that does not
+//! lead the ladder is killed (SIGKILL) while it hosts a match, then the leader; the ladder goes on, a standby takes the ladder over, the restarted node claims
 //! matches again, every match of a rated set is recorded once, and the ratings equal a serial
 //! replay of the stored results. Spectators reach a match through any node: listed, asked
 //! about (`GetMatch`) and watched while it runs, and once over listed among the finished ones
@@ -19,16 +19,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cardroom_arena::RatingSystem;
-use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
-use cardroom_sdk::{AnyBot, Backoff, BotKey, ConnectConfig, play_any};
 use cardroom_server::{NODE_METADATA, PROXIED_METADATA};
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
-use cardroom_store::{Accounts, BotId, LadderId, LadderMatch, MatchState, Store};
+use cardroom_store::{BotId, LadderId, LadderMatch, MatchState, Store};
 use cardroom_tests::{assert_ratings_replay, eventually};
 
 mod support;
+
+use support::StockBot;
 
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 5\n\
                       max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 6\n";
@@ -48,9 +48,10 @@ struct Node {
 }
 
 impl Node {
-    fn start(store: &str, ladder: &Path, records: &Path) -> Node {
+    /// A node on `addr` (`127.0.0.1:0`: a free port).
+    fn start(addr: &str, store: &str, ladder: &Path, records: &Path) -> Node {
         let mut process = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", store])
+            .args(["serve", "--addr", addr, "--registered-only", "--store", store])
             .arg("--ladder")
             .arg(ladder)
             .arg("--record-dir")
@@ -90,29 +91,6 @@ impl Drop for Node {
     fn drop(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
-    }
-}
-
-/// A registered random bot that keeps two streams in the lobby of the node `url` names now,
-/// joining again after every match, lost connection or refusal, until the test ends.
-fn lobby_bot(url: Arc<Mutex<String>>, name: String, key: String) {
-    for stream in 0..2u64 {
-        let (url, name, key) = (Arc::clone(&url), name.clone(), key.clone());
-        tokio::spawn(async move {
-            for n in 0u64.. {
-                let node = url.lock().unwrap().clone();
-                let mut config = ConnectConfig::lobby(node, &name).named(&name);
-                config.key = Some(BotKey::new(&key).unwrap());
-                config.version = "v1".into();
-                config.backoff = Backoff {
-                    initial: Duration::from_millis(20),
-                    max: Duration::from_millis(200),
-                    attempts: 5,
-                };
-                let seed = stream * 1_000_000 + n;
-                let _ = play_any(&config, |game| AnyBot::build(game, AnyRandom(seed))).await;
-            }
-        });
     }
 }
 
@@ -198,27 +176,28 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
     runtime.block_on(async {
         let url = fresh_schema_url(&base).await.unwrap();
         let store = cardroom_store::open(&url).await.unwrap();
-        let accounts = Accounts::new(Arc::clone(&store));
         let mut nodes: Vec<Node> = (0..3)
-            .map(|i| Node::start(&url, &ladder_path, &records.join(format!("node{i}"))))
+            .map(|i| Node::start("127.0.0.1:0", &url, &ladder_path, &records.join(format!("n{i}"))))
             .collect();
-        // Three bots per node, each bot on its node only.
+        // Three bots per node, each the stock `random` binary on its node only, as README
+        // starts it, with two streams (`--concurrency 2`).
+        let random = support::example_bot("random");
         let mut node_bots: Vec<Vec<BotId>> = Vec::new();
-        let mut node_urls = Vec::new();
         let mut names = BTreeMap::new();
+        let mut processes = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
-            let node_url = Arc::new(Mutex::new(node.url.clone()));
             let mut bots = Vec::new();
             for b in 0..3 {
                 let name = format!("n{i}b{b}");
-                let issued = accounts.register(&name).await.unwrap();
+                let key = support::add_bot(&url, &name);
                 let id = store.bot_credential(&name).await.unwrap().unwrap().account.id;
                 names.insert(id, name.clone());
                 bots.push(id);
-                lobby_bot(Arc::clone(&node_url), name, issued.key.expose().to_owned());
+                let args = ["--server", &node.url, "--lobby", &name, "--key", &key];
+                let args = [&args[..], &["--matches", "0", "--concurrency", "2"]].concat();
+                processes.push(StockBot::start(&format!("random as {name}"), &random, &args));
             }
             node_bots.push(bots);
-            node_urls.push(node_url);
         }
         let ladder = eventually("the ladder", || async {
             store.ladder("duel").await.unwrap().map(|l| l.id)
@@ -377,10 +356,11 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let record = record_of(&mut client, &server_id).await;
         assert_eq!(Some(record), store.ladder_record(recorded.id).await.unwrap());
 
-        // Started again (a new process, a new port), its bots come back to it and it plays.
+        // Started again (a new process on the same address), its bots come back to it and it
+        // plays.
         let restarted_ms = now_ms();
-        nodes[victim] = Node::start(&url, &ladder_path, &records.join("restarted"));
-        *node_urls[victim].lock().unwrap() = nodes[victim].url.clone();
+        let addr = nodes[victim].url.trim_start_matches("http://").to_owned();
+        nodes[victim] = Node::start(&addr, &url, &ladder_path, &records.join("restarted"));
         eventually("the restarted node hosting matches", || async {
             matches(store.as_ref(), ladder)
                 .await
@@ -437,6 +417,10 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
         assert_ratings_replay(store.as_ref(), ladder, RatingSystem::Glicko2).await;
         assert_ne!(standby, leader);
+        // Every bot process is still there, the killed nodes' bots waiting for them to return.
+        for process in &processes {
+            process.assert_running();
+        }
     });
 }
 

@@ -147,7 +147,7 @@ async fn a_hosted_ladder_is_read_through_every_subcommand_and_a_paused_bot_resum
         let line =
             format!("standings after {} of {} sets rated", standings.sets, standings.revision);
         assert!(table.contains(&line), "the standings' summary: {table}");
-        assert!(table.contains("how likely each row's bot is better"), "the matrix: {table}");
+        assert!(table.contains("how sure that each row's bot is better"), "the matrix: {table}");
     }
 
     // A bot: its line and history, and its matches a page at a time.

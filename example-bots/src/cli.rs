@@ -50,8 +50,10 @@ pub fn init_tracing() {
 }
 
 /// Plays `args.matches` matches (all of them until stopped when 0), `--concurrency` of them at
-/// once, each with `one(config, seed)` (the seed grows by one a match), printing each result;
-/// stops at the first failure.
+/// once, each with `one(config, seed)` (the seed grows by one a match), printing each result.
+/// A bot in the lobby or a queue joins again after a match it lost (the server restarted, say)
+/// or a server it could not reach, and stops on a refusal that waiting cannot change
+/// ([`cardroom_sdk::play_concurrently`]), saying which.
 pub async fn play_matches<F, Fut>(args: &BotArgs, name: &str, one: F) -> ExitCode
 where
     F: Fn(ConnectConfig, u64) -> Fut + Clone + Send + 'static,
@@ -62,6 +64,7 @@ where
         Err(err) => return report(Err(err)),
     };
     let seed = args.seed();
+    let config_for_rejoins = config.clone();
     let each = move |n: u64| {
         let played = one(config.clone(), seed.wrapping_add(n));
         async move {
@@ -73,7 +76,13 @@ where
             played
         }
     };
-    match cardroom_sdk::play_concurrently(args.connect.concurrency, args.matches, each).await {
+    let played = cardroom_sdk::play_concurrently(
+        &config_for_rejoins,
+        args.connect.concurrency,
+        args.matches,
+        each,
+    );
+    match played.await {
         Ok(_) => ExitCode::SUCCESS,
         Err(err) => report(Ok(Err(err))),
     }
@@ -92,7 +101,11 @@ fn print_result(result: anyhow::Result<Result<Played, RunError>>) -> bool {
             true
         }
         Err(err) => {
-            eprintln!("error: {err:#}");
+            let stops = match err.downcast_ref::<RunError>() {
+                Some(RunError::Rejected(_)) => "; waiting cannot change this, so the bot stops",
+                _ => "",
+            };
+            eprintln!("error: {err:#}{stops}");
             false
         }
     }

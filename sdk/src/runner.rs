@@ -1,6 +1,8 @@
 //! The networked runner: one `Play` stream to a cardroom server, every `Turn` answered by the
 //! bot, reconnection with back-off when the connection drops.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
@@ -69,10 +71,22 @@ pub enum RunError {
         /// rustls's reason.
         cause: rustls::Error,
     },
-    /// The server refused the bot for good (an unknown seat token, bad queue options, the seat
-    /// taken over by another connection).
-    #[error("the server refused: {0}")]
+    /// The server refused the join (a key that is wrong or revoked, a name not registered on a
+    /// server that seats registered bots only, bad queue options): joining again would be
+    /// refused the same way.
+    #[error("the server refused: {}", Refusal(.0))]
     Rejected(Box<Status>),
+    /// The bot lost its seat in a match and could not take it back: the match ended or the
+    /// server restarted while the bot was away (its token is unknown), another connection took
+    /// the seat over, or the server ended the stream for good. A bot that joins by the lobby or
+    /// the queue joins again ([`play_concurrently`]).
+    #[error("match {match_id} could not be resumed: {}", Refusal(.status))]
+    SeatLost {
+        /// The match.
+        match_id: String,
+        /// The server's last word on it.
+        status: Box<Status>,
+    },
     /// Connecting failed `attempts` times in a row.
     #[error("gave up after {attempts} failed connection attempts; the last: {last}")]
     GaveUp {
@@ -103,6 +117,33 @@ impl RunError {
     /// same request may succeed later.
     pub fn not_ready(&self) -> bool {
         matches!(self, RunError::Rejected(status) if status.code() == Code::FailedPrecondition)
+    }
+
+    /// Whether waiting and joining again may succeed where this failed: a match lost
+    /// ([`RunError::SeatLost`]), a server that could not be reached ([`RunError::GaveUp`]) or
+    /// that was over before the bot joined. False for what no wait changes: a refused join
+    /// (a wrong or revoked key, a name not registered), a TLS certificate not trusted, a bad
+    /// address, a seat of another game.
+    pub fn can_rejoin(&self) -> bool {
+        matches!(self, RunError::SeatLost { .. } | RunError::GaveUp { .. } | RunError::AlreadyOver)
+    }
+}
+
+/// A status as the runner reports it: its code, as gRPC names it, and the server's message.
+struct Refusal<'a>(&'a Status);
+
+impl std::fmt::Display for Refusal<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let code = format!("{:?}", self.0.code());
+        // `Code`'s names are CamelCase; gRPC's documents write them as SCREAMING_SNAKE_CASE.
+        let mut name = String::with_capacity(code.len() + 4);
+        for (i, c) in code.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                name.push('_');
+            }
+            name.push(c.to_ascii_uppercase());
+        }
+        write!(f, "{name}: {}", self.0.message())
     }
 }
 
@@ -199,11 +240,19 @@ pub async fn play_any(
 }
 
 /// Keeps `concurrency` matches going at once, each played by `one(n)` (`n` numbers the
-/// matches from 0), and starts the next as soon as one ends, until `matches` have been played
-/// (0: until one fails). Returns how many were played, or the first failure (the others are
-/// stopped). With a lobby [`ConnectConfig`] this is how a bot plays a hosted ladder: it waits
-/// on `concurrency` streams under its name and rejoins the lobby after each match.
+/// attempts from 0), and starts the next as soon as one ends, until `matches` have been played
+/// (0: until stopped). With a lobby or queue `config` this is how a bot plays a hosted ladder:
+/// it waits on `concurrency` streams under its name and joins again after each match.
+///
+/// What it does on each failure, for a lobby or queue `config`: a match that cannot be resumed
+/// ([`RunError::SeatLost`]: the server restarted, the seat was taken over), a server that
+/// could not be reached ([`RunError::GaveUp`]) or a match over before the bot joined is logged,
+/// not counted, and followed by a wait of `config.backoff` (doubling with each failure in a
+/// row, up to its `max`) and a new join; waiting cannot help any other failure
+/// ([`RunError::can_rejoin`]), which stops every stream and is returned. A seat token's match
+/// cannot be joined again: with one, the first failure is returned.
 pub async fn play_concurrently<F, Fut>(
+    config: &ConnectConfig,
     concurrency: u32,
     matches: u64,
     one: F,
@@ -212,23 +261,18 @@ where
     F: Fn(u64) -> Fut + Clone + Send + 'static,
     Fut: std::future::Future<Output = Result<Played, RunError>> + Send + 'static,
 {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    let next = Arc::new(AtomicU64::new(0));
-    let played = Arc::new(AtomicU64::new(0));
+    let counts = Arc::new(Counts::default());
+    let rejoins = !matches!(config.join, JoinBy::Token(_));
+    let backoff = config.backoff;
+    if concurrency <= 1 {
+        // One stream: played in the caller's task, so that stopping the caller stops it.
+        play_in_turn(&counts, rejoins, backoff, matches, one).await?;
+        return Ok(counts.played.load(Ordering::Relaxed));
+    }
     let mut workers = tokio::task::JoinSet::new();
-    for _ in 0..concurrency.max(1) {
-        let (next, played, one) = (Arc::clone(&next), Arc::clone(&played), one.clone());
-        workers.spawn(async move {
-            loop {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                if matches != 0 && n >= matches {
-                    return Ok(());
-                }
-                one(n).await?;
-                played.fetch_add(1, Ordering::Relaxed);
-            }
-        });
+    for _ in 0..concurrency {
+        let (counts, one) = (Arc::clone(&counts), one.clone());
+        workers.spawn(async move { play_in_turn(&counts, rejoins, backoff, matches, one).await });
     }
     while let Some(done) = workers.join_next().await {
         let failed = match done {
@@ -239,7 +283,56 @@ where
         workers.abort_all();
         return Err(failed);
     }
-    Ok(played.load(Ordering::Relaxed))
+    Ok(counts.played.load(Ordering::Relaxed))
+}
+
+/// What the streams of [`play_concurrently`] share.
+#[derive(Default)]
+struct Counts {
+    /// Attempts so far: each numbers its match (`one(n)`).
+    attempts: AtomicU64,
+    /// Matches begun and not lost.
+    started: AtomicU64,
+    /// Matches played to their end.
+    played: AtomicU64,
+}
+
+/// One stream of [`play_concurrently`]: matches one after another until `matches` are played
+/// (0: for ever), joining again after a failure waiting can help when `rejoins`.
+async fn play_in_turn<F, Fut>(
+    counts: &Counts,
+    rejoins: bool,
+    backoff: crate::Backoff,
+    matches: u64,
+    one: F,
+) -> Result<(), RunError>
+where
+    F: Fn(u64) -> Fut,
+    Fut: std::future::Future<Output = Result<Played, RunError>>,
+{
+    let mut failures = 0u32;
+    loop {
+        if matches != 0 && counts.started.fetch_add(1, Ordering::Relaxed) >= matches {
+            return Ok(());
+        }
+        match one(counts.attempts.fetch_add(1, Ordering::Relaxed)).await {
+            Ok(_) => {
+                counts.played.fetch_add(1, Ordering::Relaxed);
+                failures = 0;
+            }
+            Err(error) if rejoins && error.can_rejoin() => {
+                if matches != 0 {
+                    // Not played: another takes its place.
+                    counts.started.fetch_sub(1, Ordering::Relaxed);
+                }
+                failures = failures.saturating_add(1);
+                let wait = backoff.delay(failures);
+                warn!(cause = %error, wait_ms = wait.as_millis() as u64, "joining again");
+                tokio::time::sleep(wait).await;
+            }
+            Err(error) => return Err(error),
+        }
+    }
 }
 
 /// One open `Play` stream.
@@ -471,13 +564,24 @@ async fn drive<G: PlayableGame>(
             Ok(None) => Status::unavailable("the stream ended before the match did"),
             Err(status) => status,
         };
+        let lost_seat = |status: Status| RunError::SeatLost {
+            match_id: start.match_id.clone(),
+            status: Box::new(status),
+        };
         if !retryable(&lost) {
-            return Err(RunError::Rejected(Box::new(lost)));
+            // Ended for good by the server (the seat taken over, the key revoked).
+            return Err(lost_seat(lost));
         }
         warn!(cause = %lost, match_id = %start.match_id, "connection lost; reconnecting");
         reconnects += 1;
         pending = None;
-        match open_with_backoff(&mut client, &rejoin, config).await? {
+        let reopened = match open_with_backoff(&mut client, &rejoin, config).await {
+            // The server is back but does not know the seat (it restarted, or the match ended
+            // and was forgotten), or will not give it back.
+            Err(RunError::Rejected(status)) => return Err(lost_seat(*status)),
+            reopened => reopened?,
+        };
+        match reopened {
             (new_link, Opened::Joined(_)) => {
                 info!(match_id = %start.match_id, reconnects, "reconnected");
                 link = new_link;

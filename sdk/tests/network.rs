@@ -3,7 +3,6 @@
 //! keep-alive), and a bot that plays illegal actions.
 #![allow(clippy::unwrap_used)]
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -12,70 +11,18 @@ use cardroom_games::gin::{self, solver};
 use cardroom_games::twenty_two;
 use cardroom_games::{Card, Seat};
 use cardroom_proto::pb;
-use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{
     ActError, ActErrorCode, AnyBot, Backoff, Bot, ConnectConfig, GameKind, MatchEnd, MatchStart,
     PlayableGame, Played, RunError, play, play_any,
 };
+use cardroom_tests::{Break, Proxy, TestServer};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 /// How long a test waits for a match before it fails (a bound, not a sleep).
 const PATIENCE: Duration = Duration::from_secs(60);
-
-/// A server on 127.0.0.1:0 that stops when dropped.
-struct TestServer {
-    addr: SocketAddr,
-    _stop: oneshot::Sender<()>,
-    task: JoinHandle<anyhow::Result<()>>,
-}
-
-impl TestServer {
-    async fn start() -> TestServer {
-        if std::env::var_os("RUST_LOG").is_some() {
-            let _ = tracing_subscriber::fmt().with_test_writer().try_init();
-        }
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let config = cardroom_server::Config::default();
-        let task = tokio::spawn(cardroom_server::run(listener, config, async {
-            let _ = stopped.await;
-        }));
-        TestServer { addr, _stop: stop, task }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    /// Creates a match; returns its seat tokens.
-    async fn create(&self, game: pb::Game, seats: u32, seed: u64) -> Vec<String> {
-        let mut client = CardroomClient::connect(self.url()).await.unwrap();
-        let response = client
-            .create_match(pb::CreateMatchRequest {
-                game: game as i32,
-                options_json: String::new(),
-                seats,
-                seed: Some(seed),
-                clock: None,
-                lobby_bots: Vec::new(),
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        response.seats.into_iter().map(|seat| seat.token).collect()
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
 
 /// A uniformly random legal action, for any game; counts what the runner tells it.
 struct RandomBot {
@@ -172,8 +119,8 @@ async fn finish<T>(task: JoinHandle<T>) -> T {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_bots_play_a_twenty_two_match_to_the_end() {
-    let server = TestServer::start().await;
-    let tokens = server.create(pb::Game::TwentyTwo, 4, 7).await;
+    let server = TestServer::start(cardroom_server::Config::default()).await;
+    let tokens = server.create(pb::Game::TwentyTwo, 4, 7).await.1;
     let tasks: Vec<_> = tokens
         .iter()
         .enumerate()
@@ -202,7 +149,7 @@ async fn sdk_bots_play_a_twenty_two_match_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_bots_are_seated_through_the_queue_and_play_gin_to_the_end() {
-    let server = TestServer::start().await;
+    let server = TestServer::start(cardroom_server::Config::default()).await;
     // A short match (the first to 25 points): the test is about the queue and the runner.
     let config = ConnectConfig::queue(server.url(), GameKind::Gin, r#"{"target": 25}"#, 2);
     let first = spawn_player::<gin::State, _>(config.clone().named("a"), GreedyGin);
@@ -224,66 +171,15 @@ async fn sdk_bots_are_seated_through_the_queue_and_play_gin_to_the_end() {
     assert_eq!(first.end.standings[0].place, 1);
 }
 
-/// A TCP proxy whose open connections can all be broken at once, one way or the other.
-struct Proxy {
-    addr: SocketAddr,
-    breaks: watch::Sender<Break>,
-}
-
-/// How [`Proxy::break_links`] breaks the connections open now; later ones go through.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Break {
-    /// Nothing yet (the channel's first value).
-    None,
-    /// Dropped: both sockets closed.
-    Cut,
-    /// Left open with nothing crossing them, as a link through a middlebox that lost its state.
-    Freeze,
-}
-
-impl Proxy {
-    async fn start(upstream: SocketAddr) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (breaks, watching) = watch::channel(Break::None);
-        tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
-                let mut breaks = watching.clone();
-                breaks.borrow_and_update();
-                tokio::spawn(async move {
-                    let Ok(mut outbound) = TcpStream::connect(upstream).await else { return };
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
-                        _ = breaks.changed() => {
-                            let how = *breaks.borrow();
-                            if how == Break::Freeze {
-                                // Both sockets stay open, unread and unwritten, until the test
-                                // ends.
-                                std::future::pending::<()>().await;
-                            }
-                        }
-                    }
-                });
-            }
-        });
-        Proxy { addr, breaks }
-    }
-
-    /// Breaks every connection open now, as `how` says; later ones go through.
-    fn break_links(&self, how: Break) {
-        self.breaks.send_replace(how);
-    }
-
-    /// A bot's configuration for the seat of `token` through the proxy, reconnecting quickly.
-    fn config(&self, token: &str) -> ConnectConfig {
-        let mut config = ConnectConfig::with_token(format!("http://{}", self.addr), token);
-        config.backoff = Backoff {
-            initial: Duration::from_millis(10),
-            max: Duration::from_millis(200),
-            attempts: 50,
-        };
-        config
-    }
+/// A bot's configuration for the seat of `token` through `proxy`, reconnecting quickly.
+fn via(proxy: &Proxy, token: &str) -> ConnectConfig {
+    let mut config = ConnectConfig::with_token(format!("http://{}", proxy.addr), token);
+    config.backoff = Backoff {
+        initial: Duration::from_millis(10),
+        max: Duration::from_millis(200),
+        attempts: 50,
+    };
+    config
 }
 
 /// Random, and says when it has made `after` decisions.
@@ -313,11 +209,11 @@ async fn play_across(
     direct: impl FnOnce(&mut ConnectConfig),
     how: Break,
 ) -> (Played, u32, Played) {
-    let server = TestServer::start().await;
+    let server = TestServer::start(cardroom_server::Config::default()).await;
     let proxy = Proxy::start(server.addr).await;
-    let tokens = server.create(pb::Game::TwentyTwo, 2, seed).await;
+    let tokens = server.create(pb::Game::TwentyTwo, 2, seed).await.1;
     let (signal, mut signalled) = mpsc::unbounded_channel();
-    let mut first = proxy.config(&tokens[0]);
+    let mut first = via(&proxy, &tokens[0]);
     through(&mut first);
     let bot = Signalling { inner: RandomBot::new(seed), decisions: 0, after: 3, signal };
     let first = spawn_player::<twenty_two::State, _>(first, bot);
@@ -365,8 +261,8 @@ async fn keep_alive_notices_a_link_gone_silent_and_the_runner_reconnects() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_that_plays_illegal_actions_is_told_and_its_match_still_ends() {
-    let server = TestServer::start().await;
-    let tokens = server.create(pb::Game::TwentyTwo, 2, 3).await;
+    let server = TestServer::start(cardroom_server::Config::default()).await;
+    let tokens = server.create(pb::Game::TwentyTwo, 2, 3).await.1;
     let refused = Arc::new(AtomicU32::new(0));
     let stubborn = Stubborn { refused: refused.clone() };
     let stubborn = spawn_player::<twenty_two::State, _>(
@@ -393,7 +289,7 @@ async fn a_bot_that_plays_illegal_actions_is_told_and_its_match_still_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_token_or_the_wrong_game_is_an_error() {
-    let server = TestServer::start().await;
+    let server = TestServer::start(cardroom_server::Config::default()).await;
     let config = ConnectConfig::with_token(server.url(), "00");
     let err = play::<gin::State>(&config, &mut GreedyGin).await.unwrap_err();
     assert!(
@@ -401,7 +297,7 @@ async fn an_unknown_token_or_the_wrong_game_is_an_error() {
         "{err}"
     );
 
-    let tokens = server.create(pb::Game::TwentyTwo, 2, 1).await;
+    let tokens = server.create(pb::Game::TwentyTwo, 2, 1).await.1;
     let config = ConnectConfig::with_token(server.url(), &tokens[0]);
     let err = play::<gin::State>(&config, &mut GreedyGin).await.unwrap_err();
     assert!(matches!(err, RunError::WrongGame { expected: GameKind::Gin, .. }), "{err}");

@@ -44,6 +44,26 @@ pub(crate) async fn identify(
     Ok(account)
 }
 
+/// Who takes a seat again that the registered bot `holder` holds: that bot alone, on its own
+/// active key, whatever `bot_name` the rejoin claims (an SDK's default name, say). A seat token
+/// names its seat, and the seat its bot.
+pub(crate) async fn holder(
+    accounts: &Accounts,
+    holder: &str,
+    key: Option<&str>,
+) -> Result<Option<BotAccount>, Status> {
+    accounts.authenticate(holder, key, false).await.map_err(auth_status)
+}
+
+/// PERMISSION_DENIED for a registered bot taking a seat by its token that another registered
+/// bot took first.
+pub(crate) fn held_by_another(holder: &str) -> Status {
+    Status::permission_denied(format!(
+        "this seat is held by the registered bot {holder:?}: it is taken again only on that \
+         bot's key"
+    ))
+}
+
 /// An authentication failure's status, by gRPC's conventions: no valid credential is
 /// UNAUTHENTICATED; a valid one that does not allow this seat is PERMISSION_DENIED.
 pub(crate) fn auth_status(error: AuthError) -> Status {

@@ -105,8 +105,11 @@ struct Connection {
 
 struct SeatSlot {
     token: String,
+    /// The name and version of the bot that first took the seat (kept through rejoins).
     bot_name: String,
     bot_version: String,
+    /// Whether a bot has taken the seat yet.
+    connected_once: bool,
     /// What went wrong for this seat (hosted matches only, at most `MAX_FAILURES_KEPT`).
     failures: Vec<NewFailure>,
     connection: Option<Connection>,
@@ -189,6 +192,7 @@ impl<G: WireGame> MatchTask<G> {
                 token,
                 bot_name: String::new(),
                 bot_version: String::new(),
+                connected_once: false,
                 failures: Vec::new(),
                 connection: None,
                 forfeited: false,
@@ -418,8 +422,15 @@ impl<G: WireGame> MatchTask<G> {
             return;
         }
         let slot = &mut self.seats[seat.index()];
-        slot.bot_name = bot_name;
-        slot.bot_version = bot_version;
+        // The seat's bot is the one that first took it: a rejoin under another name (an SDK's
+        // default, say) renames nothing, and the results name the bot that played.
+        if slot.connected_once {
+            debug!(%seat, rejoined_as = %bot_name, "bot rejoined its seat");
+        } else {
+            slot.bot_name = bot_name;
+            slot.bot_version = bot_version;
+            slot.connected_once = true;
+        }
         slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
         self.inbound.insert(seat.index(), inbound);
         self.clock.connected(seat);

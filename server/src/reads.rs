@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cardroom_proto::pb;
 use cardroom_store::{
     Accounts, BotId, FailureRow, Ladder, LadderMatch, LadderMatchId, LeaderboardLine, Standings,
-    Store,
+    Store, leaderboard_order,
 };
 use tonic::Status;
 use tonic::metadata::MetadataMap;
@@ -61,15 +61,19 @@ fn ladder_to_pb(ladder: &Ladder) -> pb::LadderInfo {
     }
 }
 
-/// The ladder's leaderboard lines, best rating first, each with its rank and what its last
-/// standings snapshot says of it, and the snapshot.
+/// The ladder's leaderboard lines in its one order ([`leaderboard_order`]: the standings'
+/// head-to-head order), each with its rank and what its last standings snapshot says of it,
+/// and the snapshot.
 async fn ranked(
     store: &dyn Store,
     ladder: &Ladder,
 ) -> Result<(Vec<pb::LeaderboardRow>, Option<pb::LadderStandings>), Status> {
-    let mut lines = store.leaderboard(ladder.id).await.map_err(store_status)?;
+    let lines = store.leaderboard(ladder.id).await.map_err(store_status)?;
     let standings = store.standings(ladder.id).await.map_err(store_status)?;
-    lines.sort_by(|a, b| b.rating.mean.total_cmp(&a.rating.mean).then(a.bot.cmp(&b.bot)));
+    // One order for the rank column, the rank intervals and the order the standings print.
+    let order = leaderboard_order(&lines, |bot| standings.as_ref()?.position(bot));
+    let mut lines: Vec<Option<LeaderboardLine>> = lines.into_iter().map(Some).collect();
+    let lines: Vec<LeaderboardLine> = order.into_iter().filter_map(|i| lines[i].take()).collect();
     let ids: Vec<BotId> = lines.iter().map(|line| line.bot).collect();
     let names: HashMap<BotId, String> =
         lines.iter().map(|line| (line.bot, line.name.clone())).collect();
@@ -83,7 +87,7 @@ async fn ranked(
 }
 
 /// Fills each of `rows` (bot `ids[i]` on row `i`) from the snapshot `s`, its pairwise
-/// probabilities in the rows' order (½ against a bot the snapshot does not hold), and returns
+/// confidences in the rows' order (0 against a bot the snapshot does not hold), and returns
 /// the snapshot's message.
 fn standings_to_pb(
     rows: &mut [pb::LeaderboardRow],
@@ -99,7 +103,7 @@ fn standings_to_pb(
         row.indistinguishable_from_first = line.indistinguishable_from_first;
         row.p_better = ids
             .iter()
-            .map(|other| at.get(other).and_then(|&j| line.p_better.get(j)).copied().unwrap_or(0.5))
+            .map(|other| at.get(other).and_then(|&j| line.p_better.get(j)).copied().unwrap_or(0.0))
             .collect();
     }
     let name = |bot: &BotId| names.get(bot).cloned().unwrap_or_default();

@@ -54,6 +54,10 @@ pub(crate) struct Finished {
 pub(crate) struct SeatRef {
     pub(crate) match_id: String,
     pub(crate) seat: Seat,
+    /// The registered bot that holds the seat, once one took it (through the lobby, the queue
+    /// or its token): the seat is taken again only on that bot's key, whatever name a rejoin
+    /// claims.
+    pub(crate) holder: Option<String>,
 }
 
 /// A bot seated through a queue.
@@ -64,6 +68,8 @@ pub(crate) struct Seated {
 
 struct Waiting {
     id: u64,
+    /// The registered bot waiting, if it is one: it holds the seat it is given.
+    account: Option<String>,
     reply: oneshot::Sender<Result<Seated, Status>>,
 }
 
@@ -277,7 +283,10 @@ impl Registry {
             registry.running.insert(id.clone(), MatchHandle { commands: tx.clone() });
             registry.index.created(&id, listing::now_ms());
             for (seat, token) in tokens.iter().enumerate() {
-                let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
+                // A lobby seat is held from the start by the registered bot it goes to.
+                let holder =
+                    lobby.iter().find(|(s, _)| *s == seat).and_then(|(_, w)| w.account.clone());
+                let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8), holder };
                 registry.tokens.insert(token.clone(), seat);
             }
             lobby
@@ -293,12 +302,21 @@ impl Registry {
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
         self.shared.tasks.spawn(task.run());
         for (seat, waiter) in lobby {
-            let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8) };
+            let seat =
+                SeatRef { match_id: id.clone(), seat: Seat(seat as u8), holder: waiter.account };
             let _ = waiter
                 .reply
                 .send(Ok(Seated { seat, handle: MatchHandle { commands: tx.clone() } }));
         }
         Ok((id, tokens))
+    }
+
+    /// Makes `account` the holder of the seat of `token` unless a bot holds it already;
+    /// returns the holder (`account`, or the bot that was first).
+    pub(crate) fn hold(&self, token: &str, account: &str) -> Option<String> {
+        let mut registry = self.lock();
+        let seat = registry.tokens.get_mut(token)?;
+        Some(seat.holder.get_or_insert_with(|| account.to_owned()).clone())
     }
 
     /// The running match a seat token belongs to; `None` when that match has finished.
@@ -320,6 +338,7 @@ impl Registry {
         &self,
         queue: pb::QueueRequest,
         id: u64,
+        account: Option<String>,
     ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
         let game = pb::Game::try_from(queue.game).unwrap_or(pb::Game::Unspecified);
         // Validate and canonicalise the options, so that equal requests share a queue.
@@ -333,7 +352,7 @@ impl Registry {
             let mut registry = self.lock();
             let waiting = registry.queues.entry(key.clone()).or_default();
             waiting.retain(|w| !w.reply.is_closed());
-            waiting.push(Waiting { id, reply });
+            waiting.push(Waiting { id, account, reply });
             if waiting.len() >= queue.seats as usize { registry.queues.remove(&key) } else { None }
         };
         if let Some(waiting) = full {
@@ -351,11 +370,16 @@ impl Registry {
         slots.shuffle(&mut ChaCha8Rng::seed_from_u64(random_seed()));
         for (waiter, slot) in waiting.into_iter().zip(slots) {
             let seated = match &created {
-                Ok((_, tokens)) => self.seat(&tokens[slot]).and_then(|(seat, handle)| {
-                    let handle =
-                        handle.ok_or_else(|| Status::unavailable("the match ended at once"))?;
-                    Ok(Seated { seat, handle })
-                }),
+                Ok((_, tokens)) => {
+                    if let Some(account) = &waiter.account {
+                        self.hold(&tokens[slot], account);
+                    }
+                    self.seat(&tokens[slot]).and_then(|(seat, handle)| {
+                        let handle =
+                            handle.ok_or_else(|| Status::unavailable("the match ended at once"))?;
+                        Ok(Seated { seat, handle })
+                    })
+                }
                 Err(status) => Err(status.clone()),
             };
             let _ = waiter.reply.send(seated);
@@ -368,6 +392,7 @@ impl Registry {
         &self,
         name: String,
         id: u64,
+        account: Option<String>,
     ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
         if name.is_empty() {
             return Err(Status::invalid_argument("a lobby name cannot be empty"));
@@ -377,7 +402,7 @@ impl Registry {
             let mut registry = self.lock();
             let waiting = registry.lobby.entry(name).or_default();
             waiting.retain(|w| !w.reply.is_closed());
-            waiting.push(Waiting { id, reply });
+            waiting.push(Waiting { id, account, reply });
         }
         self.shared.lobby_arrivals.send_modify(|arrivals| *arrivals = arrivals.wrapping_add(1));
         Ok(receiver)

@@ -467,14 +467,28 @@ impl cardroom_server::Cardroom for Cardroom {
             check_name("Join.lobby", name, config.max_name_bytes)?;
         }
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
+        // A seat token names its seat, and the seat its holder: looked up first, so that a
+        // rejoin is checked against the bot that sat there, not the name it claims.
+        let seat = match &join.seat {
+            Some(pb::join::Seat::SeatToken(token)) => Some(self.registry.seat(token)?),
+            _ => None,
+        };
+        let holder = seat.as_ref().and_then(|(seat, _)| seat.holder.as_deref());
         let mut bot_name = join.bot_name;
+        let mut account = None;
         if let Some(accounts) = &config.accounts {
-            let bot =
-                accounts::identify(accounts, &join.seat, &bot_name, key.as_deref(), config).await?;
+            let bot = match holder {
+                Some(holder) => accounts::holder(accounts, holder, key.as_deref()).await?,
+                None => {
+                    accounts::identify(accounts, &join.seat, &bot_name, key.as_deref(), config)
+                        .await?
+                }
+            };
             if let Some(bot) = bot {
                 accounts::note_version(accounts, &bot, &join.bot_version).await;
                 // A registered bot plays under its registered name.
                 bot_name = bot.name;
+                account = Some(bot_name.clone());
             }
         }
         let permit = self.registry.connection_permit()?;
@@ -483,7 +497,17 @@ impl cardroom_server::Cardroom for Cardroom {
         let joining = Joining { id, bot_name, bot_version: join.bot_version, omit, tx, permit };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
-                let (seat, handle) = registry.seat(&token)?;
+                let (seat, handle) = match seat {
+                    Some(found) => found,
+                    None => registry.seat(&token)?,
+                };
+                if let (None, Some(account)) = (&seat.holder, &account) {
+                    // The first registered bot to take a seat by its token holds it.
+                    let held = registry.hold(&token, account);
+                    if held.as_ref().is_some_and(|held| held != account) {
+                        return Err(accounts::held_by_another(held.as_deref().unwrap_or("")));
+                    }
+                }
                 match handle {
                     Some(handle) => connect(&handle, seat.seat, joining, inbound).await,
                     None => {
@@ -503,11 +527,11 @@ impl cardroom_server::Cardroom for Cardroom {
                          join with a seat token or a lobby name",
                     ));
                 }
-                let seated = registry.join_queue(queue, id)?;
+                let seated = registry.join_queue(queue, id, account)?;
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             Some(pb::join::Seat::Lobby(name)) => {
-                let seated = registry.join_lobby(name, id)?;
+                let seated = registry.join_lobby(name, id, account)?;
                 tokio::spawn(wait_to_be_seated(registry, seated, joining, inbound));
             }
             None => {

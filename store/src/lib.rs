@@ -54,7 +54,7 @@ pub use nodes::{
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
-pub use standings::{SprtStanding, Standings, StandingsRow};
+pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
 pub use think::{THINK_BUCKETS, ThinkSummary, VersionThink};
 
 /// A bot account's id in its store.

@@ -42,8 +42,10 @@ pub struct StandingsRow {
     /// Whether it could be first: its rank interval includes 1 (it is not confidently worse
     /// than the leader).
     pub indistinguishable_from_first: bool,
-    /// The probability that this bot is better than each bot of [`Standings::rows`], in the
-    /// rows' order (½ against itself and without evidence).
+    /// How sure the evidence is that this bot is better than each bot of [`Standings::rows`],
+    /// in the rows' order: one less an anytime-valid p-value adjusted for every pair of the
+    /// table (the arena's `confidence_better`), honest however often it is looked at; 0
+    /// against itself and without evidence.
     pub p_better: Vec<f64>,
 }
 
@@ -177,6 +179,33 @@ impl SprtColumns {
             } => Ok(None),
             _ => Err(StoreError::Corrupt("a standings snapshot with half an SPRT".into())),
         }
+    }
+}
+
+/// The one order of a ladder's leaderboard, as indices into `lines`: the standings' order (the
+/// head-to-head order their rank intervals and pairwise matrix are of: `position` gives a bot's
+/// place in it, best first, `None` for a bot they do not hold yet), then the bots they do not
+/// hold, by conservative rating (mean less three deviations), then by id. Every table of a
+/// ladder (the `GetLeaderboard` rpc, the command line, the pages) ranks its rows so, so that
+/// its rank column, its rank intervals and the order it prints agree.
+pub fn leaderboard_order(
+    lines: &[crate::LeaderboardLine],
+    position: impl Fn(crate::BotId) -> Option<usize>,
+) -> Vec<usize> {
+    let low = |line: &crate::LeaderboardLine| line.rating.mean - 3.0 * line.rating.sigma;
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&lines[a], &lines[b]);
+        let at = |bot| position(bot).unwrap_or(usize::MAX);
+        at(x.bot).cmp(&at(y.bot)).then(low(y).total_cmp(&low(x))).then(x.bot.cmp(&y.bot))
+    });
+    order
+}
+
+impl Standings {
+    /// `bot`'s place in the standings' order (0 is first), if they hold it.
+    pub fn position(&self, bot: crate::BotId) -> Option<usize> {
+        self.rows.iter().position(|row| row.bot == bot)
     }
 }
 

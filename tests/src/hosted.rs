@@ -57,13 +57,18 @@ pub async fn register(store: &Arc<dyn Store>, name: &str) -> String {
 ///
 /// When `key` is not a bot key.
 pub fn lobby_bot(url: String, name: &str, key: &str, version: &str, concurrency: u32) {
-    let mut config = ConnectConfig::lobby(url, name).named(name);
+    // As a bot binary starts it: `--lobby NAME --key KEY`, its name left at the SDK's default.
+    let mut config = ConnectConfig::lobby(url, name);
     config.key = Some(BotKey::new(key).expect("a bot key"));
     config.version = version.to_owned();
-    tokio::spawn(play_concurrently(concurrency, 0, move |n| {
-        let config = config.clone();
-        async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
-    }));
+    let rejoin = config.clone();
+    tokio::spawn(async move {
+        play_concurrently(&rejoin, concurrency, 0, move |n| {
+            let config = config.clone();
+            async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
+        })
+        .await
+    });
 }
 
 /// A registered bot that joins the lobby as `name` with its key, version `broken-1`, and drops

@@ -4,10 +4,12 @@
 //! all seats of a match scripted from one task ([`Table`]), records replayed with the engines
 //! ([`Replay`]), and the Python example bots run as real processes against it ([`PythonBot`]), and certificates
 //! for a server that speaks TLS ([`TestCertificates`]); a server hosting ladders and the
-//! registered bots that play in them ([`hosted_server`], [`lobby_bot`], [`crashing_bot`]).
+//! registered bots that play in them ([`hosted_server`], [`lobby_bot`], [`crashing_bot`]); a
+//! TCP proxy whose links a test cuts or freezes ([`Proxy`]).
 
 mod bot;
 mod hosted;
+mod proxy;
 mod python;
 mod replay;
 mod server;
@@ -20,6 +22,7 @@ pub use bot::{
     Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
 };
 pub use hosted::{ADMIN, assert_ratings_replay, crashing_bot, hosted_server, lobby_bot, register};
+pub use proxy::{Break, Proxy};
 pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
 pub use replay::{Actions, Replay, ReplayGame, places};
 pub use server::{TestServer, connect, create};

@@ -70,12 +70,16 @@ async fn the_leaderboard_returns_the_standings_settlement_computes_from_the_stor
     let names = ["alice", "bob", "carol"];
     for name in names {
         let issued = Accounts::new(Arc::clone(&store)).register(name).await.unwrap();
-        let mut config = ConnectConfig::lobby(server.url(), name).named(name);
+        let mut config = ConnectConfig::lobby(server.url(), name);
         config.key = Some(BotKey::new(issued.key.expose()).unwrap());
-        tokio::spawn(play_concurrently(1, 0, move |n| {
-            let config = config.clone();
-            async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
-        }));
+        let rejoin = config.clone();
+        tokio::spawn(async move {
+            play_concurrently(&rejoin, 1, 0, move |n| {
+                let config = config.clone();
+                async move { play_any(&config, |game| AnyBot::build(game, AnyRandom(n))).await }
+            })
+            .await
+        });
     }
     // The default schedule: adaptive.
     let text = "name = \"tt\"\ngame = \"twenty_two\"\nseed = 3\n";

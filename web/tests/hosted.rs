@@ -54,11 +54,16 @@ async fn the_hosted_leaderboard_is_the_stores_ratings_ranked_with_names_escaped(
     let hosted = Hosted::new().await;
     let (status, page) = get(&hosted.router(), &format!("/ladders/{LADDER}")).await;
     assert_eq!(status, StatusCode::OK);
-    let mut lines = hosted.store.leaderboard(hosted.ladder).await.unwrap();
-    let low = |l: &cardroom_store::LeaderboardLine| l.rating.mean - 3.0 * l.rating.sigma;
-    lines.sort_by(|a, b| low(b).total_cmp(&low(a)).then(a.bot.cmp(&b.bot)));
+    let lines = hosted.store.leaderboard(hosted.ladder).await.unwrap();
     let names = select(&page, "table.leaderboard tbody td:nth-child(2) a");
-    assert_eq!(names, lines.iter().map(|l| l.name.clone()).collect::<Vec<_>>());
+    // Every bot once, in the standings' order (the next test); each row the store's figures.
+    let mut sorted = names.clone();
+    sorted.sort();
+    let mut stored: Vec<String> = lines.iter().map(|l| l.name.clone()).collect();
+    stored.sort();
+    assert_eq!(sorted, stored);
+    let lines: Vec<cardroom_store::LeaderboardLine> =
+        names.iter().map(|name| lines.iter().find(|l| &l.name == name).unwrap().clone()).collect();
     let ratings = select(&page, "table.leaderboard tbody td:nth-child(3)");
     assert_eq!(ratings, lines.iter().map(|l| format!("{:.1}", l.rating.mean)).collect::<Vec<_>>());
     let games = select(&page, "table.leaderboard tbody td:nth-child(6)");
@@ -113,6 +118,46 @@ async fn the_leaderboard_moves_when_a_match_finishes() {
 }
 
 #[tokio::test]
+async fn the_leaderboard_has_one_order_the_standings_whatever_the_ratings() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    let mut lines = hosted.store.leaderboard(hosted.ladder).await.unwrap();
+    // The standings put the bots in the reverse of their ratings' order.
+    lines.sort_by(|a, b| a.rating.mean.total_cmp(&b.rating.mean));
+    let k = lines.len() as u32;
+    let rows = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| cardroom_store::StandingsRow {
+            bot: l.bot,
+            rank_lo: i as u32 + 1,
+            rank_hi: i as u32 + 1,
+            indistinguishable_from_first: i == 0,
+            p_better: (0..k).map(|j| if j > i as u32 { 0.99 } else { 0.0 }).collect(),
+        })
+        .collect();
+    let snapshot = cardroom_store::Standings {
+        revision: 3,
+        first_set: 0,
+        sets: 3,
+        confidence: 0.95,
+        settled: true,
+        computed_ms: 1,
+        rows,
+        sprt: None,
+    };
+    hosted.store.put_standings(hosted.ladder, &snapshot).await.unwrap();
+    let (_, page) = get(&router, &format!("/ladders/{LADDER}")).await;
+    let names = select(&page, "table.leaderboard tbody td:nth-child(2) a");
+    assert_eq!(names, lines.iter().map(|l| l.name.clone()).collect::<Vec<_>>());
+    let ranks = select(&page, "table.leaderboard tbody td:nth-child(1)");
+    let intervals = select(&page, "table.leaderboard tbody td:nth-child(5)");
+    for (rank, interval) in ranks.iter().zip(&intervals) {
+        assert_eq!(rank, interval, "a rank and its interval agree");
+    }
+}
+
+#[tokio::test]
 async fn a_paused_bots_reason_shows_on_the_leaderboard_and_its_page() {
     let hosted = Hosted::new().await;
     let router = hosted.router();
@@ -127,7 +172,7 @@ async fn a_paused_bots_reason_shows_on_the_leaderboard_and_its_page() {
         rank_lo: 1,
         rank_hi: 2,
         indistinguishable_from_first: true,
-        p_better: vec![0.5; 2],
+        p_better: vec![0.0; 2],
     };
     let snapshot = cardroom_store::Standings {
         revision: 1,

@@ -17,11 +17,14 @@
 //! provisional_sets = 5        # a bot is provisional until this many of its sets are rated
 //! absent_ms = 5000            # a bot out of the lobby this long (and playing nothing) has left:
 //!                             # its planned sets are voided
+//! wait_ms = 30000             # the adaptive schedule may plan a table for a busy bot (a slow
+//!                             # bot must get its share): it waits this long at most
 //! # bots = ["alice", "bob"]   # only these registered bots (default: every registered bot
 //!                             # waiting in the lobby)
 //!
-//! schedule = "adaptive"      # the next table: "adaptive" (where the order is least settled,
-//!                             # the arena's `Settlement`) or "least_certain" (by ratings)
+//! schedule = "adaptive"      # the next table: "adaptive" (every bot its share, then where the
+//!                             # order is least settled: the arena's `fair` schedule) or
+//!                             # "least_certain" (by ratings, among the bots free at the time)
 //! stop_when_settled = false   # close the ladder once its order is settled at 95%
 //! finals = false              # a finals ladder: each bot plays only the version of its first
 //!                             # rated set (a set with another is void, the bot paused), no
@@ -99,6 +102,10 @@ pub struct HostedLadderFile {
     /// A bot out of the lobby this long, playing nothing, has left (milliseconds).
     #[serde(default = "five_thousand")]
     pub absent_ms: u64,
+    /// The longest a table planned for a busy bot waits for it (milliseconds); then its set is
+    /// void and that bot is passed over until it is free.
+    #[serde(default = "thirty_thousand")]
+    pub wait_ms: u64,
     /// Only these registered bots (default: every one waiting in the lobby).
     #[serde(default)]
     pub bots: Option<Vec<String>>,
@@ -197,9 +204,10 @@ fn sprt_min_samples() -> u32 {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Schedule {
-    /// The arena's adaptive schedule ([`crate::Settlement`]'s next table over the waiting
-    /// bots' head-to-head evidence): a table holding the least settled adjacent pair of the
-    /// order. Once the waiting bots' order is settled it falls back to `least_certain`, so a
+    /// The fair adaptive schedule ([`crate::fair`]): every bot present, free or busy, within
+    /// its share of the sets (a table may wait for a busy bot, at most `wait_ms`), then a table
+    /// holding the least settled adjacent pair of the order, and no settled pair to fill the
+    /// time while the order is open. Once it is settled, the bots that played least, so a
     /// ladder that does not stop when settled keeps playing.
     #[default]
     Adaptive,
@@ -408,6 +416,10 @@ fn sixty_four() -> u32 {
 
 fn five_thousand() -> u64 {
     5_000
+}
+
+fn thirty_thousand() -> u64 {
+    30_000
 }
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub use config::{
 pub use standings::{Evidence, STANDINGS_CONFIDENCE, STANDINGS_EVERY, SnapshotThrottle};
 
 use crate::duplicate::{derive_seed, rotations};
+use crate::fair::BotNow;
 use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 
 /// How long a claim's lease lasts unrenewed; it is renewed every third of that.
@@ -450,6 +451,9 @@ struct BotState {
     node: Option<String>,
     /// Its last matches' first failures, latest last (at most `health.window`).
     recent: VecDeque<Option<FailureKind>>,
+    /// A table waited `wait_ms` for it while it was busy: it is not waited for again until it
+    /// is free.
+    passed_over: bool,
 }
 
 /// A match's end as its waiter hands it to the ladder's task.
@@ -484,6 +488,9 @@ struct Runner {
     evidence: Evidence,
     /// When the standings snapshot is written.
     snapshot: SnapshotThrottle,
+    /// When this node planned each open set it planned (a set waiting for a busy bot waits
+    /// `wait_ms` at most).
+    planned_at: HashMap<u64, Instant>,
 }
 
 impl Runner {
@@ -523,6 +530,7 @@ impl Runner {
             ended,
             evidence,
             snapshot: SnapshotThrottle::default(),
+            planned_at: HashMap::new(),
         })
     }
 
@@ -670,6 +678,11 @@ impl Runner {
                     bot.paused = row.paused_reason;
                 }
                 None => {
+                    // Entered by another node, which admitted it (or refused it, a finals
+                    // ladder's late entrant, left out of the standings).
+                    if !row.paused_reason.as_deref().is_some_and(standings::is_late_entrant) {
+                        self.evidence.add_bot(row.bot);
+                    }
                     self.bots.insert(row.bot, bot_state(row, std::iter::empty()));
                 }
             }
@@ -737,16 +750,18 @@ impl Runner {
                     continue;
                 }
                 let lobby = node.beat.lobby.into_iter().map(|(name, n)| (name, n as usize));
-                elsewhere.push(self.waiting(&node.beat.owner, &lobby.collect()).await?);
+                let waiting = self.waiting(&node.beat.owner, &lobby.collect()).await?;
+                elsewhere.push((node.beat.owner, waiting));
             }
             self.requeue_gone().await;
         }
         if self.leading {
             let mut anywhere = free.clone();
-            for (&bot, &n) in elsewhere.iter().flatten() {
+            for (&bot, &n) in elsewhere.iter().flat_map(|(_, free)| free) {
                 *anywhere.entry(bot).or_default() += n;
             }
             self.void_unplayable(&anywhere).await?;
+            self.void_waited_out(&anywhere).await?;
         }
         self.start_planned(&mut free).await?;
         if self.leading {
@@ -758,8 +773,11 @@ impl Runner {
                 let lobby = turn % lobbies;
                 turn += 1;
                 let planned = match lobby.checked_sub(1) {
-                    None => self.plan_one(&free).await?,
-                    Some(other) => self.plan_one(&elsewhere[other]).await?,
+                    None => self.plan_one(&free, &own).await?,
+                    Some(other) => {
+                        let (node, free) = &elsewhere[other];
+                        self.plan_one(free, node).await?
+                    }
                 };
                 if !planned {
                     idle += 1;
@@ -804,6 +822,10 @@ impl Runner {
                 bot.last_seen = now;
                 if bot.node.as_deref() != Some(node) {
                     bot.node = Some(node.to_owned());
+                }
+                if waiting > 0 && bot.running < self.file.max_concurrent {
+                    // Free again: a table may wait for it once more.
+                    bot.passed_over = false;
                 }
             }
             free.insert(id, waiting);
@@ -913,6 +935,80 @@ impl Runner {
             self.open.remove(&index);
         }
         Ok(())
+    }
+
+    /// Voids every set planned to wait for a busy bot that has waited the ladder's `wait_ms`
+    /// with none of its matches started; each bot it waited for is passed over until it is
+    /// free (the adaptive schedule's bound on a wait, [`crate::fair`]).
+    async fn void_waited_out(&mut self, free: &HashMap<BotId, usize>) -> Result<(), HostedError> {
+        self.planned_at.retain(|index, _| self.open.contains_key(index));
+        let wait = Duration::from_millis(self.file.wait_ms);
+        let mut void = Vec::new();
+        for set in self.open.values() {
+            let waited = self.planned_at.get(&set.index).is_some_and(|at| at.elapsed() >= wait);
+            if !waited || set.matches.iter().any(|m| m.state != MatchState::Planned) {
+                continue;
+            }
+            let busy: Vec<BotId> =
+                set.bots.iter().copied().filter(|&bot| !self.can_play(bot, free)).collect();
+            if !busy.is_empty() {
+                void.push((set.index, busy));
+            }
+        }
+        for (index, busy) in void {
+            let names: Vec<&str> =
+                busy.iter().filter_map(|bot| Some(self.bots.get(bot)?.name.as_str())).collect();
+            let why = format!("waited {} ms for {}, busy", wait.as_millis(), names.join(", "));
+            self.store().void_set(self.id(), index, &why, now_ms()).await?;
+            info!(ladder = %self.ladder.spec.name, set = index, %why, "set voided");
+            self.open.remove(&index);
+            self.planned_at.remove(&index);
+            for bot in busy {
+                if let Some(state) = self.bots.get_mut(&bot) {
+                    state.passed_over = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How the adaptive schedule sees each bot seen in `node`'s lobby ([`BotNow`]), with the
+    /// sets each has planned or running, and its table ([`Evidence::fair_table`]).
+    fn fair_table(&self, free: &HashMap<BotId, usize>, node: &str) -> Option<Vec<BotId>> {
+        let mut held = HashSet::new();
+        let mut playing = HashSet::new();
+        let mut in_flight: HashMap<BotId, u64> = HashMap::new();
+        for set in self.open.values() {
+            for &bot in &set.bots {
+                *in_flight.entry(bot).or_default() += 1;
+            }
+            for m in &set.matches {
+                let bots = m.seats.iter().map(|s| s.bot);
+                match m.state {
+                    MatchState::Planned => held.extend(bots),
+                    MatchState::Running => playing.extend(bots),
+                    _ => {}
+                }
+            }
+        }
+        let now = self
+            .bots
+            .iter()
+            .filter(|(_, b)| b.paused.is_none() && b.node.as_deref().is_none_or(|n| n == node))
+            .filter_map(|(&id, b)| {
+                let state = if held.contains(&id) {
+                    BotNow::Held
+                } else if self.can_play(id, free) {
+                    BotNow::Free
+                } else if (b.running > 0 || playing.contains(&id)) && !b.passed_over {
+                    BotNow::Busy
+                } else {
+                    return None;
+                };
+                Some((id, state))
+            })
+            .collect();
+        self.evidence.fair_table(&now, &in_flight, usize::from(self.file.seats))
     }
 
     /// Claims and starts every planned match whose bots can all play now.
@@ -1033,9 +1129,14 @@ impl Runner {
         }
     }
 
-    /// Plans one new set among the bots that wait, may play and have no planned match yet;
-    /// returns whether it did.
-    async fn plan_one(&mut self, free: &HashMap<BotId, usize>) -> Result<bool, HostedError> {
+    /// Plans one new set for the bots of `node`'s lobby (`free`): by the adaptive schedule among
+    /// every bot there, free or busy (a set for a busy bot waits for it), else among the bots
+    /// that wait, may play and have no planned match yet; returns whether it did.
+    async fn plan_one(
+        &mut self,
+        free: &HashMap<BotId, usize>,
+        node: &str,
+    ) -> Result<bool, HostedError> {
         let planned_unstarted: usize = self
             .open
             .values()
@@ -1052,13 +1153,20 @@ impl Runner {
             .filter(|m| m.state == MatchState::Planned)
             .flat_map(|m| m.seats.iter().map(|s| s.bot))
             .collect();
-        let candidates: Vec<BotId> = self
-            .bots
-            .keys()
-            .copied()
-            .filter(|&bot| self.can_play(bot, free) && !queued.contains(&bot))
-            .collect();
-        let Some(bots) = self.next_table(&candidates) else {
+        let adaptive =
+            self.file.format == HostedFormat::Ladder && self.file.schedule == Schedule::Adaptive;
+        let table = if adaptive {
+            self.fair_table(free, node)
+        } else {
+            let candidates: Vec<BotId> = self
+                .bots
+                .keys()
+                .copied()
+                .filter(|&bot| self.can_play(bot, free) && !queued.contains(&bot))
+                .collect();
+            self.next_table(&candidates)
+        };
+        let Some(bots) = table else {
             return Ok(false);
         };
         let index = self.next_set;
@@ -1076,6 +1184,7 @@ impl Runner {
         let planned = self.store().plan_set(self.id(), &set, now_ms()).await?;
         self.next_set += 1;
         self.open.insert(index, planned);
+        self.planned_at.insert(index, Instant::now());
         Ok(true)
     }
 
@@ -1196,5 +1305,6 @@ fn bot_state(row: LadderBot, recent: impl Iterator<Item = Option<FailureKind>>) 
         last_seen: Instant::now(),
         node: None,
         recent: recent.collect(),
+        passed_over: false,
     }
 }

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, StandingsRow};
 use tracing::{info, warn};
 
-use super::{HostedError, HostedFormat, Schedule, now_ms};
+use super::{HostedError, HostedFormat, now_ms};
+use crate::fair::{BotNow, fair_table};
 use crate::orders::OrderTest;
 use crate::pairwise::{PairTable, set_score};
 use crate::schedule::{Belief, least_certain};
@@ -99,6 +100,8 @@ pub struct Evidence {
     revision: u64,
     /// Each bot's version in its first counted set (a finals ladder's frozen version).
     first_versions: HashMap<BotId, String>,
+    /// Each bot's counted sets.
+    counts: HashMap<BotId, u64>,
 }
 
 impl Evidence {
@@ -118,6 +121,7 @@ impl Evidence {
             first_set,
             revision: 0,
             first_versions: HashMap::new(),
+            counts: HashMap::new(),
         };
         let mut all: BTreeSet<BotId> = bots.into_iter().collect();
         for set in rated {
@@ -125,6 +129,7 @@ impl Evidence {
             if set.index >= first_set {
                 all.extend(set.bots.iter().copied());
                 evidence.note_versions(set);
+                evidence.count(set);
                 evidence.sets.push(places(set));
             }
         }
@@ -162,6 +167,7 @@ impl Evidence {
             return;
         }
         self.note_versions(set);
+        self.count(set);
         let places = places(set);
         if places.iter().flatten().any(|(bot, _)| self.bots.binary_search(bot).is_err()) {
             // New bots have sat in no set counted before this one.
@@ -212,23 +218,26 @@ impl Evidence {
         }
     }
 
-    /// The adaptive schedule's next table among `candidates` (the bots that can play now):
-    /// [`Settlement`]'s next table over their evidence alone, as bot ids; `None` when their
-    /// order is settled or they cannot fill a table of `table` seats.
-    pub fn next_table(&self, candidates: &[BotId], table: usize) -> Option<Vec<BotId>> {
-        let keep: Vec<usize> =
-            candidates.iter().filter_map(|bot| self.bots.binary_search(bot).ok()).collect();
-        let mut distinct = keep.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        if distinct.len() == self.bots.len() {
-            // Every bot can play: the whole evidence decides, the order test's included.
-            let next = self.settlement(table).next_table?;
-            return Some(next.into_iter().map(|i| self.bots[i]).collect());
-        }
-        let among = self.pairs.restricted(&keep);
-        let next = Settlement::from_pairs(&among, table, ALPHA).next_table?;
-        Some(next.into_iter().map(|i| self.bots[keep[i]]).collect())
+    /// The adaptive schedule's next table ([`fair_table`]) among the bots `now` says can be
+    /// seated (a bot missing from it is away), each with `in_flight` sets planned or running on
+    /// top of its counted ones, at tables of `table` seats; `None` when nothing should be
+    /// planned now.
+    pub fn fair_table(
+        &self,
+        now: &HashMap<BotId, BotNow>,
+        in_flight: &HashMap<BotId, u64>,
+        table: usize,
+    ) -> Option<Vec<BotId>> {
+        let states: Vec<BotNow> =
+            self.bots.iter().map(|bot| now.get(bot).copied().unwrap_or(BotNow::Away)).collect();
+        let sets: Vec<u64> = self
+            .bots
+            .iter()
+            .map(|&bot| self.sets_of(bot) + in_flight.get(&bot).copied().unwrap_or(0))
+            .collect();
+        let settlement = self.settlement(table);
+        let next = fair_table(&self.pairs, &settlement.open, &states, &sets, table)?;
+        Some(next.into_iter().map(|i| self.bots[i]).collect())
     }
 
     /// The head-to-head SPRT of `a` against `b` over the counted sets: one sample per set
@@ -291,6 +300,18 @@ impl Evidence {
         None
     }
 
+    /// Counts `set` for each of its bots.
+    fn count(&mut self, set: &LadderSet) {
+        for &bot in &set.bots {
+            *self.counts.entry(bot).or_default() += 1;
+        }
+    }
+
+    /// The counted sets `bot` sat in.
+    pub fn sets_of(&self, bot: BotId) -> u64 {
+        self.counts.get(&bot).copied().unwrap_or(0)
+    }
+
     /// Notes each bot's version in `set` if it is its first counted set.
     fn note_versions(&mut self, set: &LadderSet) {
         for seat in set.matches.iter().flat_map(|m| &m.seats) {
@@ -342,16 +363,12 @@ fn places(set: &LadderSet) -> SetPlaces {
 
 impl super::Runner {
     /// The next table among `candidates` (the bots that can play now, by id), by the ladder
-    /// file's [`Schedule`]; `None` when none can be filled.
+    /// file's [`Schedule`] (`least_certain`) or its SPRT; `None` when none can be filled. (The
+    /// adaptive schedule looks at every bot present: [`super::Runner::fair_table`].)
     pub(super) fn next_table(&self, candidates: &[BotId]) -> Option<Vec<BotId>> {
         let seats = usize::from(self.file.seats);
         if self.file.format == HostedFormat::Sprt {
             return self.sprt_table(candidates, seats);
-        }
-        if self.file.schedule == Schedule::Adaptive
-            && let Some(table) = self.evidence.next_table(candidates, seats)
-        {
-            return Some(table);
         }
         let beliefs: Vec<Belief> = candidates
             .iter()
@@ -601,23 +618,31 @@ mod tests {
         assert!(row(4).indistinguishable_from_first && (row(4).rank_lo, row(4).rank_hi) == (1, 4));
         assert!(!row(3).indistinguishable_from_first);
         assert!(row(1).indistinguishable_from_first && row(2).indistinguishable_from_first);
-        // The matrix is in the rows' order, ½ on its diagonal.
+        // The matrix is in the rows' order, 0 on its diagonal: no bot is better than itself.
         for (i, r) in standings.rows.iter().enumerate() {
             assert_eq!(r.p_better.len(), 4);
-            assert_eq!(r.p_better[i], 0.5);
+            assert_eq!(r.p_better[i], 0.0);
         }
     }
 
     #[test]
-    fn the_next_table_is_the_open_pair_among_the_bots_that_can_play() {
+    fn the_next_table_is_the_open_pair_among_the_bots_that_can_be_seated() {
         let evidence = Evidence::from_rated(&sets(), [BotId(4)], 0);
-        let all = [BotId(1), BotId(2), BotId(3), BotId(4)];
-        // 4 has no samples: its pair with its neighbour in the order is the least certain.
-        let first = evidence.next_table(&all, 2).unwrap();
+        let free = |bots: &[i64]| -> HashMap<BotId, BotNow> {
+            bots.iter().map(|&b| (BotId(b), BotNow::Free)).collect()
+        };
+        let none = HashMap::new();
+        // 4 has no samples: far behind its fair share, it plays first.
+        let first = evidence.fair_table(&free(&[1, 2, 3, 4]), &none, 2).unwrap();
         assert!(first.contains(&BotId(4)), "{first:?}");
         // Without 4, the open pair is 1 against 2 (both are told apart from 3).
-        assert_eq!(evidence.next_table(&all[..3], 2), Some(vec![BotId(1), BotId(2)]));
-        assert_eq!(evidence.next_table(&[BotId(1)], 2), None);
+        let next = evidence.fair_table(&free(&[1, 2, 3]), &none, 2);
+        assert_eq!(next, Some(vec![BotId(1), BotId(2)]));
+        // 2 busy: the table waits for it, rather than seat a settled pair.
+        let mut now = free(&[1, 3]);
+        now.insert(BotId(2), BotNow::Busy);
+        assert_eq!(evidence.fair_table(&now, &none, 2), Some(vec![BotId(1), BotId(2)]));
+        assert_eq!(evidence.fair_table(&free(&[1]), &none, 2), None);
     }
 
     #[test]

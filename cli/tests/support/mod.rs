@@ -43,3 +43,132 @@ where
         nix::sys::signal::kill(pid, Signal::SIGCONT).expect("the server goes on");
     }
 }
+
+/// A stock example bot's binary (`random`, `tt-heuristic`, …) as cargo builds it beside
+/// `cardroom` (`cargo test --workspace` builds every workspace binary); built here when a run
+/// of this package's tests alone left it out.
+#[allow(dead_code, reason = "the suites that start stock bots use it, the others do not")]
+pub(crate) fn example_bot(name: &str) -> std::path::PathBuf {
+    static BUILT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let cardroom = std::path::Path::new(env!("CARGO_BIN_EXE_cardroom"));
+    let binary = cardroom.with_file_name(name);
+    let _built = BUILT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if !binary.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "-p", "cardroom-example-bots", "--bin", name])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "cargo build of the example bot {name} failed");
+    }
+    binary
+}
+
+/// A stock bot process, started as a user starts it. It reads its standard output (the line a
+/// bot prints as each match ends) and keeps the last lines of its log, for the messages of a
+/// test that fails; killed when dropped.
+#[allow(dead_code, reason = "the suites that start stock bots use it, the others do not")]
+pub(crate) struct StockBot {
+    /// What it is, in messages: its binary and lobby.
+    pub(crate) label: String,
+    process: std::sync::Mutex<Child>,
+    matches: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    log: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+}
+
+#[allow(dead_code, reason = "the suites that start stock bots use it, the others do not")]
+impl StockBot {
+    /// Starts `binary` with `args` (its log at `RUST_LOG=info`).
+    pub(crate) fn start(label: &str, binary: &std::path::Path, args: &[&str]) -> StockBot {
+        use std::sync::atomic::Ordering;
+        let mut process = std::process::Command::new(binary)
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("{} starts: {error}", binary.display()));
+        let matches = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let log = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
+        let stdout = process.stdout.take().expect("piped");
+        let (counted, kept) = (std::sync::Arc::clone(&matches), std::sync::Arc::clone(&log));
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.starts_with("match ") {
+                    counted.fetch_add(1, Ordering::Relaxed);
+                }
+                keep(&kept, line);
+            }
+        });
+        let stderr = process.stderr.take().expect("piped");
+        let kept = std::sync::Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                keep(&kept, line);
+            }
+        });
+        StockBot { label: label.to_owned(), process: std::sync::Mutex::new(process), matches, log }
+    }
+
+    /// Sends it `signal` (SIGSTOP holds it still, SIGCONT lets it go on).
+    pub(crate) fn signal(&self, signal: Signal) {
+        let id = self.process().id();
+        let pid = Pid::from_raw(i32::try_from(id).expect("a process id is an i32"));
+        nix::sys::signal::kill(pid, signal).expect("the bot takes the signal");
+    }
+
+    /// Matches it has reported over.
+    pub(crate) fn matches(&self) -> u64 {
+        self.matches.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Panics, with its last lines, if the process has exited.
+    pub(crate) fn assert_running(&self) {
+        let status = self.process().try_wait().expect("the bot's status");
+        if let Some(status) = status {
+            panic!("{} exited ({status}); its last lines:\n{}", self.label, self.tail());
+        }
+    }
+
+    /// Its last lines, stdout and stderr as they came.
+    pub(crate) fn tail(&self) -> String {
+        let log = self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        log.iter().map(String::as_str).collect::<Vec<_>>().join("\n")
+    }
+}
+
+impl StockBot {
+    fn process(&self) -> std::sync::MutexGuard<'_, Child> {
+        self.process.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Drop for StockBot {
+    fn drop(&mut self) {
+        let mut process = self.process();
+        let _ = process.kill();
+        let _ = process.wait();
+    }
+}
+
+/// Keeps `line` among the last 40.
+fn keep(log: &std::sync::Mutex<std::collections::VecDeque<String>>, line: String) {
+    let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if log.len() == 40 {
+        log.pop_front();
+    }
+    log.push_back(line);
+}
+
+/// Registers `name` in the store with `cardroom bots add NAME --store URL`, as an organizer
+/// does; returns the key it prints.
+#[allow(dead_code, reason = "the suites that register bots with the CLI use it")]
+pub(crate) fn add_bot(store: &str, name: &str) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["bots", "add", name, "--store", store])
+        .output()
+        .expect("cardroom runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("a key is ASCII").trim().to_owned()
+}

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::sync::{Arc, Mutex};
 
-use cardroom_store::{BotId, Ladder, LadderId, LeaderboardLine, MatchState, Store, StoreError};
+use cardroom_store::{
+    BotId, Ladder, LadderId, LeaderboardLine, MatchState, Store, StoreError, leaderboard_order,
+};
 
 use super::standings::{Standings, standings};
 use crate::source::{Health, LeaderRow, Leaderboard};
@@ -124,8 +126,8 @@ impl BoardCache {
     }
 }
 
-/// The board of `lines` (by bot id, as the store reads them), ranked by rating less three
-/// deviations as the arena's live leaderboard ranks.
+/// The board of `lines` (by bot id, as the store reads them), in the ladder's one order
+/// ([`leaderboard_order`]: the standings').
 fn build(
     ladder: &Ladder,
     revision: Revision,
@@ -135,10 +137,11 @@ fn build(
     let seats = u64::from(ladder.spec.table_seats.max(1));
     let done = lines.iter().map(|l| l.matches).sum::<u64>() / seats;
     let names = lines.iter().map(|l| (l.bot, l.name.clone())).collect();
-    let mut order: Vec<usize> = (0..lines.len()).collect();
-    let low = |l: &LeaderboardLine| l.rating.mean - 3.0 * l.rating.sigma;
-    order.sort_by(|&a, &b| low(&lines[b]).total_cmp(&low(&lines[a])).then(a.cmp(&b)));
     let s = &standings.1;
+    let order = leaderboard_order(&lines, |bot| {
+        let line = lines.iter().position(|l| l.bot == bot)?;
+        s.position.get(line).copied().flatten()
+    });
     let rows = order
         .iter()
         .enumerate()
@@ -167,7 +170,7 @@ fn build(
         .map(|&a| {
             order
                 .iter()
-                .map(|&b| s.p_better.get(a).and_then(|row| row.get(b)).copied().unwrap_or(0.5))
+                .map(|&b| s.p_better.get(a).and_then(|row| row.get(b)).copied().unwrap_or(0.0))
                 .collect()
         })
         .collect();

@@ -16,8 +16,12 @@ pub(crate) struct Standings {
     /// By bot: its best and worst rank at [`ALPHA`] for the whole order; `None` for a bot the
     /// snapshot does not rank.
     pub(crate) rank_intervals: Vec<Option<(usize, usize)>>,
-    /// `[a][b]`: the probability that bot `a` is better than bot `b`.
+    /// `[a][b]`: how sure the evidence is that bot `a` is better than bot `b` (the arena's
+    /// `confidence_better`).
     pub(crate) p_better: Vec<Vec<f64>>,
+    /// By bot: its place in the standings' order (0 is first), `None` for a bot they do not
+    /// hold: the leaderboard's rows follow it.
+    pub(crate) position: Vec<Option<usize>>,
 }
 
 /// The standings of `bots` (by index) in `ladder` at tables of `table` seats, from its rated
@@ -35,8 +39,8 @@ pub(crate) async fn standings(
     Ok(from_sets(bots, table, &sets))
 }
 
-/// The snapshot's figures by `bots`' order: a bot it does not rank gets no rank interval and ½
-/// against each other.
+/// The snapshot's figures by `bots`' order: a bot it does not rank gets no rank interval, no
+/// place and 0 against each other.
 fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standings {
     let row = |bot: BotId| snapshot.rows.iter().position(|r| r.bot == bot);
     let at: Vec<Option<usize>> = bots.iter().map(|&b| row(b)).collect();
@@ -58,13 +62,14 @@ fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standi
                 at.iter()
                     .map(|b| match (a, b) {
                         (Some(a), Some(b)) if a != b => {
-                            snapshot.rows[*a].p_better.get(*b).copied().unwrap_or(0.5)
+                            snapshot.rows[*a].p_better.get(*b).copied().unwrap_or(0.0)
                         }
-                        _ => 0.5,
+                        _ => 0.0,
                     })
                     .collect()
             })
             .collect(),
+        position: at,
     }
 }
 
@@ -92,5 +97,7 @@ fn from_sets(bots: &[BotId], table: usize, sets: &[LadderSet]) -> Standings {
         .collect();
     let settlement = Settlement::from_sets(bots.len(), table, &outcomes, ALPHA);
     let rank_intervals = settlement.rank_intervals.into_iter().map(Some).collect();
-    Standings { rank_intervals, p_better: settlement.p_better }
+    let position =
+        (0..bots.len()).map(|bot| settlement.order.iter().position(|&b| b == bot)).collect();
+    Standings { rank_intervals, p_better: settlement.p_better, position }
 }

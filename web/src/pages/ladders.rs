@@ -147,9 +147,15 @@ fn board(board: &Leaderboard) -> Markup {
             }
         }
         @if board.rows.len() > 1 {
-            h2 { "How likely each bot is stronger than each other" }
+            h2 { "How sure the evidence is that each bot is stronger than each other" }
+            p.note {
+                "One less an anytime-valid p-value, for the whole table at once: it stays honest "
+                "however often this page is reloaded. Among bots of equal strength, fewer than "
+                "one ladder in twenty ever shows 97.5% anywhere; 95% in a cell means the order "
+                "test tells those two apart."
+            }
             table.matrix {
-                thead { tr { th { "P(row > column)" } @for r in &board.rows { th { (r.name) } } } }
+                thead { tr { th { "sure row > column" } @for r in &board.rows { th { (r.name) } } } }
                 tbody {
                     @for (i, r) in board.rows.iter().enumerate() {
                         tr {

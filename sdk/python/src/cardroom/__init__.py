@@ -57,7 +57,16 @@ from cardroom.model import (
     TwentyTwoSeat,
     TwentyTwoView,
 )
-from cardroom.runner import CardroomError, RunConfig, main, run, run_many
+from cardroom.runner import (
+    CardroomError,
+    Refused,
+    RunConfig,
+    SeatLost,
+    Unreachable,
+    main,
+    run,
+    run_many,
+)
 
 __all__ = [
     "GOING_OUT",
@@ -87,7 +96,9 @@ __all__ = [
     "PassUpcard",
     "Play",
     "Rank",
+    "Refused",
     "RunConfig",
+    "SeatLost",
     "Standing",
     "Suit",
     "TakeUpcard",
@@ -98,6 +109,7 @@ __all__ = [
     "TwentyTwoPhase",
     "TwentyTwoSeat",
     "TwentyTwoView",
+    "Unreachable",
     "action_from_pb",
     "action_to_pb",
     "main",

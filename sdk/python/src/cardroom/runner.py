@@ -50,8 +50,33 @@ _CERTIFICATE_REFUSED = "CERTIFICATE_VERIFY_FAILED"
 
 
 class CardroomError(Exception):
-    """The runner cannot play the match: the server refused the join, or it stayed
-    unreachable for longer than :attr:`RunConfig.reconnect_timeout`."""
+    """The runner cannot play the match: the server refused the join (:class:`Refused`), the
+    bot's seat could not be taken back (:class:`SeatLost`), or the server stayed unreachable
+    for longer than :attr:`RunConfig.reconnect_timeout` (:class:`Unreachable`)."""
+
+    #: Whether waiting and joining again (the lobby, the queue) may succeed where this failed.
+    can_rejoin = False
+
+
+class Refused(CardroomError):
+    """The server refused the join: a wrong or revoked key, a name not registered on a server
+    that seats registered bots only, bad queue options. Joining again would be refused the
+    same way."""
+
+
+class SeatLost(CardroomError):
+    """The bot lost its seat in a match and could not take it back: the server restarted (it
+    no longer knows the seat's token), the match ended while the bot was away, or another
+    connection took the seat over. A bot in the lobby or a queue joins again."""
+
+    can_rejoin = True
+
+
+class Unreachable(CardroomError):
+    """No connection to the server for :attr:`RunConfig.reconnect_timeout` seconds. A bot in
+    the lobby or a queue keeps trying."""
+
+    can_rejoin = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,7 +489,14 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
             code = error.code()
             details = error.details()
             if code in FATAL_CODES:
-                raise CardroomError(
+                if session.match is not None:
+                    # The seat this runner held: the server restarted and no longer knows its
+                    # token, the match is over and forgotten, the seat was taken over.
+                    raise SeatLost(
+                        f"{session.name}: match {session.match.match_id} could not be "
+                        f"resumed: {code.name}: {details}"
+                    ) from error
+                raise Refused(
                     f"the server refused {session.name}: {code.name}: {details}"
                 ) from error
             if config.tls and _CERTIFICATE_REFUSED in (details or ""):
@@ -483,7 +515,7 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
             # This connection worked (or is the first to fail): start backing off afresh.
             unreachable_since, backoff = now, config.initial_backoff
         if now - unreachable_since > config.reconnect_timeout:
-            raise CardroomError(
+            raise Unreachable(
                 f"{session.name}: no connection to {config.server} "
                 f"for {config.reconnect_timeout:g} s"
             )
@@ -492,17 +524,27 @@ def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> Match
 
 
 def run_many(bot: Bot, config: RunConfig | None = None, **overrides: object) -> int:
-    """Plays :attr:`RunConfig.matches` matches (0: until one fails), :attr:`RunConfig.concurrency`
+    """Plays :attr:`RunConfig.matches` matches (0: until stopped), :attr:`RunConfig.concurrency`
     of them at once, each worker with its own copy of ``bot`` and joining again after each
     match: how a bot waits in the lobby for a hosted ladder. Prints each result; returns the
-    number played, or raises the first :class:`CardroomError` (the other workers finish the
-    match they are in and stop)."""
+    number played.
+
+    What it does on each failure, in the lobby or a queue: a match that could not be resumed
+    (:class:`SeatLost`: the server restarted, the seat was taken over) or a server unreachable
+    for :attr:`RunConfig.reconnect_timeout` (:class:`Unreachable`) is logged, not counted, and
+    followed by a wait (from :attr:`RunConfig.initial_backoff`, doubling with each failure in a
+    row up to :attr:`RunConfig.max_backoff`) and a new join. Any other failure
+    (:class:`Refused`: a wrong or revoked key, a name not registered) is one that waiting cannot
+    change: it is raised, once the other workers have finished the match they are in. With a
+    seat token the first failure is raised: that match cannot be joined again."""
     config = replace(config or RunConfig.from_env(), **overrides)  # type: ignore[arg-type]
+    rejoins = config.token is None
     lock = threading.Lock()
     counts = {"started": 0, "played": 0}
     failures: list[CardroomError] = []
 
     def worker(own: Bot) -> None:
+        backoff = config.initial_backoff
         while True:
             with lock:
                 done = config.matches and counts["started"] >= config.matches
@@ -512,9 +554,17 @@ def run_many(bot: Bot, config: RunConfig | None = None, **overrides: object) -> 
             try:
                 result = run(own, config)
             except CardroomError as error:
+                if rejoins and error.can_rejoin:
+                    with lock:
+                        counts["started"] -= 1  # Not played: another takes its place.
+                    log.warning("%s; joining again in %.2f s", error, backoff)
+                    time.sleep(backoff)
+                    backoff = min(backoff * 2, config.max_backoff)
+                    continue
                 with lock:
                     failures.append(error)
                 return
+            backoff = config.initial_backoff
             with lock:
                 counts["played"] += 1
                 _print_result(result)
@@ -548,6 +598,9 @@ def main(bot: Bot, argv: Sequence[str] | None = None, description: str = "") -> 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
         run_many(bot, config)
+    except Refused as error:
+        print(f"error: {error}; waiting cannot change this, so the bot stops")
+        return 1
     except CardroomError as error:
         print(f"error: {error}")
         return 1

@@ -1,0 +1,222 @@
+//! The fair adaptive schedule: which table a ladder plans next when its bots play at
+//! different speeds.
+//!
+//! [`Settlement`](crate::Settlement) says where a ladder's order is still open: its open
+//! adjacent pairs, the least certain first. A schedule that chooses only among the bots free at
+//! the instant it plans lets fast bots play each other without end while a slow bot is busy: the
+//! slow bot is never free when a table is chosen, and a settled pair of fast bots is always
+//! there to fill the time. [`fair_table`] chooses among every bot present, free or busy, so a
+//! table may wait for a busy bot (the ladder bounds that wait), and:
+//!
+//! 1. **Fair share.** A bot more than [`AHEAD`] times the median bot's sets (rated, planned or
+//!    running) is not seated until the others catch up, and the bot with the fewest sets that
+//!    can be seated must sit at the next table if it has fewer than [`FAIR_SHARE`] of the
+//!    median's: no bot falls far behind, however slow, nor runs far ahead. Its partner is the one it is least certainly
+//!    ordered with, or if all its pairs are settled the one it has played least, so the sets a
+//!    settled bot must play spread over its pairs; while the order is open, a settled pair
+//!    with [`SETTLED_PAIR_SHARE`] of the sets is not a partner.
+//! 2. **Information.** Otherwise the table holds the least certain open pair of the order whose
+//!    two bots can be seated.
+//! 3. **No filler.** While the order has an open pair of bots present, neither of which can be
+//!    seated now (they wait for a table already planned), nothing is planned: settled pairs get
+//!    no matches to fill the time. (An open pair with a bot away, on another node say, asks
+//!    nothing of the bots here.)
+//! 4. **Balance.** Once the order is settled, the bot with the fewest sets and the bots it has
+//!    played least.
+//!
+//! The other seats of a table larger than two go to the bots that add the most open pairs to
+//! it, then to free bots before busy ones, then to those with the fewest samples against the
+//! bots seated. Everything here is pure: the ladder passes each bot's state and set count.
+
+use crate::pairwise::PairTable;
+
+/// A bot below this share of the median bot's sets must sit at the next table.
+pub const FAIR_SHARE: f64 = 0.6;
+
+/// A bot this far above the median bot's sets (times the median, plus [`AHEAD_SLACK`]) is not
+/// seated until the others catch up: the fast bots of a field wait for the slow ones rather
+/// than run away from them.
+pub const AHEAD: f64 = 1.3;
+
+/// The sets a bot may be ahead of [`AHEAD`] times the median: a young ladder's counts are small
+/// numbers.
+pub const AHEAD_SLACK: f64 = 2.0;
+
+/// While the order has an open pair, a settled pair that has this share of the ladder's sets
+/// (plus [`AHEAD_SLACK`]) is not seated again, even for a bot behind its fair share.
+pub const SETTLED_PAIR_SHARE: f64 = 0.08;
+
+/// A bot as [`fair_table`] sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BotNow {
+    /// It can start a match now.
+    Free,
+    /// It plays a match and will be free when that ends: a table may wait for it.
+    Busy,
+    /// Present, but held for a table already planned: it counts for the median, it is not
+    /// seated again.
+    Held,
+    /// Not to be seated (away, paused, or waited for long enough): left out.
+    Away,
+}
+
+/// The next table (bot indices, ascending) for the bots `now` (by index, as `pairs` numbers
+/// them), each with `sets` sets played or in flight, the order's `open` adjacent pairs (each
+/// `(above, below, how certain)`, as [`Settlement::open`](crate::Settlement::open)), at tables
+/// of `table` seats; `None` when nothing should be planned now (see the [module docs](self)).
+/// The caller starts it at once if every bot at it is free, else plans it to wait.
+pub fn fair_table(
+    pairs: &PairTable,
+    open: &[(usize, usize, f64)],
+    now: &[BotNow],
+    sets: &[u64],
+    table: usize,
+) -> Option<Vec<usize>> {
+    let mut present: Vec<u64> =
+        (0..now.len()).filter(|&bot| now[bot] != BotNow::Away).map(|bot| sets[bot]).collect();
+    if table < 2 || present.len() < table {
+        return None;
+    }
+    present.sort_unstable();
+    let middle = present.len() / 2;
+    let median = if present.len() % 2 == 1 {
+        present[middle] as f64
+    } else {
+        (present[middle - 1] + present[middle]) as f64 / 2.0
+    };
+    // The open pairs that can be played here: a pair with a bot away (on another node, say)
+    // asks nothing of these bots.
+    let open: Vec<(usize, usize, f64)> = open
+        .iter()
+        .copied()
+        .filter(|&(a, b, _)| now[a] != BotNow::Away && now[b] != BotNow::Away)
+        .collect();
+    let open = &open[..];
+    let seatable: Vec<usize> = (0..now.len())
+        .filter(|&bot| matches!(now[bot], BotNow::Free | BotNow::Busy))
+        .filter(|&bot| sets[bot] as f64 <= AHEAD * median + AHEAD_SLACK)
+        .collect();
+    if seatable.len() < table {
+        return None;
+    }
+    // The bot furthest behind, a free one before a busy one of as few sets.
+    let behind =
+        seatable.iter().copied().min_by_key(|&bot| (sets[bot], now[bot] != BotNow::Free, bot));
+    let behind = behind?;
+    let is_open =
+        |a: usize, b: usize| open.iter().any(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a));
+    let total = sets.iter().sum::<u64>() as f64 / table as f64;
+    let spent = |a: usize, b: usize| {
+        !open.is_empty()
+            && !is_open(a, b)
+            && f64::from(pairs.tally(a, b).n) >= SETTLED_PAIR_SHARE * total + AHEAD_SLACK
+    };
+    let partner = (sets[behind] as f64) < FAIR_SHARE * median || open.is_empty();
+    let partner = partner.then(|| {
+        seatable.iter().copied().filter(|&other| other != behind && !spent(behind, other)).min_by(
+            |&x, &y| {
+                let certainty = |other: usize| {
+                    open.iter()
+                        .find(|&&(a, b, _)| (a, b) == (behind, other) || (a, b) == (other, behind))
+                        .map_or(f64::INFINITY, |&(_, _, c)| c)
+                };
+                certainty(x)
+                    .total_cmp(&certainty(y))
+                    .then(pairs.tally(behind, x).n.cmp(&pairs.tally(behind, y).n))
+                    .then((now[x] != BotNow::Free).cmp(&(now[y] != BotNow::Free)))
+                    .then(sets[x].cmp(&sets[y]))
+                    .then(x.cmp(&y))
+            },
+        )
+    });
+    if let Some(partner) = partner.flatten() {
+        return Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table));
+    }
+    let (a, b, _) = open
+        .iter()
+        .filter(|&&(a, b, _)| seatable.contains(&a) && seatable.contains(&b))
+        .min_by(|x, y| x.2.total_cmp(&y.2))?;
+    Some(fill(pairs, &is_open, now, sets, &seatable, vec![*a, *b], table))
+}
+
+/// `seated`, filled to `table` seats from `seatable`: each seat to the bot that adds the most
+/// open pairs, then a free bot, then the fewest samples with the bots seated, then the fewest
+/// sets, then the lowest index.
+fn fill(
+    pairs: &PairTable,
+    is_open: &dyn Fn(usize, usize) -> bool,
+    now: &[BotNow],
+    sets: &[u64],
+    seatable: &[usize],
+    mut seated: Vec<usize>,
+    table: usize,
+) -> Vec<usize> {
+    while seated.len() < table {
+        let next = seatable.iter().copied().filter(|c| !seated.contains(c)).min_by_key(|&c| {
+            let open = seated.iter().filter(|&&s| is_open(c, s)).count();
+            let samples: u64 = seated.iter().map(|&s| u64::from(pairs.tally(c, s).n)).sum();
+            (std::cmp::Reverse(open), now[c] != BotNow::Free, samples, sets[c], c)
+        });
+        match next {
+            Some(bot) => seated.push(bot),
+            None => break,
+        }
+    }
+    seated.sort_unstable();
+    seated
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pairs` with `a` beating `b` in `n` sets.
+    fn beaten(pairs: &mut PairTable, a: usize, b: usize, n: u32) {
+        for _ in 0..n {
+            pairs.add(a, b, 1.0, 0.0);
+        }
+    }
+
+    #[test]
+    fn the_open_pair_is_played_and_waits_for_its_busy_bot() {
+        // Four bots: 0 and 1 open, every other pair settled; 1 is busy.
+        let mut pairs = PairTable::new(4);
+        beaten(&mut pairs, 0, 2, 20);
+        beaten(&mut pairs, 1, 3, 20);
+        let open = [(0, 1, 0.3)];
+        let now = [BotNow::Free, BotNow::Busy, BotNow::Free, BotNow::Free];
+        let sets = [20, 20, 20, 20];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), Some(vec![0, 1]));
+        // Held for a table already planned, the open pair is not played, and no settled pair
+        // fills the time.
+        let now = [BotNow::Held, BotNow::Busy, BotNow::Free, BotNow::Free];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), None);
+    }
+
+    #[test]
+    fn a_bot_far_behind_sits_at_the_next_table_with_the_partner_it_played_least() {
+        let mut pairs = PairTable::new(4);
+        beaten(&mut pairs, 0, 3, 10);
+        beaten(&mut pairs, 1, 3, 2);
+        beaten(&mut pairs, 2, 3, 6);
+        let open = [(0, 1, 0.3)];
+        let now = [BotNow::Free, BotNow::Free, BotNow::Free, BotNow::Busy];
+        // Bot 3 has 18 sets against a median of 40: it must play, with bot 1.
+        let sets = [40, 40, 40, 18];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), Some(vec![1, 3]));
+        // Within its share, the open pair goes first.
+        let sets = [40, 40, 40, 30];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn a_settled_order_plays_the_bot_with_fewest_sets_and_fills_free_bots_first() {
+        let pairs = PairTable::new(5);
+        let now = [BotNow::Busy, BotNow::Free, BotNow::Free, BotNow::Free, BotNow::Away];
+        let sets = [3, 5, 4, 5, 0];
+        assert_eq!(fair_table(&pairs, &[], &now, &sets, 3), Some(vec![0, 1, 2]));
+        // Too few bots to seat.
+        let now = [BotNow::Away, BotNow::Held, BotNow::Free, BotNow::Free, BotNow::Away];
+        assert_eq!(fair_table(&pairs, &[], &now, &sets, 3), None);
+    }
+}
