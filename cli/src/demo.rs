@@ -17,6 +17,7 @@ use cardroom_arena::AnyBotMaker;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::diluted::Diluted;
+use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
 use cardroom_sdk::{BotKey, ConnectConfig, GameKind, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
 use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
@@ -45,6 +46,9 @@ pub(crate) struct DemoArgs {
     #[arg(long)]
     no_python: bool,
 }
+
+/// The demo's search bot's thinking time a decision, in milliseconds.
+const DEMO_SEARCH_MS: u64 = 10;
 
 /// The version every in-process example bot reports: this build's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -94,11 +98,18 @@ fn example_bots(game: GameKind) -> anyhow::Result<Vec<DemoBot>> {
             let careless: AnyBotMaker = Arc::new(|seed| {
                 G::into_any(Box::new(Diluted::new(G::heuristic(seed), 1.0 / 3.0, seed ^ 0x5eed)))
             });
+            // Every bot gets its share of a ladder, so the slowest sets the demo's pace: the
+            // search thinks DEMO_SEARCH_MS a decision (its binary's default is 100 ms).
+            let search: AnyBotMaker = Arc::new(|seed| {
+                let budget = Budget::Time(Duration::from_millis(DEMO_SEARCH_MS));
+                let config = SearchConfig { budget, seed, ..SearchConfig::default() };
+                G::into_any(Box::new(SearchBot::<G>::new(config)))
+            });
             Ok(vec![
                 bot(format!("{prefix}-random"), builtin("random")?),
                 bot(G::HEURISTIC.to_owned(), builtin(G::HEURISTIC)?),
                 bot(format!("{prefix}-careless"), careless),
-                bot(format!("{prefix}-search"), builtin("search")?),
+                bot(format!("{prefix}-search"), search),
             ])
         }
     }
