@@ -102,8 +102,12 @@ pub(crate) fn run_command(command: BotsCommand, out: &mut dyn Write) -> anyhow::
                     Table::new(&["name", "status", "registered", "key_issued", "versions"]);
                 for bot in accounts.list().await? {
                     let versions = accounts.versions(&bot.name).await?;
-                    let versions: Vec<&str> = versions.iter().map(|v| v.version.as_str()).collect();
-                    table.row(account_row(&bot, &versions.join(" ")));
+                    let mut listed: Vec<&str> =
+                        versions.kept.iter().map(|v| v.version.as_str()).collect();
+                    let forgotten = (versions.forgotten > 0)
+                        .then(|| format!("(and {} older, forgotten)", versions.forgotten));
+                    listed.extend(forgotten.as_deref());
+                    table.row(account_row(&bot, &listed.join(" ")));
                 }
                 table.write(format, out)
             }

@@ -236,8 +236,21 @@ pub(crate) fn run_command(command: ReadCommand, out: &mut dyn Write) -> anyhow::
     block_on(async move {
         match command {
             ReadCommand::Ladders { server, format } => {
-                let request = pb::ListLaddersRequest {};
-                let reply = answer("ListLadders", server.client()?.list_ladders(request).await)?;
+                // Every page, into one answer.
+                let mut client = server.client()?;
+                let mut reply = pb::ListLaddersResponse::default();
+                loop {
+                    let request = pb::ListLaddersRequest {
+                        page_size: 0,
+                        page_token: std::mem::take(&mut reply.next_page_token),
+                    };
+                    let page = answer("ListLadders", client.list_ladders(request).await)?;
+                    reply.ladders.extend(page.ladders);
+                    reply.next_page_token = page.next_page_token;
+                    if reply.next_page_token.is_empty() {
+                        break;
+                    }
+                }
                 let table = ladders_table(&reply, Exact::of(format.format));
                 print(&reply, &[Titled::plain(table)], 0, None, format.format, out)
             }

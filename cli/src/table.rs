@@ -30,21 +30,31 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// Prints the table in `format`.
+    /// Prints the table in `format`. Whatever the cells hold (a store's names and versions
+    /// come from bots), a table or CSV never writes a control character: each is escaped as
+    /// Rust escapes it (`\n`, `\u{1b}`), so nothing reaches an operator's terminal raw and a
+    /// row stays one line.
     pub(crate) fn write(&self, format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
         match format {
             Format::Table => {
-                let mut widths: Vec<usize> =
-                    self.columns.iter().map(|c| c.chars().count()).collect();
-                for row in &self.rows {
+                let escaped: Vec<Vec<std::borrow::Cow<'_, str>>> = std::iter::once(&self.columns)
+                    .chain(&self.rows)
+                    .map(|row| row.iter().map(|cell| escape(cell)).collect())
+                    .collect();
+                let mut widths = vec![0; self.columns.len()];
+                for row in &escaped {
                     for (width, value) in widths.iter_mut().zip(row) {
                         *width = (*width).max(value.chars().count());
                     }
                 }
-                for row in std::iter::once(&self.columns).chain(&self.rows) {
-                    let cells: Vec<String> =
-                        row.iter().zip(&widths).map(|(v, w)| format!("{v:<w$}")).collect();
-                    writeln!(out, "{}", cells.join("  ").trim_end())?;
+                for row in &escaped {
+                    let mut line = String::new();
+                    for (value, width) in row.iter().zip(&widths) {
+                        // Padded by hand: `format!`'s width stops at 65,535.
+                        line.push_str(value);
+                        line.extend(std::iter::repeat_n(' ', width - value.chars().count() + 2));
+                    }
+                    writeln!(out, "{}", line.trim_end())?;
                 }
             }
             Format::Json => {
@@ -66,7 +76,11 @@ impl Table {
                 let mut writer = csv::Writer::from_writer(&mut *out);
                 writer.write_record(&self.columns).map_err(std::io::Error::from)?;
                 for row in &self.rows {
-                    writer.write_record(row).map_err(std::io::Error::from)?;
+                    let row: Vec<std::borrow::Cow<'_, str>> =
+                        row.iter().map(|cell| escape(cell)).collect();
+                    writer
+                        .write_record(row.iter().map(|cell| cell.as_bytes()))
+                        .map_err(std::io::Error::from)?;
                 }
                 writer.flush()?;
             }
@@ -76,6 +90,23 @@ impl Table {
 }
 
 pub(crate) use cardroom_web::utc_time;
+
+/// `cell` with every control character escaped as Rust's `{:?}` writes it (`\n`, `\u{1b}`);
+/// borrowed when it holds none.
+fn escape(cell: &str) -> std::borrow::Cow<'_, str> {
+    if !cell.contains(char::is_control) {
+        return std::borrow::Cow::Borrowed(cell);
+    }
+    let mut escaped = String::with_capacity(cell.len() + 8);
+    for c in cell.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_debug());
+        } else {
+            escaped.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
+}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

@@ -100,3 +100,27 @@ async fn bots_are_managed_in_a_postgres_store_as_in_a_file() {
     let refused = accounts.authenticate("alice", Some(&key), false).await.unwrap_err();
     assert!(matches!(refused, cardroom_store::AuthError::Revoked { .. }), "{refused}");
 }
+
+#[test]
+fn the_list_escapes_whatever_the_store_holds_and_never_panics_on_a_wide_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = format!("sqlite:{}", dir.path().join("store.db").display());
+    assert!(bots(&["add", "alice"], &store).status.success());
+    // Written straight to the store, as a store written by an older or a broken server might
+    // hold them: an escape sequence, and a version far wider than `format!` pads.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let opened = cardroom_store::open(&store).await.unwrap();
+        let alice = opened.bot_credential("alice").await.unwrap().unwrap().account.id;
+        opened.note_version(alice, "v1\n\u{1b}[31mred", 1).await.unwrap();
+        opened.note_version(alice, &"w".repeat(70_000), 2).await.unwrap();
+    });
+    for format in ["table", "csv"] {
+        let listed = bots(&["list", "--format", format], &store);
+        assert!(listed.status.success(), "{format}: {}", text(&listed.stderr));
+        let out = text(&listed.stdout);
+        assert!(!out.contains('\u{1b}'), "{format}: the escape reached the terminal");
+        assert!(out.contains("v1\\n\\u{1b}[31mred"), "{format}: {}", &out[..200.min(out.len())]);
+        assert_eq!(out.lines().count(), 2, "{format}: a header and one line for alice");
+    }
+}

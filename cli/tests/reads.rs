@@ -108,7 +108,8 @@ async fn a_hosted_ladder_is_read_through_every_subcommand_and_a_paused_bot_resum
     let mut client: CardroomClient<Channel> = server.client().await;
 
     // Ladders.
-    let expected = client.list_ladders(pb::ListLaddersRequest {}).await.unwrap().into_inner();
+    let expected =
+        client.list_ladders(pb::ListLaddersRequest::default()).await.unwrap().into_inner();
     let (json, rows, table) = formats::<pb::ListLaddersResponse>(
         &url,
         &["ladders"],

@@ -4,11 +4,15 @@
 
 use cardroom_proto::pb;
 use cardroom_store::{AccountError, Accounts, AuthError, BotAccount, BotStatus, StoreError};
+use std::collections::HashMap;
+use std::time::Duration;
+
 use tonic::Status;
 use tonic::metadata::MetadataMap;
-use tracing::warn;
+use tracing::{info, warn};
 
 use crate::config::Config;
+use crate::registry::Registry;
 
 /// The credential in `authorization: Bearer <credential>` metadata, if any.
 pub(crate) fn bearer(metadata: &MetadataMap) -> Option<&str> {
@@ -64,6 +68,70 @@ pub(crate) fn held_by_another(holder: &str) -> Status {
     ))
 }
 
+/// How often a server reads its bots' keys for changes made elsewhere: `cardroom bots revoke`
+/// or `rotate` on the store, another node's rpc.
+pub(crate) const KEY_WATCH: Duration = Duration::from_secs(1);
+
+/// Why the streams of `name` end when its key was revoked.
+pub(crate) fn revoked_reason(name: &str) -> String {
+    format!(
+        "the key of {name:?} was revoked: its operator issues a new one (`cardroom bots rotate`)"
+    )
+}
+
+/// Why the streams of `name` end when its key was replaced.
+pub(crate) fn replaced_reason(name: &str) -> String {
+    format!(
+        "the key of {name:?} was replaced (`cardroom bots rotate`): join again with the new key"
+    )
+}
+
+/// Why the streams of `name` end when its key changed from `before` to `now` (status and
+/// issue time), if it did.
+fn key_change(name: &str, before: (BotStatus, i64), now: (BotStatus, i64)) -> Option<String> {
+    if before == now {
+        return None;
+    }
+    Some(match now.0 {
+        BotStatus::Revoked => revoked_reason(name),
+        BotStatus::Active => replaced_reason(name),
+    })
+}
+
+/// Ends the streams of every registered bot whose key is revoked or replaced, wherever that
+/// was done: the admin rpcs call [`revoked`] at once, and this loop reads the accounts every
+/// [`KEY_WATCH`] for changes made on the store by another process. Runs until dropped.
+pub(crate) async fn watch_keys(registry: Registry, accounts: Accounts) {
+    let mut known: HashMap<String, (BotStatus, i64)> = HashMap::new();
+    let mut every = tokio::time::interval(KEY_WATCH);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let bots = match accounts.list().await {
+            Ok(bots) => bots,
+            Err(error) => {
+                warn!(cause = %error, "the bots' keys could not be read");
+                continue;
+            }
+        };
+        for bot in bots {
+            let now = (bot.status, bot.key_issued_ms);
+            let before = known.insert(bot.name.clone(), now);
+            if let Some(reason) = before.and_then(|before| key_change(&bot.name, before, now)) {
+                revoked(&registry, &bot.name, &reason);
+            }
+        }
+    }
+}
+
+/// Ends what `name` holds (its waiters, its seats), with `reason`, and logs it.
+pub(crate) fn revoked(registry: &Registry, name: &str, reason: &str) {
+    let reached = registry.revoke(name, reason);
+    if reached > 0 {
+        info!(bot = %name, streams = reached, "a changed key ended the bot's streams");
+    }
+}
+
 /// An authentication failure's status, by gRPC's conventions: no valid credential is
 /// UNAUTHENTICATED; a valid one that does not allow this seat is PERMISSION_DENIED.
 pub(crate) fn auth_status(error: AuthError) -> Status {
@@ -116,7 +184,9 @@ pub(crate) async fn account_to_pb(
         created_ms: bot.created_ms,
         key_issued_ms: bot.key_issued_ms,
         revoked_ms: bot.revoked_ms.unwrap_or(0),
+        versions_forgotten: versions.forgotten,
         versions: versions
+            .kept
             .into_iter()
             .map(|v| pb::BotVersion {
                 version: v.version,

@@ -158,6 +158,14 @@ async fn serve(
         );
     }
     info!(%address, tls = config.tls.is_some(), "cardroom serving");
+    // A key revoked or replaced anywhere ends the bot's streams here (an admin rpc does it at
+    // once); the watch stops with the server.
+    let _keys = config.accounts.clone().map(|accounts| {
+        tokio_util::task::AbortOnDropHandle::new(tokio::spawn(accounts::watch_keys(
+            registry.clone(),
+            accounts,
+        )))
+    });
     let stopping = registry.clone();
     let (drained, drained_rx) = tokio::sync::oneshot::channel::<()>();
     let server = builder

@@ -19,6 +19,28 @@ pub(crate) const DEFAULT_PAGE_SIZE: usize = 50;
 /// The most matches on a page; more is read as this.
 pub(crate) const MAX_PAGE_SIZE: usize = 200;
 
+/// A page of `items` (sorted by `name`, distinct names) of `page_size` items (0: the
+/// default, bounded by [`MAX_PAGE_SIZE`]) after the name `token` (empty: from the first),
+/// and the token of the next page (empty on the last): how the rpcs that list named things
+/// (`ListBots`, `ListLadders`) page them. The token is the last name given.
+pub(crate) fn page_by_name<T>(
+    items: Vec<T>,
+    name: impl Fn(&T) -> &str,
+    page_size: u32,
+    token: &str,
+) -> (Vec<T>, String) {
+    let size = match page_size as usize {
+        0 => DEFAULT_PAGE_SIZE,
+        n => n.min(MAX_PAGE_SIZE),
+    };
+    let mut page: Vec<T> =
+        items.into_iter().filter(|item| token.is_empty() || name(item) > token).collect();
+    let more = page.len() > size;
+    page.truncate(size);
+    let next = if more { page.last().map(|item| name(item).to_owned()) } else { None };
+    (page, next.unwrap_or_default())
+}
+
 /// A match in the index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Listed {
@@ -257,6 +279,17 @@ mod tests {
         // Beyond `keep`, the oldest ended is forgotten.
         assert_eq!(index.ended("a", 12, 2), ["b"]);
         assert_eq!(ids(&index.page(&query(true, None, 10))), ["a", "e"]);
+    }
+
+    #[test]
+    fn named_things_page_by_their_last_name() {
+        let names: Vec<String> = (0..450).map(|i| format!("bot{i:03}")).collect();
+        let (first, next) = page_by_name(names.clone(), String::as_str, 0, "");
+        assert_eq!((first.len(), next.as_str()), (DEFAULT_PAGE_SIZE, "bot049"));
+        let (second, next) = page_by_name(names.clone(), String::as_str, 1_000, &next);
+        assert_eq!((second.len(), second[0].as_str()), (MAX_PAGE_SIZE, "bot050"));
+        let (last, next) = page_by_name(names, String::as_str, 500, &next);
+        assert_eq!((last.len(), next.as_str()), (200, ""));
     }
 
     #[test]

@@ -46,6 +46,9 @@ pub(crate) enum Command {
     Watch { tx: WatchSender },
     /// The match's status.
     Info { reply: oneshot::Sender<pb::MatchInfo> },
+    /// The key of the registered bot holding `seat` was revoked or replaced: its stream ends
+    /// UNAUTHENTICATED with `reason`, and the seat forfeits.
+    Revoke { seat: Seat, reason: String },
 }
 
 /// A bot joining `seat`: from now on the task reads `inbound` itself.
@@ -389,6 +392,25 @@ impl<G: WireGame> MatchTask<G> {
             Command::Info { reply } => {
                 let _ = reply.send(self.info(None));
             }
+            Command::Revoke { seat, reason } => self.revoke(seat, &reason),
+        }
+    }
+
+    /// Ends `seat`'s stream, whose bot's key was revoked or replaced, with UNAUTHENTICATED and
+    /// `reason`, and forfeits the seat under the game's rule (Gin Rummy ends; Twenty-Two plays
+    /// the seat by its default action to the end), the failure saying why.
+    fn revoke(&mut self, seat: Seat, reason: &str) {
+        let Some(slot) = self.seats.get(seat.index()) else { return };
+        if slot.forfeited {
+            return;
+        }
+        if let Some(connection) = &slot.connection {
+            let _ = connection.tx.try_send(Err(Status::unauthenticated(reason.to_owned())));
+        }
+        self.disconnect(seat);
+        self.forfeit(seat, format!("{seat} forfeits: {reason}"));
+        if self.started && self.state.to_act() == Some(seat) && !self.forfeit_ends_match() {
+            self.next_decision(Instant::now());
         }
     }
 
@@ -532,7 +554,8 @@ impl<G: WireGame> MatchTask<G> {
         self.fail(seat, FailureKind::Timeout, None, error.message.clone());
         self.send_error(seat, error);
         if strike.forfeits {
-            self.forfeit(seat);
+            let max_strikes = self.clock.rules().max_strikes;
+            self.forfeit(seat, format!("{seat} forfeits after {max_strikes} strikes: placed last"));
             if self.forfeit_ends_match() {
                 return;
             }
@@ -543,15 +566,15 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    fn forfeit(&mut self, seat: Seat) {
+    /// Forfeits `seat` (placed last), saying why in `message`.
+    fn forfeit(&mut self, seat: Seat, message: String) {
         self.seats[seat.index()].forfeited = true;
-        warn!(%seat, "seat forfeits");
-        let max_strikes = self.clock.rules().max_strikes;
+        warn!(%seat, %message, "seat forfeits");
         let error = pb::ActError {
             turn: self.turn,
             code: pb::ActErrorCode::Forfeited as i32,
             rule: String::new(),
-            message: format!("{seat} forfeits after {max_strikes} strikes: placed last"),
+            message,
         };
         self.fail(seat, FailureKind::Forfeit, None, error.message.clone());
         self.send_error(seat, error);
@@ -855,7 +878,7 @@ fn answer_after_end(
                     let _ = reply.send(info);
                 }
             }
-            Command::Connect(_) => {}
+            Command::Connect(_) | Command::Revoke { .. } => {}
         }
     }
 }

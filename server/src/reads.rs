@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use cardroom_proto::pb;
 use cardroom_store::{
-    Accounts, BotId, FailureRow, Ladder, LadderMatch, LadderMatchId, LeaderboardLine, Standings,
-    Store, leaderboard_order,
+    Accounts, BotId, Echo, FailureRow, Ladder, LadderMatch, LadderMatchId, LeaderboardLine,
+    Standings, Store, leaderboard_order,
 };
 use tonic::Status;
 use tonic::metadata::MetadataMap;
 
 use crate::accounts::{auth_status, bearer, store_status};
-use crate::listing::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
+use crate::listing::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, page_by_name};
 
 /// The accounts (and the store behind them) of a server that keeps a store;
 /// FAILED_PRECONDITION otherwise.
@@ -45,7 +45,7 @@ async fn ladder(store: &dyn Store, name: &str) -> Result<Ladder, Status> {
         .ladder(name)
         .await
         .map_err(store_status)?
-        .ok_or_else(|| Status::not_found(format!("no ladder named {name:?}")))
+        .ok_or_else(|| Status::not_found(format!("no ladder named {}", Echo(name))))
 }
 
 fn ladder_to_pb(ladder: &Ladder) -> pb::LadderInfo {
@@ -162,7 +162,7 @@ async fn names(store: &dyn Store, ladder: &Ladder) -> Result<HashMap<BotId, Stri
 /// The bot named `name` in `ladder`; NOT_FOUND if it is not in it.
 fn bot_in(names: &HashMap<BotId, String>, ladder: &Ladder, name: &str) -> Result<BotId, Status> {
     names.iter().find(|(_, n)| n.as_str() == name).map(|(id, _)| *id).ok_or_else(|| {
-        Status::not_found(format!("no bot named {name:?} in ladder {:?}", ladder.spec.name))
+        Status::not_found(format!("no bot named {} in ladder {:?}", Echo(name), ladder.spec.name))
     })
 }
 
@@ -197,9 +197,18 @@ fn match_to_pb(
 }
 
 /// `ListLadders`.
-pub(crate) async fn list_ladders(store: &dyn Store) -> Result<pb::ListLaddersResponse, Status> {
-    let ladders = store.ladders().await.map_err(store_status)?;
-    Ok(pb::ListLaddersResponse { ladders: ladders.iter().map(ladder_to_pb).collect() })
+pub(crate) async fn list_ladders(
+    store: &dyn Store,
+    request: &pb::ListLaddersRequest,
+) -> Result<pb::ListLaddersResponse, Status> {
+    let mut ladders = store.ladders().await.map_err(store_status)?;
+    ladders.sort_by(|a, b| a.spec.name.cmp(&b.spec.name));
+    let (page, next_page_token) =
+        page_by_name(ladders, |l| &l.spec.name, request.page_size, &request.page_token);
+    Ok(pb::ListLaddersResponse {
+        ladders: page.iter().map(ladder_to_pb).collect(),
+        next_page_token,
+    })
 }
 
 /// `GetLeaderboard`.

@@ -426,6 +426,45 @@ impl Registry {
             .collect()
     }
 
+    /// Ends everything the registered bot `account` holds, its key revoked or replaced: its
+    /// waiters in the lobby and the queues get UNAUTHENTICATED with `reason`, and every running
+    /// match with a seat it holds is told to end that seat's stream and forfeit it. Returns how
+    /// many waiters and seats it reached.
+    pub(crate) fn revoke(&self, account: &str, reason: &str) -> usize {
+        let held = |w: &Waiting| w.account.as_deref() == Some(account);
+        let (waiters, seats) = {
+            let mut registry = self.lock();
+            let registry = &mut *registry;
+            let mut waiters = Vec::new();
+            for waiting in registry.queues.values_mut().chain(registry.lobby.values_mut()) {
+                let (gone, kept): (Vec<Waiting>, Vec<Waiting>) =
+                    std::mem::take(waiting).into_iter().partition(held);
+                *waiting = kept;
+                waiters.extend(gone);
+            }
+            registry.queues.retain(|_, waiting| !waiting.is_empty());
+            registry.lobby.retain(|_, waiting| !waiting.is_empty());
+            let seats: Vec<(MatchHandle, Seat)> = registry
+                .tokens
+                .values()
+                .filter(|seat| seat.holder.as_deref() == Some(account))
+                .filter_map(|seat| Some((registry.running.get(&seat.match_id)?.clone(), seat.seat)))
+                .collect();
+            (waiters, seats)
+        };
+        let reached = waiters.len() + seats.len();
+        for waiter in waiters {
+            let _ = waiter.reply.send(Err(Status::unauthenticated(reason.to_owned())));
+        }
+        for (handle, seat) in seats {
+            let reason = reason.to_owned();
+            tokio::spawn(async move {
+                let _ = handle.commands.send(Command::Revoke { seat, reason }).await;
+            });
+        }
+        reached
+    }
+
     /// Removes a waiter (of a queue or the lobby) that gave up.
     pub(crate) fn leave_queue(&self, id: u64) {
         let mut registry = self.lock();
@@ -655,7 +694,8 @@ fn take_from_lobby(
         });
         if waiting < *count {
             return Err(Status::failed_precondition(format!(
-                "{count} seat(s) for {name:?} but {waiting} bot(s) of that name wait in the lobby"
+                "{count} seat(s) for {} but {waiting} bot(s) of that name wait in the lobby",
+                cardroom_store::Echo(name)
             )));
         }
     }

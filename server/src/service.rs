@@ -18,7 +18,7 @@ use tracing::info;
 use crate::accounts;
 use crate::elsewhere::{self, Peer, Peers};
 use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
-use crate::listing::{self, Elsewhere, PageQuery};
+use crate::listing::{self, Elsewhere, PageQuery, page_by_name};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
@@ -465,6 +465,10 @@ impl cardroom_server::Cardroom for Cardroom {
         check_name("Join.bot_version", &join.bot_version, config.max_name_bytes)?;
         if let Some(pb::join::Seat::Lobby(name)) = &join.seat {
             check_name("Join.lobby", name, config.max_name_bytes)?;
+            if name.is_empty() {
+                // Before any key is looked at: an empty name is malformed, whoever sends it.
+                return Err(Status::invalid_argument("a lobby name cannot be empty"));
+            }
         }
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
         // A seat token names its seat, and the seat its holder: looked up first, so that a
@@ -596,10 +600,10 @@ impl cardroom_server::Cardroom for Cardroom {
 
     async fn list_ladders(
         &self,
-        _request: Request<pb::ListLaddersRequest>,
+        request: Request<pb::ListLaddersRequest>,
     ) -> Result<Response<pb::ListLaddersResponse>, Status> {
         let store = reads::store(self.registry.config().accounts.as_ref())?;
-        Ok(Response::new(reads::list_ladders(store.as_ref()).await?))
+        Ok(Response::new(reads::list_ladders(store.as_ref(), request.get_ref()).await?))
     }
 
     async fn get_leaderboard(
@@ -676,11 +680,15 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<pb::ListBotsRequest>,
     ) -> Result<Response<pb::ListBotsResponse>, Status> {
         let accounts = self.accounts_admin(&request)?;
-        let mut bots = Vec::new();
-        for bot in accounts.list().await.map_err(accounts::account_status)? {
+        let listed = accounts.list().await.map_err(accounts::account_status)?;
+        let asked = request.get_ref();
+        let (page, next_page_token) =
+            page_by_name(listed, |bot| &bot.name, asked.page_size, &asked.page_token);
+        let mut bots = Vec::with_capacity(page.len());
+        for bot in page {
             bots.push(accounts::account_to_pb(accounts, bot).await?);
         }
-        Ok(Response::new(pb::ListBotsResponse { bots }))
+        Ok(Response::new(pb::ListBotsResponse { bots, next_page_token }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -692,6 +700,7 @@ impl cardroom_server::Cardroom for Cardroom {
         let name = request.into_inner().name;
         let bot = accounts.revoke(&name).await.map_err(accounts::account_status)?;
         info!(bot = %bot.name, "bot key revoked");
+        accounts::revoked(&self.registry, &bot.name, &accounts::revoked_reason(&bot.name));
         Ok(Response::new(accounts::account_to_pb(accounts, bot).await?))
     }
 
@@ -716,6 +725,8 @@ impl cardroom_server::Cardroom for Cardroom {
         let name = request.into_inner().name;
         let issued = accounts.rotate(&name).await.map_err(accounts::account_status)?;
         info!(bot = %issued.bot.name, "bot key rotated");
+        let reason = accounts::replaced_reason(&issued.bot.name);
+        accounts::revoked(&self.registry, &issued.bot.name, &reason);
         Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
     }
 
@@ -769,6 +780,12 @@ fn check_name(field: &str, name: &str, max_bytes: usize) -> Result<(), Status> {
         return Err(Status::invalid_argument(format!(
             "{field} is {} bytes; this server keeps names of at most {max_bytes} bytes",
             name.len()
+        )));
+    }
+    if let Some(at) = name.find(char::is_control) {
+        return Err(Status::invalid_argument(format!(
+            "{field} holds a control character at byte {at}: names and versions are printable \
+             text"
         )));
     }
     Ok(())

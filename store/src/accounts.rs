@@ -5,8 +5,12 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::Echo;
 use crate::keys::{BotKey, KeyHash};
-use crate::{BotAccount, BotId, BotVersion, Store, StoreError};
+use crate::{BotAccount, BotId, BotVersions, Store, StoreError};
+
+/// The (bot, version) pairs an [`Accounts`] remembers having noted, at most.
+const MAX_NOTED: usize = 10_000;
 
 /// The longest bot name, in bytes.
 pub const MAX_NAME_BYTES: usize = 64;
@@ -46,7 +50,7 @@ impl BotName {
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
     /// The name cannot be registered.
-    #[error("the bot name {name:?} cannot be registered: {why}")]
+    #[error("the bot name {} cannot be registered: {why}", Echo(name))]
     BadName {
         /// The name given.
         name: String,
@@ -65,29 +69,31 @@ pub enum AccountError {
 pub enum AuthError {
     /// The name is registered and no key came with it.
     #[error(
-        "{name:?} is a registered bot: send its key as `authorization: Bearer <key>` (--key or \
-         CARDROOM_KEY in the SDKs)"
+        "{} is a registered bot: send its key as `authorization: Bearer <key>` (--key or \
+         CARDROOM_KEY in the SDKs)",
+        Echo(name)
     )]
     MissingKey {
         /// The name claimed.
         name: String,
     },
     /// The key presented is no active bot's.
-    #[error("the key presented for {name:?} is not its key (nor any active bot's)")]
+    #[error("the key presented for {} is not its key (nor any active bot's)", Echo(name))]
     WrongKey {
         /// The name claimed.
         name: String,
     },
     /// The name's key was revoked.
     #[error(
-        "the key of {name:?} was revoked: its operator issues a new one (`cardroom bots rotate`)"
+        "the key of {} was revoked: its operator issues a new one (`cardroom bots rotate`)",
+        Echo(name)
     )]
     Revoked {
         /// The name claimed.
         name: String,
     },
     /// The key is another bot's.
-    #[error("the key presented is {key_of:?}'s; it does not seat {name:?}")]
+    #[error("the key presented is {key_of:?}'s; it does not seat {}", Echo(name))]
     OtherBotsKey {
         /// The name claimed.
         name: String,
@@ -95,7 +101,7 @@ pub enum AuthError {
         key_of: String,
     },
     /// The server seats registered bots only, and this name is not one.
-    #[error("{name:?} is not a registered bot, and this server seats registered bots only")]
+    #[error("{} is not a registered bot, and this server seats registered bots only", Echo(name))]
     NotRegistered {
         /// The name claimed.
         name: String,
@@ -179,8 +185,9 @@ impl Accounts {
         Ok(self.store.bots().await?)
     }
 
-    /// The versions `name` reported, first seen first.
-    pub async fn versions(&self, name: &str) -> Result<Vec<BotVersion>, AccountError> {
+    /// The versions kept of `name` (its last [`crate::VERSIONS_KEPT`]), first seen first, and
+    /// how many it forgot.
+    pub async fn versions(&self, name: &str) -> Result<BotVersions, AccountError> {
         Ok(self.store.bot_versions(name).await?)
     }
 
@@ -228,7 +235,13 @@ impl Accounts {
             return Ok(());
         }
         self.store.note_version(bot, version, now_ms()).await?;
-        self.noted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(pair);
+        let mut noted = self.noted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if noted.len() >= MAX_NOTED {
+            // A flood of versions: forget what was noted rather than grow (the next join of
+            // each costs one write again).
+            noted.clear();
+        }
+        noted.insert(pair);
         Ok(())
     }
 }
@@ -337,7 +350,7 @@ mod tests {
             accounts.note_version(alice.id, version).await.unwrap();
         }
         let versions: Vec<String> =
-            accounts.versions("alice").await.unwrap().into_iter().map(|v| v.version).collect();
+            accounts.versions("alice").await.unwrap().kept.into_iter().map(|v| v.version).collect();
         assert_eq!(versions, ["v1", "v2"]);
         let unknown = accounts.versions("nobody").await.unwrap_err();
         assert!(matches!(unknown, AccountError::Store(StoreError::NoSuchBot(_))));

@@ -17,6 +17,7 @@
 //! ```
 
 mod accounts;
+mod echo;
 mod keys;
 mod ladders;
 mod nodes;
@@ -40,6 +41,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use accounts::{AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES};
+pub use echo::{ECHO_BYTES, Echo};
 pub use keys::{BotKey, KeyHash};
 pub use ladders::{
     Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
@@ -140,6 +142,20 @@ impl AccountRow {
     }
 }
 
+/// The versions a store keeps of each bot: the ones last seen. A bot that reports a new
+/// version at every join (a hash per build, or a flood) cannot grow its account's rows or
+/// replies beyond this; the ones forgotten are counted ([`BotVersions::forgotten`]).
+pub const VERSIONS_KEPT: usize = 16;
+
+/// The versions a store keeps of a bot, and how many more it forgot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotVersions {
+    /// At most [`VERSIONS_KEPT`], first seen first.
+    pub kept: Vec<BotVersion>,
+    /// Versions reported once and forgotten since, the least recently seen first out.
+    pub forgotten: u64,
+}
+
 /// A version (a tag or a hash) a bot reported when it joined.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotVersion {
@@ -166,10 +182,10 @@ pub enum StoreError {
         known: i64,
     },
     /// A bot of this name is registered already.
-    #[error("a bot named {0:?} is registered already")]
+    #[error("a bot named {} is registered already", Echo(.0))]
     NameTaken(String),
     /// No bot of this name is registered.
-    #[error("no bot named {0:?} is registered")]
+    #[error("no bot named {} is registered", Echo(.0))]
     NoSuchBot(String),
     /// The store's address is not one this build opens.
     #[error(
@@ -178,10 +194,10 @@ pub enum StoreError {
     )]
     BadUrl(String),
     /// A ladder of this name exists already.
-    #[error("a ladder named {0:?} exists already")]
+    #[error("a ladder named {} exists already", Echo(.0))]
     LadderExists(String),
     /// No such ladder.
-    #[error("no ladder {0}")]
+    #[error("no ladder {}", Echo(.0))]
     NoSuchLadder(String),
     /// A closed ladder stays closed.
     #[error("the ladder {0:?} is closed: a closed ladder is never run again")]
@@ -255,11 +271,12 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// The active bot whose key has this hash, if any.
     async fn bot_by_key(&self, key_hash: &KeyHash) -> Result<Option<BotAccount>, StoreError>;
 
-    /// Notes that `bot` joined reporting `version` at `now_ms`.
+    /// Notes that `bot` joined reporting `version` at `now_ms`, in one transaction: beyond
+    /// [`VERSIONS_KEPT`] versions the one least recently seen is forgotten (and counted).
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError>;
 
-    /// The versions `name` reported, first seen first.
-    async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError>;
+    /// The versions kept of `name`, first seen first, and how many it forgot.
+    async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError>;
 
     // Hosted ladders (see the `ladders` module's docs for a match's life).
 

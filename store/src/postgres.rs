@@ -25,10 +25,11 @@ use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::postgres_reads as reads;
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
-    Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
+    HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
     LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
     RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
+    VERSIONS_KEPT,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -62,6 +63,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::think::POSTGRES_MIGRATION,
     // 7: which node recorded each done match; indexes of the done matches and of server ids.
     crate::nodes::FINISHED_MIGRATION,
+    // 8: each bot's count of versions forgotten (a bot keeps its last `VERSIONS_KEPT`).
+    crate::sqlite::VERSIONS_FORGOTTEN,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -370,18 +373,37 @@ impl Store for PgStore {
     }
 
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
-        let conn = self.conn().await?;
-        conn.exec(
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await?;
+        // The bot's row locked first: two notes of one bot cannot interleave their counts.
+        tx.exec("SELECT 1 FROM bots WHERE id = $1 FOR UPDATE", &[&bot.0]).await?;
+        tx.exec(
             "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
              VALUES ($1, $2, $3, $3)
              ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
             &[&bot.0, &version, &now_ms],
         )
         .await?;
+        let forgotten = tx
+            .exec(
+                "DELETE FROM bot_versions WHERE bot_id = $1 AND version NOT IN (
+                     SELECT version FROM bot_versions WHERE bot_id = $1
+                     ORDER BY last_seen_ms DESC, version COLLATE \"C\" DESC LIMIT $2)",
+                &[&bot.0, &(VERSIONS_KEPT as i64)],
+            )
+            .await?;
+        if forgotten > 0 {
+            tx.exec(
+                "UPDATE bots SET versions_forgotten = versions_forgotten + $2 WHERE id = $1",
+                &[&bot.0, &(forgotten as i64)],
+            )
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
-    async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError> {
+    async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {
         let mut conn = self.conn().await?;
         let tx = conn.build_transaction().read_only(true).start().await?;
         let bot = existing_account(&tx, name).await?.account.id;
@@ -402,8 +424,15 @@ impl Store for PgStore {
                 })
             })
             .collect::<Result<_, StoreError>>()?;
+        let forgotten: i64 = tx
+            .rows("SELECT versions_forgotten FROM bots WHERE id = $1", &[&bot.0])
+            .await?
+            .first()
+            .map(|row| row.try_get(0))
+            .transpose()?
+            .unwrap_or(0);
         tx.commit().await?;
-        Ok(versions)
+        Ok(BotVersions { kept: versions, forgotten: u64::try_from(forgotten).unwrap_or(0) })
     }
 
     async fn create_ladder(&self, ladder: &NewLadder, now_ms: i64) -> Result<Ladder, StoreError> {

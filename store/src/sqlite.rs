@@ -14,10 +14,11 @@ use crate::keys::KeyHash;
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, Claim, FailureRow, HeadToHead,
-    Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
+    AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
+    HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
     LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
     RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    VERSIONS_KEPT,
 };
 
 /// Migration 5, the same SQL on both backends: a partial index of the open sets, in set order
@@ -58,7 +59,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::think::SQLITE_MIGRATION,
     // 7: which node recorded each done match; indexes of the done matches and of server ids.
     crate::nodes::FINISHED_MIGRATION,
+    // 8: each bot's count of versions forgotten (a bot keeps its last `VERSIONS_KEPT`).
+    VERSIONS_FORGOTTEN,
 ];
+
+/// Migration 8, the same in both dialects.
+pub(crate) const VERSIONS_FORGOTTEN: &str =
+    "ALTER TABLE bots ADD COLUMN versions_forgotten BIGINT NOT NULL DEFAULT 0;";
 
 /// The columns an account is selected with, in the order [`credential`] reads them.
 const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
@@ -287,18 +294,32 @@ impl Store for SqliteStore {
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
         let version = version.to_owned();
         self.run(move |conn| {
-            conn.execute(
+            let tx = conn.transaction()?;
+            tx.execute(
                 "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
                  VALUES (?1, ?2, ?3, ?3)
                  ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
                 params![bot.0, version, now_ms],
             )?;
+            let forgotten = tx.execute(
+                "DELETE FROM bot_versions WHERE bot_id = ?1 AND version NOT IN (
+                     SELECT version FROM bot_versions WHERE bot_id = ?1
+                     ORDER BY last_seen_ms DESC, version DESC LIMIT ?2)",
+                params![bot.0, VERSIONS_KEPT as i64],
+            )?;
+            if forgotten > 0 {
+                tx.execute(
+                    "UPDATE bots SET versions_forgotten = versions_forgotten + ?2 WHERE id = ?1",
+                    params![bot.0, forgotten as i64],
+                )?;
+            }
+            tx.commit()?;
             Ok(())
         })
         .await
     }
 
-    async fn bot_versions(&self, name: &str) -> Result<Vec<BotVersion>, StoreError> {
+    async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {
         let name = name.to_owned();
         self.run(move |conn| {
             let tx = conn.transaction()?;
@@ -317,8 +338,13 @@ impl Store for SqliteStore {
                 })?
                 .collect::<Result<_, _>>()?
             };
+            let forgotten: i64 = tx.query_row(
+                "SELECT versions_forgotten FROM bots WHERE id = ?1",
+                [bot.0],
+                |row| row.get(0),
+            )?;
             tx.commit()?;
-            Ok(versions)
+            Ok(BotVersions { kept: versions, forgotten: u64::try_from(forgotten).unwrap_or(0) })
         })
         .await
     }

@@ -52,6 +52,7 @@ macro_rules! suite {
                 revoking_and_replacing_a_key,
                 a_key_hash_belongs_to_one_bot,
                 a_version_keeps_its_first_sighting_and_moves_its_last,
+                a_flood_of_versions_keeps_the_last_ones_and_a_count,
                 concurrent_registrations_commit_whole,
             );
         }

@@ -120,7 +120,7 @@ async fn the_account_rpcs_need_the_admin_token_and_say_what_is_wrong() {
     let mut client = server.client().await;
     let anonymous = client.register_bot(pb::RegisterBotRequest { name: "x".into() }).await;
     assert_eq!(anonymous.unwrap_err().code(), Code::Unauthenticated);
-    let listed = client.list_bots(pb::ListBotsRequest {}).await;
+    let listed = client.list_bots(pb::ListBotsRequest::default()).await;
     assert_eq!(listed.unwrap_err().code(), Code::Unauthenticated);
     register(&mut client, "alice").await;
     let again = client.register_bot(admin(pb::RegisterBotRequest { name: "alice".into() })).await;
@@ -142,7 +142,7 @@ async fn the_account_rpcs_need_the_admin_token_and_say_what_is_wrong() {
     ] {
         let server = TestServer::start(config).await;
         let mut client = server.client().await;
-        let status = client.list_bots(admin(pb::ListBotsRequest {})).await.unwrap_err();
+        let status = client.list_bots(admin(pb::ListBotsRequest::default())).await.unwrap_err();
         assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
     }
 }
@@ -208,7 +208,8 @@ async fn sdk_bots_play_on_their_keys_and_their_versions_are_kept() {
         info.unwrap().into_inner().seats.into_iter().map(|s| s.bot_name).collect();
     assert_eq!(names, ["alice", "guest"], "a registered bot plays under its registered name");
 
-    let bots = client.list_bots(admin(pb::ListBotsRequest {})).await.unwrap().into_inner().bots;
+    let bots =
+        client.list_bots(admin(pb::ListBotsRequest::default())).await.unwrap().into_inner().bots;
     assert_eq!(bots.len(), 1);
     // Anyone may read a bot's account, without its key.
     let public = client.get_bot(pb::GetBotRequest { name: "alice".into() }).await.unwrap();
@@ -217,4 +218,57 @@ async fn sdk_bots_play_on_their_keys_and_their_versions_are_kept() {
     assert_eq!(unknown.code(), Code::NotFound);
     let versions: Vec<&str> = bots[0].versions.iter().map(|v| v.version.as_str()).collect();
     assert_eq!((bots[0].name.as_str(), versions), ("alice", vec!["v1.0.0"]));
+}
+
+#[tokio::test]
+async fn replies_stay_bounded_however_many_versions_names_and_bytes_a_client_sends() {
+    let server = server(false).await;
+    let mut client = server.client().await;
+    let key = register(&mut client, "alice").await;
+    // A new version at every join: the account keeps its last ones and a count.
+    for i in 0..40 {
+        let join = pb::Join { bot_version: format!("build-{i}"), ..lobby("alice") };
+        let bot = Bot::open_with_key(server.channel().await, join, &key).await.unwrap();
+        drop(bot);
+    }
+    let bot = client.get_bot(pb::GetBotRequest { name: "alice".into() }).await.unwrap();
+    let bot = bot.into_inner();
+    assert_eq!(bot.versions.len(), cardroom_store::VERSIONS_KEPT);
+    assert_eq!(bot.versions_forgotten, 40 - cardroom_store::VERSIONS_KEPT as u64);
+    assert_eq!(bot.versions.last().unwrap().version, "build-39");
+    // A version is short printable text: an escape sequence is refused, not stored.
+    let join = pb::Join { bot_version: "v1\n\u{1b}[31mred".into(), ..lobby("alice") };
+    let status = refused(&server, join, Some(&key)).await;
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(status.message().contains("control character"), "{status:?}");
+    // An empty lobby name is malformed, whatever key comes with it.
+    let status = refused(&server, lobby(""), Some(&key)).await;
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    // A message repeats at most 64 bytes of what was sent.
+    let long = "x".repeat(5_000);
+    let status = client.register_bot(admin(pb::RegisterBotRequest { name: long })).await;
+    let status = status.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(status.message().len() < 200, "{} bytes: {status:?}", status.message().len());
+    // Lists come in pages of at most 200.
+    for i in 0..240 {
+        register(&mut client, &format!("bot{i:03}")).await;
+    }
+    let mut names = Vec::new();
+    let mut page_token = String::new();
+    loop {
+        let request = pb::ListBotsRequest { page_size: 50, page_token };
+        let page = client.list_bots(admin(request)).await.unwrap().into_inner();
+        assert!(page.bots.len() <= 50);
+        names.extend(page.bots.into_iter().map(|b| b.name));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    assert_eq!(names.len(), 241);
+    assert!(names.windows(2).all(|w| w[0] < w[1]), "by name, each once");
+    let request = pb::ListBotsRequest { page_size: 10_000, page_token: String::new() };
+    let page = client.list_bots(admin(request)).await.unwrap().into_inner();
+    assert_eq!((page.bots.len(), page.next_page_token.is_empty()), (200, false));
 }

@@ -107,7 +107,8 @@ async fn server() -> (TestServer, [String; 2], Arc<dyn Store>) {
 async fn the_leaderboard_and_a_bots_pages_are_the_stores_content() {
     let (server, _, _) = server().await;
     let mut client = server.client().await;
-    let ladders = client.list_ladders(pb::ListLaddersRequest {}).await.unwrap().into_inner();
+    let ladders =
+        client.list_ladders(pb::ListLaddersRequest::default()).await.unwrap().into_inner();
     let names: Vec<&str> = ladders.ladders.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["tt"]);
 

@@ -123,6 +123,11 @@ impl StockBot {
         self.matches.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Whether the process has exited.
+    pub(crate) fn exited(&self) -> bool {
+        self.process().try_wait().expect("the bot's status").is_some()
+    }
+
     /// Panics, with its last lines, if the process has exited.
     pub(crate) fn assert_running(&self) {
         let status = self.process().try_wait().expect("the bot's status");

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use cardroom_store::{BotStatus, KeyHash, Store, StoreError};
+use cardroom_store::{BotStatus, KeyHash, Store, StoreError, VERSIONS_KEPT};
 
 /// Registering keeps the hash and the time; a name is registered once; an unknown name is
 /// found by nothing.
@@ -82,11 +82,33 @@ pub(crate) async fn a_version_keeps_its_first_sighting_and_moves_its_last(store:
     store.note_version(bot, "v2", 20).await.unwrap();
     store.note_version(bot, "v1", 30).await.unwrap();
     let versions = store.bot_versions("alice").await.unwrap();
-    let seen: Vec<(&str, i64, i64)> =
-        versions.iter().map(|v| (v.version.as_str(), v.first_seen_ms, v.last_seen_ms)).collect();
+    let seen: Vec<(&str, i64, i64)> = versions
+        .kept
+        .iter()
+        .map(|v| (v.version.as_str(), v.first_seen_ms, v.last_seen_ms))
+        .collect();
     assert_eq!(seen, [("v1", 10, 30), ("v2", 20, 20)]);
+    assert_eq!(versions.forgotten, 0);
     let unknown = store.bot_versions("nobody").await.unwrap_err();
     assert!(matches!(unknown, StoreError::NoSuchBot(_)), "{unknown}");
+}
+
+/// A bot that reports a new version at every join keeps its last `VERSIONS_KEPT`, the one
+/// least recently seen forgotten first, and a count of the rest.
+pub(crate) async fn a_flood_of_versions_keeps_the_last_ones_and_a_count(store: Arc<dyn Store>) {
+    let bot = store.register_bot("alice", KeyHash::of("k"), 1).await.unwrap().id;
+    let flood = VERSIONS_KEPT as i64 * 3;
+    for i in 0..flood {
+        store.note_version(bot, &format!("v{i}"), 100 + i).await.unwrap();
+    }
+    // The first version seen again: it is among the last seen, kept.
+    store.note_version(bot, "v0", 100 + flood).await.unwrap();
+    let versions = store.bot_versions("alice").await.unwrap();
+    assert_eq!(versions.kept.len(), VERSIONS_KEPT);
+    assert_eq!(versions.forgotten, flood as u64 - VERSIONS_KEPT as u64 + 1);
+    let kept: Vec<&str> = versions.kept.iter().map(|v| v.version.as_str()).collect();
+    assert!(kept.contains(&"v0") && kept.contains(&format!("v{}", flood - 1).as_str()), "{kept:?}");
+    assert!(!kept.contains(&"v1"), "{kept:?}");
 }
 
 /// Many registrations at once, as many nodes would send them: each commits whole, and a name

@@ -817,14 +817,20 @@ class SeatSummary(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., connected: _Optional[bool] = ...) -> None: ...
 
 class ListLaddersRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListLaddersResponse(_message.Message):
-    __slots__ = ("ladders",)
+    __slots__ = ("ladders", "next_page_token")
     LADDERS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ladders: _containers.RepeatedCompositeFieldContainer[LadderInfo]
-    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, ladders: _Optional[_Iterable[_Union[LadderInfo, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class LadderInfo(_message.Message):
     __slots__ = ("name", "game", "table_seats", "rating", "status", "status_reason", "provisional_sets", "created_ms")
@@ -1193,14 +1199,20 @@ class RegisterBotRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListBotsResponse(_message.Message):
-    __slots__ = ("bots",)
+    __slots__ = ("bots", "next_page_token")
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[BotAccount]
-    def __init__(self, bots: _Optional[_Iterable[_Union[BotAccount, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotAccount, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RevokeBotRequest(_message.Message):
     __slots__ = ("name",)
@@ -1221,20 +1233,22 @@ class RotateBotKeyRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class BotAccount(_message.Message):
-    __slots__ = ("name", "status", "created_ms", "key_issued_ms", "revoked_ms", "versions")
+    __slots__ = ("name", "status", "created_ms", "key_issued_ms", "revoked_ms", "versions", "versions_forgotten")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
     KEY_ISSUED_MS_FIELD_NUMBER: _ClassVar[int]
     REVOKED_MS_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FORGOTTEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: BotStatus
     created_ms: int
     key_issued_ms: int
     revoked_ms: int
     versions: _containers.RepeatedCompositeFieldContainer[BotVersion]
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ...) -> None: ...
+    versions_forgotten: int
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ..., versions_forgotten: _Optional[int] = ...) -> None: ...
 
 class BotVersion(_message.Message):
     __slots__ = ("version", "first_seen_ms", "last_seen_ms")
