@@ -1,6 +1,7 @@
 //! `cardroom serve`: the game server.
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -62,6 +63,13 @@ pub(crate) struct ServeArgs {
     /// stream is ended (a flood stopped at its stream).
     #[arg(long, env = "CARDROOM_MAX_UNAPPLIED_ACTS", default_value_t = 1_000)]
     max_unapplied_acts: u32,
+    /// Failed authentications one peer address may make a minute (a burst of as many); then
+    /// its attempts are RESOURCE_EXHAUSTED until it has waited.
+    #[arg(long, env = "CARDROOM_AUTH_FAILURES_PER_PEER", default_value_t = NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN))]
+    auth_failures_per_peer: NonZeroU32,
+    /// Failed authentications for one bot name a minute, from any address.
+    #[arg(long, env = "CARDROOM_AUTH_FAILURES_PER_BOT", default_value_t = NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN))]
+    auth_failures_per_bot: NonZeroU32,
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
@@ -144,6 +152,8 @@ impl ServeArgs {
             keep_finished: self.keep_finished,
             tls,
             registered_only: self.registered_only,
+            auth_failures_per_peer: self.auth_failures_per_peer,
+            auth_failures_per_bot: self.auth_failures_per_bot,
             ..Config::default()
         })
     }

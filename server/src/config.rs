@@ -1,5 +1,6 @@
 //! The server's settings: addresses aside, everything an operator may want to change.
 
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -80,6 +81,13 @@ pub struct Config {
     /// name is refused with PERMISSION_DENIED. Otherwise unregistered names wait in the lobby
     /// without a key, as on a server with no accounts.
     pub registered_only: bool,
+    /// Failed authentications (a wrong or revoked key, an unknown seat token, a wrong admin
+    /// token) one peer address may make a minute, in a burst of as many; then it waits, and
+    /// its attempts are RESOURCE_EXHAUSTED with the time to wait.
+    pub auth_failures_per_peer: NonZeroU32,
+    /// Failed authentications for one bot name a minute, from any address (a name guessed
+    /// from many addresses waits too).
+    pub auth_failures_per_bot: NonZeroU32,
 }
 
 impl Default for Config {
@@ -108,6 +116,8 @@ impl Default for Config {
             max_unapplied_acts: 1_000,
             accounts: None,
             registered_only: false,
+            auth_failures_per_peer: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
+            auth_failures_per_bot: NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
         }
     }
 }

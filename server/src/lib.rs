@@ -25,6 +25,7 @@ mod service;
 mod standings;
 mod stats;
 mod status;
+mod throttle;
 mod tls;
 mod token;
 mod wakeups;
@@ -126,10 +127,13 @@ async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
+    let throttle =
+        throttle::AuthThrottle::new(config.auth_failures_per_peer, config.auth_failures_per_bot);
     let service = cardroom_proto::server::cardroom_server::CardroomServer::new(service::Cardroom {
         registry: registry.clone(),
         ladders,
         peers: Default::default(),
+        throttle: Arc::new(throttle),
     })
     .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();

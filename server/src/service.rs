@@ -23,6 +23,7 @@ use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::status::read_error;
+use crate::throttle::{self, AuthThrottle};
 use crate::token::same_secret;
 
 /// The service: a registry handle.
@@ -33,6 +34,8 @@ pub(crate) struct Cardroom {
     /// Channels to the other nodes of a shared store, for the `GetMatch` and `Watch` of a
     /// match one hosts.
     pub(crate) peers: Peers,
+    /// Failed authentication, throttled per peer address and per bot name.
+    pub(crate) throttle: Arc<AuthThrottle>,
 }
 
 type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
@@ -254,20 +257,40 @@ impl Cardroom {
 
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
         let Some(expected) = &self.registry.config().admin_token else { return Ok(()) };
+        let peer = request.remote_addr().map(|addr| addr.ip());
+        self.throttle.check(peer, None)?;
         let given = request
             .metadata()
             .get("authorization")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
-        match given {
-            Some(token) if same_secret(token, expected) => Ok(()),
+        let refused = match given {
+            Some(token) if same_secret(token, expected) => return Ok(()),
             // The token is the credential: missing or wrong is UNAUTHENTICATED (gRPC keeps
             // PERMISSION_DENIED for a known caller who may not do this).
-            Some(_) => Err(Status::unauthenticated("the admin token is wrong")),
-            None => Err(Status::unauthenticated(
+            Some(_) => Status::unauthenticated("the admin token is wrong"),
+            None => Status::unauthenticated(
                 "this server needs its admin token: send `authorization: Bearer <token>`",
-            )),
+            ),
+        };
+        self.throttle.failed(peer, None);
+        Err(refused)
+    }
+
+    /// `checked`, a credential's check for a `Join` or a read from `peer` (for the bot `name`),
+    /// counted by the throttle when it fails.
+    fn counted<T>(
+        &self,
+        peer: Option<std::net::IpAddr>,
+        name: Option<&str>,
+        checked: Result<T, Status>,
+    ) -> Result<T, Status> {
+        if let Err(status) = &checked
+            && throttle::is_failure(status)
+        {
+            self.throttle.failed(peer, name);
         }
+        checked
     }
 
     /// The bot accounts, for an admin rpc: the server must keep accounts and have an admin
@@ -426,6 +449,7 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
         let key = accounts::bearer(request.metadata()).map(str::to_owned);
+        let peer = request.remote_addr().map(|addr| addr.ip());
         let mut inbound = request.into_inner();
         let id = self.registry.next_id();
         let join = {
@@ -471,10 +495,19 @@ impl cardroom_server::Cardroom for Cardroom {
             }
         }
         let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
+        // The name whose key is checked: the lobby's, else the bot's.
+        let claimed = match &join.seat {
+            Some(pb::join::Seat::Lobby(name)) => Some(name.clone()),
+            _ => Some(join.bot_name.clone()).filter(|name| !name.is_empty()),
+        };
+        let claimed = claimed.as_deref();
+        self.throttle.check(peer, claimed)?;
         // A seat token names its seat, and the seat its holder: looked up first, so that a
         // rejoin is checked against the bot that sat there, not the name it claims.
         let seat = match &join.seat {
-            Some(pb::join::Seat::SeatToken(token)) => Some(self.registry.seat(token)?),
+            Some(pb::join::Seat::SeatToken(token)) => {
+                Some(self.counted(peer, None, self.registry.seat(token))?)
+            }
             _ => None,
         };
         let holder = seat.as_ref().and_then(|(seat, _)| seat.holder.as_deref());
@@ -482,10 +515,15 @@ impl cardroom_server::Cardroom for Cardroom {
         let mut account = None;
         if let Some(accounts) = &config.accounts {
             let bot = match holder {
-                Some(holder) => accounts::holder(accounts, holder, key.as_deref()).await?,
+                Some(holder) => {
+                    let checked = accounts::holder(accounts, holder, key.as_deref()).await;
+                    self.counted(peer, Some(holder), checked)?
+                }
                 None => {
-                    accounts::identify(accounts, &join.seat, &bot_name, key.as_deref(), config)
-                        .await?
+                    let checked =
+                        accounts::identify(accounts, &join.seat, &bot_name, key.as_deref(), config)
+                            .await;
+                    self.counted(peer, claimed, checked)?
                 }
             };
             if let Some(bot) = bot {
@@ -651,8 +689,11 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<pb::ListFailuresRequest>,
     ) -> Result<Response<pb::ListFailuresResponse>, Status> {
         let accounts = reads::accounts(self.registry.config().accounts.as_ref())?;
-        let response = reads::failures(accounts, request.metadata(), request.get_ref()).await?;
-        Ok(Response::new(response))
+        let peer = request.remote_addr().map(|addr| addr.ip());
+        let bot = request.get_ref().bot.as_str();
+        self.throttle.check(peer, Some(bot))?;
+        let read = reads::failures(accounts, request.metadata(), request.get_ref()).await;
+        Ok(Response::new(self.counted(peer, Some(bot), read)?))
     }
 
     async fn get_stats(
