@@ -25,7 +25,8 @@ use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
 /// `cardroom demo`'s flags.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DemoArgs {
-    /// Stop once this many matches are played and rated, over both ladders (0: until Ctrl-C).
+    /// Stop once this many matches are played and rated, each ladder its share (half each; 0:
+    /// until Ctrl-C); the matches running then are played out first.
     #[arg(long, default_value_t = 200)]
     matches: u64,
     /// The SQLite store the demo keeps its bots, ladders, matches and ratings in (created if
@@ -47,6 +48,13 @@ pub(crate) struct DemoArgs {
     no_python: bool,
 }
 
+/// Matches each in-process bot plays at once (its streams in the lobby, and the ladders' cap):
+/// one a core.
+const DEMO_STREAMS: u32 = 2;
+
+/// How long the demo, done, waits for the matches running to be played out.
+const STOP_PATIENCE: Duration = Duration::from_secs(60);
+
 /// The demo's search bot's thinking time a decision, in milliseconds.
 const DEMO_SEARCH_MS: u64 = 10;
 
@@ -59,7 +67,7 @@ fn ladder_file(game: GameKind, bots: &[String]) -> String {
     let bots = bots.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ");
     format!(
         "name = \"demo-{name}\"\ngame = \"{name}\"\nseats = {seats}\nseed = 2024\n\
-         max_concurrent = 1\nprovisional_sets = 3\nbots = [{bots}]\n",
+         max_concurrent = {DEMO_STREAMS}\nprovisional_sets = 3\nbots = [{bots}]\n",
         name = game.name()
     )
 }
@@ -186,7 +194,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
         ladders.push((ladder.spec.name.clone(), ladder.id));
     }
-    let server = server.ladders(Arc::new(hosted));
+    let server = server.ladders(Arc::new(hosted.clone()));
     let listener = cardroom_server::listen(args.addr)
         .with_context(|| format!("listening on {}", args.addr))?;
     let grpc_addr = listener.local_addr()?;
@@ -225,18 +233,21 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     .named(bot.name.clone())
                     .with_key(BotKey::new(key.expose()).context("the issued key")?)
                     .with_version(VERSION);
-                let make = Arc::clone(make);
-                // One task a bot, playing one match after another: aborted at the end, it is
-                // awaited until it has stopped (a bot thinking when the abort came finishes
+                // One task a stream, playing one match after another: aborted at the end, each
+                // is awaited until it has stopped (a bot thinking when the abort came finishes
                 // that decision first), so no bot outlives the server.
-                players.spawn(async move {
-                    let rejoin = config.clone();
-                    play_concurrently(&rejoin, 1, 0, move |n| {
-                        let (config, make) = (config.clone(), Arc::clone(&make));
-                        async move { play_any(&config, |_| make(n)).await }
-                    })
-                    .await
-                });
+                for stream in 0..u64::from(DEMO_STREAMS) {
+                    let (config, make) = (config.clone(), Arc::clone(make));
+                    players.spawn(async move {
+                        let rejoin = config.clone();
+                        play_concurrently(&rejoin, 1, 0, move |n| {
+                            let (config, make) = (config.clone(), Arc::clone(&make));
+                            let seed = n * u64::from(DEMO_STREAMS) + stream;
+                            async move { play_any(&config, |_| make(seed)).await }
+                        })
+                        .await
+                    });
+                }
             }
             Kind::Python(python, script) => {
                 let child = std::process::Command::new(python)
@@ -271,13 +282,18 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             _ = tokio::signal::ctrl_c() => break true,
             _ = ticks.tick() => {}
         }
-        let played = rated_matches(&*store, &ladders).await?;
-        if played >= reported + 20 || (args.matches != 0 && played >= args.matches) {
+        let each = rated_matches(&*store, &ladders).await?;
+        let played: u64 = each.iter().sum();
+        // Every ladder its share: a four-seat ladder's sets are longer, but it gets as many
+        // matches rated as the other.
+        let share = args.matches.div_ceil(ladders.len().max(1) as u64);
+        let done = args.matches != 0 && each.iter().all(|&n| n >= share);
+        if played >= reported + 20 || done {
             writeln!(out, "{played} matches rated ({:.0} s)", started.elapsed().as_secs_f64())?;
             out.flush()?;
             reported = played;
         }
-        if args.matches != 0 && played >= args.matches {
+        if done {
             break false;
         }
         if let Some(ended) = players.try_join_next() {
@@ -292,7 +308,17 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if interrupted {
         writeln!(out, "interrupted")?;
     }
-    // The bots go first, so that none of them sees the server go and tries again.
+    // No match starts any more; those running are played out and stored while the bots are
+    // still there (a bot stuck past the patience leaves its match to be played another day).
+    hosted.stop_scheduling();
+    if tokio::time::timeout(STOP_PATIENCE, hosted.stopped()).await.is_err() {
+        writeln!(
+            out,
+            "matches still running after {} s: they will be played again",
+            STOP_PATIENCE.as_secs()
+        )?;
+    }
+    // The bots go next, so that none of them sees the server go and tries again.
     players.abort_all();
     while players.join_next().await.is_some() {}
     drop(children);
@@ -325,12 +351,15 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// Matches played in rated sets, over `ladders`.
-async fn rated_matches(store: &dyn Store, ladders: &[(String, LadderId)]) -> anyhow::Result<u64> {
-    let mut played = 0;
+/// Matches played in rated sets, by ladder.
+async fn rated_matches(
+    store: &dyn Store,
+    ladders: &[(String, LadderId)],
+) -> anyhow::Result<Vec<u64>> {
+    let mut played = Vec::with_capacity(ladders.len());
     for (_, ladder) in ladders {
         let sets = store.rated_sets(*ladder).await.context("reading the ladder")?;
-        played += sets.iter().map(|s| s.matches.len() as u64).sum::<u64>();
+        played.push(sets.iter().map(|s| s.matches.len() as u64).sum::<u64>());
     }
     Ok(played)
 }

@@ -47,6 +47,8 @@ use cardroom_store::{
     RatingUpdate, Requeue, SeatResult, Store, StoreError, StoredRating,
 };
 use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use tracing::{info, warn};
 
 pub use config::{
@@ -207,6 +209,11 @@ struct Shared {
     advertise: String,
     /// Each running ladder's status channel, by name.
     ladders: Mutex<HashMap<String, watch::Sender<LadderStatus>>>,
+    /// Cancelled when hosting stops: no match starts any more, and each ladder's task returns
+    /// once its running matches have ended and their ends are stored.
+    stopping: CancellationToken,
+    /// Every ladder's task, so that a stop can wait for them.
+    tasks: TaskTracker,
 }
 
 impl std::fmt::Debug for HostedLadders {
@@ -240,7 +247,15 @@ impl HostedLadders {
                 info!(requeued, "matches left running by an earlier run will be played again");
             }
         }
-        let shared = Arc::new(Shared { store, host, run_id, advertise, ladders: Mutex::default() });
+        let shared = Arc::new(Shared {
+            store,
+            host,
+            run_id,
+            advertise,
+            ladders: Mutex::default(),
+            stopping: CancellationToken::new(),
+            tasks: TaskTracker::new(),
+        });
         tokio::spawn(renew_leases(Arc::downgrade(&shared)));
         if shared.store.is_shared() {
             // Seen at once, so no leader takes this node for dead before its first interval.
@@ -260,6 +275,21 @@ impl HostedLadders {
     /// This process's lease owner name.
     pub fn run_id(&self) -> &str {
         &self.shared.run_id
+    }
+
+    /// Stops hosting: no ladder starts a match any more (nor plans a set). The matches
+    /// running go on: [`HostedLadders::stopped`] waits for their ends to be stored.
+    pub fn stop_scheduling(&self) {
+        self.shared.stopping.cancel();
+    }
+
+    /// Waits, once [`HostedLadders::stop_scheduling`] was called, until every ladder's task
+    /// has stored the ends of its running matches (played out, or given back to planned when
+    /// the server ended them at shutdown) and returned: then nothing of the ladders is in
+    /// flight, and the runtime may go without losing a result or warning about one.
+    pub async fn stopped(&self) {
+        self.shared.tasks.close();
+        self.shared.tasks.wait().await;
     }
 
     /// Opens the ladder of `file` (its text `text`): created if new, else resumed with the
@@ -303,7 +333,7 @@ impl HostedLadders {
         let (store, id) = (Arc::clone(&self.shared.store), ladder.id);
         let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
         self.ladders().insert(name.clone(), status_tx);
-        tokio::spawn(async move {
+        self.shared.tasks.spawn(async move {
             runner.run().await;
             // A standby may lead the ladder again once it is reopened.
             if let Err(error) = store.resign(id).await {
@@ -547,11 +577,15 @@ impl Runner {
         let mut arrivals = self.shared.host.lobby_arrivals();
         // The standings of what the store holds, before anything more is rated.
         self.on_rated().await;
+        let stopping = self.shared.stopping.clone();
         loop {
             let status = *self.status.borrow_and_update();
-            if status == LadderStatus::Closed && self.running == 0 {
+            let stopped = stopping.is_cancelled();
+            if (status == LadderStatus::Closed || stopped) && self.running == 0 {
                 return;
             }
+            // Stopping, it rates what completes and starts nothing.
+            let status = if stopped { LadderStatus::Paused } else { status };
             if let Err(error) = self.step(status).await {
                 warn!(ladder = %self.ladder.spec.name, cause = %error, "ladder step failed");
                 // Lead again from what the store holds (a set planned by a node that led
@@ -568,6 +602,7 @@ impl Runner {
                     self.reload_pauses().await;
                 }
                 _ = arrivals.changed() => {}
+                () = stopping.cancelled(), if !stopping.is_cancelled() => {}
                 () = tokio::time::sleep(IDLE_LOOK) => {}
             }
             // Take every end already in before scheduling again.
