@@ -61,9 +61,9 @@ from cardroom import (
 log = logging.getLogger("openspiel_bot")
 
 #: cardroom's Gin Rummy options that give OpenSpiel's rules, where cardroom has the option
-#: (GR-6, GR-7, GR-8, GR-10, GR-11, GR-12, GR-14). The others (``first_upcard``, ``target``, the
-#: match bonuses) keep cardroom's defaults: OpenSpiel's first upcard is cardroom's
-#: ``standard``, and OpenSpiel has no match, only hands.
+#: (GR-6, GR-7, GR-8, GR-10, GR-11, GR-12, GR-14). The others (``first_upcard``, ``target``,
+#: ``max_hands``, the match bonuses) keep cardroom's defaults: OpenSpiel's first upcard is
+#: cardroom's ``standard``, and OpenSpiel has no match, only hands.
 OPENSPIEL_OPTIONS: dict[str, Any] = {
     "discard_taken_upcard": True,
     "tie_is_undercut": False,

@@ -191,6 +191,23 @@ impl AnyRecord {
         }
     }
 
+    /// Why the match ended ([`Record::termination`]).
+    pub fn termination(&self) -> Option<&str> {
+        match self {
+            AnyRecord::TwentyTwo(record) => record.termination.as_deref(),
+            AnyRecord::Gin(record) => record.termination.as_deref(),
+        }
+    }
+
+    /// Sets why the match ended ([`Record::termination`]): for a match ended from outside the
+    /// rules (a forfeit, an abort), whose engine gives no reason.
+    pub fn set_termination(&mut self, termination: Option<String>) {
+        match self {
+            AnyRecord::TwentyTwo(record) => record.termination = termination,
+            AnyRecord::Gin(record) => record.termination = termination,
+        }
+    }
+
     /// The record of `G`, `None` for another game's.
     pub fn downcast<G: Game>(self) -> Option<Record<G>> {
         G::from_any_record(self)

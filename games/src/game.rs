@@ -117,6 +117,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn opening_events(&self) -> Vec<Self::Event>;
     /// Final standings once the match is over.
     fn standings(&self) -> Option<Vec<Standing>>;
+    /// Why the match ended, in a sentence that starts with the id of the rule that ended it
+    /// (`"GR-13: seat 0 reached the target of 100 points"`); `None` while it runs. Only the
+    /// rules end a match here: a match ended from outside them (a forfeit, an abort) has the
+    /// reason of whoever ended it. [`Game::record`] writes it as the record's
+    /// [`termination`](Record::termination); the server sends it as `MatchEnd.reason`.
+    fn end_reason(&self) -> Option<String>;
     /// The match's record so far, `None` for a sampled state.
     fn record(&self) -> Option<Record<Self>>;
 

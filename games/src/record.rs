@@ -40,6 +40,10 @@ use crate::seat::Seat;
 /// explicit [`Game::Setup`]. Cards are written `AS`, `TH`, `2C`. A [`Record<G>`] read on its
 /// own may leave out `"game"`; given, it must be `G`'s. Serde writes a `Record<G>` without the
 /// tag (the game is in its type); [`Record::to_json`] and [`AnyRecord`](crate::AnyRecord) write it.
+///
+/// A finished match's record says why it ended, after its seed or setup, as PGN's `Termination`
+/// tag does: `"termination": "TT-21: seat 2 is the last player left"`. It is left out while the
+/// match runs (records written before it existed have none), and replay ignores it.
 pub struct Record<G: Game> {
     /// The rule set.
     pub options: G::Options,
@@ -49,6 +53,11 @@ pub struct Record<G: Game> {
     pub start: Start<G::Setup>,
     /// Every action, in order.
     pub actions: Vec<RecordedAction<G::Action>>,
+    /// Why the match ended, in a sentence, as PGN's `Termination` tag: the rule that ended it
+    /// ([`Game::end_reason`], which [`Game::record`] writes here), or why it was ended from
+    /// outside the rules (a forfeit, an abort). `None` for a match still running, or a record
+    /// written before records said. Metadata: replay ignores it.
+    pub termination: Option<String>,
 }
 
 /// How a recorded match began: `"seed": 7` or `"setup": {...}` in JSON.
@@ -101,7 +110,13 @@ pub enum ReplayError<G: Game> {
 impl<G: Game> Record<G> {
     /// The record of a seeded match that has not begun.
     pub fn seeded(options: G::Options, players: u8, seed: u64) -> Record<G> {
-        Record { options, players, start: Start::Seed(seed), actions: Vec::new() }
+        Record {
+            options,
+            players,
+            start: Start::Seed(seed),
+            actions: Vec::new(),
+            termination: None,
+        }
     }
 
     /// The state the record begins with, before any action.
@@ -182,6 +197,8 @@ struct RecordOut<'a, G: Game> {
     players: Option<u8>,
     #[serde(flatten)]
     start: &'a Start<G::Setup>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    termination: Option<&'a str>,
     actions: &'a [RecordedAction<G::Action>],
 }
 
@@ -197,6 +214,8 @@ struct RecordIn<G: Game> {
     players: Option<u8>,
     #[serde(flatten)]
     start: Start<G::Setup>,
+    #[serde(default)]
+    termination: Option<String>,
     #[serde(default = "Vec::new")]
     actions: Vec<RecordedAction<G::Action>>,
 }
@@ -208,6 +227,7 @@ impl<G: Game> Serialize for Record<G> {
             players: (!Record::<G>::players_implied(&self.options, self.players))
                 .then_some(self.players),
             start: &self.start,
+            termination: self.termination.as_deref(),
             actions: &self.actions,
         }
         .serialize(serializer)
@@ -236,7 +256,13 @@ impl<'de, G: Game> Deserialize<'de> for Record<G> {
                 *seats.start()
             }
         };
-        Ok(Record { options: raw.options, players, start: raw.start, actions: raw.actions })
+        Ok(Record {
+            options: raw.options,
+            players,
+            start: raw.start,
+            actions: raw.actions,
+            termination: raw.termination,
+        })
     }
 }
 
@@ -259,13 +285,21 @@ where
         let action = generator.subschema_for::<RecordedAction<G::Action>>();
         schemars::json_schema!({
             "description": "A match as data: options, a seat count (left out when the options seat \
-                            exactly one number), a seed or an explicit setup, and every action.",
+                            exactly one number), a seed or an explicit setup, why the match ended \
+                            (once it has), and every action.",
             "type": "object",
             "properties": {
                 "options": options,
                 "players": { "type": "integer", "minimum": 0, "maximum": 255 },
                 "seed": { "type": "integer", "minimum": 0 },
                 "setup": setup,
+                "termination": {
+                    "description": "Why the match ended, in a sentence: the rule that ended it, \
+                                    starting with the rule's id (such as GR-13 or TT-21), or why it \
+                                    was ended from outside the rules (a forfeit, an abort). Left \
+                                    out while the match runs. Replay ignores it.",
+                    "type": "string",
+                },
                 "actions": { "type": "array", "items": action },
             },
             "required": ["options", "actions"],
@@ -281,6 +315,7 @@ impl<G: Game> Clone for Record<G> {
             players: self.players,
             start: self.start.clone(),
             actions: self.actions.clone(),
+            termination: self.termination.clone(),
         }
     }
 }
@@ -293,6 +328,7 @@ impl<G: Game> fmt::Debug for Record<G> {
             .field("players", &self.players)
             .field("start", &self.start)
             .field("actions", &self.actions)
+            .field("termination", &self.termination)
             .finish()
     }
 }
@@ -303,6 +339,7 @@ impl<G: Game> PartialEq for Record<G> {
             && self.players == other.players
             && self.start == other.start
             && self.actions == other.actions
+            && self.termination == other.termination
     }
 }
 
@@ -314,6 +351,7 @@ impl<G: Game> Hash for Record<G> {
         self.players.hash(state);
         self.start.hash(state);
         self.actions.hash(state);
+        self.termination.hash(state);
     }
 }
 
@@ -621,5 +659,36 @@ mod tests {
         // Empty lists and objects stay on their line.
         let empty = Record::<gin::State>::seeded(gin::Options::default(), 2, 3).to_json();
         assert!(empty.contains("\"actions\": []"), "{empty}");
+    }
+
+    /// The termination is written once the match is over, on a line of its own before the
+    /// actions, read back, and set by whoever ends a match outside the rules.
+    #[test]
+    fn a_finished_record_says_why_the_match_ended() {
+        let mut state = twenty_two::State::new(twenty_two::Options::default(), 3, 7).unwrap();
+        let running = AnyRecord::from(state.record().unwrap());
+        assert_eq!(running.termination(), None);
+        assert!(!running.to_json().contains("termination"));
+        while let Some(seat) = state.to_act() {
+            let action = state.legal_actions()[0];
+            state.apply(seat, action).unwrap();
+        }
+        let reason = state.end_reason().unwrap();
+        let mut any = AnyRecord::from(state.record().unwrap());
+        assert_eq!(any.termination(), Some(reason.as_str()));
+        let json = any.to_json();
+        let lines: Vec<&str> = json.lines().collect();
+        let termination = format!("  \"termination\": \"{reason}\",");
+        let at = lines.iter().position(|line| *line == termination).unwrap();
+        assert_eq!((lines[at - 1], lines[at + 1]), ("  \"seed\": 7,", "  \"actions\": ["));
+        assert_eq!(AnyRecord::from_json(&json).unwrap(), any);
+        any.set_termination(Some("seat 1 forfeited".to_owned()));
+        let back = AnyRecord::from_json(&any.to_json()).unwrap();
+        assert_eq!(back.termination(), Some("seat 1 forfeited"));
+        // Nothing else in the record changed.
+        let mut untold = state.record().unwrap();
+        untold.termination = None;
+        any.set_termination(None);
+        assert_eq!(any, AnyRecord::from(untold));
     }
 }

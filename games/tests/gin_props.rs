@@ -1,6 +1,6 @@
 //! Random-play property tests: 5,000 matches for every combination of the options that change
 //! play (first_upcard, discard_taken_upcard, big_gin, wall_knock, oklahoma), with the other
-//! options (knock limit, upcard limit, bonuses, tie rule, target) drawn per match. Every step
+//! options (knock limit, upcard limit, bonuses, tie rule, target, hand limit) drawn per match. Every step
 //! checks that the cards are conserved and the state is never stuck; every hand's score is
 //! recomputed from the revealed hands (GR-12); every match's record replays to the same state.
 
@@ -261,6 +261,7 @@ fn check_events(
             }
             Event::HandDealt { hand_number, dealer, upcard, knock_limit, multiplier: m } => {
                 assert_eq!(*hand_number, before.hand_number + 1);
+                assert!(*hand_number <= options.max_hands, "GR-17");
                 let alternated = ended_with_showdown.expect("a deal follows the end of a hand");
                 let expected = if alternated { Seat(1 - before.dealer.0) } else { before.dealer };
                 assert_eq!(*dealer, expected, "GR-4 / GR-10 dealer");
@@ -280,6 +281,21 @@ fn check_events(
 fn check_outcome(options: &Options, state: &State, outcome: &Outcome) {
     let scores = state.scores();
     let reached: Vec<usize> = (0..2).filter(|&i| scores[i] >= options.target).collect();
+    assert!(state.hand_number() <= options.max_hands, "GR-17");
+    assert_eq!(state.outcome(), Some(outcome));
+    assert!(state.legal_actions().is_empty());
+    assert_eq!(state.to_act(), None);
+    let reason = state.end_reason().unwrap();
+    if reached.is_empty() {
+        // GR-17: the last hand was played and nobody reached the target: drawn, on hand points.
+        assert_eq!(state.hand_number(), options.max_hands);
+        assert_eq!((outcome.totals, outcome.points, outcome.winner), (scores, scores, None));
+        assert_eq!(outcome.hands_won, state.hands_won());
+        assert!(outcome.standings.iter().all(|s| s.place == 1), "{outcome:?}");
+        assert!(reason.starts_with("GR-17: drawn after "), "{reason}");
+        return;
+    }
+    assert!(reason.starts_with("GR-13: "), "{reason}");
     assert_eq!(reached.len(), 1);
     let r = reached[0];
     let mut totals = scores;
@@ -305,9 +321,6 @@ fn check_outcome(options: &Options, state: &State, outcome: &Outcome) {
     assert_eq!(outcome.standings.len(), 2);
     assert_eq!(outcome.standings[0].place, 1);
     assert_eq!(outcome.standings[1].place, if winner.is_some() { 2 } else { 1 });
-    assert_eq!(state.outcome(), Some(outcome));
-    assert!(state.legal_actions().is_empty());
-    assert_eq!(state.to_act(), None);
 }
 
 /// Tries an action from the whole action space that is not listed: it must be refused with a
@@ -457,6 +470,7 @@ fn options_for(combination: u32, rng: &mut ChaCha8Rng) -> Options {
         game_bonus: rng.random_range(0..2) == 0,
         box_bonus: rng.random_range(0..2) == 0,
         shutout_double: rng.random_range(0..2) == 0,
+        max_hands: *[100u32, 100, 100, 3].choose(rng).unwrap(),
     }
 }
 
@@ -502,6 +516,8 @@ fn run_combination(combination: u32) {
     let mut showdowns = 0;
     // [knock, gin, big gin, undercut, wall, upcard limit, wall take]
     let mut seen = [0u32; 7];
+    // Matches drawn at the hand limit (GR-17).
+    let mut drawn_at_limit = 0;
     for m in 0..MATCHES_PER_COMBINATION {
         let options = options_for(combination, &mut rng);
         let policy = Policy { noise: [0.1, 0.5, 1.0][(m % 3) as usize] };
@@ -509,6 +525,7 @@ fn run_combination(combination: u32) {
         let _context = OnPanic { options, seed, policy };
         let (state, wall_takes) = play(options, seed, policy);
         seen[6] += wall_takes;
+        drawn_at_limit += u32::from(state.end_reason().unwrap().starts_with("GR-17"));
         for r in state.results() {
             match r.end {
                 HandEnd::Showdown(sd) => {
@@ -529,6 +546,7 @@ fn run_combination(combination: u32) {
     assert!(knocks > 0 && gins > 0 && undercuts > 0 && walls > 0 && upcard_limits > 0, "{seen:?}");
     assert_eq!(big_gins > 0, combination & 4 != 0, "big gin: {seen:?}");
     assert_eq!(wall_takes > 0, combination & 8 != 0, "upcard taken at the wall: {seen:?}");
+    assert!(drawn_at_limit > 0, "no match drawn at the hand limit (GR-17)");
 }
 
 macro_rules! combinations {

@@ -1,4 +1,4 @@
-//! One test per rule (GR-1 to GR-16) and per option of `docs/rules/gin-rummy.md`, on explicit setups.
+//! One test per rule (GR-1 to GR-17) and per option of `docs/rules/gin-rummy.md`, on explicit setups.
 
 #![allow(clippy::unwrap_used)]
 
@@ -186,18 +186,25 @@ fn gr_04_deal_alternates_after_a_scored_hand() {
 #[test]
 fn gr_04_hand_numbers_stop_at_the_top_instead_of_overflowing() {
     // Found by the fuzz properties: a setup's hand number near u32::MAX overflowed when the next
-    // hand was dealt.
+    // hand was dealt. Hand u32::MAX is the last any match may have (GR-17): it ends the match.
+    let options = Options { max_hands: u32::MAX, ..Options::default() };
     let mut start = setup(0, [HIGH, KNOCKER], "2D", "");
-    start.hand_number = u32::MAX;
-    let mut s = state(Options::default(), start);
+    start.hand_number = u32::MAX - 1;
+    let mut s = state(options, start.clone());
     s.apply(S1, Action::TakeUpcard).unwrap();
     let events = s.apply(S1, knock_two()).unwrap();
     assert!(
         events.iter().any(|e| matches!(e, Event::HandDealt { hand_number: u32::MAX, .. })),
         "{events:?}"
     );
+    start.hand_number = u32::MAX;
+    let mut s = state(options, start);
+    s.apply(S1, Action::TakeUpcard).unwrap();
+    s.apply(S1, knock_two()).unwrap();
+    assert!(s.is_over());
     assert_eq!(s.hand_number(), u32::MAX);
     assert_eq!(s.results().last().map(|r| r.hand_number), Some(u32::MAX));
+    assert!(s.end_reason().unwrap().starts_with("GR-17: drawn after 4294967295 hands"));
 }
 
 #[test]
@@ -618,6 +625,201 @@ fn option_target() {
     assert_eq!(Options { target: 0, ..Options::default() }.validate(), Err(OptionsError::Target));
 }
 
+/// A hand at `hand_number` whose first discard ends it as a draw (GR-11 with one upcard draw
+/// allowed): seat 1 takes the upcard and discards.
+fn draw_a_hand(options: Options, hand_number: u32, scores: [u32; 2]) -> (State, Vec<Event>) {
+    let options = Options { max_upcard_draws: 1, ..options };
+    let mut setup = setup(0, [HIGH, KNOCKER], "2D", "");
+    setup.hand_number = hand_number;
+    setup.scores = scores;
+    let mut s = state(options, setup);
+    s.apply(S1, Action::TakeUpcard).unwrap();
+    let events = s.apply(S1, Action::Discard(card("KD"))).unwrap();
+    (s, events)
+}
+
+fn drawn_standings() -> Vec<cardroom_games::Standing> {
+    vec![
+        cardroom_games::Standing { place: 1, seat: S0 },
+        cardroom_games::Standing { place: 1, seat: S1 },
+    ]
+}
+
+#[test]
+fn gr_17_the_last_hand_ends_a_match_nobody_won_drawn() {
+    let options = Options { max_hands: 3, ..Options::default() };
+    // A drawn hand before the last: the next is dealt.
+    let (s, _) = draw_a_hand(options, 2, [30, 60]);
+    assert!(!s.is_over());
+    assert_eq!((s.hand_number(), s.end_reason()), (3, None));
+    // The last hand drawn: the match is over, drawn, on the hand points.
+    let (mut s, events) = draw_a_hand(options, 3, [30, 60]);
+    assert!(s.is_over());
+    assert_eq!((s.to_act(), s.phase(), s.hand_number()), (None, Phase::MatchOver, 3));
+    assert!(s.legal_actions().is_empty());
+    let outcome = s.outcome().unwrap().clone();
+    assert_eq!((outcome.totals, outcome.points, outcome.winner), ([30, 60], [30, 60], None));
+    assert_eq!(outcome.standings, drawn_standings());
+    assert_eq!(events.last(), Some(&Event::MatchOver { outcome }));
+    assert!(!events.iter().any(|e| matches!(e, Event::HandDealt { .. })), "no fourth hand");
+    assert_eq!(
+        s.end_reason().as_deref(),
+        Some("GR-17: drawn after 3 hands, neither seat reached the target of 100 points")
+    );
+    assert_eq!(s.apply(S0, Action::DrawStock).unwrap_err(), IllegalAction::MatchOver);
+    // The last hand scored below the target: drawn too, whoever leads; no classic bonus.
+    let bonuses = Options { box_bonus: true, game_bonus: true, shutout_double: true, ..options };
+    let mut setup = setup(0, [HIGH, KNOCKER], "2D", "");
+    (setup.hand_number, setup.scores, setup.hands_won) = (3, [0, 40], [0, 2]);
+    let mut s = state(bonuses, setup.clone());
+    s.apply(S1, Action::TakeUpcard).unwrap();
+    s.apply(S1, knock_two()).unwrap();
+    let outcome = s.outcome().unwrap();
+    assert_eq!((outcome.totals, outcome.points, outcome.winner), ([0, 61], [0, 61], None));
+    assert_eq!((outcome.hands_won, &outcome.standings), ([0, 3], &drawn_standings()));
+    // The last hand reaching the target: GR-13 decides.
+    setup.scores = [0, 80];
+    let mut s = state(options, setup.clone());
+    s.apply(S1, Action::TakeUpcard).unwrap();
+    s.apply(S1, knock_two()).unwrap();
+    assert_eq!(s.outcome().unwrap().winner, Some(S1));
+    assert_eq!(s.end_reason().as_deref(), Some("GR-13: seat 1 reached the target of 100 points"));
+    // One hand: "hand", not "hands".
+    let (s, _) = draw_a_hand(Options { max_hands: 1, ..Options::default() }, 1, [0, 0]);
+    assert_eq!(
+        s.end_reason().as_deref(),
+        Some("GR-17: drawn after 1 hand, neither seat reached the target of 100 points")
+    );
+    // A setup past the last hand is refused.
+    setup.hand_number = 4;
+    assert_eq!(
+        State::from_setup(options, setup).unwrap_err(),
+        SetupError::PastLastHand { hand_number: 4, max_hands: 3 }
+    );
+}
+
+#[test]
+fn option_max_hands() {
+    assert_eq!(Options::default().max_hands, 100);
+    assert_eq!(serde_json::from_str::<Options>("{}").unwrap().max_hands, 100);
+    let options: Options = serde_json::from_str(r#"{"max_hands": 7}"#).unwrap();
+    assert_eq!(options.max_hands, 7);
+    let none = Options { max_hands: 0, ..Options::default() };
+    assert_eq!(none.validate(), Err(OptionsError::MaxHands));
+    let error = State::new(none, 1).unwrap_err();
+    assert_eq!(error.to_string(), "GR-17: max_hands must be at least 1");
+    assert!(State::new(Options { max_hands: u32::MAX, ..Options::default() }, 1).is_ok());
+    let spec = <Options as cardroom_games::GameOptions>::describe()
+        .into_iter()
+        .find(|spec| spec.name == "max_hands")
+        .unwrap();
+    assert!(spec.description.starts_with("GR-17: "), "{}", spec.description);
+    assert_eq!(spec.default_json(), "100");
+    assert_eq!(spec.kind, cardroom_games::OptionKind::Integer { min: 1, max: u64::from(u32::MAX) });
+}
+
+/// Plays a match with `choose` for both seats; returns it and the decisions taken.
+fn play_out(options: Options, seed: u64, choose: impl Fn(&[Action]) -> Action) -> (State, usize) {
+    let mut s = State::new(options, seed).unwrap();
+    let mut decisions = 0;
+    while let Some(seat) = s.to_act() {
+        s.apply(seat, choose(&s.legal_actions())).unwrap();
+        decisions += 1;
+    }
+    (s, decisions)
+}
+
+/// Issue 45: two bots that always answer the first legal action never go out (every hand ends
+/// at the wall, GR-10), so before GR-17 the match never ended. Now it ends drawn after the
+/// default 100 hands: 60 decisions a hand (the upcard taken and a discard, then 29 turns of
+/// two), 6,000 in all.
+#[test]
+fn gr_17_two_first_legal_action_bots_play_to_the_hand_limit() {
+    let options = Options::default();
+    for seed in 0..8 {
+        let (s, decisions) = play_out(options, seed, |legal| legal[0]);
+        assert!(s.is_over(), "seed {seed}");
+        assert_eq!(s.hand_number(), options.max_hands);
+        assert_eq!(s.results().len(), 100, "exactly max_hands hands were played");
+        assert!(s.results().iter().all(|r| r.end == HandEnd::Wall && r.winner.is_none()));
+        assert_eq!(decisions, 6_000, "seed {seed}");
+        let outcome = s.outcome().unwrap();
+        assert_eq!((outcome.totals, outcome.winner), ([0, 0], None));
+        assert_eq!(outcome.standings, drawn_standings());
+        let reason = "GR-17: drawn after 100 hands, neither seat reached the target of 100 points";
+        assert_eq!(s.end_reason().as_deref(), Some(reason));
+        // The record says why, and replays to the same end.
+        let record = s.record();
+        assert_eq!(record.termination.as_deref(), Some(reason));
+        let replayed = record.replay().unwrap();
+        assert_eq!(replayed.public_view(), s.public_view());
+        assert_eq!(replayed.end_reason().as_deref(), Some(reason));
+    }
+}
+
+/// A small limit with bots that go out whenever they can: every match ends by the third hand,
+/// drawn at the third unless a seat reached the target.
+#[test]
+fn gr_17_a_small_hand_limit_with_normal_play() {
+    let options = Options { max_hands: 3, target: 50, ..Options::default() };
+    let goes_out = |legal: &[Action]| {
+        let out = legal.iter().find(|a| matches!(a, Action::Gin { .. } | Action::Knock { .. }));
+        out.copied().unwrap_or(legal[0])
+    };
+    let (mut drawn, mut won) = (0, 0);
+    for seed in 0..200 {
+        let (s, _) = play_out(options, seed, goes_out);
+        let reason = s.end_reason().unwrap();
+        let outcome = s.outcome().unwrap();
+        assert!(s.hand_number() <= 3 && s.results().len() == s.hand_number() as usize);
+        if s.scores().iter().any(|&score| score >= 50) {
+            assert!(reason.starts_with("GR-13: "), "{reason}");
+            assert!(outcome.winner.is_some());
+            won += 1;
+        } else {
+            assert_eq!(s.hand_number(), 3, "seed {seed}");
+            assert!(reason.starts_with("GR-17: drawn after 3 hands"), "{reason}");
+            assert_eq!((outcome.winner, outcome.totals), (None, s.scores()));
+            drawn += 1;
+        }
+    }
+    assert!(drawn > 0 && won > 0, "drawn {drawn}, won {won}");
+}
+
+/// The record's termination (PGN's `Termination` tag): written once the match is over, read
+/// when present and when not, and ignored by replay.
+#[test]
+fn records_say_why_the_match_ended_and_replay_ignores_it() {
+    let (s, _) = draw_a_hand(Options { max_hands: 1, ..Options::default() }, 1, [0, 0]);
+    let record = s.record();
+    let reason = "GR-17: drawn after 1 hand, neither seat reached the target of 100 points";
+    assert_eq!(record.termination.as_deref(), Some(reason));
+    let json = record.to_json();
+    // One line of its own, after the start and before the actions.
+    let lines: Vec<&str> = json.lines().collect();
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+    assert_eq!(lines[at("  \"termination\"")], format!("  \"termination\": \"{reason}\","));
+    assert!(at("  \"setup\"") < at("  \"termination\""));
+    assert!(at("  \"termination\"") < at("  \"actions\""));
+    let back = Record::from_json(&json).unwrap();
+    assert_eq!(back, record);
+    // Without it (a running match, or a record from before): left out, read as none.
+    let untold = Record { termination: None, ..record.clone() };
+    let json = untold.to_json();
+    assert!(!json.contains("termination"), "{json}");
+    assert_eq!(Record::from_json(&json).unwrap(), untold);
+    // Whatever it says, replay ignores it: the same match, which gives its own reason.
+    let told = Record { termination: Some("aborted: the server shut down".into()), ..record };
+    for record in [&untold, &told, &Record::from_json(&told.to_json()).unwrap()] {
+        let replayed = record.replay().unwrap();
+        assert_eq!(replayed.public_view(), s.public_view());
+        assert_eq!(replayed.record().termination.as_deref(), Some(reason));
+    }
+    let mut running = state(Options::default(), setup(0, [HIGH, KNOCKER], "2D", ""));
+    running.apply(S1, Action::TakeUpcard).unwrap();
+    assert_eq!((running.end_reason(), running.record().termination), (None, None));
+}
+
 #[test]
 fn option_game_bonus() {
     let options = Options { game_bonus: true, ..Options::default() };
@@ -796,8 +998,13 @@ fn records_replay_exactly_and_name_the_first_illegal_action() {
         }
         other => panic!("{other:?}"),
     }
-    let seeded =
-        Record { options: Options::default(), players: 2, start: Start::Seed(3), actions: vec![] };
+    let seeded = Record {
+        options: Options::default(),
+        players: 2,
+        start: Start::Seed(3),
+        actions: vec![],
+        termination: None,
+    };
     let json = serde_json::to_string(&seeded).unwrap();
     assert_eq!(
         json,

@@ -421,6 +421,30 @@ fn tt_08_largest_equal_hand_the_pack_allows() {
 }
 
 #[test]
+fn tt_08_a_pack_that_cannot_deal_everybody_a_card_ends_the_match() {
+    // Only with a huge limit: 50 cards in penalty piles, two left to deal. Seat 0's ace loses
+    // and joins its pile, and the one card left cannot be dealt to two players.
+    let dealt = parse_cards("AS KS").unwrap();
+    let pile: Vec<Card> = Card::pack().filter(|c| !dealt.contains(c)).collect();
+    let mut s = setup(1, &["AS", "KS"]);
+    s.penalty_piles = vec![pile, Vec::new()];
+    s.scores = vec![100, 0];
+    let mut state = State::from_setup(Options { limit: 1000, ..Options::default() }, s).unwrap();
+    skip_exchange(&mut state);
+    assert!(state.is_over());
+    assert_eq!(state.scores(), vec![111, 0]);
+    let order: Vec<(u8, u8)> =
+        state.outcome().unwrap().iter().map(|s| (s.place, s.seat.0)).collect();
+    assert_eq!(order, vec![(1, 1), (2, 0)], "TT-23: by score");
+    assert_eq!(
+        state.end_reason().as_deref(),
+        Some(
+            "TT-8: the pack could not deal a card to each of the 2 players left; standings go by score (TT-23)"
+        )
+    );
+}
+
+#[test]
 fn tt_09_exchange_clockwise_from_the_dealers_left_limited_by_the_stock() {
     // 3 players, dealer seat 1: seat 2, seat 0, then seat 1 (the dealer) last.
     let mut s = setup(1, &["2C 3C", "4C 5C", "6C 7C"]);
@@ -704,6 +728,8 @@ fn tt_21_one_player_left_wins() {
         vec![Standing { place: 1, seat: Seat(1) }, Standing { place: 2, seat: Seat(0) }];
     assert_eq!(state.outcome(), Some(standings.as_slice()));
     assert_eq!(events.last(), Some(&Event::MatchOver { standings }));
+    assert_eq!(state.end_reason().as_deref(), Some("TT-21: seat 1 is the last player left"));
+    assert_eq!(state.record().unwrap().termination, state.end_reason());
     assert_eq!(refuse(&mut state, 0, Action::Exchange(Cards::EMPTY)), IllegalAction::MatchOver);
 }
 
@@ -722,6 +748,68 @@ fn tt_22_all_eliminated_at_once_lowest_score_wins_equal_scores_share() {
             Standing { place: 3, seat: Seat(1) },
         ]
     );
+    assert_eq!(
+        state.end_reason().as_deref(),
+        Some("TT-22: deal 1 eliminated every player left at once; the lowest score wins")
+    );
+}
+
+/// No limit on deals is needed: every match ends, whatever the players do (issue 45; the
+/// argument is in `docs/rules/twenty-two.md`, "Every game ends"). A standard deal puts a card
+/// worth 2 or more (TT-2) on a loser's penalty pile (TT-18) and out of the pack for good
+/// (TT-7), so a player is out after at most `ceil(limit / 2)` lost deals (TT-19) and the pack
+/// runs out after at most `52 × packs` (TT-8); an elimination deal eliminates one player
+/// (TT-28). Players that always answer the first (or a random) legal action, at every table
+/// size, in both variants and with limits up to `u32::MAX`, end within those bounds, every
+/// deal within one exchange and one card a trick per player.
+#[test]
+fn every_match_ends_within_the_deals_the_rules_bound() {
+    let mut reasons = std::collections::BTreeSet::new();
+    for variant in [Variant::Standard, Variant::Elimination] {
+        for limit in [1, 5, 22, 40, u32::MAX] {
+            for players in [2u8, 3, 4, 6, 9, 12] {
+                let options = Options { variant, limit, ..Options::default() };
+                for seed in 0..24u64 {
+                    let first = seed % 2 == 0;
+                    let mut state = State::new(options, players, seed).unwrap();
+                    let bound = match variant {
+                        Variant::Standard => {
+                            let per_player = u64::from(limit).div_ceil(2) * u64::from(players);
+                            per_player.min(52 * u64::from(state.packs()))
+                        }
+                        Variant::Elimination => u64::from(players) - 1,
+                    };
+                    let (mut deals, mut actions, mut most_actions) = (0u64, 0u64, 0u64);
+                    let mut pick = seed;
+                    while let Some(seat) = state.to_act() {
+                        let legal = state.legal_actions();
+                        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        let index = if first { 0 } else { (pick >> 33) as usize % legal.len() };
+                        let hand_size = u64::from(state.public_view().hand_size);
+                        // One exchange each, then every trick a card from each hand at least.
+                        most_actions = most_actions.max(u64::from(players) * (1 + hand_size));
+                        for event in state.apply(seat, legal[index]).unwrap() {
+                            if matches!(event, Event::DealLost(_)) {
+                                deals += 1;
+                                assert!(actions <= most_actions, "{options:?} seed {seed}");
+                                (actions, most_actions) = (0, 0);
+                            }
+                        }
+                        actions += 1;
+                        assert!(deals <= bound, "{options:?}, {players} players, seed {seed}");
+                    }
+                    if variant == Variant::Elimination {
+                        assert_eq!(deals, bound, "one elimination a deal");
+                    }
+                    let reason = state.end_reason().unwrap();
+                    reasons.insert(reason[..5].to_owned());
+                    assert_eq!(state.record().unwrap().termination, Some(reason));
+                }
+            }
+        }
+    }
+    // Each way the rules end a match happened.
+    assert_eq!(reasons, ["TT-21", "TT-22", "TT-28", "TT-8:"].map(String::from).into());
 }
 
 #[test]
@@ -895,6 +983,8 @@ fn tt_28_elimination_the_loser_is_out_and_standings_reverse_elimination() {
     assert_eq!(standings[1..].iter().map(|s| s.seat).collect::<Vec<_>>(), expected);
     assert_eq!(standings.iter().map(|s| s.place).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
     assert!(!out.contains(&standings[0].seat));
+    let reason = format!("TT-28: {} is the last player left", standings[0].seat);
+    assert_eq!(state.end_reason(), Some(reason));
 }
 
 #[test]

@@ -83,6 +83,9 @@ async fn discovery_lists_both_games_with_options_and_seats() {
     assert_eq!((gin.min_seats, gin.max_seats), (2, 2));
     let target = gin.options.iter().find(|o| o.name == "target").expect("target is an option");
     assert_eq!(target.default_json, "100");
+    let max_hands = gin.options.iter().find(|o| o.name == "max_hands").expect("GR-17's option");
+    assert_eq!(max_hands.default_json, "100");
+    assert!(max_hands.description.starts_with("GR-17: "), "{}", max_hands.description);
 }
 
 #[tokio::test]

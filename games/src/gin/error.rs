@@ -10,7 +10,8 @@ use crate::seat::Seat;
 /// starts with the id of the rule it breaks, which [`IllegalAction::rule`] also returns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalAction {
-    /// Nobody acts any more: a total reached the target (GR-13).
+    /// Nobody acts any more: a total reached the target (GR-13), or the last hand was played
+    /// (GR-17).
     #[error("GR-13: the match is over")]
     MatchOver,
     /// Gin is for two players, seats 0 and 1 (GR-1).
@@ -182,5 +183,13 @@ pub enum SetupError {
         score: u32,
         /// The target.
         target: u32,
+    },
+    /// A hand past the match's last (GR-17).
+    #[error("GR-17: hand {hand_number} is past the match's last hand, {max_hands} (max_hands)")]
+    PastLastHand {
+        /// The setup's hand number.
+        hand_number: u32,
+        /// The option.
+        max_hands: u32,
     },
 }

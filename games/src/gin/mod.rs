@@ -1,6 +1,7 @@
-//! Gin Rummy, exactly as `docs/rules/gin-rummy.md` specifies it (GR-1 to GR-16 and every option).
+//! Gin Rummy, exactly as `docs/rules/gin-rummy.md` specifies it (GR-1 to GR-17 and every option).
 //!
-//! Two seats play hands until a total reaches the target (GR-13). A hand goes: the first upcard
+//! Two seats play hands until a total reaches the target (GR-13), or at most `max_hands` hands,
+//! after which a match nobody has won ends drawn (GR-17). A hand goes: the first upcard
 //! is offered ([`Action::TakeUpcard`], [`Action::PassUpcard`], GR-5); then each turn draws
 //! ([`Action::DrawStock`], [`Action::DrawDiscard`]) and ends with [`Action::Discard`],
 //! [`Action::Knock`] (with the arrangement the knocker chooses, GR-7), [`Action::Gin`] or
@@ -26,6 +27,10 @@
 //! let outcome = state.outcome().unwrap();
 //! assert!(outcome.totals.iter().any(|&t| t >= 100));
 //! assert!(turns > 0);
+//! // Why it ended, citing the rule; the record says the same.
+//! let reason = state.end_reason().unwrap();
+//! assert!(reason.starts_with("GR-13: seat "), "{reason}");
+//! assert_eq!(state.record().termination, Some(reason));
 //! ```
 //!
 //! The [`solver`] is exact and public: minimum deadwood with every optimal arrangement, the
@@ -81,6 +86,8 @@
 //! - GR-13: box bonuses go to each seat for its hands won; the game bonus and the shutout
 //!   doubling go to the seat that reached the target; the winner is the higher final total.
 //! - GR-14: with `oklahoma` the upcard's value replaces `knock_limit` for the hand.
+//! - GR-17: a match drawn at the hand limit has no winner whatever the scores, and its totals
+//!   are the hand points alone: the classic bonuses go with reaching the target (GR-13).
 
 mod action;
 mod cardset;
@@ -202,6 +209,11 @@ impl crate::game::Game for State {
 
     fn standings(&self) -> Option<Vec<crate::Standing>> {
         self.outcome().map(|outcome| outcome.standings.clone())
+    }
+
+    /// GR-13 (a seat reached the target) or GR-17 (the last hand was played, drawn).
+    fn end_reason(&self) -> Option<String> {
+        State::end_reason(self)
     }
 
     fn record(&self) -> Option<Record> {

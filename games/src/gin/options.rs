@@ -46,6 +46,9 @@ pub struct Options {
     pub max_upcard_draws: u32,
     /// The total that ends the match (GR-13). At least 1.
     pub target: u32,
+    /// The most hands a match lasts: after this many, a match in which neither seat reached
+    /// the target ends drawn (GR-17). At least 1.
+    pub max_hands: u32,
     /// 100 points to the player who reaches the target (GR-13).
     pub game_bonus: bool,
     /// 25 points per hand won, for each player (GR-13).
@@ -71,6 +74,7 @@ impl Default for Options {
             wall_knock: false,
             max_upcard_draws: 50,
             target: 100,
+            max_hands: 100,
             game_bonus: false,
             box_bonus: false,
             shutout_double: false,
@@ -161,6 +165,12 @@ impl GameOptions for Options {
                 OptionKind::Integer { min: 1, max: u64::from(MAX_POINTS) },
             ),
             OptionSpec::new(
+                "max_hands",
+                "GR-17: hands after which a match in which nobody reached the target ends drawn",
+                &d.max_hands,
+                OptionKind::Integer { min: 1, max: u64::from(u32::MAX) },
+            ),
+            OptionSpec::new(
                 "game_bonus",
                 "GR-13: 100 points to the match winner",
                 &d.game_bonus,
@@ -215,6 +225,9 @@ pub enum OptionsError {
     /// GR-13: the target is at least 1.
     #[error("GR-13: target must be at least 1")]
     Target,
+    /// GR-17: a match has at least one hand.
+    #[error("GR-17: max_hands must be at least 1")]
+    MaxHands,
     /// Scores would not fit: bonuses and target are capped at a million so totals never overflow.
     #[error("GR-12: {field} must be at most {MAX_POINTS}, not {value}")]
     TooLarge {
@@ -242,6 +255,9 @@ impl Options {
         }
         if self.target == 0 {
             return Err(OptionsError::Target);
+        }
+        if self.max_hands == 0 {
+            return Err(OptionsError::MaxHands);
         }
         for (field, value) in [
             ("gin_bonus", self.gin_bonus),

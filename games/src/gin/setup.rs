@@ -32,7 +32,7 @@ pub struct Setup {
     /// Hands won so far (for `box_bonus`).
     #[serde(default)]
     pub hands_won: [u32; 2],
-    /// This hand's number, from 1 (later hands count on, up to `u32::MAX`).
+    /// This hand's number, from 1 (later hands count on); at most `max_hands` (GR-17).
     #[serde(default = "first_hand")]
     pub hand_number: u32,
     /// Seeds the ChaCha8 shuffles of the later hands.
@@ -85,6 +85,12 @@ impl State {
             if score >= options.target {
                 return Err(SetupError::ScoreAtTarget { score, target: options.target });
             }
+        }
+        if setup.hand_number > options.max_hands {
+            return Err(SetupError::PastLastHand {
+                hand_number: setup.hand_number,
+                max_hands: options.max_hands,
+            });
         }
         let rng = ChaCha8Rng::seed_from_u64(setup.seed);
         let mut state = State::empty(options, Start::Setup(setup.clone()), rng, setup.dealer);

@@ -1,5 +1,6 @@
-//! [`State`]: a match of Gin Rummy, hand after hand until the target (GR-13): the
-//! transitions. Setup checking is in `setup.rs`, move generation in `legal.rs`.
+//! [`State`]: a match of Gin Rummy, hand after hand until the target (GR-13) or the hand
+//! limit (GR-17): the transitions. Setup checking is in `setup.rs`, move generation in
+//! `legal.rs`.
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -168,7 +169,7 @@ impl State {
         self.phase.to_act()
     }
 
-    /// Whether the match is over (GR-13).
+    /// Whether the match is over (GR-13, GR-17).
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }
@@ -244,13 +245,15 @@ impl State {
     }
 
     /// The record of this match so far; it replays exactly unless the state was sampled from
-    /// an observation ([`State::is_sampled`]).
+    /// an observation ([`State::is_sampled`]). Once the match is over its `termination` is
+    /// [`State::end_reason`].
     pub fn record(&self) -> Record {
         Record {
             options: self.options,
             players: 2,
             start: self.start.clone(),
             actions: self.actions.clone(),
+            termination: self.end_reason(),
         }
     }
 
@@ -564,8 +567,13 @@ impl State {
         };
         self.results.push(result);
         events.push(Event::HandEnded { result });
-        if let Some(reached) = (0..2).find(|&i| self.scores[i] >= self.options.target) {
-            let outcome = self.final_outcome(Seat(reached as u8));
+        // GR-13: a total at the target ends the match; GR-17: so does the last hand.
+        let outcome = match self.reached_target() {
+            Some(reached) => Some(self.final_outcome(reached)),
+            None if self.hand_number >= self.options.max_hands => Some(self.drawn_outcome()),
+            None => None,
+        };
+        if let Some(outcome) = outcome {
             events.push(Event::MatchOver { outcome: outcome.clone() });
             self.outcome = Some(outcome);
             self.phase = Phase::MatchOver;
@@ -576,6 +584,45 @@ impl State {
             self.dealer = other(self.dealer);
         }
         self.deal(events);
+    }
+
+    /// The seat whose total reached the target (GR-13), if one did. Only one can: a hand scores
+    /// for one seat, and a setup's totals are below the target.
+    fn reached_target(&self) -> Option<Seat> {
+        (0..2u8).map(Seat).find(|seat| self.scores[seat.index()] >= self.options.target)
+    }
+
+    /// The match drawn at the hand limit (GR-17): both seats first, the totals the hand points
+    /// alone (the classic bonuses are for the seat that reaches the target, GR-13).
+    fn drawn_outcome(&self) -> Outcome {
+        Outcome {
+            totals: self.scores,
+            points: self.scores,
+            hands_won: self.hands_won,
+            winner: None,
+            standings: vec![
+                Standing { place: 1, seat: Seat(0) },
+                Standing { place: 1, seat: Seat(1) },
+            ],
+        }
+    }
+
+    /// Why the match ended, citing the rule, once it is over: a seat reached the target
+    /// (GR-13), or the last hand allowed was played (GR-17).
+    pub fn end_reason(&self) -> Option<String> {
+        self.outcome.as_ref()?;
+        let target = self.options.target;
+        Some(match self.reached_target() {
+            Some(seat) => format!("GR-13: {seat} reached the target of {target} points"),
+            None => {
+                let hands = self.hand_number;
+                let plural = if hands == 1 { "" } else { "s" };
+                format!(
+                    "GR-17: drawn after {hands} hand{plural}, neither seat reached the target of \
+                     {target} points"
+                )
+            }
+        })
     }
 
     /// Totals with the classic bonuses (GR-13): box bonuses for each seat, the game bonus and

@@ -42,7 +42,7 @@ pub enum Phase {
         /// Who decides.
         seat: Seat,
     },
-    /// A total reached the target (GR-13).
+    /// A total reached the target (GR-13), or the last hand was played (GR-17).
     MatchOver,
 }
 
@@ -127,7 +127,8 @@ pub struct HandResult {
     pub scores: [u32; 2],
 }
 
-/// A finished match (GR-13).
+/// A finished match: a total reached the target (GR-13), or the last hand was played and the
+/// match is drawn (GR-17: no winner, both seats first, the totals the hand points).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
@@ -137,9 +138,10 @@ pub struct Outcome {
     pub points: [u32; 2],
     /// Hands won by each seat.
     pub hands_won: [u32; 2],
-    /// The higher total; none if the totals are equal (possible only with box bonuses).
+    /// The higher total; none if the totals are equal (possible only with box bonuses), or if
+    /// the match was drawn at the hand limit (GR-17).
     pub winner: Option<Seat>,
-    /// Places: the winner first, or both first on equal totals.
+    /// Places: the winner first, or both first without a winner.
     pub standings: Vec<Standing>,
 }
 
@@ -229,7 +231,7 @@ pub enum Event {
         /// The result.
         result: HandResult,
     },
-    /// The match ended (GR-13).
+    /// The match ended (GR-13, GR-17).
     MatchOver {
         /// Totals and winner.
         outcome: Outcome,

@@ -159,6 +159,11 @@ impl crate::game::Game for State {
         self.outcome().map(<[_]>::to_vec)
     }
 
+    /// TT-21 or TT-28 (one player left), TT-22 (all eliminated at once) or TT-8 (no card to deal).
+    fn end_reason(&self) -> Option<String> {
+        State::end_reason(self)
+    }
+
     fn record(&self) -> Option<Record> {
         State::record(self)
     }

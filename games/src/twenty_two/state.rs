@@ -177,6 +177,29 @@ impl State {
         self.standings.as_deref()
     }
 
+    /// Why the match ended, citing the rule, once it is over: one player left (TT-21, or TT-28
+    /// in the elimination variant), the last deal eliminating every player left (TT-22), or a
+    /// pack too depleted by penalty piles to deal every player left a card (TT-8).
+    pub fn end_reason(&self) -> Option<String> {
+        if !self.is_over() {
+            return None;
+        }
+        let active: Vec<Seat> = self.active_seats().collect();
+        Some(match (active.as_slice(), self.options.variant) {
+            ([last], Variant::Standard) => format!("TT-21: {last} is the last player left"),
+            ([last], Variant::Elimination) => format!("TT-28: {last} is the last player left"),
+            ([], _) => format!(
+                "TT-22: deal {} eliminated every player left at once; the lowest score wins",
+                self.deal
+            ),
+            (left, _) => format!(
+                "TT-8: the pack could not deal a card to each of the {} players left; \
+                 standings go by score (TT-23)",
+                left.len()
+            ),
+        })
+    }
+
     /// The events of the match's start: the dealer draw (seeded matches) and the first deal.
     pub fn opening_events(&self) -> &[Event] {
         &self.opening
@@ -666,13 +689,15 @@ impl State {
     }
 
     /// The record of this match so far: options, start and every action; it replays exactly
-    /// ([`Record::replay`]). `None` for a sampled state ([`State::determinize`]).
+    /// ([`Record::replay`]). Once the match is over its `termination` is
+    /// [`State::end_reason`]. `None` for a sampled state ([`State::determinize`]).
     pub fn record(&self) -> Option<Record> {
         Some(Record {
             options: self.options,
             players: self.players(),
             start: self.start.clone()?,
             actions: self.actions.clone(),
+            termination: self.end_reason(),
         })
     }
 

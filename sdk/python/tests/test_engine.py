@@ -146,9 +146,30 @@ def test_random_matches_end_with_standings(game: str, players: int) -> None:
         assert standings is not None
         assert sorted(s.seat for s in standings) == list(range(players))
         assert all(isinstance(s, Standing) and s.place >= 1 for s in standings)
+        reason = state.end_reason()
+        assert reason is not None and reason[:3] in ("GR-", "TT-")
+        record = state.record()
+        assert record is not None and record["termination"] == reason
         with pytest.raises(engine.NoSuchActionError) as over:
             state.apply_index(0)
         assert over.value.rule == ("GR-13" if game == "gin" else "TT-21")
+
+
+def test_a_gin_match_of_bots_that_never_go_out_ends_drawn_at_the_hand_limit() -> None:
+    # Issue 45: the first legal action never goes out, so every hand is drawn at the wall
+    # (GR-10); the match ends drawn after max_hands hands (GR-17).
+    state = engine.new("gin", seed=4, options={"max_hands": 3})
+    assert state.end_reason() is None
+    while (seat := state.to_act()) is not None:
+        state.apply(seat, state.legal_actions()[0])
+    assert state.deal_number() == 3 and state.scores() == [0, 0]
+    standings = state.standings()
+    assert standings is not None and [s.place for s in standings] == [1, 1]
+    reason = "GR-17: drawn after 3 hands, neither seat reached the target of 100 points"
+    assert state.end_reason() == reason
+    record = state.record_json()
+    assert record is not None and json.loads(record)["termination"] == reason
+    assert engine.from_record(record).end_reason() == reason
 
 
 def test_legal_actions_are_the_sdks_values_and_apply_takes_equal_ones() -> None:

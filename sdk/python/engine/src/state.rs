@@ -291,6 +291,12 @@ impl PyState {
         })
     }
 
+    /// Why the match ended, citing the rule (`"GR-13: seat 0 reached the target of 100
+    /// points"`), `None` until the end: what the record's `termination` says.
+    fn end_reason(&self) -> Option<String> {
+        dispatch!(&self.inner, s => s.end_reason())
+    }
+
     /// Each seat's score: Gin Rummy's hand points so far, Twenty-Two's penalty points.
     fn scores(&self) -> Vec<u32> {
         dispatch!(&self.inner, s => Engine::scores(s))
