@@ -700,8 +700,8 @@ fn gr_17_the_last_hand_ends_a_match_nobody_won_drawn() {
 
 #[test]
 fn option_max_hands() {
-    assert_eq!(Options::default().max_hands, 100);
-    assert_eq!(serde_json::from_str::<Options>("{}").unwrap().max_hands, 100);
+    assert_eq!(Options::default().max_hands, 300);
+    assert_eq!(serde_json::from_str::<Options>("{}").unwrap().max_hands, 300);
     let options: Options = serde_json::from_str(r#"{"max_hands": 7}"#).unwrap();
     assert_eq!(options.max_hands, 7);
     let none = Options { max_hands: 0, ..Options::default() };
@@ -714,7 +714,7 @@ fn option_max_hands() {
         .find(|spec| spec.name == "max_hands")
         .unwrap();
     assert!(spec.description.starts_with("GR-17: "), "{}", spec.description);
-    assert_eq!(spec.default_json(), "100");
+    assert_eq!(spec.default_json(), "300");
     assert_eq!(spec.kind, cardroom_games::OptionKind::Integer { min: 1, max: u64::from(u32::MAX) });
 }
 
@@ -731,8 +731,8 @@ fn play_out(options: Options, seed: u64, choose: impl Fn(&[Action]) -> Action) -
 
 /// Issue 45: two bots that always answer the first legal action never go out (every hand ends
 /// at the wall, GR-10), so before GR-17 the match never ended. Now it ends drawn after the
-/// default 100 hands: 60 decisions a hand (the upcard taken and a discard, then 29 turns of
-/// two), 6,000 in all.
+/// default 300 hands: 60 decisions a hand (the upcard taken and a discard, then 29 turns of
+/// two), 18,000 in all.
 #[test]
 fn gr_17_two_first_legal_action_bots_play_to_the_hand_limit() {
     let options = Options::default();
@@ -740,13 +740,13 @@ fn gr_17_two_first_legal_action_bots_play_to_the_hand_limit() {
         let (s, decisions) = play_out(options, seed, |legal| legal[0]);
         assert!(s.is_over(), "seed {seed}");
         assert_eq!(s.hand_number(), options.max_hands);
-        assert_eq!(s.results().len(), 100, "exactly max_hands hands were played");
+        assert_eq!(s.results().len(), 300, "exactly max_hands hands were played");
         assert!(s.results().iter().all(|r| r.end == HandEnd::Wall && r.winner.is_none()));
-        assert_eq!(decisions, 6_000, "seed {seed}");
+        assert_eq!(decisions, 18_000, "seed {seed}");
         let outcome = s.outcome().unwrap();
         assert_eq!((outcome.totals, outcome.winner), ([0, 0], None));
         assert_eq!(outcome.standings, drawn_standings());
-        let reason = "GR-17: drawn after 100 hands, neither seat reached the target of 100 points";
+        let reason = "GR-17: drawn after 300 hands, neither seat reached the target of 100 points";
         assert_eq!(s.end_reason().as_deref(), Some(reason));
         // The record says why, and replays to the same end.
         let record = s.record();

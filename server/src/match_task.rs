@@ -113,6 +113,8 @@ struct SeatSlot {
     bot_version: String,
     /// Whether a bot has taken the seat yet.
     connected_once: bool,
+    /// Why the seat forfeited, once it has.
+    forfeit_reason: Option<String>,
     /// What went wrong for this seat (hosted matches only, at most `MAX_FAILURES_KEPT`).
     failures: Vec<NewFailure>,
     connection: Option<Connection>,
@@ -196,6 +198,7 @@ impl<G: WireGame> MatchTask<G> {
                 bot_name: String::new(),
                 bot_version: String::new(),
                 connected_once: false,
+                forfeit_reason: None,
                 failures: Vec::new(),
                 connection: None,
                 forfeited: false,
@@ -569,6 +572,7 @@ impl<G: WireGame> MatchTask<G> {
     /// Forfeits `seat` (placed last), saying why in `message`.
     fn forfeit(&mut self, seat: Seat, message: String) {
         self.seats[seat.index()].forfeited = true;
+        self.seats[seat.index()].forfeit_reason = Some(message.clone());
         warn!(%seat, %message, "seat forfeits");
         let error = pb::ActError {
             turn: self.turn,
@@ -814,19 +818,36 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    async fn finish(mut self, aborted: bool) {
-        let reason = if aborted {
-            "the server is shutting down".to_owned()
-        } else if self.seats.iter().any(|s| s.forfeited) && self.state.to_act().is_some() {
-            "a seat forfeited".to_owned()
-        } else {
-            "the match is over".to_owned()
+    /// Why the match ended, in one line: the rule that ended it (the engine's
+    /// `Game::end_reason`), the forfeits that did or that came before, or the shutdown.
+    fn end_reason(&self, aborted: bool) -> String {
+        let forfeits: Vec<&str> =
+            self.seats.iter().filter_map(|s| s.forfeit_reason.as_deref()).collect();
+        let rules = self.state.end_reason();
+        let mut reason = match (aborted, rules) {
+            (true, _) => "aborted: the server is shutting down".to_owned(),
+            (false, Some(rules)) => rules,
+            (false, None) if !forfeits.is_empty() => "the match ended by forfeit".to_owned(),
+            (false, None) => "the match is over".to_owned(),
         };
+        for forfeit in forfeits {
+            reason.push_str("; ");
+            reason.push_str(forfeit);
+        }
+        reason
+    }
+
+    async fn finish(mut self, aborted: bool) {
+        let reason = self.end_reason(aborted);
         let end = pb::MatchEnd { standings: self.standings(), aborted, reason };
         info!(aborted, reason = %end.reason, "match ended");
         // Filed first (record written, status kept), then told: whoever hears the end can ask
-        // for the record and the final status at once.
-        let record = self.state.record().map(AnyRecord::from);
+        // for the record and the final status at once. The record says why it ended (PGN's
+        // Termination): the rule, or what ended it outside the rules.
+        let record = self.state.record().map(AnyRecord::from).map(|mut record| {
+            record.set_termination(Some(end.reason.clone()));
+            record
+        });
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();
         // A hosted match's report sums up the think times before the final status takes them.
         let hosted =

@@ -226,12 +226,21 @@ impl Bot {
     /// # Panics
     ///
     /// When an action is refused or the stream ends or fails before the match.
-    pub async fn play_randomly(mut self, seed: u64) -> pb::MatchEnd {
+    pub async fn play_randomly(self, seed: u64) -> pb::MatchEnd {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        self.play_by(move |turn| random_choice(turn, &mut rng)).await
+    }
+
+    /// Plays to the end, answering each turn with the legal action `choose` picks (its index).
+    ///
+    /// # Panics
+    ///
+    /// When an action is refused or the stream ends or fails before the match.
+    pub async fn play_by(mut self, mut choose: impl FnMut(&pb::Turn) -> u32) -> pb::MatchEnd {
         loop {
             match self.next().await.expect("the stream does not fail") {
                 Some(pb::server_message::Message::Turn(turn)) => {
-                    let index = random_choice(&turn, &mut rng);
+                    let index = choose(&turn);
                     self.act(turn.turn, pb::act::Choice::Index(index)).await;
                 }
                 Some(pb::server_message::Message::End(end)) => return end,

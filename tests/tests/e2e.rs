@@ -84,7 +84,7 @@ async fn discovery_lists_both_games_with_options_and_seats() {
     let target = gin.options.iter().find(|o| o.name == "target").expect("target is an option");
     assert_eq!(target.default_json, "100");
     let max_hands = gin.options.iter().find(|o| o.name == "max_hands").expect("GR-17's option");
-    assert_eq!(max_hands.default_json, "100");
+    assert_eq!(max_hands.default_json, "300");
     assert!(max_hands.description.starts_with("GR-17: "), "{}", max_hands.description);
 }
 
@@ -1313,4 +1313,38 @@ async fn list_matches_pages_running_matches_newest_first_and_finished_ones_with_
         client.list_matches(list(pb::MatchState::Running, 0, "")).await.unwrap().into_inner();
     assert_eq!(running.matches.len(), 2);
     assert!(running.matches.iter().all(|m| &m.match_id != oldest));
+}
+
+/// Issue 45: two bots that always answer the first legal action never go out in Gin Rummy
+/// (every hand ends at the wall, GR-10); through the server the match still ends, drawn at its
+/// hand limit (GR-17, here `max_hands` 4), and its end and its record say why.
+#[tokio::test]
+async fn two_first_legal_action_bots_play_gin_to_the_hand_limit() {
+    let server = TestServer::start(Config::default()).await;
+    let mut client = server.client().await;
+    let options = r#"{"max_hands": 4}"#;
+    let (match_id, tokens) = create(&mut client, pb::Game::GinRummy, 2, options, 11, None).await;
+    let (bots, _) = join_all(&server, &tokens).await;
+    let playing: Vec<_> = bots
+        .into_iter()
+        .map(|bot| tokio::spawn(bot.play_by(|turn| turn.legal_actions[0].index)))
+        .collect();
+    let mut ends = Vec::new();
+    for bot in playing {
+        ends.push(tokio::time::timeout(PATIENCE, bot).await.unwrap().unwrap());
+    }
+    let reason = "GR-17: drawn after 4 hands, neither seat reached the target of 100 points";
+    for end in &ends {
+        assert!(!end.aborted, "{end:?}");
+        assert_eq!(end.reason, reason);
+        assert!(end.standings.iter().all(|s| s.place == 1), "drawn: {end:?}");
+    }
+    let record = client
+        .get_record(pb::GetRecordRequest { match_id })
+        .await
+        .unwrap()
+        .into_inner()
+        .record_json;
+    let record = AnyRecord::from_json(&record).unwrap();
+    assert_eq!(record.termination(), Some(reason));
 }

@@ -74,7 +74,7 @@ impl Default for Options {
             wall_knock: false,
             max_upcard_draws: 50,
             target: 100,
-            max_hands: 100,
+            max_hands: 300,
             game_bonus: false,
             box_bonus: false,
             shutout_double: false,

@@ -88,7 +88,7 @@ class State:
     def standings(self) -> list[Standing] | None:
         """Final standings, first place first; ``None`` until the match is over."""
     def end_reason(self) -> str | None:
-        """Why the match ended, citing the rule (``"GR-17: drawn after 100 hands, …"``); ``None``
+        """Why the match ended, citing the rule (``"GR-17: drawn after 300 hands, …"``); ``None``
         until the match is over. The record's ``termination`` says the same."""
     def scores(self) -> list[int]:
         """Gin Rummy's hand points so far, or Twenty-Two's penalty points, per seat."""
