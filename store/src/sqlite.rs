@@ -70,27 +70,57 @@ pub(crate) const VERSIONS_FORGOTTEN: &str =
 /// The columns an account is selected with, in the order [`credential`] reads them.
 const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
 
+/// Read-only connections a file store keeps beside its writer: the pages' and read rpcs' reads
+/// run on them (WAL lets readers and the writer go at once), so that they never queue behind,
+/// nor hold up, a ladder's writes.
+const READERS: usize = 2;
+
 /// The store in a SQLite file (or in memory).
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
+    /// The one connection that writes (and reads what the writing side reads).
     conn: Arc<Mutex<Connection>>,
+    /// Read-only connections for the read side ([`READERS`] of them; none in memory, where a
+    /// second connection would be another database).
+    readers: Arc<Vec<Mutex<Connection>>>,
 }
 
 impl SqliteStore {
     /// Opens (or creates) the file and brings its schema up to date.
     pub async fn open(path: impl Into<PathBuf>) -> Result<SqliteStore, StoreError> {
         let path = path.into();
-        let conn = tokio::task::spawn_blocking(move || Connection::open(path)).await?;
-        SqliteStore::init(conn.map_err(backend)?).await
+        let writer = path.clone();
+        let conn = tokio::task::spawn_blocking(move || Connection::open(writer)).await?;
+        let store = SqliteStore::init(conn.map_err(backend)?, Vec::new()).await?;
+        // Opened once the schema is there: a reader never sees a file being migrated.
+        let readers = tokio::task::spawn_blocking(move || {
+            (0..READERS)
+                .map(|_| {
+                    let conn = Connection::open_with_flags(
+                        &path,
+                        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                    )?;
+                    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+                    Ok(Mutex::new(conn))
+                })
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await?
+        .map_err(backend)?;
+        Ok(SqliteStore { conn: store.conn, readers: Arc::new(readers) })
     }
 
     /// A store in memory, gone with the process.
     pub async fn in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::init(Connection::open_in_memory().map_err(backend)?).await
+        SqliteStore::init(Connection::open_in_memory().map_err(backend)?, Vec::new()).await
     }
 
-    async fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
-        let store = SqliteStore { conn: Arc::new(Mutex::new(conn)) };
+    async fn init(
+        conn: Connection,
+        readers: Vec<Mutex<Connection>>,
+    ) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore { conn: Arc::new(Mutex::new(conn)), readers: Arc::new(readers) };
         store
             .run(|conn| {
                 conn.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -119,6 +149,28 @@ impl SqliteStore {
         tokio::task::spawn_blocking(move || {
             // A panic mid-query leaves no transaction open (rusqlite rolls back on drop).
             let mut conn = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut conn)
+        })
+        .await?
+    }
+
+    /// Runs `work`, which only reads, on a free reader connection (the writer in memory): a
+    /// page's read neither waits for a ladder's write nor holds one up.
+    async fn read<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        if self.readers.is_empty() {
+            return self.run(work).await;
+        }
+        let readers = Arc::clone(&self.readers);
+        tokio::task::spawn_blocking(move || {
+            let free = readers.iter().find_map(|reader| reader.try_lock().ok());
+            let mut conn = match free {
+                Some(conn) => conn,
+                None => readers[0].lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+            };
             work(&mut conn)
         })
         .await?
@@ -510,11 +562,11 @@ impl Store for SqliteStore {
         bot: BotId,
         limit: u32,
     ) -> Result<Vec<FailureRow>, StoreError> {
-        self.run(move |conn| ladders::failures(conn, ladder, bot, limit)).await
+        self.read(move |conn| ladders::failures(conn, ladder, bot, limit)).await
     }
 
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
-        self.run(move |conn| ladders::record(conn, id)).await
+        self.read(move |conn| ladders::record(conn, id)).await
     }
 
     async fn claim_ready(
@@ -546,7 +598,7 @@ impl Store for SqliteStore {
     }
 
     async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError> {
-        self.run(move |conn| reads::leaderboard(conn, ladder)).await
+        self.read(move |conn| reads::leaderboard(conn, ladder)).await
     }
 
     async fn bot_matches(
@@ -556,7 +608,7 @@ impl Store for SqliteStore {
         before: Option<LadderMatchId>,
         limit: u32,
     ) -> Result<Vec<LadderMatch>, StoreError> {
-        self.run(move |conn| reads::bot_matches(conn, ladder, bot, before, limit)).await
+        self.read(move |conn| reads::bot_matches(conn, ladder, bot, before, limit)).await
     }
 
     async fn bot_rating_history(
@@ -564,7 +616,7 @@ impl Store for SqliteStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<RatingChangeRow>, StoreError> {
-        self.run(move |conn| reads::bot_rating_history(conn, ladder, bot)).await
+        self.read(move |conn| reads::bot_rating_history(conn, ladder, bot)).await
     }
 
     async fn head_to_head(
@@ -572,7 +624,7 @@ impl Store for SqliteStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<HeadToHead>, StoreError> {
-        self.run(move |conn| reads::head_to_head(conn, ladder, bot)).await
+        self.read(move |conn| reads::head_to_head(conn, ladder, bot)).await
     }
 
     async fn bot_ladder_versions(
@@ -580,11 +632,11 @@ impl Store for SqliteStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<LadderVersion>, StoreError> {
-        self.run(move |conn| reads::bot_ladder_versions(conn, ladder, bot)).await
+        self.read(move |conn| reads::bot_ladder_versions(conn, ladder, bot)).await
     }
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
-        self.run(move |conn| reads::ladder_match(conn, id)).await
+        self.read(move |conn| reads::ladder_match(conn, id)).await
     }
 
     async fn bot_think_times(
@@ -593,7 +645,7 @@ impl Store for SqliteStore {
         bot: BotId,
         matches: u32,
     ) -> Result<Vec<crate::VersionThink>, StoreError> {
-        self.run(move |conn| reads::bot_think_times(conn, ladder, bot, matches)).await
+        self.read(move |conn| reads::bot_think_times(conn, ladder, bot, matches)).await
     }
 
     async fn put_standings(
@@ -606,7 +658,7 @@ impl Store for SqliteStore {
     }
 
     async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
-        self.run(move |conn| crate::sqlite_standings::standings(conn, ladder)).await
+        self.read(move |conn| crate::sqlite_standings::standings(conn, ladder)).await
     }
 
     /// The process that opened the file is its one node.

@@ -1,5 +1,6 @@
-//! One test suite for every store: each check is a function over `Arc<dyn Store>`, run once
-//! against SQLite (in memory) and once against PostgreSQL (a fresh schema of the test cluster
+//! One test suite for every store: each check is a function over `Arc<dyn Store>`, run against
+//! SQLite in memory, against a SQLite file (its reads on its reader connections) and against
+//! PostgreSQL (a fresh schema of the test cluster
 //! that `CARDROOM_TEST_PG` names: see `cardroom_store::testing`).
 #![allow(clippy::unwrap_used)]
 
@@ -73,10 +74,22 @@ async fn sqlite(_test: &'static str) -> Option<Arc<dyn Store>> {
     Some(Arc::new(SqliteStore::in_memory().await.unwrap()))
 }
 
+/// A SQLite file, whose reads run on its reader connections beside the writer.
+async fn sqlite_file(test: &'static str) -> Option<Arc<dyn Store>> {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-suite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{test}.sqlite"));
+    for stale in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{stale}", path.display()));
+    }
+    Some(Arc::new(SqliteStore::open(path).await.unwrap()))
+}
+
 async fn postgres(test: &'static str) -> Option<Arc<dyn Store>> {
     let store = cardroom_store::testing::fresh_pg_store(test).await?;
     Some(Arc::new(store))
 }
 
 suite!(on_sqlite, crate::sqlite);
+suite!(on_sqlite_file, crate::sqlite_file);
 suite!(on_postgres, crate::postgres);

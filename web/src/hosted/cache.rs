@@ -30,6 +30,48 @@ pub(crate) struct Revision {
     open: Vec<(u64, usize, usize, usize)>,
 }
 
+/// The most bots whose page parts [`BotCache`] keeps; past it, it starts over.
+const BOTS_KEPT: usize = 1_024;
+
+/// What a bot's page shows besides its matches: aggregates over all its matches in a ladder.
+#[derive(Debug)]
+pub(crate) struct BotParts {
+    pub(crate) history: Vec<crate::source::RatingAt>,
+    pub(crate) versions: Vec<crate::source::VersionLine>,
+    pub(crate) think: Vec<cardroom_store::VersionThink>,
+    pub(crate) head_to_head: Vec<crate::source::HeadToHeadLine>,
+}
+
+/// Each bot's page parts at the last revision of its ladder they were read at (at most
+/// [`BOTS_KEPT`] bots).
+#[derive(Debug, Default)]
+pub(crate) struct BotCache {
+    // A std mutex: held only to look up or replace an entry, never across an await.
+    bots: Mutex<HashMap<(LadderId, BotId), (u64, Arc<BotParts>)>>,
+}
+
+impl BotCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(LadderId, BotId), (u64, Arc<BotParts>)>> {
+        self.bots.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `bot`'s parts in `ladder` at `revision`, if kept.
+    pub(crate) fn get(&self, ladder: LadderId, bot: BotId, revision: u64) -> Option<Arc<BotParts>> {
+        let bots = self.lock();
+        let (kept_at, parts) = bots.get(&(ladder, bot))?;
+        (*kept_at == revision).then(|| Arc::clone(parts))
+    }
+
+    /// Keeps `bot`'s parts in `ladder` at `revision`.
+    pub(crate) fn put(&self, ladder: LadderId, bot: BotId, revision: u64, parts: Arc<BotParts>) {
+        let mut bots = self.lock();
+        if bots.len() >= BOTS_KEPT {
+            bots.clear();
+        }
+        bots.insert((ladder, bot), (revision, parts));
+    }
+}
+
 impl Revision {
     /// The revision as the number the live pages compare.
     pub(crate) fn key(&self) -> u64 {
@@ -66,6 +108,13 @@ pub(crate) async fn revision(store: &dyn Store, ladder: &Ladder) -> Result<Revis
             })
             .collect(),
     })
+}
+
+impl Board {
+    /// The revision it is of, as a number.
+    pub(crate) fn revision_key(&self) -> u64 {
+        self.revision.key()
+    }
 }
 
 /// A ladder's leaderboard at one revision.

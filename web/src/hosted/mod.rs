@@ -31,7 +31,7 @@ use crate::source::{
     VersionLine, VersionThinkLine, WatchUpdate,
 };
 use crate::time::utc_time;
-use cache::BoardCache;
+use cache::{BoardCache, BotCache, BotParts};
 
 /// Failures shown to a bot's author at most (the latest).
 const FAILURES_SHOWN: u32 = 50;
@@ -47,6 +47,7 @@ pub struct StoreSource {
     accounts: Accounts,
     local: LocalSource,
     boards: BoardCache,
+    bots: BotCache,
 }
 
 fn store_error(ladder: &str) -> impl Fn(StoreError) -> SourceError + '_ {
@@ -58,7 +59,7 @@ impl StoreSource {
     /// failures are shown, as the server's `ListFailures` does), beside `local`'s ladder files
     /// and server (`LocalSource::new(vec![]).with_server(..)` for the server alone).
     pub fn new(accounts: Accounts, local: LocalSource) -> StoreSource {
-        StoreSource { accounts, local, boards: BoardCache::default() }
+        StoreSource { accounts, local, boards: BoardCache::default(), bots: BotCache::default() }
     }
 
     fn store(&self) -> &dyn Store {
@@ -96,12 +97,52 @@ impl StoreSource {
         bot: &str,
         page: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
-        let name = &ladder.spec.name;
         let board = self.board(ladder).await?;
         let Some(row) = board.board.rows.iter().find(|r| r.bot == bot).cloned() else {
             return Ok(None);
         };
         let Ok(id) = bot.parse::<i64>().map(BotId) else { return Ok(None) };
+        let parts = self.bot_parts(ladder, id, board.revision_key()).await?;
+        let matches = self.bot_matches(ladder, &board.names, id, page).await?;
+        let mut all = ThinkSummary::default();
+        for v in &parts.think {
+            all.merge(&v.think);
+        }
+        let think_matches: u64 = parts.think.iter().map(|v| v.matches).sum();
+        Ok(Some(BotPage {
+            ladder: board.board.ladder.clone(),
+            bot: bot.to_owned(),
+            name: row.name.clone(),
+            match_count: u64::from(row.matches),
+            row,
+            history: parts.history.clone(),
+            versions: parts.versions.clone(),
+            matches,
+            think: think_buckets(&all),
+            think_quantiles: all
+                .quantile_us(0.5)
+                .zip(all.quantile_us(0.99))
+                .map(|(p50, p99)| (p50 as f64, p99 as f64)),
+            think_by_version: parts.think.iter().filter_map(version_think).collect(),
+            think_window: (think_matches > 0)
+                .then(|| format!("its last {think_matches} matches with timed decisions")),
+            head_to_head: parts.head_to_head.clone(),
+        }))
+    }
+
+    /// What a bot's page shows besides its matches (its rating history, versions, think times
+    /// and head-to-head: aggregates over all its matches), read once per revision of its ladder
+    /// and kept: pages asking for the same bot at the same revision share one read.
+    async fn bot_parts(
+        &self,
+        ladder: &Ladder,
+        id: BotId,
+        revision: u64,
+    ) -> Result<Arc<BotParts>, SourceError> {
+        if let Some(kept) = self.bots.get(ladder.id, id, revision) {
+            return Ok(kept);
+        }
+        let name = &ladder.spec.name;
         let store = self.store();
         let changes = store.bot_rating_history(ladder.id, id).await.map_err(store_error(name))?;
         let history = changes
@@ -129,14 +170,8 @@ impl StoreSource {
                 matches: v.matches,
             })
             .collect();
-        let matches = self.bot_matches(ladder, &board.names, id, page).await?;
         let think =
             store.bot_think_times(ladder.id, id, THINK_MATCHES).await.map_err(store_error(name))?;
-        let mut all = ThinkSummary::default();
-        for v in &think {
-            all.merge(&v.think);
-        }
-        let think_matches: u64 = think.iter().map(|v| v.matches).sum();
         let head_to_head = store
             .head_to_head(ladder.id, id)
             .await
@@ -150,25 +185,9 @@ impl StoreSource {
                 losses: saturate(h.losses),
             })
             .collect();
-        Ok(Some(BotPage {
-            ladder: board.board.ladder.clone(),
-            bot: bot.to_owned(),
-            name: row.name.clone(),
-            match_count: u64::from(row.matches),
-            row,
-            history,
-            versions,
-            matches,
-            think: think_buckets(&all),
-            think_quantiles: all
-                .quantile_us(0.5)
-                .zip(all.quantile_us(0.99))
-                .map(|(p50, p99)| (p50 as f64, p99 as f64)),
-            think_by_version: think.iter().filter_map(version_think).collect(),
-            think_window: (think_matches > 0)
-                .then(|| format!("its last {think_matches} matches with timed decisions")),
-            head_to_head,
-        }))
+        let parts = Arc::new(BotParts { history, versions, think, head_to_head });
+        self.bots.put(ladder.id, id, revision, Arc::clone(&parts));
+        Ok(parts)
     }
 
     /// The page `page` of `bot`'s done matches, newest first. The store pages by the last id
