@@ -4,8 +4,8 @@
 //! A `Turn` is the message of every decision. Built as prost's typed tree, it cost the server a
 //! tree of small messages made, measured again at each level of nesting, written and dropped,
 //! and the SDK the same tree decoded (some twenty `Vec`s) before the engine's observation was
-//! built from it: about 25,000 of the 68,000 instructions a decision took both sides
-//! (BENCHMARKS.md, "Session 10"). Here:
+//! built from it: about 25,000 of the 68,000 instructions a decision took both sides (measured
+//! at `0ba7dd6`, before the frames; in BENCHMARKS.md's history, `git log -p BENCHMARKS.md`). Here:
 //!
 //! - [`ServerFrame`] is what the server's `Play` stream carries: a `ServerMessage` already
 //!   encoded. The server's service is generated with it in the place of `ServerMessage`

@@ -4,10 +4,11 @@
 //!
 //! A match task waits on its seats' streams, its commands, the server's shutdown and its clock.
 //! Nearly every wake is a bot's message, yet a `select!` polls every other source as well, each
-//! poll registering the task's waker again: about 600 instructions a decision
-//! (BENCHMARKS.md, "Session 14"). A pending source's registration holds until it fires, so
-//! polling it again before then is wasted; [`Wakeups`] keeps the bits that say which fired. The
-//! seats have the same arrangement of their own ([`crate::seat_streams`]).
+//! poll registering the task's waker again: about 600 instructions a decision (measured at
+//! `8b328c5`; in BENCHMARKS.md's history, `git log -p BENCHMARKS.md`). A pending source's
+//! registration holds until it fires, so polling it again before then is wasted; [`Wakeups`]
+//! keeps the bits that say which fired. The seats have the same arrangement of their own
+//! ([`crate::seat_streams`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
