@@ -215,8 +215,8 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // The hosted ladders from the store, their running matches from the server.
     let local = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
     let router = cardroom_web::server_router(local, config.accounts.clone(), Default::default());
-    let pages = tokio::spawn(cardroom_web::serve(
-        http,
+    let pages = tokio::spawn(cardroom_web::serve_apart(
+        http.into_std()?,
         router,
         until_stopped(stopped.clone()),
         config.shutdown_grace,

@@ -230,8 +230,9 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let grace = config.shutdown_grace;
-        let pages = tokio::spawn(cardroom_web::serve(
-            http,
+        // The pages on their own runtime at the lowest priority: page load cannot starve play.
+        let pages = tokio::spawn(cardroom_web::serve_apart(
+            http.into_std()?,
             router,
             async move {
                 let mut stopped = stopped;

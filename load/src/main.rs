@@ -12,7 +12,8 @@
 //! minutes, samples memory and task counts, drains and checks that nothing leaked. `run
 //! --hosted-bots N` compares, round after round, a server with no ladder and one whose hosted
 //! ladder keeps its registered bots busy, under the same load (`hosted`). `idle` connects
-//! thousands of bots that never play and reports the server's memory.
+//! thousands of bots that never play and reports the server's memory. `pages` measures what
+//! clients fetching a bot's page cost a hosted ladder's play (`pages`).
 //!
 //! To pin both processes to one core, run it under `taskset -c 0`: the children inherit it.
 
@@ -21,6 +22,7 @@ mod gin_load;
 mod hosted;
 mod idle;
 mod load;
+mod pages;
 mod pingpong;
 mod report;
 mod tt_load;
@@ -144,6 +146,40 @@ enum Command {
         /// Seconds in the window.
         #[arg(long, default_value_t = 10.0)]
         duration_s: f64,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Do the pages starve play? The stock `cardroom serve` with its pages and a hosted ladder
+    /// of stock bots: a quiet window, one with clients fetching a bot's page, another quiet.
+    Pages {
+        /// Registered bots in the ladder (stock bot processes, two streams each).
+        #[arg(long, default_value_t = 8)]
+        bots: usize,
+        /// Clients fetching the bot's page in the page window.
+        #[arg(long, default_value_t = 16)]
+        clients: usize,
+        /// The ladder's game.
+        #[arg(long, default_value = "twenty_two")]
+        game: String,
+        /// Seats per table.
+        #[arg(long, default_value_t = 2)]
+        seats: u32,
+        /// Seconds before the first window.
+        #[arg(long, default_value_t = 5.0)]
+        warmup_s: f64,
+        /// Seconds in each window.
+        #[arg(long, default_value_t = 10.0)]
+        duration_s: f64,
+        /// Page windows, each between two quiet ones.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// The `cardroom` binary (default: beside this program).
+        #[arg(long)]
+        cardroom: Option<PathBuf>,
+        /// The stock bot binary (default: `random` beside this program).
+        #[arg(long)]
+        bot: Option<PathBuf>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -404,6 +440,32 @@ async fn main() -> anyhow::Result<()> {
                 load::pingpong(matches, shape, sizes, think, window, server.as_deref()).await?;
             measured.round_trip = measured.round_trip.less(think);
             report::peer(shape, matches, sizes, &measured, server.is_none(), json)
+        }
+        Command::Pages {
+            bots,
+            clients,
+            game,
+            seats,
+            warmup_s,
+            duration_s,
+            rounds,
+            cardroom,
+            bot,
+            json,
+        } => {
+            let run = pages::PagesRun {
+                bots,
+                clients,
+                game,
+                seats,
+                warmup: Duration::from_secs_f64(warmup_s),
+                window: Duration::from_secs_f64(duration_s),
+                rounds,
+                cardroom: cardroom.map_or_else(|| pages::sibling("cardroom"), Ok)?,
+                bot: bot.map_or_else(|| pages::sibling("random"), Ok)?,
+            };
+            let report = pages::run(&run).await?;
+            report::pages(&report, json)
         }
         Command::ServeCardroom { limit, store, ladder } => {
             serve_cardroom(limit, store, ladder).await

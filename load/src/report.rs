@@ -545,3 +545,45 @@ pub(crate) fn idle(run: &IdleRun, as_json: bool) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// `pages`' report: each window's match rate and server CPU, the page load's figures, and the
+/// two verdicts (the match rate within 10% of the quiet windows', the server's CPU a page).
+pub(crate) fn pages(report: &crate::pages::PagesReport, as_json: bool) -> anyhow::Result<()> {
+    if as_json {
+        return json(report);
+    }
+    println!(
+        "cardroom-load pages: {} stock bots in a hosted ladder; {} clients fetching {}",
+        report.bots, report.clients, report.page
+    );
+    println!(
+        "| window | seconds | matches finished | matches/s | server CPU s | pages | page p50 | page p99 |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (loaded, w) in &report.windows {
+        let name = if *loaded { "pages" } else { "quiet" };
+        println!(
+            "| {name} | {:.1} | {} | {:.1} | {:.2} | {} | {:.1} ms | {:.1} ms |",
+            w.seconds,
+            w.matches_finished,
+            w.matches_per_s,
+            w.server_cpu_s,
+            w.pages,
+            w.page_p50_ms,
+            w.page_p99_ms
+        );
+    }
+    let verdict = |ok: bool| if ok { "met" } else { "missed" };
+    println!(
+        "match rate under the page load: {:.2} of the quiet windows' either side, the median \
+         (goal 0.90 or more: {})",
+        report.match_rate_ratio,
+        verdict(report.match_rate_ratio >= 0.90)
+    );
+    println!(
+        "server CPU a page: {:.2} ms, the median (goal under 10 ms: {})",
+        report.server_cpu_ms_per_page,
+        verdict(report.server_cpu_ms_per_page < 10.0)
+    );
+    Ok(())
+}

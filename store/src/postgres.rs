@@ -65,6 +65,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::FINISHED_MIGRATION,
     // 8: each bot's count of versions forgotten (a bot keeps its last `VERSIONS_KEPT`).
     crate::sqlite::VERSIONS_FORGOTTEN,
+    // 9: the partial index of a ladder's claimable matches, in set order.
+    crate::sqlite_nodes::CLAIMABLE_INDEX,
+    // 10: each bot's done matches, wins and failures in a ladder, on its row.
+    crate::reads::LEADERBOARD_COUNTS,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of

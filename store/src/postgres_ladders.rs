@@ -781,6 +781,13 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
             ],
         )
         .await?;
+        // The leaderboard's counts (migration 10), in the same transaction.
+        tx.exec(
+            "UPDATE ladder_bots SET matches_done = matches_done + 1, wins = wins + $3
+             WHERE ladder_id = $1 AND bot_id = $2",
+            &[&found.ladder.0, &planned.bot.0, &i64::from(seat.place == 1)],
+        )
+        .await?;
         if seat.think.count > 0 {
             tx.exec(
                 "INSERT INTO ladder_think_times (match_id, seat, ladder_id, bot_id, version,
@@ -801,6 +808,15 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
             .await?;
         }
         for failure in result.failures.iter().filter(|f| f.seat == seat.seat) {
+            let column = crate::reads::failure_column(failure.kind);
+            tx.exec(
+                &format!(
+                    "UPDATE ladder_bots SET {column} = {column} + 1
+                     WHERE ladder_id = $1 AND bot_id = $2"
+                ),
+                &[&found.ladder.0, &planned.bot.0],
+            )
+            .await?;
             tx.exec(
                 "INSERT INTO ladder_failures (ladder_id, match_id, seat, bot_id, version, kind,
                      observation_json, answer, error, at_ms)

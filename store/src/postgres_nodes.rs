@@ -78,12 +78,14 @@ pub(crate) async fn claim_ready(
         return Ok(Vec::new());
     }
     // The candidates are locked as they are read; a row another node has locked is skipped,
-    // not waited for, and one it claimed meanwhile fails the re-checked condition.
+    // not waited for, and one it claimed meanwhile fails the re-checked condition. The literal
+    // `state IN (...)` lets the planner walk the partial index of claimable matches in set
+    // order (migration 9) rather than every match of the ladder.
     let rows = tx
         .rows(
             "WITH ready AS (
                  SELECT m.id FROM ladder_matches m
-                 WHERE m.ladder_id = $1
+                 WHERE m.ladder_id = $1 AND m.state IN ('planned', 'running')
                      AND (m.state = $2 OR (m.state = $3 AND m.lease_until_ms < $4))
                      AND NOT EXISTS (SELECT 1 FROM ladder_match_seats s
                                      WHERE s.match_id = m.id AND s.bot_id <> ALL($5))

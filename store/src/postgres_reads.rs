@@ -1,12 +1,10 @@
 //! The read methods of hosted ladders in PostgreSQL: SQLite's queries (`sqlite_reads`) in
 //! PostgreSQL's dialect, each in one snapshot.
 
-use std::collections::HashMap;
-
 use crate::postgres::Cached;
 use crate::postgres_ladders::{match_by_id, unsigned, with_seats};
 use crate::{
-    BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
+    BotHealth, BotId, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
     LeaderboardLine, MatchState, PgStore, RatingChangeRow, RatingUpdate, StoreError, StoredRating,
     ThinkSummary, VersionThink,
 };
@@ -19,57 +17,24 @@ fn count(value: i64) -> u64 {
 }
 
 pub(crate) async fn leaderboard(store: &PgStore, ladder: LadderId) -> Result<Vec<LeaderboardLine>> {
-    let mut conn = store.conn().await?;
-    let tx = conn
-        .build_transaction()
-        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
-        .await?;
-    let mut played: HashMap<i64, (u64, u64)> = HashMap::new();
-    for row in tx
-        .rows(
-            "SELECT s.bot_id, COUNT(*), COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0)
-             FROM ladder_bots b
-             JOIN ladder_match_seats s ON s.bot_id = b.bot_id
-             JOIN ladder_matches m ON m.id = s.match_id
-             WHERE b.ladder_id = $1 AND m.ladder_id = $1 AND m.state = $2
-             GROUP BY s.bot_id",
-            &[&ladder.0, &MatchState::Done.as_str()],
-        )
-        .await?
-    {
-        played.insert(row.try_get(0)?, (count(row.try_get(1)?), count(row.try_get(2)?)));
-    }
-    let mut health: HashMap<i64, BotHealth> = HashMap::new();
-    for row in tx
-        .rows(
-            "SELECT bot_id, kind, COUNT(*) FROM ladder_failures WHERE ladder_id = $1
-             GROUP BY bot_id, kind",
-            &[&ladder.0],
-        )
-        .await?
-    {
-        let kind: FailureKind = row.try_get::<_, String>(1)?.parse()?;
-        health.entry(row.try_get(0)?).or_default().add(kind, count(row.try_get(2)?));
-    }
-    let rows = tx
+    // A row a bot: the counts are kept on it (migration 10).
+    let conn = store.conn().await?;
+    let rows = conn
         .rows(
             "SELECT lb.bot_id, b.name, lb.mean, lb.sigma, lb.volatility, lb.sets_rated,
-                 lb.paused_reason
+                 lb.paused_reason, lb.matches_done, lb.wins, lb.crashes, lb.forfeits, lb.illegal,
+                 lb.timeouts
              FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
              WHERE lb.ladder_id = $1 ORDER BY lb.bot_id",
             &[&ladder.0],
         )
         .await?;
-    tx.commit().await?;
     rows.iter()
         .map(|row| {
-            let bot: i64 = row.try_get(0)?;
-            let (matches, wins) = played.get(&bot).copied().unwrap_or_default();
             let sets_rated: i64 = row.try_get(5)?;
+            let tally = |i| row.try_get::<_, i64>(i).map(count);
             Ok(LeaderboardLine {
-                bot: BotId(bot),
+                bot: BotId(row.try_get(0)?),
                 name: row.try_get(1)?,
                 rating: StoredRating {
                     mean: row.try_get(2)?,
@@ -79,9 +44,14 @@ pub(crate) async fn leaderboard(store: &PgStore, ladder: LadderId) -> Result<Vec
                 sets_rated: u32::try_from(sets_rated)
                     .map_err(|_| StoreError::Corrupt(format!("sets_rated {sets_rated}")))?,
                 paused_reason: row.try_get(6)?,
-                matches,
-                wins,
-                health: health.get(&bot).copied().unwrap_or_default(),
+                matches: tally(7)?,
+                wins: tally(8)?,
+                health: BotHealth {
+                    crashes: tally(9)?,
+                    forfeits: tally(10)?,
+                    illegal: tally(11)?,
+                    timeouts: tally(12)?,
+                },
             })
         })
         .collect()

@@ -61,6 +61,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::FINISHED_MIGRATION,
     // 8: each bot's count of versions forgotten (a bot keeps its last `VERSIONS_KEPT`).
     VERSIONS_FORGOTTEN,
+    // 9: the partial index of a ladder's claimable matches, in set order.
+    crate::sqlite_nodes::CLAIMABLE_INDEX,
+    // 10: each bot's done matches, wins and failures in a ladder, on its row.
+    crate::reads::LEADERBOARD_COUNTS,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -765,12 +769,15 @@ mod tests {
                     .replace("?4", "50");
                 let by_server_id =
                     crate::sqlite_nodes::finished_by_server_id_sql().replace("?1", "'srv'");
+                let claimable =
+                    crate::sqlite_nodes::CLAIMABLE.replace("?1", "1").replace("?2", "1000");
                 Ok([
                     plan(open)?,
                     plan(earlier)?,
                     plan(count)?,
                     plan(&finished)?,
                     plan(&by_server_id)?,
+                    plan(&claimable)?,
                 ])
             })
             .await
@@ -785,6 +792,12 @@ mod tests {
             plans[4].contains("ladder_matches_by_server_id"),
             "a done match by its server id: {}",
             plans[4]
+        );
+        assert!(
+            plans[5].contains("ladder_matches_claimable")
+                && !plans[5].contains("TEMP B-TREE FOR ORDER BY"),
+            "the claimable matches down their index, in set order: {}",
+            plans[5]
         );
         assert!(plans[0].contains("ladder_sets_open"), "the open sets: {}", plans[0]);
         assert!(plans[1].contains("ladder_sets_open"), "open sets before one: {}", plans[1]);

@@ -674,6 +674,12 @@ pub(crate) fn finish_match(conn: &mut Connection, result: &MatchResult, now_ms: 
              WHERE match_id = ?1 AND seat = ?2",
             params![found.id.0, seat.seat, seat.version, seat.place, seat.forfeited, first_failure],
         )?;
+        // The leaderboard's counts (migration 10), in the same transaction.
+        tx.execute(
+            "UPDATE ladder_bots SET matches_done = matches_done + 1, wins = wins + ?3
+             WHERE ladder_id = ?1 AND bot_id = ?2",
+            params![found.ladder.0, planned.bot.0, i64::from(seat.place == 1)],
+        )?;
         if seat.think.count > 0 {
             tx.execute(
                 "INSERT INTO ladder_think_times (match_id, seat, ladder_id, bot_id, version,
@@ -693,6 +699,14 @@ pub(crate) fn finish_match(conn: &mut Connection, result: &MatchResult, now_ms: 
             )?;
         }
         for failure in result.failures.iter().filter(|f| f.seat == seat.seat) {
+            let column = crate::reads::failure_column(failure.kind);
+            tx.execute(
+                &format!(
+                    "UPDATE ladder_bots SET {column} = {column} + 1
+                     WHERE ladder_id = ?1 AND bot_id = ?2"
+                ),
+                params![found.ladder.0, planned.bot.0],
+            )?;
             tx.execute(
                 "INSERT INTO ladder_failures (ladder_id, match_id, seat, bot_id, version, kind,
                      observation_json, answer, error, at_ms)

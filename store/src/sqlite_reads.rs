@@ -4,61 +4,29 @@
 //! migration 2 (`ladder_match_seats_by_bot`, `rating_changes_by_bot`,
 //! `ladder_failures_by_bot`).
 
-use std::collections::HashMap;
-
 use rusqlite::{Connection, params};
 
 use crate::{
-    BotHealth, BotId, FailureKind, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
+    BotHealth, BotId, HeadToHead, LadderId, LadderMatch, LadderMatchId, LadderVersion,
     LeaderboardLine, RatingChangeRow, StoreError, StoredRating, ThinkSummary, VersionThink,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;
 
 pub(crate) fn leaderboard(conn: &mut Connection, ladder: LadderId) -> Result<Vec<LeaderboardLine>> {
-    let tx = conn.transaction()?;
-    // Matches and wins per bot, from the seats of the ladder's done matches.
-    let mut played: HashMap<i64, (u64, u64)> = HashMap::new();
-    {
-        let mut stmt = tx.prepare(
-            "SELECT s.bot_id, COUNT(*), COALESCE(SUM(CASE WHEN s.place = 1 THEN 1 ELSE 0 END), 0)
-             FROM ladder_bots b
-             JOIN ladder_match_seats s ON s.bot_id = b.bot_id
-             JOIN ladder_matches m ON m.id = s.match_id
-             WHERE b.ladder_id = ?1 AND m.ladder_id = ?1 AND m.state = 'done'
-             GROUP BY s.bot_id",
-        )?;
-        let mut rows = stmt.query([ladder.0])?;
-        while let Some(row) = rows.next()? {
-            let (matches, wins): (i64, i64) = (row.get(1)?, row.get(2)?);
-            played.insert(row.get(0)?, (matches as u64, wins as u64));
-        }
-    }
-    let mut health: HashMap<i64, BotHealth> = HashMap::new();
-    {
-        let mut stmt = tx.prepare(
-            "SELECT bot_id, kind, COUNT(*) FROM ladder_failures WHERE ladder_id = ?1
-             GROUP BY bot_id, kind",
-        )?;
-        let mut rows = stmt.query([ladder.0])?;
-        while let Some(row) = rows.next()? {
-            let kind: FailureKind = row.get::<_, String>(1)?.parse()?;
-            let count: i64 = row.get(2)?;
-            health.entry(row.get(0)?).or_default().add(kind, count as u64);
-        }
-    }
-    let mut stmt = tx.prepare(
+    // A row a bot: the counts are kept on it (migration 10).
+    let mut stmt = conn.prepare_cached(
         "SELECT lb.bot_id, b.name, lb.mean, lb.sigma, lb.volatility, lb.sets_rated,
-             lb.paused_reason
+             lb.paused_reason, lb.matches_done, lb.wins, lb.crashes, lb.forfeits, lb.illegal,
+             lb.timeouts
          FROM ladder_bots lb JOIN bots b ON b.id = lb.bot_id
          WHERE lb.ladder_id = ?1 ORDER BY lb.bot_id",
     )?;
     let lines = stmt
         .query_map([ladder.0], |row| {
-            let bot: i64 = row.get(0)?;
-            let (matches, wins) = played.get(&bot).copied().unwrap_or_default();
+            let count = |i| row.get::<_, i64>(i).map(|n| u64::try_from(n).unwrap_or(0));
             Ok(LeaderboardLine {
-                bot: BotId(bot),
+                bot: BotId(row.get(0)?),
                 name: row.get(1)?,
                 rating: StoredRating {
                     mean: row.get(2)?,
@@ -67,9 +35,14 @@ pub(crate) fn leaderboard(conn: &mut Connection, ladder: LadderId) -> Result<Vec
                 },
                 sets_rated: row.get(5)?,
                 paused_reason: row.get(6)?,
-                matches,
-                wins,
-                health: health.get(&bot).copied().unwrap_or_default(),
+                matches: count(7)?,
+                wins: count(8)?,
+                health: BotHealth {
+                    crashes: count(9)?,
+                    forfeits: count(10)?,
+                    illegal: count(11)?,
+                    timeouts: count(12)?,
+                },
             })
         })?
         .collect::<rusqlite::Result<_>>()?;

@@ -15,6 +15,11 @@ use tokio_postgres::NoTls;
 
 use crate::{PgStore, StoreError};
 
+/// Migration 10's count of each bot's done matches, wins and failures from the stored matches:
+/// SQL that sets every `ladder_bots` row's counts anew (both dialects), for tests that check
+/// the counts kept by each result against a recount.
+pub const LEADERBOARD_RECOUNT: &str = crate::reads::COUNT_STORED;
+
 /// The variable naming the test cluster's database: a `postgres://` URL, or `skip`.
 pub const TEST_PG_VAR: &str = "CARDROOM_TEST_PG";
 

@@ -93,3 +93,26 @@ async fn postgres(test: &'static str) -> Option<Arc<dyn Store>> {
 suite!(on_sqlite, crate::sqlite);
 suite!(on_sqlite_file, crate::sqlite_file);
 suite!(on_postgres, crate::postgres);
+
+/// Migration 10's counts, kept by each result, equal a recount of what the store holds (the
+/// migration's own count of an older store's matches), on a SQLite file read raw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kept_leaderboard_counts_equal_a_recount_of_the_stored_matches() {
+    let test = "kept_leaderboard_counts";
+    let store = sqlite_file(test).await.unwrap();
+    let (store, ladder, _) = crate::reads::played(store, 4).await;
+    let kept = store.leaderboard(ladder).await.unwrap();
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("store-suite")
+        .join(format!("{test}.sqlite"));
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(
+        "UPDATE ladder_bots SET matches_done = 0, wins = 0, crashes = 0, forfeits = 0, \
+         illegal = 0, timeouts = 0",
+    )
+    .unwrap();
+    assert!(store.leaderboard(ladder).await.unwrap().iter().all(|l| l.matches == 0));
+    raw.execute_batch(cardroom_store::testing::LEADERBOARD_RECOUNT).unwrap();
+    assert_eq!(store.leaderboard(ladder).await.unwrap(), kept);
+    assert!(kept.iter().any(|l| l.matches > 0 && l.health.illegal > 0), "{kept:?}");
+}

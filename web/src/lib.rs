@@ -31,6 +31,7 @@
 //! # }
 //! ```
 
+mod apart;
 mod hosted;
 mod local;
 mod pages;
@@ -46,6 +47,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{get, post};
 
+pub use apart::serve_apart;
 pub use hosted::StoreSource;
 pub use local::LocalSource;
 pub use source::{

@@ -9,11 +9,31 @@ const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 240.0;
 const MARGIN: f64 = 40.0;
 
+/// The most points the rating plot draws: one every two pixels of its width. A bot with more
+/// rated sets is drawn through evenly spaced ones (its first and last always), so that the page
+/// costs the same at 40 sets and at 4,000.
+const MAX_POINTS: usize = ((WIDTH - 2.0 * MARGIN) / 2.0) as usize;
+
+/// Points marked with a circle (and a tooltip) when the plot draws no more than this many.
+const MAX_MARKED: usize = 100;
+
+/// At most `most` of `history`'s points, evenly spaced, the first and the last among them.
+fn thinned(history: &[RatingAt], most: usize) -> Vec<RatingAt> {
+    if history.len() <= most {
+        return history.to_vec();
+    }
+    let step = (history.len() - 1) as f64 / (most - 1) as f64;
+    (0..most)
+        .map(|i| history[((i as f64 * step).round() as usize).min(history.len() - 1)])
+        .collect()
+}
+
 /// The rating after each rated set, with a band of ±2σ.
 pub(crate) fn rating_history(history: &[RatingAt]) -> Markup {
     if history.is_empty() {
         return html! { p.none { "No rated sets yet." } };
     }
+    let history = &thinned(history, MAX_POINTS)[..];
     let low = history.iter().map(|h| h.rating - 2.0 * h.sigma).fold(f64::INFINITY, f64::min);
     let high = history.iter().map(|h| h.rating + 2.0 * h.sigma).fold(f64::NEG_INFINITY, f64::max);
     let (low, high) = if high - low < 1e-9 { (low - 1.0, high + 1.0) } else { (low, high) };
@@ -44,7 +64,7 @@ pub(crate) fn rating_history(history: &[RatingAt]) -> Markup {
             text x=(WIDTH - MARGIN) y=(HEIGHT - MARGIN + 16.0) text-anchor="end" {
                 (format!("{last:.0} sets"))
             }
-            @for h in history {
+            @for h in history.iter().filter(|_| history.len() <= MAX_MARKED) {
                 circle cx=(format!("{:.1}", x(h.step))) cy=(format!("{:.1}", y(h.rating))) r="2" {
                     title { "after set " (h.step) ": " (format!("{:.1} ± {:.1}", h.rating, h.sigma)) }
                 }
@@ -128,6 +148,16 @@ mod tests {
             .collect();
         let svg = rating_history(&history).into_string();
         assert_eq!(svg.matches("<circle").count(), 5);
+        // A long history is drawn through a bounded number of points, unmarked.
+        let long: Vec<RatingAt> =
+            (0..5_000u64).map(|step| RatingAt { step, rating: step as f64, sigma: 1.0 }).collect();
+        let svg = rating_history(&long).into_string();
+        assert_eq!(svg.matches("<circle").count(), 0);
+        let points = svg.split("points=\"").nth(2).unwrap().split('"').next().unwrap();
+        assert_eq!(points.split(' ').count(), MAX_POINTS);
+        // The last set is drawn: the line ends at the plot's right edge.
+        let last_x = points.rsplit(' ').next().unwrap().split(',').next().unwrap();
+        assert_eq!(last_x, format!("{:.1}", WIDTH - MARGIN));
         assert!(svg.contains("polyline"));
     }
 }

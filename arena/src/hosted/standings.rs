@@ -11,6 +11,7 @@
 //! (settled, or its SPRT decided) and after every rated set of a finals ladder; a snapshot
 //! held back is written once the interval has passed, rated sets or not.
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::PoisonError;
 use std::time::{Duration, Instant};
@@ -102,6 +103,9 @@ pub struct Evidence {
     first_versions: HashMap<BotId, String>,
     /// Each bot's counted sets.
     counts: HashMap<BotId, u64>,
+    /// The settlement of the evidence as it is, by table size: computed once between two
+    /// changes (a busy ladder asks for its next table many times a set).
+    settled: RefCell<Option<(usize, Settlement)>>,
 }
 
 impl Evidence {
@@ -122,6 +126,7 @@ impl Evidence {
             revision: 0,
             first_versions: HashMap::new(),
             counts: HashMap::new(),
+            settled: RefCell::new(None),
         };
         let mut all: BTreeSet<BotId> = bots.into_iter().collect();
         for set in rated {
@@ -153,6 +158,7 @@ impl Evidence {
     /// to replay, is replayed in the new indices.
     pub fn add_bot(&mut self, bot: BotId) {
         if let Err(at) = self.bots.binary_search(&bot) {
+            self.settled.replace(None);
             self.bots.insert(at, bot);
             let orders = self.orders.take().and_then(|orders| orders.with_bot_at(at));
             self.pairs = self.replay(None);
@@ -163,6 +169,7 @@ impl Evidence {
     /// Counts a set just rated (the next in set order).
     pub fn add_set(&mut self, set: &LadderSet) {
         self.revision += 1;
+        self.settled.replace(None);
         if set.index < self.first_set {
             return;
         }
@@ -184,7 +191,16 @@ impl Evidence {
     /// The settlement of the counted sets at tables of `table` seats, at
     /// [`STANDINGS_CONFIDENCE`]: bot `i` is [`Evidence::bots`]`[i]`.
     pub fn settlement(&self, table: usize) -> Settlement {
-        Settlement::from_evidence(&self.pairs, self.orders.as_ref(), table, ALPHA)
+        let mut settled = self.settled.borrow_mut();
+        match settled.as_ref() {
+            Some((at, settlement)) if *at == table => settlement.clone(),
+            _ => {
+                let settlement =
+                    Settlement::from_evidence(&self.pairs, self.orders.as_ref(), table, ALPHA);
+                *settled = Some((table, settlement.clone()));
+                settlement
+            }
+        }
     }
 
     /// The standings snapshot of the counted sets, computed at `now_ms`: every bot, best
@@ -334,6 +350,7 @@ impl Evidence {
 
     /// Recomputes the evidence from every counted set.
     fn rebuild(&mut self) {
+        self.settled.replace(None);
         let mut orders = OrderTest::new(self.bots.len());
         self.pairs = self.replay(orders.as_mut());
         self.orders = orders;

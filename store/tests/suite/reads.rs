@@ -15,7 +15,10 @@ const INITIAL: StoredRating = StoredRating { mean: 25.0, sigma: 8.0, volatility:
 /// then `v2` from set 2), `b` against `c` in odd ones (a shared first place, then `c`
 /// ahead; `c` answers an illegal action in each match). Every seat but `c`'s times two
 /// decisions: 20 µs and 1 ms times one more than the set's index (`c`'s times none).
-async fn played(store: Arc<dyn Store>, sets: u64) -> (Arc<dyn Store>, LadderId, [BotId; 3]) {
+pub(crate) async fn played(
+    store: Arc<dyn Store>,
+    sets: u64,
+) -> (Arc<dyn Store>, LadderId, [BotId; 3]) {
     let ladder = NewLadder {
         name: "tt".into(),
         game: "twenty-two".into(),

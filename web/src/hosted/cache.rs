@@ -42,33 +42,41 @@ pub(crate) struct BotParts {
     pub(crate) head_to_head: Vec<crate::source::HeadToHeadLine>,
 }
 
-/// Each bot's page parts at the last revision of its ladder they were read at (at most
-/// [`BOTS_KEPT`] bots).
+/// How long a bot's page parts serve after its ladder moved on: a busy ladder moves with every
+/// match that ends, and a bot's aggregates need not be read again for each.
+pub(crate) const BOT_PARTS_FRESH: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A bot's page parts, the revision they were read at and when.
+type KeptParts = (u64, std::time::Instant, Arc<BotParts>);
+
+/// Each bot's page parts, as last read (at most [`BOTS_KEPT`] bots): served while its ladder's
+/// revision has not moved, or for [`BOT_PARTS_FRESH`] after they were read, so that a bot's
+/// page costs one read of its aggregates a second at most however many ask.
 #[derive(Debug, Default)]
 pub(crate) struct BotCache {
     // A std mutex: held only to look up or replace an entry, never across an await.
-    bots: Mutex<HashMap<(LadderId, BotId), (u64, Arc<BotParts>)>>,
+    bots: Mutex<HashMap<(LadderId, BotId), KeptParts>>,
 }
 
 impl BotCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(LadderId, BotId), (u64, Arc<BotParts>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(LadderId, BotId), KeptParts>> {
         self.bots.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// `bot`'s parts in `ladder` at `revision`, if kept.
+    /// `bot`'s parts in `ladder`, if kept at `revision` or fresh still.
     pub(crate) fn get(&self, ladder: LadderId, bot: BotId, revision: u64) -> Option<Arc<BotParts>> {
         let bots = self.lock();
-        let (kept_at, parts) = bots.get(&(ladder, bot))?;
-        (*kept_at == revision).then(|| Arc::clone(parts))
+        let (kept_at, read_at, parts) = bots.get(&(ladder, bot))?;
+        (*kept_at == revision || read_at.elapsed() < BOT_PARTS_FRESH).then(|| Arc::clone(parts))
     }
 
-    /// Keeps `bot`'s parts in `ladder` at `revision`.
+    /// Keeps `bot`'s parts in `ladder`, read at `revision` just now.
     pub(crate) fn put(&self, ladder: LadderId, bot: BotId, revision: u64, parts: Arc<BotParts>) {
         let mut bots = self.lock();
         if bots.len() >= BOTS_KEPT {
             bots.clear();
         }
-        bots.insert((ladder, bot), (revision, parts));
+        bots.insert((ladder, bot), (revision, std::time::Instant::now(), parts));
     }
 }
 

@@ -1,0 +1,51 @@
+//! The pages apart from play: [`serve_apart`] serves them on a runtime of their own, whose
+//! threads run at the lowest priority the operating system gives (nice 19 on Linux), so that
+//! page work, however many ask, takes CPU only when matches leave it (issue 45: 16 clients
+//! fetching a bot's page had cut a ladder's finished matches by 42%).
+
+use std::future::Future;
+use std::time::Duration;
+
+use axum::Router;
+use thread_priority::ThreadPriority;
+
+/// Blocking threads the pages' runtime may start (a SQLite store's reads run on them).
+const PAGES_BLOCKING_THREADS: usize = 4;
+
+/// Lowers the calling thread's priority to the lowest; a refusal is logged, not fatal.
+fn lower_priority() {
+    if let Err(error) = thread_priority::set_current_thread_priority(ThreadPriority::Min) {
+        tracing::warn!(?error, "the pages' thread runs at normal priority");
+    }
+}
+
+/// Serves `router` on `listener` as [`crate::serve`] does, on a runtime of its own: one
+/// thread for the pages and [`PAGES_BLOCKING_THREADS`] for their blocking reads, all at the
+/// lowest priority. `listener` is a standard one (a tokio listener belongs to the runtime that
+/// made it). Returns when the pages have stopped.
+pub async fn serve_apart(
+    listener: std::net::TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let (done, finished) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new().name("cardroom-pages".to_owned()).spawn(move || {
+        lower_priority();
+        let served = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .thread_name("cardroom-pages-io")
+            .max_blocking_threads(PAGES_BLOCKING_THREADS)
+            .on_thread_start(lower_priority)
+            .build()
+            .and_then(|runtime| {
+                runtime.block_on(async move {
+                    let listener = tokio::net::TcpListener::from_std(listener)?;
+                    crate::serve(listener, router, shutdown, grace).await
+                })
+            });
+        let _ = done.send(served);
+    })?;
+    finished.await.unwrap_or_else(|_| Err(std::io::Error::other("the pages' thread ended early")))
+}
