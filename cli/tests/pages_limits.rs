@@ -6,6 +6,7 @@
 //!   and gRPC answers while the flood holds what it can;
 //! - the pages' connection cap holds: the next connection waits in the kernel's accept queue
 //!   (holding none of the server's descriptors) and is served once one closes;
+//! - a request whose body stalls is cut by the body timeout;
 //! - live streams are capped in all (503) and by address (429), each refusal at once, with
 //!   `Retry-After` and a line naming its flag;
 //! - with the pages flooded, gRPC still seats bots: the server raised its soft limit on open
@@ -220,6 +221,26 @@ async fn the_pages_connection_cap_holds_until_a_connection_closes() {
     tokio::time::timeout(MESSAGE_PATIENCE, fifth.read_to_string(&mut page)).await.unwrap().unwrap();
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert_eq!(served.waiting_for_the_pages(), 0);
+}
+
+/// A request whose body stalls (`--http-body-timeout-ms 500`) is answered with an error once
+/// the body has sent nothing for that long, and its connection closed.
+#[tokio::test]
+async fn a_stalled_body_is_cut_by_the_body_timeout() {
+    let served = Served::start(None, &["--http-body-timeout-ms", "500"]);
+    let mut stream = TcpStream::connect(served.pages).await.unwrap();
+    let head = format!(
+        "POST /ladders/duel/bots/someone/failures HTTP/1.1\r\nHost: {}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nkey=",
+        served.pages
+    );
+    let sent = Instant::now();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    let read = tokio::time::timeout(MESSAGE_PATIENCE, stream.read_to_string(&mut answer)).await;
+    read.unwrap().unwrap();
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(sent.elapsed() >= Duration::from_millis(500), "answered after {:?}", sent.elapsed());
 }
 
 /// `--sse-max-streams 3 --sse-max-per-address 2`: a third stream from one address is a 429, a
