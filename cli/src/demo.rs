@@ -205,8 +205,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let serving = tokio::spawn(server.serve(listener, until_stopped(stopped.clone())));
 
     // The pages.
-    let http = tokio::net::TcpListener::bind(args.http_addr)
-        .await
+    let http = cardroom_server::listen(args.http_addr)
         .with_context(|| format!("listening on {}", args.http_addr))?;
     let http_addr = http.local_addr()?;
     let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
@@ -214,12 +213,23 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .connect_lazy();
     // The hosted ladders from the store, their running matches from the server.
     let local = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
-    let router = cardroom_web::server_router(local, config.accounts.clone(), Default::default());
+    // The limits of `cardroom serve`'s defaults.
+    let open_files = crate::serve::raise_open_files_limit();
+    let serve_config = cardroom_web::ServeConfig {
+        grace: config.shutdown_grace,
+        ..cardroom_web::ServeConfig::default()
+    }
+    .within_open_files(open_files);
+    let web_config =
+        cardroom_web::WebConfig::default().within_connections(serve_config.max_connections);
+    crate::serve::log_pages_limits(open_files, &serve_config, &web_config);
+    let router = cardroom_web::server_router(local, config.accounts.clone(), web_config);
+    // The pages on their own runtime at the lowest priority: page load cannot starve play.
     let pages = tokio::spawn(cardroom_web::serve_apart(
         http.into_std()?,
         router,
+        serve_config,
         until_stopped(stopped.clone()),
-        config.shutdown_grace,
     ));
 
     // The bots, each waiting in the lobby with its key.

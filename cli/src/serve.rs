@@ -118,6 +118,97 @@ pub(crate) struct ServeArgs {
     /// show; repeatable.
     #[arg(long = "web-ladder", requires = "http_addr")]
     web_ladders: Vec<PathBuf>,
+    #[command(flatten)]
+    pages: PagesArgs,
+}
+
+/// The pages' limits on slow and greedy clients (docs/deploy.md, "The pages' limits").
+#[derive(Debug, clap::Args)]
+pub(crate) struct PagesArgs {
+    /// The most connections to the pages at once (at most a quarter of the open files
+    /// allowed); the next waits in the kernel's accept queue until one closes.
+    #[arg(long, env = "CARDROOM_HTTP_MAX_CONNECTIONS", default_value_t = 1_024)]
+    http_max_connections: usize,
+    /// How long a connection to the pages gets to send a request's head, from its opening or
+    /// the end of its previous response (so also how long it may sit idle), in milliseconds.
+    #[arg(long, env = "CARDROOM_HTTP_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    http_header_timeout_ms: u64,
+    /// How long a request's body to the pages may send nothing, in milliseconds.
+    #[arg(long, env = "CARDROOM_HTTP_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    http_body_timeout_ms: u64,
+    /// The most live pages' event streams at once (at most half the pages' connections); one
+    /// more is refused with 503.
+    #[arg(long, env = "CARDROOM_SSE_MAX_STREAMS", default_value_t = 512)]
+    sse_max_streams: usize,
+    /// The most live streams at once from one IP address; one more is refused with 429.
+    #[arg(long, env = "CARDROOM_SSE_MAX_PER_ADDRESS", default_value_t = 16)]
+    sse_max_per_address: usize,
+}
+
+impl PagesArgs {
+    /// The pages' configs, the connections at most a quarter of `open_files` (the process's
+    /// soft limit) and the live streams at most half the connections.
+    fn configs(
+        &self,
+        open_files: u64,
+        grace: Duration,
+    ) -> (cardroom_web::ServeConfig, cardroom_web::WebConfig) {
+        let serve = cardroom_web::ServeConfig {
+            max_connections: self.http_max_connections,
+            header_timeout: Duration::from_millis(self.http_header_timeout_ms),
+            body_timeout: Duration::from_millis(self.http_body_timeout_ms),
+            grace,
+        }
+        .within_open_files(open_files);
+        let web = cardroom_web::WebConfig {
+            max_streams: self.sse_max_streams,
+            max_streams_per_address: self.sse_max_per_address,
+            ..cardroom_web::WebConfig::default()
+        }
+        .within_connections(serve.max_connections);
+        (serve, web)
+    }
+}
+
+/// Raises the process's soft limit on open files to its hard limit, and returns the soft limit
+/// in force: a server's connections, each a descriptor, should not be refused for a default of
+/// 1,024 when the system allows more.
+pub(crate) fn raise_open_files_limit() -> u64 {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (soft, hard) = match getrlimit(Resource::RLIMIT_NOFILE) {
+        Ok(limits) => limits,
+        Err(error) => {
+            tracing::warn!(cause = %error, "reading the limit on open files failed; assuming 1,024");
+            return 1_024;
+        }
+    };
+    if soft >= hard {
+        return soft;
+    }
+    match setrlimit(Resource::RLIMIT_NOFILE, hard, hard) {
+        Ok(()) => hard,
+        Err(error) => {
+            tracing::warn!(soft, hard, cause = %error, "raising the limit on open files failed");
+            soft
+        }
+    }
+}
+
+/// Logs the pages' limits in force.
+pub(crate) fn log_pages_limits(
+    open_files: u64,
+    serve: &cardroom_web::ServeConfig,
+    web: &cardroom_web::WebConfig,
+) {
+    tracing::info!(
+        open_files,
+        connections = serve.max_connections,
+        header_timeout = ?serve.header_timeout,
+        body_timeout = ?serve.body_timeout,
+        live_streams = web.max_streams,
+        live_streams_per_address = web.max_streams_per_address,
+        "the pages' limits"
+    );
 }
 
 impl ServeArgs {
@@ -168,6 +259,9 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let advertise = args.advertise.clone();
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
+    let open_files = raise_open_files_limit();
+    let pages_limits =
+        args.pages.configs(open_files, Duration::from_millis(args.shutdown_grace_ms));
     let mut config = args.config()?;
     if web.is_some() && config.tls.is_some() {
         anyhow::bail!(
@@ -215,9 +309,9 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let Some((http_addr, ladders)) = web else {
             return server.serve(listener, shutdown).await;
         };
-        let http = tokio::net::TcpListener::bind(http_addr)
-            .await
-            .with_context(|| format!("listening on {http_addr}"))?;
+        // With the gRPC listener's backlog: connections past the pages' cap wait there.
+        let http =
+            cardroom_server::listen(http_addr).with_context(|| format!("listening on {http_addr}"))?;
         println!("cardroom pages on http://{}", http.local_addr()?);
         let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
             .context("the pages' address of the server")?
@@ -225,21 +319,17 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // The hosted ladders of the store (if any) beside the --web-ladder files.
         let local = cardroom_web::LocalSource::new(ladders)
             .with_server(channel, config.admin_token.clone());
-        let router =
-            cardroom_web::server_router(local, config.accounts.clone(), Default::default());
+        let (serve_config, web_config) = pages_limits;
+        log_pages_limits(open_files, &serve_config, &web_config);
+        let router = cardroom_web::server_router(local, config.accounts.clone(), web_config);
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
-        let grace = config.shutdown_grace;
         // The pages on their own runtime at the lowest priority: page load cannot starve play.
-        let pages = tokio::spawn(cardroom_web::serve_apart(
-            http.into_std()?,
-            router,
-            async move {
+        let pages =
+            tokio::spawn(cardroom_web::serve_apart(http.into_std()?, router, serve_config, async move {
                 let mut stopped = stopped;
                 let _ = stopped.wait_for(|s| *s).await;
-            },
-            grace,
-        ));
+            }));
         let served = server.serve(listener, shutdown).await;
         let _ = stop.send(true);
         let pages = pages.await.context("the pages' task")?.context("serving the pages");
@@ -340,6 +430,21 @@ mod tests {
         assert_eq!(config.max_bank_time, Duration::from_secs(90));
         assert_eq!(config.max_name_bytes, 32);
         assert_eq!(config.max_unapplied_acts, 50);
+    }
+
+    #[test]
+    fn the_pages_take_a_quarter_of_the_open_files_and_streams_half_of_that() {
+        let serve = Serve::try_parse_from(["serve", "--sse-max-per-address", "40"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let grace = Duration::from_secs(1);
+        let (served, web) = serve.args.pages.configs(256, grace);
+        assert_eq!(served.max_connections, 64);
+        assert_eq!((web.max_streams, web.max_streams_per_address), (32, 32));
+        let (served, web) = serve.args.pages.configs(1_048_576, grace);
+        assert_eq!(served.max_connections, 1_024);
+        assert_eq!((web.max_streams, web.max_streams_per_address), (512, 40));
+        assert_eq!(served.header_timeout, Duration::from_secs(10));
+        assert_eq!(served.grace, grace);
     }
 
     #[test]

@@ -367,8 +367,8 @@ async fn main() -> anyhow::Result<()> {
     let server = tokio::spawn(cardroom_web::serve(
         listener,
         router,
+        cardroom_web::ServeConfig { grace: Duration::from_secs(1), ..Default::default() },
         std::future::pending(),
-        Duration::from_secs(1),
     ));
     println!("| page | first request | median of {} | slowest |", args.requests);
     println!("| --- | --- | --- | --- |");

@@ -4,7 +4,6 @@
 //! fetching a bot's page had cut a ladder's finished matches by 42%).
 
 use std::future::Future;
-use std::time::Duration;
 
 use axum::Router;
 use thread_priority::ThreadPriority;
@@ -19,15 +18,16 @@ fn lower_priority() {
     }
 }
 
-/// Serves `router` on `listener` as [`crate::serve`] does, on a runtime of its own: one
+/// Serves `router` on `listener` as [`crate::serve`] does (with `config`'s limits), on a
+/// runtime of its own: one
 /// thread for the pages and [`PAGES_BLOCKING_THREADS`] for their blocking reads, all at the
 /// lowest priority. `listener` is a standard one (a tokio listener belongs to the runtime that
 /// made it). Returns when the pages have stopped.
 pub async fn serve_apart(
     listener: std::net::TcpListener,
     router: Router,
+    config: crate::ServeConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
-    grace: Duration,
 ) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let (done, finished) = tokio::sync::oneshot::channel();
@@ -42,7 +42,7 @@ pub async fn serve_apart(
             .and_then(|runtime| {
                 runtime.block_on(async move {
                     let listener = tokio::net::TcpListener::from_std(listener)?;
-                    crate::serve(listener, router, shutdown, grace).await
+                    crate::serve(listener, router, config, shutdown).await
                 })
             });
         let _ = done.send(served);

@@ -6,7 +6,10 @@
 //!   [`StoreSource`] the one over a server's store (its hosted ladders) beside a
 //!   `LocalSource`; [`server_router`] picks between them.
 //! - [`serve`] serves a router on a listener until a shutdown future completes
-//!   (`cardroom serve --http-addr` runs it beside gRPC).
+//!   (`cardroom serve --http-addr` runs it beside gRPC), with the limits of a
+//!   [`ServeConfig`]: so many connections at once, a header timeout, a body timeout. The
+//!   live streams are capped in all and by address ([`WebConfig::max_streams`]), and each
+//!   live feed is polled once for all its streams.
 //!
 //! The pages are HTML from [maud] templates (checked by the compiler, every value escaped
 //! unless marked otherwise): they work without JavaScript. Where a page moves (a leaderboard
@@ -21,26 +24,27 @@
 //! ```no_run
 //! # async fn example() -> std::io::Result<()> {
 //! use std::sync::Arc;
-//! use cardroom_web::{LocalSource, WebConfig};
+//! use cardroom_web::{LocalSource, ServeConfig, WebConfig};
 //!
 //! let source = LocalSource::new(["ladder.sqlite".into()]);
 //! let router = cardroom_web::router(Arc::new(source), WebConfig::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-//! let grace = std::time::Duration::from_secs(1);
-//! cardroom_web::serve(listener, router, std::future::pending(), grace).await
+//! cardroom_web::serve(listener, router, ServeConfig::default(), std::future::pending()).await
 //! # }
 //! ```
 
 mod apart;
+mod feeds;
 mod hosted;
 mod local;
 mod pages;
 mod plot;
 mod replay;
+mod serve;
 mod source;
+mod streams;
 mod time;
 
-use std::future::{Future, IntoFuture as _};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -50,6 +54,7 @@ use axum::routing::{get, post};
 pub use apart::serve_apart;
 pub use hosted::StoreSource;
 pub use local::LocalSource;
+pub use serve::{ServeConfig, serve};
 pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
     Leaderboard, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchLine, MatchList, MatchState,
@@ -66,24 +71,54 @@ pub struct WebConfig {
     pub poll_interval: Duration,
     /// Lines per page of a long list (a bot's matches).
     pub page_size: u64,
+    /// The most live pages' event streams open at once; one more is refused with 503.
+    pub max_streams: usize,
+    /// The most live streams open at once from one IP address (as [`serve`] gives it); one
+    /// more is refused with 429. A request that comes without its peer's address (the
+    /// router served some other way) counts under the unspecified address.
+    pub max_streams_per_address: usize,
 }
 
 impl Default for WebConfig {
     fn default() -> WebConfig {
-        WebConfig { poll_interval: Duration::from_secs(1), page_size: 50 }
+        WebConfig {
+            poll_interval: Duration::from_secs(1),
+            page_size: 50,
+            max_streams: 512,
+            max_streams_per_address: 16,
+        }
     }
 }
 
-/// What every handler shares: the source and the settings.
+impl WebConfig {
+    /// This config with at most half of `max_connections` (the server's, [`ServeConfig`]) for
+    /// live streams, so that pages still load when the streams are full, and at most that
+    /// many from one address.
+    pub fn within_connections(self, max_connections: usize) -> WebConfig {
+        let max_streams = self.max_streams.min(max_connections / 2).max(1);
+        let max_streams_per_address = self.max_streams_per_address.min(max_streams);
+        WebConfig { max_streams, max_streams_per_address, ..self }
+    }
+}
+
+/// What every handler shares: the source, the settings, the live streams open and the live
+/// feeds running.
 pub(crate) struct App<S> {
     source: Arc<S>,
     config: WebConfig,
+    streams: streams::LiveStreams,
+    feeds: feeds::Feeds,
 }
 
-// Derived `Clone` would ask `S: Clone`; only the `Arc` is cloned.
+// Derived `Clone` would ask `S: Clone`; only the `Arc`s are cloned.
 impl<S> Clone for App<S> {
     fn clone(&self) -> App<S> {
-        App { source: Arc::clone(&self.source), config: self.config }
+        App {
+            source: Arc::clone(&self.source),
+            config: self.config,
+            streams: self.streams.clone(),
+            feeds: self.feeds.clone(),
+        }
     }
 }
 
@@ -108,7 +143,12 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/server/matches", get(pages::server_matches::<S>))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::not_found)
-        .with_state(App { source, config })
+        .with_state(App {
+            source,
+            config,
+            streams: streams::LiveStreams::new(config.max_streams, config.max_streams_per_address),
+            feeds: feeds::Feeds::default(),
+        })
 }
 
 /// The pages of a server: `local`'s ladder files and server and, when the server keeps a
@@ -124,31 +164,19 @@ pub fn server_router(
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` completes. Then no new request is taken,
-/// and those open (live pages' event streams never end by themselves) get `grace` to finish
-/// before they are cut.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let (began, mut beginning) = tokio::sync::watch::channel(false);
-    let signal = async move {
-        shutdown.await;
-        let _ = began.send(true);
-    };
-    let server = axum::serve(listener, router).with_graceful_shutdown(signal).into_future();
-    tokio::pin!(server);
-    tokio::select! {
-        result = &mut server => return result,
-        _ = beginning.wait_for(|began| *began) => {}
-    }
-    match tokio::time::timeout(grace, server).await {
-        Ok(result) => result,
-        Err(_) => {
-            tracing::info!(?grace, "open page streams cut at shutdown");
-            Ok(())
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_streams_take_at_most_half_the_connections() {
+        let config =
+            WebConfig { max_streams: 512, max_streams_per_address: 16, ..WebConfig::default() };
+        let fitted = config.within_connections(64);
+        assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (32, 16));
+        let fitted = config.within_connections(10);
+        assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (5, 5));
+        assert_eq!(config.within_connections(4_096), config);
+        assert_eq!(config.within_connections(1).max_streams, 1);
     }
 }

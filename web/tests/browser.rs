@@ -158,10 +158,13 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     let pages = tokio::spawn(cardroom_web::serve(
         listener,
         router,
+        cardroom_web::ServeConfig {
+            grace: std::time::Duration::from_secs(1),
+            ..Default::default()
+        },
         async move {
             let _ = stopped.await;
         },
-        std::time::Duration::from_secs(1),
     ));
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
@@ -308,10 +311,13 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     let pages = tokio::spawn(cardroom_web::serve(
         listener,
         router.clone(),
+        cardroom_web::ServeConfig {
+            grace: std::time::Duration::from_secs(1),
+            ..Default::default()
+        },
         async move {
             let _ = stopped.await;
         },
-        std::time::Duration::from_secs(1),
     ));
     // Until the ladder's first match has started (its first turn waits for the gate).
     cardroom_tests::eventually("the hosted match to run", || async {

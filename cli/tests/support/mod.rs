@@ -9,6 +9,7 @@ use nix::unistd::Pid;
 
 /// The address `cardroom serve` listens on, read from the one line it prints on stdout once it
 /// does (`cardroom listening on ADDR`); the child must have been spawned with a piped stdout.
+#[allow(dead_code, reason = "pages_limits reads both lines, the pages' too, itself")]
 pub(crate) fn listening_address(server: &mut Child) -> String {
     let stdout = server.stdout.take().expect("the server's stdout is piped");
     let mut line = String::new();

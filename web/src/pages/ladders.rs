@@ -3,13 +3,15 @@
 use std::convert::Infallible;
 
 use axum::extract::{Path, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use futures::Stream;
 use maud::{Markup, html};
 
-use super::{PageError, layout, percent};
+use super::{PageError, layout, live, percent};
 use crate::App;
+use crate::feeds::{FeedKey, Publisher};
 use crate::source::{LadderInfo, Leaderboard, Source};
+use crate::streams::StreamSlot;
 
 fn ladder_table(ladders: &[LadderInfo]) -> Markup {
     html! {
@@ -198,37 +200,36 @@ pub(crate) async fn board_fragment<S: Source>(
 }
 
 /// `/ladders/{ladder}/live`: an event `board` with the redrawn leaderboard whenever the
-/// ladder's revision moves (polled every `poll_interval`: another process writes the file).
+/// ladder's revision moves, from the ladder's feed (which its first stream starts).
 pub(crate) async fn ladder_live<S: Source>(
     State(app): State<App<S>>,
     Path(ladder): Path<String>,
+    slot: StreamSlot,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, PageError> {
-    let Some(first) = app.source.ladder_revision(&ladder).await? else {
-        return Err(PageError::NotFound(format!("no ladder {ladder}")));
+    let key = FeedKey::Ladder(ladder.clone());
+    let first = async {
+        let revision = app.source.ladder_revision(&ladder).await?;
+        revision.ok_or_else(|| PageError::NotFound(format!("no ladder {ladder}")))
     };
-    let mut interval = tokio::time::interval(app.config.poll_interval);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let stream = futures::stream::unfold(
-        (app, ladder, first, interval),
-        |(app, ladder, mut seen, mut interval)| async move {
-            loop {
-                interval.tick().await;
-                match app.source.ladder_revision(&ladder).await {
-                    Ok(Some(now)) if now != seen => {
-                        seen = now;
-                        let Ok(Some(loaded)) = app.source.leaderboard(&ladder).await else {
-                            continue;
-                        };
-                        let event =
-                            Event::default().event("board").data(board(&loaded).into_string());
-                        return Some((Ok(event), (app, ladder, seen, interval)));
-                    }
-                    Ok(Some(_)) => {}
-                    // The ladder went away or its file cannot be read: end the stream.
-                    Ok(None) | Err(_) => return None,
+    let feed = app.feeds.watch(key, app.config.poll_interval, first, |first, publisher| {
+        ladder_feed(app.clone(), ladder.clone(), first, publisher)
+    });
+    Ok(live(feed.await?.events("board"), slot))
+}
+
+/// A ladder's feed: its leaderboard, redrawn whenever its revision moves from `seen` (polled:
+/// another process may write the file). Over when the ladder goes away or cannot be read.
+async fn ladder_feed<S: Source>(app: App<S>, ladder: String, mut seen: u64, mut feed: Publisher) {
+    while feed.tick().await {
+        match app.source.ladder_revision(&ladder).await {
+            Ok(Some(now)) if now != seen => {
+                seen = now;
+                if let Ok(Some(loaded)) = app.source.leaderboard(&ladder).await {
+                    feed.publish(board(&loaded).into_string());
                 }
             }
-        },
-    );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => return,
+        }
+    }
 }

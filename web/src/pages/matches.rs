@@ -5,17 +5,18 @@ use std::convert::Infallible;
 
 use axum::extract::{Path, Query, State};
 use axum::http::header;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use futures::{Stream, StreamExt as _};
 use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::view::{cards, value};
-use super::{PageError, layout, ordinal};
+use super::{PageError, layout, live, ordinal};
 use crate::App;
 use crate::replay::{Replay, read_record, unfold};
 use crate::source::{FinishedMatch, LiveMatch, Source, WatchUpdate};
+use crate::streams::StreamSlot;
 
 /// A seat's name and, when it has one, the link to its bot's page.
 fn seat_name(m: &FinishedMatch, seat: usize) -> Markup {
@@ -272,6 +273,7 @@ fn watch_events(id: &str, update: &WatchUpdate) -> Vec<Event> {
 pub(crate) async fn server_match_live<S: Source>(
     State(app): State<App<S>>,
     Path(id): Path<String>,
+    slot: StreamSlot,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, PageError> {
     if app.source.live_match(&id).await?.is_none() {
         return Err(PageError::NotFound(format!("no match {id} on the server")));
@@ -282,5 +284,5 @@ pub(crate) async fn server_match_live<S: Source>(
             let events = update.map(|u| watch_events(&id, &u)).unwrap_or_default();
             futures::stream::iter(events.into_iter().map(Ok))
         });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(live(stream, slot))
 }

@@ -7,11 +7,16 @@ mod matches;
 mod server;
 mod view;
 
+use std::convert::Infallible;
+
 use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures::{Stream, StreamExt as _};
 use maud::{DOCTYPE, Markup, html};
 
 use crate::source::SourceError;
+use crate::streams::StreamSlot;
 
 pub(crate) use bot::{bot_page, failures};
 pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboard};
@@ -55,6 +60,23 @@ impl IntoResponse for PageError {
         );
         (status, body).into_response()
     }
+}
+
+/// A live page's event stream, with SSE's keep-alive comments. It holds `slot`, its place
+/// under the caps on live streams, as long as it lives: until it ends, or the client goes and
+/// the server drops it.
+pub(crate) fn live<St>(
+    stream: St,
+    slot: StreamSlot,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
+where
+    St: Stream<Item = Result<Event, Infallible>> + Send + 'static,
+{
+    let stream = stream.map(move |event| {
+        let _held = &slot;
+        event
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
 /// The answer for a path that names nothing.

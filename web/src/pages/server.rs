@@ -4,14 +4,16 @@
 use std::convert::Infallible;
 
 use axum::extract::{Query, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use futures::Stream;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::{PageError, duration_us, layout, ordinal};
+use super::{PageError, duration_us, layout, live, ordinal};
 use crate::App;
+use crate::feeds::{FeedKey, Publisher};
 use crate::source::{MatchList, MatchState, ServerStats, Source};
+use crate::streams::StreamSlot;
 
 /// The figures; `rate` is decisions per second over the last poll, if known, else since the
 /// start.
@@ -160,24 +162,28 @@ pub(crate) async fn server_matches<S: Source>(
 }
 
 /// `/server/live`: an event `stats` every `poll_interval`, with decisions per second measured
-/// over that interval.
+/// over that interval, from the server's feed (which its first stream starts).
 pub(crate) async fn server_live<S: Source>(
     State(app): State<App<S>>,
+    slot: StreamSlot,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, PageError> {
-    let first = app.source.server_stats().await?;
-    let mut interval = tokio::time::interval(app.config.poll_interval);
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The first tick is immediate; the page already shows those figures.
-    interval.tick().await;
-    let stream =
-        futures::stream::unfold((app, first, interval), |(app, before, mut interval)| async move {
-            interval.tick().await;
-            let now = app.source.server_stats().await.ok()?;
-            let elapsed_ms = now.uptime_ms.saturating_sub(before.uptime_ms);
-            let rate = (elapsed_ms > 0 && now.decisions >= before.decisions)
-                .then(|| (now.decisions - before.decisions) as f64 * 1000.0 / elapsed_ms as f64);
-            let event = Event::default().event("stats").data(figures(&now, rate).into_string());
-            Some((Ok(event), (app, now, interval)))
+    let first = async { Ok::<_, PageError>(app.source.server_stats().await?) };
+    let feed =
+        app.feeds.watch(FeedKey::Server, app.config.poll_interval, first, |first, publisher| {
+            server_feed(app.clone(), first, publisher)
         });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(live(feed.await?.events("stats"), slot))
+}
+
+/// The server's feed: its figures each tick, the rate over the tick since `before`. Over when
+/// the server cannot be read.
+async fn server_feed<S: Source>(app: App<S>, mut before: ServerStats, mut feed: Publisher) {
+    while feed.tick().await {
+        let Ok(now) = app.source.server_stats().await else { return };
+        let elapsed_ms = now.uptime_ms.saturating_sub(before.uptime_ms);
+        let rate = (elapsed_ms > 0 && now.decisions >= before.decisions)
+            .then(|| (now.decisions - before.decisions) as f64 * 1000.0 / elapsed_ms as f64);
+        feed.publish(figures(&now, rate).into_string());
+        before = now;
+    }
 }
