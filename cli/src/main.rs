@@ -12,6 +12,11 @@ mod replay;
 mod serve;
 mod table;
 
+/// jemalloc, whose background thread hands freed memory back to the system (switched on first
+/// thing in [`main`]).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -68,6 +73,9 @@ enum Command {
 
 /// Runs the command line; errors are printed to stderr with exit code 1.
 fn main() -> ExitCode {
+    // Memory freed after a crowd of live pages (or a burst of matches) goes back to the system
+    // within seconds rather than staying with the process.
+    let _ = tikv_jemalloc_ctl::background_thread::write(true);
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {

@@ -39,6 +39,11 @@ use clap::{Parser, Subcommand};
 use crate::child::ServerChild;
 use crate::load::{CardroomRun, Load, Measured, RunRound, Shape, Sizes, Window};
 
+/// `cardroom serve`'s allocator (jemalloc, its background thread on): the servers this program
+/// runs stand for it, cardroom's and the bare peer alike.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// The baseline's generated code (`proto/pingpong.proto`).
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
 mod pb {
@@ -362,6 +367,7 @@ async fn run_round(
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let _ = tikv_jemalloc_ctl::background_thread::write(true);
     match Cli::parse().command {
         Command::Run { load, warmup_s, duration_s, json, rounds, hosted, .. }
             if hosted.hosted_bots > 0 =>

@@ -411,12 +411,12 @@ impl Store for SqliteStore {
     }
 
     async fn ladders(&self) -> Result<Vec<Ladder>, StoreError> {
-        self.run(ladders::ladders).await
+        self.read(ladders::ladders).await
     }
 
     async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError> {
         let name = name.to_owned();
-        self.run(move |conn| ladders::ladder_named(conn, &name)).await
+        self.read(move |conn| ladders::ladder_named(conn, &name)).await
     }
 
     async fn set_ladder_status(
@@ -455,7 +455,7 @@ impl Store for SqliteStore {
     }
 
     async fn ladder_bots(&self, ladder: LadderId) -> Result<Vec<LadderBot>, StoreError> {
-        self.run(move |conn| ladders::ladder_bots(conn, ladder)).await
+        self.read(move |conn| ladders::ladder_bots(conn, ladder)).await
     }
 
     async fn pause_bot(
@@ -484,15 +484,15 @@ impl Store for SqliteStore {
     }
 
     async fn set_count(&self, ladder: LadderId) -> Result<u64, StoreError> {
-        self.run(move |conn| ladders::set_count(conn, ladder)).await
+        self.read(move |conn| ladders::set_count(conn, ladder)).await
     }
 
     async fn open_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
-        self.run(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Open)).await
+        self.read(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Open)).await
     }
 
     async fn rated_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
-        self.run(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Rated)).await
+        self.read(move |conn| ladders::sets_in_state(conn, ladder, crate::SetState::Rated)).await
     }
 
     async fn claim_match(
@@ -548,7 +548,7 @@ impl Store for SqliteStore {
     }
 
     async fn rating_changes(&self, ladder: LadderId) -> Result<Vec<RatingChangeRow>, StoreError> {
-        self.run(move |conn| ladders::rating_changes(conn, ladder)).await
+        self.read(move |conn| ladders::rating_changes(conn, ladder)).await
     }
 
     async fn recent_outcomes(
@@ -589,7 +589,7 @@ impl Store for SqliteStore {
     }
 
     async fn running_matches(&self, ladder: LadderId, now_ms: i64) -> Result<u32, StoreError> {
-        self.run(move |conn| crate::sqlite_nodes::running_matches(conn, ladder, now_ms)).await
+        self.read(move |conn| crate::sqlite_nodes::running_matches(conn, ladder, now_ms)).await
     }
 
     /// One node has the file: it leads every ladder.
