@@ -19,8 +19,7 @@ fn lower_priority() {
 }
 
 /// Serves `router` on `listener` as [`crate::serve`] does (with `config`'s limits), on a
-/// runtime of its own: one
-/// thread for the pages and [`PAGES_BLOCKING_THREADS`] for their blocking reads, all at the
+/// runtime of its own: one thread for the pages and four for their blocking reads, all at the
 /// lowest priority. `listener` is a standard one (a tokio listener belongs to the runtime that
 /// made it). Returns when the pages have stopped.
 pub async fn serve_apart(
