@@ -996,10 +996,13 @@ mod tests {
         // The grace is counted once, from the match's creation: every decision after it times
         // out at once, with no clock time added.
         assert_eq!(took, GRACE);
-        assert_eq!(end.reason, "a seat forfeited");
         assert!(!end.aborted);
         let penalties = penalties(&info);
         let out = penalties.iter().position(|&(_, forfeited)| forfeited).unwrap();
+        assert_eq!(
+            end.reason,
+            format!("the match ended by forfeit; seat {out} forfeits after 3 strikes: placed last")
+        );
         let other = 1 - out;
         assert_eq!(penalties[out], (3, true));
         assert!(penalties[other].0 < 3 && !penalties[other].1, "{penalties:?}");
@@ -1012,7 +1015,13 @@ mod tests {
     async fn absent_twenty_two_seats_forfeit_and_the_default_policy_plays_the_match_out() {
         let (end, info, took) = unattended(pb::Game::TwentyTwo, 3).await;
         assert_eq!(took, GRACE);
-        assert_eq!(end.reason, "the match is over", "Twenty-Two plays on after forfeits");
+        // Twenty-Two plays on after forfeits: the engine ends it (TT-21), and the reason names
+        // every forfeit.
+        assert!(end.reason.starts_with("TT-21: "), "{}", end.reason);
+        for seat in 0..3 {
+            let forfeit = format!("seat {seat} forfeits after 3 strikes: placed last");
+            assert!(end.reason.contains(&forfeit), "{}", end.reason);
+        }
         assert_eq!(penalties(&info), [(3, true); 3]);
         assert!(end.standings.iter().all(|s| s.forfeited));
         let mut seats: Vec<u32> = end.standings.iter().map(|s| s.seat).collect();
