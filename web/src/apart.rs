@@ -1,5 +1,5 @@
 //! The pages apart from play: [`serve_apart`] serves them on a runtime of their own, whose
-//! threads run at the lowest priority the operating system gives (nice 19 on Linux), so that
+//! threads run at the lowest priority the operating system gives (`SCHED_IDLE` on Linux), so that
 //! page work, however many ask, takes CPU only when matches leave it (issue 45: 16 clients
 //! fetching a bot's page had cut a ladder's finished matches by 42%).
 
@@ -11,9 +11,21 @@ use thread_priority::ThreadPriority;
 /// Blocking threads the pages' runtime may start (a SQLite store's reads run on them).
 const PAGES_BLOCKING_THREADS: usize = 4;
 
-/// Lowers the calling thread's priority to the lowest; a refusal is logged, not fatal.
+/// Lowers the calling thread's priority to the lowest: on Linux the `SCHED_IDLE` policy (the
+/// thread runs when no ordinary thread wants the CPU; nice 19 still took a share of it), else
+/// the lowest priority of the platform. A refusal is logged, not fatal.
 fn lower_priority() {
-    if let Err(error) = thread_priority::set_current_thread_priority(ThreadPriority::Min) {
+    #[cfg(target_os = "linux")]
+    let lowered = thread_priority::set_thread_priority_and_policy(
+        thread_priority::thread_native_id(),
+        ThreadPriority::Min,
+        thread_priority::ThreadSchedulePolicy::Normal(
+            thread_priority::NormalThreadSchedulePolicy::Idle,
+        ),
+    );
+    #[cfg(not(target_os = "linux"))]
+    let lowered = thread_priority::set_current_thread_priority(ThreadPriority::Min);
+    if let Err(error) = lowered {
         tracing::warn!(?error, "the pages' thread runs at normal priority");
     }
 }

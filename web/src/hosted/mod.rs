@@ -31,7 +31,7 @@ use crate::source::{
     VersionLine, VersionThinkLine, WatchUpdate,
 };
 use crate::time::utc_time;
-use cache::{BoardCache, BotCache, BotParts};
+use cache::{BoardCache, BotCache, BotParts, RecentBotPages};
 
 /// Failures shown to a bot's author at most (the latest).
 const FAILURES_SHOWN: u32 = 50;
@@ -48,6 +48,7 @@ pub struct StoreSource {
     local: LocalSource,
     boards: BoardCache,
     bots: BotCache,
+    recent_bot_pages: RecentBotPages,
 }
 
 fn store_error(ladder: &str) -> impl Fn(StoreError) -> SourceError + '_ {
@@ -59,7 +60,13 @@ impl StoreSource {
     /// failures are shown, as the server's `ListFailures` does), beside `local`'s ladder files
     /// and server (`LocalSource::new(vec![]).with_server(..)` for the server alone).
     pub fn new(accounts: Accounts, local: LocalSource) -> StoreSource {
-        StoreSource { accounts, local, boards: BoardCache::default(), bots: BotCache::default() }
+        StoreSource {
+            accounts,
+            local,
+            boards: BoardCache::default(),
+            bots: BotCache::default(),
+            recent_bot_pages: RecentBotPages::default(),
+        }
     }
 
     fn store(&self) -> &dyn Store {
@@ -372,10 +379,15 @@ impl Source for StoreSource {
         bot: &str,
         matches: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
-        match self.hosted(ladder).await? {
-            Some(hosted) => self.hosted_bot(&hosted, bot, matches).await,
-            None => self.local.bot(ladder, bot, matches).await,
+        if let Some(recent) = self.recent_bot_pages.get(ladder, bot, &matches) {
+            return Ok(recent);
         }
+        let page = match self.hosted(ladder).await? {
+            Some(hosted) => self.hosted_bot(&hosted, bot, matches.clone()).await?,
+            None => return self.local.bot(ladder, bot, matches).await,
+        };
+        self.recent_bot_pages.put(ladder, bot, &matches, page.clone());
+        Ok(page)
     }
 
     fn keeps_failures(&self) -> bool {
