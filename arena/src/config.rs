@@ -32,7 +32,7 @@
 //! remote_wait_ms = 60000       # how long a match waits for its remote bots to be in the lobby
 //!
 //! [format]                     # the format and its budget, one of:
-//! kind = "adaptive"            # until the order is settled (`cardroom_arena::settle`),
+//! kind = "adaptive"            # until the order is settled (`cardroom_rank::settle`),
 //! max_sets = 10000             # or this many duplicate sets
 //! # kind = "round_robin"       # rounds = 1
 //! # kind = "gauntlet"          # challenger = "name", rounds = 1
@@ -70,7 +70,7 @@ use cardroom_sdk::{Clock, GameKind};
 use serde::{Deserialize, Deserializer};
 
 use crate::ladder::{ArenaError, Format, Settings};
-use crate::rating::RatingSystem;
+use cardroom_rank::rating::RatingSystem;
 
 /// How a ladder's matches are played.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]

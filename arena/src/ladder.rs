@@ -11,15 +11,15 @@ use cardroom_sdk::{Bot, LocalError, MAX_LOCAL_DECISIONS, PlayableGame, play_loca
 use serde::{Deserialize, Serialize};
 use tracing::{debug, info};
 
-use crate::duplicate::{derive_seed, rotations};
 use crate::leaderboard::ALPHA;
-use crate::pairwise::set_score;
-use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
-use crate::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
-use crate::settle::SetEvidence;
-use crate::sprt::{Sprt, SprtConfig, SprtDecision};
-use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 use crate::store::{PendingMatch, PlannedMatch, Store, StoreError};
+use cardroom_rank::duplicate::{derive_seed, rotations};
+use cardroom_rank::pairwise::set_score;
+use cardroom_rank::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
+use cardroom_rank::schedule::{Belief, SwissState, gauntlet, least_certain, round_robin};
+use cardroom_rank::settle::SetEvidence;
+use cardroom_rank::sprt::{Sprt, SprtConfig, SprtDecision};
+use cardroom_rank::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 
 /// A ladder's format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,7 +45,7 @@ pub enum Format {
         rounds: u32,
     },
     /// Plays the table holding the least certain pair of the head-to-head order until the
-    /// order is settled at 95% for the whole table ([`crate::settle`]: duplicate sets, the
+    /// order is settled at 95% for the whole table ([`cardroom_rank::settle`]: duplicate sets, the
     /// pentanomial sample, the betting test), or `max_sets`. The ladder file's default.
     Adaptive {
         /// Give up unsettled after this many sets.

@@ -8,17 +8,17 @@
 //! bots are frozen: every rated set weighs the same whatever its place in the ladder (no rating
 //! drift), the order is the head-to-head one ([`PairTable::order`]) and the rating shown is
 //! the Elo of each bot's mean head-to-head score. In both, the intervals and probabilities come
-//! from the head-to-head evidence of the rated sets ([`crate::pairwise`]): rank intervals hold
+//! from the head-to-head evidence of the rated sets ([`cardroom_rank::pairwise`]): rank intervals hold
 //! for the whole table at 95%, at any time they are looked at.
 
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::pairwise::PairTable;
-use crate::sprt::score_to_elo;
-use crate::stats::Stats;
 use crate::store::{Store, StoreError};
+use cardroom_rank::pairwise::PairTable;
+use cardroom_rank::sprt::score_to_elo;
+use cardroom_rank::stats::Stats;
 
 /// The error rate of the leaderboard's rank intervals and "indistinguishable from first".
 pub const ALPHA: f64 = 0.05;
@@ -102,7 +102,7 @@ pub struct Leaderboard {
     /// Best first.
     pub rows: Vec<Row>,
     /// `p_better[i][j]`: how sure the evidence is that the bot of row `i` is better than the
-    /// bot of row `j` ([`crate::settle::confidence_better`]: honest however often it is looked
+    /// bot of row `j` ([`cardroom_rank::settle::confidence_better`]: honest however often it is looked
     /// at; 0 without evidence, and on the diagonal).
     pub p_better: Vec<Vec<f64>>,
 }
@@ -173,7 +173,9 @@ impl Leaderboard {
         let p_better = bots
             .iter()
             .map(|&a| {
-                bots.iter().map(|&b| crate::settle::confidence_better(&pairs, a, b)).collect()
+                bots.iter()
+                    .map(|&b| cardroom_rank::settle::confidence_better(&pairs, a, b))
+                    .collect()
             })
             .collect();
         let mut rows: Vec<Row> = rows.into_iter().map(|(_, row)| row).collect();
@@ -305,9 +307,9 @@ impl Leaderboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::{PairedResult, Rating, RatingSystem, Ratings};
-    use crate::stats::{MatchOutcome, SeatHealth};
     use crate::store::PlannedMatch;
+    use cardroom_rank::rating::{PairedResult, Rating, RatingSystem, Ratings};
+    use cardroom_rank::stats::{MatchOutcome, SeatHealth};
 
     #[test]
     fn sorted_by_conservative_rating_in_every_form() {
@@ -351,7 +353,7 @@ mod tests {
         store.begin("{}", &names, Rating::initial(RatingSystem::Glicko2)).unwrap();
         store.add_set(0, &[0, 1], &[PlannedMatch { seed: 1, seats: vec![0, 1] }]).unwrap();
         let id = store.pending_matches().unwrap()[0].id;
-        let mut think = crate::stats::ThinkTimes::default();
+        let mut think = cardroom_rank::stats::ThinkTimes::default();
         for micros in [48, 50, 52] {
             think.add(micros);
         }

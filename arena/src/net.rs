@@ -38,10 +38,10 @@ use tokio::process::{Child, Command};
 use tokio::sync::watch;
 use tracing::{debug, info, warn};
 
-use crate::duplicate::derive_seed;
 use crate::ladder::{ArenaError, MatchPlayer, Timed};
-use crate::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 use crate::store::PlannedMatch;
+use cardroom_rank::duplicate::derive_seed;
+use cardroom_rank::stats::{MatchOutcome, SeatHealth, ThinkTimes};
 
 /// Makes an in-process bot from a seed (derived from the match's seed and the seat).
 pub type AnyBotMaker = Arc<dyn Fn(u64) -> AnyBot + Send + Sync>;

@@ -13,8 +13,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::rating::{PairedResult, Rating, RatingChange};
-use crate::stats::MatchOutcome;
+use cardroom_rank::rating::{PairedResult, Rating, RatingChange};
+use cardroom_rank::stats::MatchOutcome;
 
 /// Why storage failed.
 #[derive(Debug, thiserror::Error)]
@@ -657,8 +657,8 @@ impl FinishedRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::{RatingSystem, Ratings};
-    use crate::stats::SeatHealth;
+    use cardroom_rank::rating::{RatingSystem, Ratings};
+    use cardroom_rank::stats::SeatHealth;
 
     fn outcome(places: &[(usize, u8)]) -> MatchOutcome {
         MatchOutcome {

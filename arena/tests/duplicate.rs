@@ -6,11 +6,10 @@
 
 use std::sync::Arc;
 
-use cardroom_arena::{
-    BotMaker, Format, Ladder, RatingSystem, Settings, SprtConfig, SprtDecision, Store, run,
-};
+use cardroom_arena::{BotMaker, Format, Ladder, Settings, Store, run};
 use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
+use cardroom_rank::{RatingSystem, SprtConfig, SprtDecision};
 use cardroom_sdk::Bot;
 use cardroom_sdk::games::twenty_two;
 use rand::{RngExt, SeedableRng};

@@ -7,12 +7,11 @@ use std::io::BufRead;
 use std::process::Command;
 use std::sync::Arc;
 
-use cardroom_arena::{
-    Format, Ladder, RatingSystem, Settings, Settlement, SprtConfig, SprtDecision, Stats, Store, run,
-};
+use cardroom_arena::{Format, Ladder, Settings, Store, run};
 use cardroom_example_bots::gin_heuristic::GinHeuristic;
 use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
+use cardroom_rank::{RatingSystem, Settlement, SprtConfig, SprtDecision, Stats};
 use cardroom_sdk::games::{gin, twenty_two};
 
 fn tt_ladder(bots: &[&str], table: u8, format: Format, seed: u64) -> Ladder<twenty_two::State> {
@@ -72,7 +71,7 @@ fn gin_ladder(bots: &[&str], format: Format) -> Ladder<gin::State> {
     }
 }
 
-fn order(ratings: &[cardroom_arena::Rating]) -> Vec<usize> {
+fn order(ratings: &[cardroom_rank::Rating]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..ratings.len()).collect();
     idx.sort_by(|&a, &b| ratings[b].mean.total_cmp(&ratings[a].mean));
     idx

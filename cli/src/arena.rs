@@ -14,10 +14,11 @@ use std::time::Duration;
 use anyhow::Context;
 use cardroom_arena::leaderboard::Mode;
 use cardroom_arena::{
-    Format, Ladder, LadderFile, Leaderboard, NetPlayer, Progress, Rating, Settings, Store, Summary,
-    run, run_with,
+    Format, Ladder, LadderFile, Leaderboard, NetPlayer, Progress, Settings, Store, Summary, run,
+    run_with,
 };
 use cardroom_example_bots::catalogue::ExampleGame;
+use cardroom_rank::Rating;
 use cardroom_sdk::{MatchSpec, TlsOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -1,5 +1,5 @@
 //! `cardroom arena power`: how many matches each ranking method needs to get a field of bots
-//! of known order right at 95% confidence, on simulated ladders (`cardroom_arena::power`).
+//! of known order right at 95% confidence, on simulated ladders (`cardroom_rank::power`).
 //!
 //! The field is one game's heuristic diluted by more and more random moves
 //! (`cardroom_example_bots::diluted`), strongest first, down to the random bot: its order is
@@ -10,11 +10,11 @@
 use std::io::Write;
 
 use anyhow::Context;
-use cardroom_arena::duplicate::derive_seed;
-use cardroom_arena::power::{self, Method, OutcomePool, Player};
 use cardroom_example_bots::catalogue::{ExampleGame, ExampleVisitor, visit};
 use cardroom_example_bots::diluted::Diluted;
 use cardroom_example_bots::random::RandomBot;
+use cardroom_rank::duplicate::derive_seed;
+use cardroom_rank::power::{self, Method, OutcomePool, Player};
 use cardroom_sdk::{Bot, GameKind, MAX_LOCAL_DECISIONS, play_local_report};
 
 /// `cardroom arena power`'s flags.

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use cardroom_arena::RatingSystem;
 use cardroom_proto::pb;
+use cardroom_rank::RatingSystem;
 use cardroom_store::{LadderId, LadderMatchId, MatchState, Store};
 use cardroom_tests::{Break, Proxy, assert_ratings_replay, eventually};
 use nix::sys::signal::Signal;

@@ -18,9 +18,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cardroom_arena::RatingSystem;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_rank::RatingSystem;
 use cardroom_server::{NODE_METADATA, PROXIED_METADATA};
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{BotId, LadderId, LadderMatch, MatchState, Store};

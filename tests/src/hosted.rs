@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use cardroom_arena::hosted::HostedLadders;
 use cardroom_arena::hosted::replay;
-use cardroom_arena::{Rating, RatingSystem};
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
+use cardroom_rank::{Rating, RatingSystem};
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Server};
 use cardroom_store::{Accounts, LadderId, Store};

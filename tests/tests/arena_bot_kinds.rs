@@ -9,11 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cardroom_arena::{
-    ExternalBot, Format, Leaderboard, NetBot, NetPlayer, RatingSystem, Settings, Store, run_with,
+    ExternalBot, Format, Leaderboard, NetBot, NetPlayer, Settings, Store, run_with,
 };
 use cardroom_example_bots::random::RandomBot;
 use cardroom_example_bots::tt_heuristic::TtHeuristic;
 use cardroom_games::twenty_two;
+use cardroom_rank::RatingSystem;
 use cardroom_sdk::{AnyBot, ConnectConfig, GameKind, MatchSpec, TlsOptions, play};
 use cardroom_server::Config;
 use cardroom_tests::{TestServer, python, workspace_root};

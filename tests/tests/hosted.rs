@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use cardroom_arena::RatingSystem;
 use cardroom_arena::hosted::HostedLadderFile;
 use cardroom_proto::pb;
+use cardroom_rank::RatingSystem;
 use cardroom_store::{FailureKind, LadderId, MatchState, SetState, SqliteStore, Store};
 use cardroom_tests::{
     ADMIN, assert_ratings_replay, crashing_bot, eventually, hosted_server, lobby_bot, register,

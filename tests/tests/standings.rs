@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders, STANDINGS_CONFIDENCE, rate_set};
-use cardroom_arena::schedule::{Belief, least_certain};
-use cardroom_arena::{MatchOutcome, Rating, RatingSystem, Settlement};
 use cardroom_example_bots::random::AnyRandom;
 use cardroom_proto::pb;
+use cardroom_rank::schedule::{Belief, least_certain};
+use cardroom_rank::{MatchOutcome, Rating, RatingSystem, Settlement};
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Host, LadderCommand, LadderControl, Server};
 use cardroom_store::{

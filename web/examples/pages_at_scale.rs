@@ -26,10 +26,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use cardroom_arena::{
-    Format, MatchOutcome, PairedResult, PlannedMatch, Rating, RatingSystem, Ratings, SeatHealth,
-    Settings, Store,
-};
+use cardroom_arena::{Format, PlannedMatch, Settings, Store};
+use cardroom_rank::{MatchOutcome, PairedResult, Rating, RatingSystem, Ratings, SeatHealth};
 use cardroom_web::{LocalSource, StoreSource, WebConfig};
 
 /// The command line.

@@ -132,7 +132,7 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
         .collect();
     assert_eq!(attrs(&second, "a.match", "href"), older);
     // Health and think times as the outcomes say.
-    let mut stats = cardroom_arena::Stats::new(store.bot_names().unwrap().len());
+    let mut stats = cardroom_rank::Stats::new(store.bot_names().unwrap().len());
     for outcome in store.outcomes().unwrap() {
         stats.add(&outcome);
     }
@@ -232,7 +232,8 @@ async fn the_vendored_scripts_are_served_from_the_binary() {
 
 #[tokio::test]
 async fn the_leaderboard_is_redrawn_live_when_a_match_finishes() {
-    use cardroom_arena::{MatchOutcome, PlannedMatch, SeatHealth};
+    use cardroom_arena::PlannedMatch;
+    use cardroom_rank::{MatchOutcome, SeatHealth};
 
     let fixture = Fixture::ladders();
     let config =

@@ -54,8 +54,8 @@ use cardroom_sdk::GameKind;
 use serde::Deserialize;
 
 use crate::config::game_kind;
-use crate::rating::RatingSystem;
-use crate::sprt::SprtConfig;
+use cardroom_rank::rating::RatingSystem;
+use cardroom_rank::sprt::SprtConfig;
 
 /// The longest ladder name, in bytes.
 pub const MAX_LADDER_NAME_BYTES: usize = 64;
@@ -204,7 +204,7 @@ fn sprt_min_samples() -> u32 {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Schedule {
-    /// The fair adaptive schedule ([`crate::fair`]): every bot present, free or busy, within
+    /// The fair adaptive schedule ([`cardroom_rank::fair`]): every bot present, free or busy, within
     /// its share of the sets (a table may wait for a busy bot, at most `wait_ms`), then a table
     /// holding the least settled adjacent pair of the order, and no settled pair to fill the
     /// time while the order is open. Once it is settled, the bots that played least, so a
@@ -212,7 +212,7 @@ pub enum Schedule {
     #[default]
     Adaptive,
     /// The continuous format's pairing: the two bots whose ratings are least certainly
-    /// ordered, and the bots closest to them in rating ([`crate::schedule::least_certain`]).
+    /// ordered, and the bots closest to them in rating ([`cardroom_rank::schedule::least_certain`]).
     LeastCertain,
 }
 

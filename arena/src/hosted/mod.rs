@@ -1,6 +1,6 @@
 //! Hosted ladders: ladders the server runs by itself among the registered bots waiting in its
-//! lobby, on the arena's own scheduling and rating code ([`Settlement`](crate::Settlement)'s
-//! adaptive next table or [`least_certain`](crate::schedule::least_certain), [`rotations`],
+//! lobby, on the ranking maths of `cardroom-rank` ([`Settlement`](cardroom_rank::Settlement)'s
+//! adaptive next table or [`least_certain`](cardroom_rank::schedule::least_certain), [`rotations`],
 //! [`derive_seed`], [`Ratings`]); after each rated set its standings go to the store
 //! ([`Evidence`], in `standings.rs`).
 //!
@@ -57,9 +57,9 @@ pub use config::{
 };
 pub use standings::{Evidence, STANDINGS_CONFIDENCE, STANDINGS_EVERY, SnapshotThrottle};
 
-use crate::duplicate::{derive_seed, rotations};
-use crate::fair::BotNow;
-use crate::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
+use cardroom_rank::duplicate::{derive_seed, rotations};
+use cardroom_rank::fair::BotNow;
+use cardroom_rank::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 
 /// How long a claim's lease lasts unrenewed; it is renewed every third of that.
 const LEASE: Duration = Duration::from_secs(30);
@@ -974,7 +974,7 @@ impl Runner {
 
     /// Voids every set planned to wait for a busy bot that has waited the ladder's `wait_ms`
     /// with none of its matches started; each bot it waited for is passed over until it is
-    /// free (the adaptive schedule's bound on a wait, [`crate::fair`]).
+    /// free (the adaptive schedule's bound on a wait, [`cardroom_rank::fair`]).
     async fn void_waited_out(&mut self, free: &HashMap<BotId, usize>) -> Result<(), HostedError> {
         self.planned_at.retain(|index, _| self.open.contains_key(index));
         let wait = Duration::from_millis(self.file.wait_ms);

@@ -20,12 +20,12 @@ use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, St
 use tracing::{info, warn};
 
 use super::{HostedError, HostedFormat, now_ms};
-use crate::fair::{BotNow, fair_table};
-use crate::orders::OrderTest;
-use crate::pairwise::{PairTable, set_score};
-use crate::schedule::{Belief, least_certain};
-use crate::settle::{Settlement, add_set};
-use crate::sprt::{Sprt, SprtConfig, SprtDecision};
+use cardroom_rank::fair::{BotNow, fair_table};
+use cardroom_rank::orders::OrderTest;
+use cardroom_rank::pairwise::{PairTable, set_score};
+use cardroom_rank::schedule::{Belief, least_certain};
+use cardroom_rank::settle::{Settlement, add_set};
+use cardroom_rank::sprt::{Sprt, SprtConfig, SprtDecision};
 
 /// The confidence of the standings' rank intervals and "indistinguishable from first", for
 /// the whole order at once.
@@ -93,7 +93,7 @@ pub struct Evidence {
     sets: Vec<SetPlaces>,
     /// Their pentanomial evidence over `bots`.
     pairs: PairTable,
-    /// Their order test, for a field of at most [`crate::orders::MAX_BOTS`] bots.
+    /// Their order test, for a field of at most [`cardroom_rank::orders::MAX_BOTS`] bots.
     orders: Option<OrderTest>,
     /// The first set index counted.
     first_set: u64,

@@ -6,7 +6,8 @@
 //! runner writes one per rated set, `Store::standings`) when it has one, else computed here
 //! from the rated sets (a store the runner has not yet written one in).
 
-use cardroom_arena::{MatchOutcome, Settlement, leaderboard::ALPHA};
+use cardroom_arena::leaderboard::ALPHA;
+use cardroom_rank::{MatchOutcome, Settlement};
 use cardroom_store::{BotId, LadderId, LadderSet, Store, StoreError};
 
 /// Rank intervals and the pairwise matrix, by bot in the order of the `bots` they were

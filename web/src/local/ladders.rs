@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use cardroom_arena::{Format, Settings, Stats, Store, StoreError};
+use cardroom_arena::{Format, Settings, Store, StoreError};
+use cardroom_rank::Stats;
 
 use crate::source::{
     BotPage, FinishedMatch, HeadToHeadLine, LadderInfo, LeaderRow, Leaderboard, MatchLine,

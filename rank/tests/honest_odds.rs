@@ -6,8 +6,8 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-use cardroom_arena::MatchOutcome;
-use cardroom_arena::settle::SetEvidence;
+use cardroom_rank::MatchOutcome;
+use cardroom_rank::settle::SetEvidence;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,4 +1,4 @@
-//! The fair adaptive schedule ([`cardroom_arena::fair`]) in simulated ladders of bots of
+//! The fair adaptive schedule ([`cardroom_rank::fair`]) in simulated ladders of bots of
 //! different speeds: fast bots answer at once, slow ones take 200 ms a decision. Each ladder
 //! runs as a hosted ladder does (a bot plays one match at a time, a set's two seatings one after
 //! the other, a table that waits for a busy bot waits at most [`WAIT_MS`], then its set is
@@ -13,9 +13,9 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use cardroom_arena::MatchOutcome;
-use cardroom_arena::fair::{BotNow, fair_table};
-use cardroom_arena::settle::SetEvidence;
+use cardroom_rank::MatchOutcome;
+use cardroom_rank::fair::{BotNow, fair_table};
+use cardroom_rank::settle::SetEvidence;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

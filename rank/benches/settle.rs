@@ -2,15 +2,15 @@
 //! rated set (as the web's leaderboard does for a hosted ladder without a standings snapshot, and
 //! as the arena's adaptive ladder did before every round it planned), against `SetEvidence`,
 //! which adds one set to what it kept and settles (what the adaptive ladder does now). Run:
-//! `cargo bench -p cardroom-arena --bench settle`.
+//! `cargo bench -p cardroom-rank --bench settle`.
 
 #![allow(clippy::unwrap_used)] // A bench fails loudly on an unexpected error.
 
 use std::hint::black_box;
 
-use cardroom_arena::duplicate::{derive_seed, rotations};
-use cardroom_arena::schedule::round_robin;
-use cardroom_arena::{MatchOutcome, SetEvidence, Settlement};
+use cardroom_rank::duplicate::{derive_seed, rotations};
+use cardroom_rank::schedule::round_robin;
+use cardroom_rank::{MatchOutcome, SetEvidence, Settlement};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// `sets` duplicate sets of `bots` bots at four-seat tables (each table in turn, its four
