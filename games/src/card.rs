@@ -185,12 +185,18 @@ impl Rank {
     }
 }
 
-impl TryFrom<String> for Rank {
-    type Error = String;
+/// Why a string is not a rank.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?} is not a rank (2-9, T or 10, J, Q, K, A)")]
+pub struct ParseRankError {
+    text: String,
+}
 
-    fn try_from(text: String) -> Result<Rank, String> {
-        Rank::parse(&text)
-            .ok_or_else(|| format!("{text:?} is not a rank (2-9, T or 10, J, Q, K, A)"))
+impl TryFrom<String> for Rank {
+    type Error = ParseRankError;
+
+    fn try_from(text: String) -> Result<Rank, ParseRankError> {
+        Rank::parse(&text).ok_or(ParseRankError { text })
     }
 }
 

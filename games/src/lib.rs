@@ -30,7 +30,7 @@ pub mod schema;
 mod seat;
 pub mod twenty_two;
 
-pub use card::{Card, ParseCardError, Rank, Suit, display_cards, parse_cards};
+pub use card::{Card, ParseCardError, ParseRankError, Rank, Suit, display_cards, parse_cards};
 pub use catalogue::{AnyRecord, GameKind, GameVisitor, RecordVisitor, UnknownGame};
 pub use game::{Game, RuleError};
 pub use options::{GameOptions, OptionKind, OptionSpec};
