@@ -9,7 +9,8 @@ use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_server::{Config, TlsIdentity};
 
-/// The server's flags; each has an environment variable too.
+/// The server's flags; each but `--no-open-queue`, `--ladder` and `--web-ladder` has an
+/// environment variable too (README.md lists them).
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
     /// Address to listen on.
