@@ -68,14 +68,21 @@
     draw();
   }
 
+  // A plain click steps here; one with a modifier opens the link as the browser would.
+  function onClick(element, step) {
+    element.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      show(step());
+    });
+  }
   slider.addEventListener("input", () => show(Number(slider.value)));
   const moves = { first: () => 0, prev: () => wanted - 1, next: () => wanted + 1, last: () => last };
-  for (const id in moves) {
-    document.getElementById(id).addEventListener("click", (e) => { e.preventDefault(); show(moves[id]()); });
-  }
-  log.forEach((li, j) => li.addEventListener("click", (e) => { e.preventDefault(); show(j); }));
+  for (const id in moves) onClick(document.getElementById(id), moves[id]);
+  log.forEach((li, j) => onClick(li, () => j));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type === "text") return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return; // the browser's own (Alt+← is "back")
     const next = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: last }[e.key];
     if (next === undefined) return;
     e.preventDefault();
