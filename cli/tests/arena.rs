@@ -76,7 +76,7 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     assert!(again_out.contains("hosted ladder demo-gin"), "{again_out}");
 
     // `cardroom serve --store` on the demo's file serves the hosted ladders' pages: each
-    // leaderboard lists its bots, each a link to its page.
+    // leaderboard lists its bots, each a link to its page by name.
     let serve = ServeChild::start(dir.path());
     for (ladder, bots) in [
         ("demo-twenty_two", ["tt-random", "tt-heuristic", "tt-careless", "tt-search"]),
@@ -85,9 +85,29 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
         let page = serve.get(&format!("/ladders/{ladder}"));
         assert!(page.starts_with("HTTP/1.0 200 OK"), "{page}");
         for bot in bots {
-            assert!(page.contains(&format!(">{bot}</a>")), "{ladder} lacks {bot}: {page}");
+            let link = format!("<a href=\"/ladders/{ladder}/bots/{bot}\">{bot}</a>");
+            assert!(page.contains(&link), "{ladder} lacks {link}: {page}");
         }
     }
+    let bot = serve.get("/ladders/demo-gin/bots/gin-heuristic");
+    assert!(bot.starts_with("HTTP/1.0 200 OK") && bot.contains("gin-heuristic"), "{bot}");
+    // The old addresses, by account id, move for good to the names', the query kept: each of
+    // the ladder's four bots is one of the registered bots' ids.
+    let moved: Vec<String> = (1..=registered)
+        .map(|id| serve.get(&format!("/ladders/demo-gin/bots/{id}?page=1")))
+        .filter(|answer| answer.starts_with("HTTP/1.0 308"))
+        .map(|answer| {
+            let location = answer.lines().find_map(|l| l.strip_prefix("location: ")).unwrap();
+            location.to_owned()
+        })
+        .collect();
+    let mut expected: Vec<String> = ["gin-random", "gin-heuristic", "gin-careless", "gin-search"]
+        .map(|bot| format!("/ladders/demo-gin/bots/{bot}?page=1"))
+        .into();
+    let mut sorted = moved.clone();
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected, "{moved:?}");
     let front = serve.get("/");
     assert!(front.contains("href=\"/ladders/demo-gin\""), "{front}");
 }

@@ -101,7 +101,7 @@ pub(crate) async fn run(run: &PagesRun) -> anyhow::Result<PagesReport> {
     for i in 0..run.bots {
         let name = format!("pages-{i:03}");
         let issued = accounts.register(&name).await?;
-        keys.push((name, issued.key.expose().to_owned(), issued.bot.id));
+        keys.push((name, issued.key.expose().to_owned()));
     }
     let ladder = dir.path().join("pages.toml");
     std::fs::write(
@@ -115,7 +115,7 @@ pub(crate) async fn run(run: &PagesRun) -> anyhow::Result<PagesReport> {
     let (server, grpc, http) = serve(&run.cardroom, &store_url, &ladder, dir.path()).await?;
     let _server = server;
     let mut bots = Vec::new();
-    for (name, key, _) in &keys {
+    for (name, key) in &keys {
         let child = Command::new(&run.bot)
             .args(["--server", &grpc, "--lobby", name, "--matches", "0", "--concurrency", "2"])
             .env("CARDROOM_KEY", key)
@@ -127,7 +127,8 @@ pub(crate) async fn run(run: &PagesRun) -> anyhow::Result<PagesReport> {
             .with_context(|| format!("starting {}", run.bot.display()))?;
         bots.push(Killed(child));
     }
-    let page = format!("/ladders/pages/bots/{}", keys[0].2.0);
+    // The first bot's page, by its name (`pages-000`: nothing to escape).
+    let page = format!("/ladders/pages/bots/{}", keys[0].0);
     let mut client = CardroomClient::connect(grpc.clone()).await?;
     tokio::time::sleep(run.warmup).await;
     let mut windows = vec![(false, window(&mut client, run.window, None).await?)];

@@ -93,7 +93,7 @@ fn fill(path: &std::path::Path, matches: u64, bots: usize) -> anyhow::Result<()>
         format: Format::Continuous { sets },
         rating: RatingSystem::WengLin,
     };
-    let names: Vec<String> = (0..bots).map(|i| format!("bot-{i:02}")).collect();
+    let names: Vec<String> = (0..bots).map(bot_name).collect();
     let mut store = Store::open(path)?;
     store.begin(&serde_json::to_string(&settings)?, &names, Rating::initial(settings.rating))?;
     let mut ratings = Ratings::from_ratings(settings.rating, store.ratings()?);
@@ -188,7 +188,7 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
         |r: &Rating| StoredRating { mean: r.mean, sigma: r.sigma, volatility: r.volatility };
     let mut ids = Vec::with_capacity(bots);
     for i in 0..bots {
-        let name = format!("bot-{i:02}");
+        let name = bot_name(i);
         let account = store.register_bot(&name, KeyHash::of(&name), now).await?;
         store.enter_ladder(ladder.id, account.id, stored(&initial), now).await?;
         ids.push(account.id);
@@ -297,6 +297,11 @@ async fn time_to_first_byte(
     .await?
 }
 
+/// Bot `i`'s name, in the ladder file and in the store alike (nothing in it to escape).
+fn bot_name(i: usize) -> String {
+    format!("bot-{i:02}")
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
@@ -314,7 +319,8 @@ async fn main() -> anyhow::Result<()> {
         }
         let store = cardroom_store::open(&url).await?;
         let ladder = store.ladder("scale").await?.context("the store has no ladder `scale`")?;
-        let bot = store.ladder_bots(ladder.id).await?.first().map(|b| b.bot).context("no bots")?;
+        let first = store.ladder_bots(ladder.id).await?.into_iter().next().context("no bots")?;
+        let (bot, name) = (first.bot, first.name);
         let newest = store.bot_matches(ladder.id, bot, None, 1).await?;
         let newest = newest.first().context("the bot played no match")?.id.0;
         let size = WebConfig::default().page_size;
@@ -326,14 +332,14 @@ async fn main() -> anyhow::Result<()> {
         let source = StoreSource::new(accounts, LocalSource::new(Vec::new()));
         let pages = vec![
             ("leaderboard", "/ladders/scale".to_owned()),
-            ("bot page", format!("/ladders/scale/bots/{}", bot.0)),
+            ("bot page", format!("/ladders/scale/bots/{name}")),
             (
                 "bot page, deep page of matches by its link",
-                format!("/ladders/scale/bots/{}?page={deep}&before={before}", bot.0),
+                format!("/ladders/scale/bots/{name}?page={deep}&before={before}"),
             ),
             (
                 "bot page, deep page by number alone",
-                format!("/ladders/scale/bots/{}?page={deep}", bot.0),
+                format!("/ladders/scale/bots/{name}?page={deep}"),
             ),
             ("match page (replay)", format!("/ladders/scale/matches/{newest}")),
             ("list of ladders", "/ladders".to_owned()),
@@ -349,10 +355,10 @@ async fn main() -> anyhow::Result<()> {
         let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
         let pages = vec![
             ("leaderboard", format!("/ladders/{id}")),
-            ("bot page", format!("/ladders/{id}/bots/0")),
+            ("bot page", format!("/ladders/{id}/bots/{}", bot_name(0))),
             (
                 "bot page, deep page of matches",
-                format!("/ladders/{id}/bots/0?page={}", deep.max(1)),
+                format!("/ladders/{id}/bots/{}?page={}", bot_name(0), deep.max(1)),
             ),
             ("list of ladders", "/ladders".to_owned()),
         ];

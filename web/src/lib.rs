@@ -15,8 +15,10 @@
 //! unless marked otherwise): they work without JavaScript. Where a page moves (a leaderboard
 //! as matches finish, a running match, the server's figures) htmx swaps in fragments sent as
 //! server-sent events; htmx and its SSE extension are vendored in `static/` and compiled into
-//! the binary, so the pages need no network. The replay's slider and arrow keys are a few
-//! lines of plain JavaScript.
+//! the binary, so the pages need no network. A replay page lists its match's steps and draws
+//! one; a few lines of plain JavaScript step through them with the slider and the arrow keys,
+//! fetching each step's drawing from the server, so the page stays light however long the
+//! match.
 //!
 //! Nothing hidden reaches a browser: a running match is drawn only from its public stream
 //! (`Watch`), and hands appear only in the replay of a finished match's record.
@@ -134,9 +136,11 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/ladders/{ladder}/bots/{bot}/failures", post(pages::failures::<S>))
         .route("/ladders/{ladder}/matches/{id}", get(pages::ladder_match::<S>))
         .route("/ladders/{ladder}/matches/{id}/record.json", get(pages::ladder_record::<S>))
+        .route("/ladders/{ladder}/matches/{id}/steps/{step}", get(pages::ladder_step::<S>))
         .route("/matches", get(pages::find_match))
         .route("/matches/{id}", get(pages::server_match::<S>))
         .route("/matches/{id}/record.json", get(pages::server_record::<S>))
+        .route("/matches/{id}/steps/{step}", get(pages::server_step::<S>))
         .route("/matches/{id}/live", get(pages::server_match_live::<S>))
         .route("/server", get(pages::server_page::<S>))
         .route("/server/live", get(pages::server_live::<S>))

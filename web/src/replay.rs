@@ -1,29 +1,25 @@
-//! A finished match's record, verified and unfolded into the steps the replay page shows.
+//! A finished match's record, verified and replayed with the rules engine (every action checked
+//! as it was when played): the list of its steps (each action with its public events), and the
+//! position after any one step, which the replay page draws one at a time.
 //!
-//! The record is replayed with the rules engine (every action checked as it was when played);
-//! after each action the page shows the public view, every hand (the match is over, so hands
-//! may be revealed) and the action's public events.
+//! A position is the public view and every hand (the match is over, so hands may be revealed).
+//! Replaying a record to a step takes microseconds, so positions are not kept: each is
+//! replayed when asked for.
 
-use cardroom_games::{
-    AnyRecord, Game, GameKind, GameVisitor, Record, RecordVisitor, ReplayError, Seat,
-};
+use cardroom_games::{AnyRecord, Game, GameKind, GameVisitor, Record, RecordVisitor, Seat};
 use serde::Serialize;
 use serde_json::Value;
 
-/// One position of the replay.
+/// One step of the replay, as its list shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Step {
     /// The action that led here, as `seat 1: play 7S`; `None` for the opening position.
     pub(crate) action: Option<String>,
-    /// The public events of that action, as text.
+    /// The public events of that action (of the deal, for the opening position), as text.
     pub(crate) events: Vec<String>,
-    /// The public view after it (the engine's JSON).
-    pub(crate) public: Value,
-    /// Each seat's hand after it.
-    pub(crate) hands: Vec<Value>,
 }
 
-/// A record unfolded.
+/// A record's steps.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Replay {
     /// The game's title.
@@ -37,6 +33,19 @@ pub(crate) struct Replay {
     /// Why the record does not replay to its end, if it does not: the steps stop before the
     /// first illegal action.
     pub(crate) error: Option<String>,
+}
+
+/// The position after one step: what the replay page draws.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Position {
+    /// The step's index: 0 is the opening position, `n` the position after `n` actions.
+    pub(crate) step: usize,
+    /// The action that led here, as `seat 1: play 7S`; `None` for the opening position.
+    pub(crate) action: Option<String>,
+    /// The public view (the engine's JSON).
+    pub(crate) public: Value,
+    /// Each seat's hand.
+    pub(crate) hands: Vec<Value>,
 }
 
 /// Why a record cannot be shown at all.
@@ -62,77 +71,128 @@ pub(crate) fn read_record(json: &str) -> Result<AnyRecord, NotARecord> {
     GameKind::ALL.iter().find_map(|kind| kind.visit(Untagged(json))).ok_or(NotARecord(tagged))
 }
 
-/// Reads and replays a record's JSON.
-pub(crate) fn unfold(json: &str) -> Result<Replay, NotARecord> {
-    Ok(read_record(json)?.visit(Unfold))
+/// A record's steps: each action with its events, up to the first illegal one.
+pub(crate) fn steps(record: &AnyRecord) -> Replay {
+    record.visit(Steps)
 }
 
-struct Unfold;
+/// The position after `step` (0: the opening position); `None` past the last step, or when
+/// the record does not replay that far.
+pub(crate) fn position(record: &AnyRecord, step: usize) -> Option<Position> {
+    record.visit(PositionAt(step))
+}
+
+struct Steps;
+
+impl RecordVisitor for Steps {
+    type Output = Replay;
+
+    fn visit<G: Game>(self, record: &Record<G>) -> Replay {
+        let mut steps = Vec::with_capacity(record.actions.len() + 1);
+        let replayed = record.replay_with(|action, events| {
+            steps.push(Step {
+                action: action.map(|a| format!("{}: {}", a.seat, a.action)),
+                events: events.iter().map(ToString::to_string).collect(),
+            });
+        });
+        let (places, error) = match replayed {
+            Ok(state) => (state.standings().map(|s| places(&s, state.players())), None),
+            Err(error) => (None, Some(error.to_string())),
+        };
+        Replay { game: G::KIND.title(), players: record.players, steps, places, error }
+    }
+}
+
+/// Places by seat from the engine's standings.
+fn places(standings: &[cardroom_games::Standing], players: u8) -> Vec<u8> {
+    let mut places = vec![0; usize::from(players)];
+    for s in standings {
+        if let Some(place) = places.get_mut(s.seat.index()) {
+            *place = s.place;
+        }
+    }
+    places
+}
+
+struct PositionAt(usize);
 
 fn to_value(value: &impl Serialize) -> Value {
     // The engines' views are plain data: serialising them cannot fail.
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-impl RecordVisitor for Unfold {
-    type Output = Replay;
+impl RecordVisitor for PositionAt {
+    type Output = Option<Position>;
 
-    fn visit<G: Game>(self, record: &Record<G>) -> Replay {
-        let mut replay = Replay {
-            game: G::KIND.title(),
-            players: record.players,
-            steps: Vec::new(),
-            places: None,
-            error: None,
-        };
-        let mut state = match record.initial_state() {
-            Ok(state) => state,
-            Err(error) => {
-                replay.error = Some(error.to_string());
-                return replay;
+    fn visit<G: Game>(self, record: &Record<G>) -> Option<Position> {
+        let step = self.0;
+        let mut state = record.initial_state().ok()?;
+        let mut action = None;
+        if step > 0 {
+            for recorded in record.actions.get(..step)? {
+                state.apply(recorded.seat, recorded.action).ok()?;
             }
-        };
-        let step = |state: &G, action: Option<String>, events: Vec<String>| Step {
-            action,
-            events,
-            public: to_value(&state.public_view()),
-            hands: (0..state.players())
-                .map(|seat| {
-                    let observation = to_value(&state.observation(Seat(seat)));
-                    observation.get("hand").cloned().unwrap_or(Value::Null)
-                })
-                .collect(),
-        };
-        let opening = state.opening_events().iter().map(ToString::to_string).collect();
-        replay.steps.push(step(&state, None, opening));
-        for (index, recorded) in record.actions.iter().enumerate() {
-            match state.apply(recorded.seat, recorded.action) {
-                Ok(events) => {
-                    let events = events.iter().map(ToString::to_string).collect();
-                    let action = format!("{}: {}", recorded.seat, recorded.action);
-                    replay.steps.push(step(&state, Some(action), events));
-                }
-                Err(error) => {
-                    let error = ReplayError::<G>::Illegal {
-                        index,
-                        seat: recorded.seat,
-                        action: recorded.action,
-                        error,
-                    };
-                    replay.error = Some(error.to_string());
-                    return replay;
-                }
-            }
+            let last = &record.actions[step - 1];
+            action = Some(format!("{}: {}", last.seat, last.action));
         }
-        replay.places = state.standings().map(|standings| {
-            let mut places = vec![0; usize::from(state.players())];
-            for s in standings {
-                if let Some(place) = places.get_mut(s.seat.index()) {
-                    *place = s.place;
-                }
-            }
-            places
-        });
-        replay
+        let hands = (0..state.players())
+            .map(|seat| {
+                let observation = to_value(&state.observation(Seat(seat)));
+                observation.get("hand").cloned().unwrap_or(Value::Null)
+            })
+            .collect();
+        Some(Position { step, action, public: to_value(&state.public_view()), hands })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cardroom_games::twenty_two;
+
+    fn played() -> AnyRecord {
+        let mut state = twenty_two::State::new(twenty_two::Options::default(), 3, 7).unwrap();
+        while let Some(seat) = state.to_act() {
+            let action = state.legal_actions()[0];
+            state.apply(seat, action).unwrap();
+        }
+        twenty_two::State::into_any_record(state.record().unwrap())
+    }
+
+    #[test]
+    fn a_position_is_the_record_replayed_to_its_step() {
+        let record = played();
+        let AnyRecord::TwentyTwo(tt) = &record else { unreachable!() };
+        let replay = steps(&record);
+        assert_eq!(replay.steps.len(), tt.actions.len() + 1);
+        assert!(replay.places.is_some() && replay.error.is_none());
+        for step in [0, 1, tt.actions.len()] {
+            let at = position(&record, step).unwrap();
+            assert_eq!(at.step, step);
+            assert_eq!(at.action, replay.steps[step].action);
+            assert_eq!(at.hands.len(), 3);
+        }
+        let mut state = tt.initial_state().unwrap();
+        for a in &tt.actions[..5] {
+            state.apply(a.seat, a.action).unwrap();
+        }
+        assert_eq!(position(&record, 5).unwrap().public, to_value(&state.public_view()));
+        assert_eq!(position(&record, tt.actions.len() + 1), None);
+    }
+
+    #[test]
+    fn the_steps_stop_before_an_illegal_action() {
+        let AnyRecord::TwentyTwo(mut tt) = played() else { unreachable!() };
+        let legal = tt.actions.len();
+        let mut broken = tt.actions[0];
+        broken.seat = Seat(9);
+        tt.actions.insert(2, broken);
+        let record = AnyRecord::TwentyTwo(tt);
+        let replay = steps(&record);
+        assert_eq!(replay.steps.len(), 3);
+        assert!(replay.error.is_some() && replay.places.is_none());
+        assert!(position(&record, 2).is_some());
+        assert_eq!(position(&record, 3), None);
+        assert_eq!(position(&record, legal), None);
     }
 }

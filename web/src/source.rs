@@ -6,6 +6,10 @@
 //! hosted ladders) needs only another implementation. Every method is a read: nothing a page
 //! does changes a ladder or a match.
 //!
+//! A bot is named in a page's address by its name, unique within its ladder. It also has a
+//! number (its account id in a store, its index in a ladder file): the key of the addresses
+//! before they took names, which [`Source::bot_name`] turns into its name.
+//!
 //! What a source returns must already be fit to show anyone: a running match is only its
 //! public view, and hands appear only in a finished match's record.
 
@@ -73,7 +77,8 @@ pub struct Health {
 pub struct LeaderRow {
     /// Its rank, from 1.
     pub rank: usize,
-    /// The bot's id in URLs.
+    /// The bot's number: its account id in a store, its index in a ladder file (the key of
+    /// its page's old address, [`Source::bot_name`]).
     pub bot: String,
     /// The bot's name, as it calls itself (escaped when shown).
     pub name: String,
@@ -153,7 +158,7 @@ pub struct MatchLine {
     pub place: u8,
     /// Seats at the table.
     pub seats: usize,
-    /// The other bots at the table: id and name.
+    /// The other bots at the table: number and name.
     pub opponents: Vec<(String, String)>,
 }
 
@@ -171,7 +176,7 @@ pub struct ThinkBucket {
 /// One opponent in a bot's head-to-head table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeadToHeadLine {
-    /// The opponent's id.
+    /// The opponent's number.
     pub bot: String,
     /// Its name.
     pub name: String,
@@ -231,7 +236,7 @@ pub struct PageRequest {
 pub struct BotPage {
     /// The ladder it plays in.
     pub ladder: LadderInfo,
-    /// Its id in URLs.
+    /// Its number.
     pub bot: String,
     /// Its name.
     pub name: String,
@@ -290,7 +295,7 @@ pub struct FinishedMatch {
     pub id: String,
     /// The ladder it belongs to, if any.
     pub ladder: Option<String>,
-    /// Per seat: the bot's id (if it has a page) and name.
+    /// Per seat: the bot's number (if it has a page) and name.
     pub seats: Vec<(Option<String>, String)>,
     /// When it finished, if known.
     pub finished_at: Option<String>,
@@ -415,7 +420,10 @@ impl ServerStats {
 
 /// The pages' data, read-only.
 ///
-/// Methods return `Ok(None)` for a ladder, bot or match that does not exist.
+/// Methods return `Ok(None)` for a ladder, bot or match that does not exist. A bot is asked
+/// for by its name, unique within its ladder; its number (an account id, a ladder file's
+/// index: what bots' addresses held before they held names) gives its name through
+/// [`Source::bot_name`].
 pub trait Source: Send + Sync + 'static {
     /// Every ladder.
     fn ladders(&self) -> impl Future<Output = Result<Vec<LadderInfo>, SourceError>> + Send;
@@ -433,22 +441,33 @@ pub trait Source: Send + Sync + 'static {
         ladder: &str,
     ) -> impl Future<Output = Result<Option<u64>, SourceError>> + Send;
 
-    /// A bot's page, with the requested page of its matches.
+    /// The page of the bot named `name`, with the requested page of its matches.
     fn bot(
         &self,
         ladder: &str,
-        bot: &str,
+        name: &str,
         matches: PageRequest,
     ) -> impl Future<Output = Result<Option<BotPage>, SourceError>> + Send;
+
+    /// The name of the bot numbered `number` in `ladder` (the key of its page's old address).
+    /// By default none: a source whose bots were never addressed by number need not say.
+    fn bot_name(
+        &self,
+        ladder: &str,
+        number: u64,
+    ) -> impl Future<Output = Result<Option<String>, SourceError>> + Send {
+        let _ = (ladder, number);
+        std::future::ready(Ok(None))
+    }
 
     /// Whether the source keeps bots' keys and failures (the failures form shows only then).
     fn keeps_failures(&self) -> bool;
 
-    /// A bot's failures, for the holder of its key.
+    /// The failures of the bot named `name`, for the holder of its key.
     fn failures(
         &self,
         ladder: &str,
-        bot: &str,
+        name: &str,
         key: &str,
     ) -> impl Future<Output = Result<Failures, SourceError>> + Send;
 

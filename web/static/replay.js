@@ -1,36 +1,91 @@
-// The replay's controls: one step shown at a time, moved by the slider, the buttons and the
-// arrow keys (Home and End jump to the ends). Without this script every step is shown.
+// The replay's controls. The page lists the match's steps and draws one; this script moves
+// through them with the slider, the arrows (the links and the keys ← → Home End) and the list,
+// fetching each step's drawing from the server (`{match}/steps/{N}`) and keeping those fetched.
+// Without it, the same links load the page at another step (`?step=N`).
 (function () {
   "use strict";
   const replay = document.getElementById("replay");
   if (!replay) return;
-  const steps = Array.from(replay.querySelectorAll("section.step"));
-  const log = Array.from(replay.querySelectorAll("#log li"));
+  const view = document.getElementById("view");
   const slider = document.getElementById("step");
   const label = document.getElementById("step-label");
-  const last = steps.length - 1;
-  function show(i) {
-    const step = Math.max(0, Math.min(last, i));
-    steps.forEach((s, j) => { s.hidden = j !== step; });
+  const log = Array.from(replay.querySelectorAll("#log li"));
+  const last = log.length - 1;
+  const drawn = new Map(); // step -> its drawing, as the server sent it
+  let shown = Number(replay.dataset.current); // the step the view draws
+  let wanted = shown; // the step asked for last
+  let fetching = false;
+  drawn.set(shown, view.innerHTML);
+
+  const clamp = (i) => Math.max(0, Math.min(last, i));
+
+  // The controls at `step`, at once, before its drawing arrives.
+  function mark(step) {
+    slider.value = String(step);
+    label.textContent = "step " + step + " of " + last;
     log.forEach((li, j) => {
       if (j === step) { li.setAttribute("aria-current", "step"); li.scrollIntoView({ block: "nearest" }); }
       else li.removeAttribute("aria-current");
     });
-    slider.value = String(step);
-    label.textContent = "step " + step + " of " + last;
-    replay.dataset.current = String(step);
+    const to = { first: 0, prev: step - 1, next: step + 1, last: last };
+    for (const id in to) document.getElementById(id).href = "?step=" + clamp(to[id]);
+  }
+
+  // Draws the step wanted, fetching its drawing unless kept; one fetch at a time, the latest
+  // step wanted drawn last (steps passed over while a fetch ran are never fetched).
+  async function draw() {
+    if (fetching) return;
+    fetching = true;
+    try {
+      while (shown !== wanted) {
+        const step = wanted;
+        let html = drawn.get(step);
+        if (html === undefined) {
+          const response = await fetch(replay.dataset.href + "/steps/" + step);
+          if (!response.ok) throw new Error(response.status + " " + response.statusText);
+          html = await response.text();
+          drawn.set(step, html);
+        }
+        if (step === wanted) {
+          view.innerHTML = html;
+          shown = step;
+          replay.dataset.current = String(step);
+          history.replaceState(null, "", "?step=" + step);
+        }
+      }
+    } catch (error) {
+      wanted = shown;
+      mark(shown);
+      label.textContent = "step " + shown + " of " + last + " (the next could not be loaded: " + error.message + ")";
+    } finally {
+      fetching = false;
+    }
+  }
+
+  function show(i) {
+    wanted = clamp(i);
+    mark(wanted);
+    draw();
+  }
+
+  // A plain click steps here; one with a modifier opens the link as the browser would.
+  function onClick(element, step) {
+    element.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      show(step());
+    });
   }
   slider.addEventListener("input", () => show(Number(slider.value)));
-  document.getElementById("prev").addEventListener("click", () => show(Number(slider.value) - 1));
-  document.getElementById("next").addEventListener("click", () => show(Number(slider.value) + 1));
-  log.forEach((li, j) => li.addEventListener("click", () => show(j)));
+  const moves = { first: () => 0, prev: () => wanted - 1, next: () => wanted + 1, last: () => last };
+  for (const id in moves) onClick(document.getElementById(id), moves[id]);
+  log.forEach((li, j) => onClick(li, () => j));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type === "text") return;
-    const now = Number(slider.value);
-    const next = { ArrowLeft: now - 1, ArrowRight: now + 1, Home: 0, End: last }[e.key];
+    if (e.altKey || e.ctrlKey || e.metaKey) return; // the browser's own (Alt+← is "back")
+    const next = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: last }[e.key];
     if (next === undefined) return;
     e.preventDefault();
     show(next);
   });
-  show(0);
 })();

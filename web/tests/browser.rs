@@ -2,6 +2,9 @@
 //! with no network but the loopback. It opens the front page, follows a ladder to a bot to a
 //! match, steps the replay to its end with the arrow keys and checks what it shows against the
 //! record; then the same through a hosted ladder of the server's store (a `StoreSource`).
+//! A match of over 500 steps: its replay page's weight (bounded) and its time to load
+//! (printed, not bounded: speed is measured in benchmarks, not asserted in tests), then
+//! stepped through by the buttons, the keys and the list, each position fetched.
 //! Then a server hosting a ladder: from the ladder's page to its running match, whose live
 //! page updates as it is played, and no card hidden for the whole match reaches the browser,
 //! in the page or in its event stream (checked against the match's record, as
@@ -24,8 +27,8 @@ use cardroom_proto::pb;
 use cardroom_store::{Accounts, SqliteStore, Store as StoreTrait};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
 use cardroom_web::{LocalSource, StoreSource, WebConfig};
-use common::EVIL_NAME;
 use common::hosted::{Hosted, LADDER};
+use common::{EVIL_NAME, LONG_STEPS, LongMatch};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use pb::server_message::Message;
@@ -100,6 +103,34 @@ async fn browser(port: u16, profile: &std::path::Path) -> Client {
         .unwrap()
 }
 
+/// The pages of `router` served on a free port of 127.0.0.1 until [`Pages::stop`].
+struct Pages {
+    base: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Pages {
+    async fn start(router: axum::Router) -> Pages {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let config = cardroom_web::ServeConfig {
+            grace: std::time::Duration::from_secs(1),
+            ..Default::default()
+        };
+        let task = tokio::spawn(cardroom_web::serve(listener, router, config, async move {
+            let _ = stopped.await;
+        }));
+        Pages { base, stop, task }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.task.await.unwrap().unwrap();
+    }
+}
+
 /// Steps the replay shown to its end with the right arrow (and once more: it stays there),
 /// checks the last step against `record`'s last action, and steps back one with the left.
 async fn step_to_the_end<G: cardroom_games::Game>(
@@ -108,7 +139,6 @@ async fn step_to_the_end<G: cardroom_games::Game>(
 ) where
     G::Action: std::fmt::Display,
 {
-    client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();
     assert_eq!(shown_step(client).await, ("0".to_owned(), "the deal".to_owned()));
     let last = record.actions.len();
     let slider = client.find(Locator::Css("#step")).await.unwrap();
@@ -117,24 +147,38 @@ async fn step_to_the_end<G: cardroom_games::Game>(
     }
     let final_action = record.actions.last().unwrap();
     assert_eq!(
-        shown_step(client).await,
+        step_drawn(client, last).await,
         (last.to_string(), format!("{}: {}", final_action.seat, final_action.action))
     );
     let label = client.find(Locator::Css("#step-label")).await.unwrap().text().await.unwrap();
     assert_eq!(label, format!("step {last} of {last}"));
-    let current = client.find(Locator::Css("#log li[aria-current]")).await.unwrap();
-    assert_eq!(current.attr("data-step").await.unwrap(), Some(last.to_string()));
+    let current = client
+        .execute(
+            "return [...document.querySelectorAll('#log li')] \
+                 .findIndex(li => li.hasAttribute('aria-current'))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(current, serde_json::json!(last));
     // And back one with the left arrow.
     slider.send_keys(&Key::Left.to_string()).await.unwrap();
-    assert_eq!(shown_step(client).await.0, (last - 1).to_string());
+    assert_eq!(step_drawn(client, last - 1).await.0, (last - 1).to_string());
 }
 
-/// The one step section the browser shows.
+/// The step drawn once the replay has drawn step `step` (its drawing fetched).
+async fn step_drawn(client: &Client, step: usize) -> (String, String) {
+    let drawn = format!("#replay[data-current='{step}']");
+    client.wait().for_element(Locator::Css(&drawn)).await.unwrap();
+    shown_step(client).await
+}
+
+/// The one step the browser draws: its number and its action.
 async fn shown_step(client: &Client) -> (String, String) {
     let shown = client
         .execute(
-            "const s = [...document.querySelectorAll('section.step')].filter(s => !s.hidden); \
-             return s.map(s => s.dataset.step + '|' + s.querySelector('.action').textContent);",
+            "return [...document.querySelectorAll('section.step')] \
+                 .map(s => s.dataset.step + '|' + s.querySelector('.action').textContent);",
             vec![],
         )
         .await
@@ -151,21 +195,8 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     // … --web-ladder …` serves them).
     let hosted = Hosted::new().await;
     let fixture = &hosted.files;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let router = hosted.router();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let pages = tokio::spawn(cardroom_web::serve(
-        listener,
-        router,
-        cardroom_web::ServeConfig {
-            grace: std::time::Duration::from_secs(1),
-            ..Default::default()
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+    let pages = Pages::start(hosted.router()).await;
+    let base = pages.base.clone();
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
     let client = browser(port, profile.path()).await;
@@ -223,8 +254,100 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
 
     client.close().await.unwrap();
     driver.kill().await.unwrap();
-    let _ = stop.send(());
-    pages.await.unwrap().unwrap();
+    pages.stop().await;
+}
+
+/// The navigation's figures of the page shown: its HTML's bytes (decoded: the page itself,
+/// not the scripts and the style sheet it loads, which are vendored and cached) and the
+/// milliseconds from the navigation's start to the DOM being interactive, to the deferred
+/// scripts having run (`DOMContentLoaded`: the replay's keys work) and to the load's end.
+async fn navigation(client: &Client) -> (u64, f64, f64, f64) {
+    let figures = client
+        .execute(
+            "const n = performance.getEntriesByType('navigation')[0]; \
+             return [n.decodedBodySize, n.domInteractive - n.startTime, \
+                     n.domContentLoadedEventEnd - n.startTime, n.loadEventEnd - n.startTime];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (bytes, interactive, ready, loaded): (u64, f64, f64, f64) =
+        serde_json::from_value(figures).unwrap();
+    (bytes, interactive, ready, loaded)
+}
+
+/// The HTML the replay draws its position with.
+async fn view_html(client: &Client) -> String {
+    let view = client.execute("return document.getElementById('view').innerHTML", vec![]);
+    serde_json::from_value(view.await.unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn a_long_matchs_replay_page_is_light_and_steps_by_fetching_each_position() {
+    let long = LongMatch::new();
+    let steps = long.record.actions.len() + 1;
+    assert!(steps >= LONG_STEPS);
+    let pages = Pages::start(long.router()).await;
+    let path = format!("/ladders/long/matches/{}", long.id);
+    let url = format!("{}{path}", pages.base);
+    let (mut driver, port) = start_chromedriver().await;
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+
+    // Loaded twice: with nothing cached (the vendored scripts fetched too), then again.
+    let mut weights = Vec::new();
+    for load in ["first load", "loaded again"] {
+        client.goto(&url).await.unwrap();
+        client.wait().for_element(Locator::Css("#replay[data-current='0']")).await.unwrap();
+        let (bytes, interactive, ready, loaded) = navigation(&client).await;
+        println!(
+            "replay page of {steps} steps, {load}: {bytes} bytes of HTML (the vendored scripts \
+             and style sheet not counted), DOM interactive at {interactive:.0} ms, scripts run \
+             at {ready:.0} ms, loaded at {loaded:.0} ms"
+        );
+        weights.push(bytes);
+    }
+    // Issue 38: under 100 KB for a match of 500 steps. The weight is the page's HTML as served
+    // (deterministic); the times above vary with the machine, so they are only printed.
+    let (_, served, _) = common::get_raw(&long.router(), &path).await;
+    assert_eq!(weights, [served.len() as u64; 2]);
+    assert!(served.len() < 100_000, "{} bytes", served.len());
+
+    // Stepped by the buttons, the keys and the list: each step drawn as the record says.
+    let action = |step: usize| {
+        let a = &long.record.actions[step - 1];
+        format!("{}: {}", a.seat, a.action)
+    };
+    let deal = view_html(&client).await;
+    client.find(Locator::Css("#next")).await.unwrap().click().await.unwrap();
+    assert_eq!(step_drawn(&client, 1).await, ("1".to_owned(), action(1)));
+    assert_ne!(view_html(&client).await, deal, "the view changed");
+    let slider = client.find(Locator::Css("#step")).await.unwrap();
+    slider.send_keys(&Key::End.to_string()).await.unwrap();
+    let last = steps - 1;
+    assert_eq!(step_drawn(&client, last).await, (last.to_string(), action(last)));
+    let middle = 250;
+    let item = format!("#log li:nth-child({})", middle + 1);
+    client.find(Locator::Css(&item)).await.unwrap().click().await.unwrap();
+    assert_eq!(step_drawn(&client, middle).await, (middle.to_string(), action(middle)));
+    for _ in 0..3 {
+        slider.send_keys(&Key::Left.to_string()).await.unwrap();
+    }
+    let back = middle - 3;
+    assert_eq!(step_drawn(&client, back).await, (back.to_string(), action(back)));
+    let drawn = view_html(&client).await;
+    let (_, fetched, _) = common::get_raw(&long.router(), &format!("{path}/steps/{back}")).await;
+    let parsed = |html: &str| scraper::Html::parse_fragment(html).html();
+    assert_eq!(parsed(&drawn), parsed(&fetched));
+    // The address follows the step, so that a reload (or a link) shows the same.
+    let search = client.execute("return location.search", vec![]).await.unwrap();
+    assert_eq!(search, serde_json::json!(format!("?step={back}")));
+    let label = client.find(Locator::Css("#step-label")).await.unwrap().text().await.unwrap();
+    assert_eq!(label, format!("step {back} of {last}"));
+
+    client.close().await.unwrap();
+    driver.kill().await.unwrap();
+    pages.stop().await;
 }
 
 /// A registered bot waiting in the lobby under `name` with `key` that answers each turn with
@@ -305,20 +428,8 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     let local = LocalSource::new(Vec::new()).with_server(server.channel().await, None);
     let source = StoreSource::new(Accounts::new(Arc::clone(&store)), local);
     let router = cardroom_web::router(Arc::new(source), WebConfig::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let pages = tokio::spawn(cardroom_web::serve(
-        listener,
-        router.clone(),
-        cardroom_web::ServeConfig {
-            grace: std::time::Duration::from_secs(1),
-            ..Default::default()
-        },
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+    let pages = Pages::start(router.clone()).await;
+    let base = pages.base.clone();
     // Until the ladder's first match has started (its first turn waits for the gate).
     cardroom_tests::eventually("the hosted match to run", || async {
         let (_, page) = common::get(&router, "/ladders/live-tt").await;
@@ -398,7 +509,6 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
 
     client.close().await.unwrap();
     driver.kill().await.unwrap();
-    let _ = stop.send(());
-    pages.await.unwrap().unwrap();
+    pages.stop().await;
     server.stop().await.unwrap();
 }

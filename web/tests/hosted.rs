@@ -9,7 +9,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use cardroom_store::{BotId, LadderMatchId};
 use common::hosted::{EVIL_ANSWER, Hosted, LADDER};
-use common::{EVIL_NAME, get, get_raw, text_of};
+use common::{EVIL_NAME, bot_path, get, get_raw, name_in, text_of};
 use scraper::{Html, Selector};
 use tower::ServiceExt as _;
 
@@ -72,11 +72,11 @@ async fn the_hosted_leaderboard_is_the_stores_ratings_ranked_with_names_escaped(
     let illegal = select(&page, "table.leaderboard tbody td:nth-child(8)");
     let evil_row = names.iter().position(|n| n == EVIL_NAME).unwrap();
     assert_eq!(illegal[evil_row], "1");
-    // Bot links go by account id, never by name.
+    // Bot links go by name, escaped.
     let hrefs = attrs(&page, "table.leaderboard tbody td:nth-child(2) a", "href");
-    let ids: Vec<String> =
-        lines.iter().map(|l| format!("/ladders/{LADDER}/bots/{}", l.bot.0)).collect();
-    assert_eq!(hrefs, ids);
+    let by_name: Vec<String> = lines.iter().map(|l| bot_path(LADDER, &l.name)).collect();
+    assert_eq!(hrefs, by_name);
+    assert_eq!(hrefs.iter().map(|h| name_in(h)).collect::<Vec<_>>(), names);
     // The name the store holds is text, never markup.
     assert!(!page.html().contains("<b>bold"));
     assert!(select(&page, "script").iter().all(|s| !s.contains("alert")));
@@ -197,7 +197,7 @@ async fn a_paused_bots_reason_shows_on_the_leaderboard_and_its_page() {
         let expected = if name.contains("(paused)") { "—" } else { "1–2" };
         assert_eq!(interval, expected, "{name}");
     }
-    let (_, page) = get(&router, &format!("/ladders/{LADDER}/bots/{}", id.0)).await;
+    let (_, page) = get(&router, &bot_path(LADDER, EVIL_NAME)).await;
     assert_eq!(select(&page, "p.paused"), [format!("Paused, not scheduled: {reason}")]);
     assert!(!page.html().contains("<b>late"));
 }
@@ -207,7 +207,7 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     let hosted = Hosted::new().await;
     let router = hosted.router();
     let (id, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
-    let path = format!("/ladders/{LADDER}/bots/{}", id.0);
+    let path = bot_path(LADDER, EVIL_NAME);
     let (status, page) = get(&router, &path).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(select(&page, "h1 .name"), [EVIL_NAME]);
@@ -237,14 +237,13 @@ async fn a_hosted_bot_page_shows_its_history_versions_matches_and_opponents() {
     assert!(attrs(&beyond, "a.match", "href").is_empty());
     let (status, _, _) = get_raw(&router, &format!("{path}?page=2&before=x")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // Head to head as the store counts it, each opponent a link by id.
+    // Head to head as the store counts it, each opponent a link by name.
     let against = hosted.store.head_to_head(hosted.ladder, id).await.unwrap();
     let rows = select(&page, "table.head-to-head tbody tr");
     assert_eq!(rows.len(), against.len());
     let wins: Vec<String> = against.iter().map(|h| h.wins.to_string()).collect();
     assert_eq!(select(&page, "table.head-to-head tbody td:nth-child(2)"), wins);
-    let links: Vec<String> =
-        against.iter().map(|h| format!("/ladders/{LADDER}/bots/{}", h.opponent.0)).collect();
+    let links: Vec<String> = against.iter().map(|h| bot_path(LADDER, &h.name)).collect();
     assert_eq!(attrs(&page, "table.head-to-head a", "href"), links);
     assert_eq!(select(&page, ".health .illegal"), ["1"]);
     // The think-time histogram: every decision of its matches in a bar, the slowest 40 ms.
@@ -273,8 +272,8 @@ async fn failures_are_shown_to_the_holder_of_the_bots_key_only() {
     let hosted = Hosted::new().await;
     let router = hosted.router();
     let evil = hosted.index_of(EVIL_NAME);
-    let (id, key) = &hosted.bots[evil];
-    let path = format!("/ladders/{LADDER}/bots/{}/failures", id.0);
+    let (_, key) = &hosted.bots[evil];
+    let path = format!("{}/failures", bot_path(LADDER, EVIL_NAME));
     let other_key = &hosted.bots[(evil + 1) % hosted.bots.len()].1;
     for wrong in ["not-a-key", other_key.as_str()] {
         let (status, page) = post_key(&router, &path, wrong).await;
@@ -303,19 +302,33 @@ async fn a_hosted_match_replays_its_record_and_offers_it_for_download() {
     let path = format!("/ladders/{LADDER}/matches/{}", newest.id.0);
     let (status, page) = get(&router, &path).await;
     assert_eq!(status, StatusCode::OK);
-    // A step per event of the record, the last one its end.
-    let steps = select(&page, "section.step").len();
-    assert!(steps > 2, "{steps}");
+    // A step per action of the record and the deal, listed; the deal drawn, and each other
+    // step drawn on its own (the fragment `replay.js` fetches).
+    let stored = hosted.store.ladder_record(newest.id).await.unwrap().unwrap();
+    let cardroom_games::AnyRecord::TwentyTwo(record) =
+        cardroom_games::AnyRecord::from_json(&stored).unwrap()
+    else {
+        panic!("a Twenty-Two record")
+    };
+    let steps = record.actions.len() + 1;
+    assert_eq!(select(&page, "#log li").len(), steps);
     assert_eq!(attrs(&page, "#replay", "data-steps"), [steps.to_string()]);
+    assert_eq!(select(&page, "section.step .action"), ["the deal"]);
     assert!(select(&page, ".unverified").is_empty());
-    // Each seat links to its bot's page.
+    let (status, body, _) = get_raw(&router, &format!("{path}/steps/{}", steps - 1)).await;
+    assert_eq!(status, StatusCode::OK);
+    let last = record.actions.last().unwrap();
+    let drawn = Html::parse_fragment(&body);
+    assert_eq!(select(&drawn, "section.step .action"), [format!("{}: {}", last.seat, last.action)]);
+    let (status, _, _) = get_raw(&router, &format!("{path}/steps/{steps}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Each seat links to its bot's page, by name.
     let seats: Vec<String> =
-        newest.seats.iter().map(|s| format!("/ladders/{LADDER}/bots/{}", s.bot.0)).collect();
+        newest.seats.iter().map(|s| bot_path(LADDER, &hosted.name_of(s.bot))).collect();
     assert_eq!(attrs(&page, "ol.result a.seat", "href"), seats);
     let (status, body, headers) = get_raw(&router, &format!("{path}/record.json")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(headers["content-type"].to_str().unwrap().contains("json"));
-    let stored = hosted.store.ladder_record(newest.id).await.unwrap().unwrap();
     let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
     assert_eq!(json(&body), json(&stored));
 }
@@ -329,7 +342,7 @@ async fn unknown_and_unfinished_hosted_pages_are_404() {
     let paths = [
         "/ladders/no-such-ladder".to_owned(),
         format!("/ladders/{LADDER}/bots/{}", missing_bot.0),
-        format!("/ladders/{LADDER}/bots/not-an-id"),
+        format!("/ladders/{LADDER}/bots/not-a-bot"),
         // A match that runs has no replay yet, and one of no ladder none at all.
         format!("/ladders/{LADDER}/matches/{}", hosted.running.0),
         format!("/ladders/{LADDER}/matches/{}", LadderMatchId(hosted.running.0 + 50).0),
@@ -340,4 +353,33 @@ async fn unknown_and_unfinished_hosted_pages_are_404() {
         let (status, _, _) = get_raw(&router, &path).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
     }
+}
+
+#[tokio::test]
+async fn an_old_bot_address_by_account_id_moves_to_the_name() {
+    let hosted = Hosted::new().await;
+    let router = hosted.router();
+    for (id, _) in &hosted.bots {
+        let name = hosted.name_of(*id);
+        for query in ["", "?page=2"] {
+            let old = format!("/ladders/{LADDER}/bots/{}{query}", id.0);
+            let (status, _, headers) = get_raw(&router, &old).await;
+            assert_eq!(status, StatusCode::PERMANENT_REDIRECT, "{old}");
+            let to = headers["location"].to_str().unwrap();
+            assert_eq!(to, format!("{}{query}", bot_path(LADDER, &name)));
+            let (status, page) = get(&router, to).await;
+            assert_eq!(status, StatusCode::OK, "{to}");
+            assert_eq!(select(&page, "h1 .name"), std::slice::from_ref(&name));
+        }
+    }
+    // A failures form sent to the old address moves too, the method and the form kept.
+    let (id, key) = &hosted.bots[hosted.index_of(EVIL_NAME)];
+    let request = Request::post(format!("/ladders/{LADDER}/bots/{}/failures", id.0))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(format!("key={key}")))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT);
+    let to = format!("{}/failures", bot_path(LADDER, EVIL_NAME));
+    assert_eq!(response.headers()["location"], to.as_str());
 }

@@ -118,8 +118,19 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     let AnyRecord::Gin(gin_record) = &any else { panic!("a Gin Rummy record") };
     let (status, page) = common::get(&router, &format!("/matches/{id}")).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(select(&page, "section.step").len(), gin_record.actions.len() + 1);
+    // Every step listed, the deal drawn; each other step drawn on its own.
+    let steps = gin_record.actions.len() + 1;
+    assert_eq!(select(&page, "#log li").len(), steps);
+    assert_eq!(select(&page, "section.step .action"), ["the deal"]);
     assert_eq!(select(&page, "section.step:first-of-type .hand").len(), 2);
+    let (status, body, _) =
+        common::get_raw(&router, &format!("/matches/{id}/steps/{}", steps - 1)).await;
+    assert_eq!(status, StatusCode::OK);
+    let last = gin_record.actions.last().unwrap();
+    let drawn = Html::parse_fragment(&body);
+    assert_eq!(select(&drawn, "section.step .action"), [format!("{}: {}", last.seat, last.action)]);
+    let (_, at_last) = common::get(&router, &format!("/matches/{id}?step={}", steps - 1)).await;
+    assert_eq!(select(&at_last, "section.step .action"), select(&drawn, "section.step .action"));
     let opening_hands = cards_in(
         &Html::parse_document(&page.html())
             .select(&Selector::parse("section.step:first-of-type .hands").unwrap())

@@ -10,7 +10,10 @@ use axum::http::{Request, StatusCode};
 use cardroom_arena::Store;
 use cardroom_games::AnyRecord;
 use cardroom_web::{LocalSource, WebConfig};
-use common::{EVIL_NAME, Fixture, get, text_of};
+use common::{
+    DIGITS_NAME, EVIL_NAME, Fixture, LONG_STEPS, LongMatch, WEIRD_NAME, bot_path, get, get_raw,
+    name_in, text_of,
+};
 use scraper::{Html, Selector};
 use tower::ServiceExt as _;
 
@@ -101,7 +104,8 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
     let store = Store::open(&fixture.tt).unwrap();
     let bot = store.bot_names().unwrap().iter().position(|n| n == EVIL_NAME).unwrap();
     let router = fixture.router_with(WebConfig { page_size: 2, ..WebConfig::default() });
-    let (status, page) = get(&router, &format!("/ladders/tt/bots/{bot}")).await;
+    let path = bot_path("tt", EVIL_NAME);
+    let (status, page) = get(&router, &path).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(select(&page, "h1 .name"), [EVIL_NAME]);
     let history = store.rating_history(bot).unwrap();
@@ -119,10 +123,10 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
     // The "older" link carries the last match shown as its cursor; the page by number alone
     // is the same page.
     let last = store.finished_matches(Some(bot), 0, 2).unwrap()[1].id;
-    let next = format!("/ladders/tt/bots/{bot}?page=2&before={last}");
+    let next = format!("{path}?page=2&before={last}");
     assert_eq!(attrs(&page, "a[rel=next]", "href"), std::slice::from_ref(&next));
     let (_, second) = get(&router, &next).await;
-    let (_, by_number) = get(&router, &format!("/ladders/tt/bots/{bot}?page=2")).await;
+    let (_, by_number) = get(&router, &format!("{path}?page=2")).await;
     assert_eq!(attrs(&by_number, "a.match", "href"), attrs(&second, "a.match", "href"));
     let older: Vec<String> = store
         .finished_matches(Some(bot), 2, 2)
@@ -138,9 +142,12 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
     }
     assert_eq!(select(&page, ".health .illegal"), [stats.bots[bot].illegal.to_string()]);
     assert!(!select(&page, "svg.histogram rect").is_empty());
-    // Head to head: one line per opponent met, wins as counted.
+    // Head to head: one line per opponent met, wins as counted, each a link by name.
     let h2h = select(&page, "table.head-to-head tbody tr");
     assert_eq!(h2h.len(), 2);
+    let opponents = select(&page, "table.head-to-head a");
+    let links: Vec<String> = opponents.iter().map(|name| bot_path("tt", name)).collect();
+    assert_eq!(attrs(&page, "table.head-to-head a", "href"), links);
     let wins: u32 = select(&page, "table.head-to-head tbody td:nth-child(2)")
         .iter()
         .map(|w| w.parse::<u32>().unwrap())
@@ -153,36 +160,170 @@ async fn a_bot_page_shows_its_history_matches_health_and_opponents() {
 #[tokio::test]
 async fn a_match_replays_its_record_step_by_step_and_offers_it_for_download() {
     let fixture = Fixture::ladders();
+    let router = fixture.router();
     let store = Store::open(&fixture.tt).unwrap();
+    let names = store.bot_names().unwrap();
     let m = store.finished_matches(None, 0, 1).unwrap().remove(0);
     let record = store.record(m.id).unwrap().unwrap();
     let any = AnyRecord::from_json(&record).unwrap();
     let AnyRecord::TwentyTwo(tt) = &any else { panic!("a Twenty-Two record") };
-    let (status, page) = get(&fixture.router(), &format!("/ladders/tt/matches/{}", m.id)).await;
+    let path = format!("/ladders/tt/matches/{}", m.id);
+    let (status, page) = get(&router, &path).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(select(&page, "section.step").len(), tt.actions.len() + 1);
-    let actions = select(&page, "section.step .action");
+    // Every step listed, each a link to the page at that step; one position drawn: the deal.
+    let steps = tt.actions.len() + 1;
+    assert_eq!(select(&page, "#log li").len(), steps);
+    let links: Vec<String> = (0..steps).map(|i| format!("?step={i}")).collect();
+    assert_eq!(attrs(&page, "#log li a", "href"), links);
     let last = tt.actions.last().unwrap();
-    assert_eq!(actions.last().unwrap(), &format!("{}: {}", last.seat, last.action));
-    assert_eq!(select(&page, "#log li").len(), tt.actions.len() + 1);
+    let last_action = format!("{}: {}", last.seat, last.action);
+    assert_eq!(select(&page, "#log li a").last().unwrap(), &last_action);
+    assert_eq!(select(&page, "section.step .action"), ["the deal"]);
+    assert_eq!(attrs(&page, "#replay", "data-href"), std::slice::from_ref(&path));
     // Cards drawn as cards; every hand of the finished match; its places.
     assert!(!attrs(&page, "section.step .card", "data-card").is_empty());
-    assert_eq!(select(&page, "section.step:first-of-type .hand").len(), usize::from(tt.players));
+    assert_eq!(select(&page, "section.step .hand").len(), usize::from(tt.players));
     let places = select(&page, "ol.result .place");
     let standings = tt.replay().unwrap();
     let winners = cardroom_games::Game::standings(&standings).unwrap();
     assert_eq!(places.len(), winners.len());
     assert!(select(&page, ".unverified").is_empty());
-    // The seats link to their bots.
+    // The last step, by the page's address (without JavaScript) and by its fragment (with).
+    let (_, at_last) = get(&router, &format!("{path}?step={}", steps - 1)).await;
+    assert_eq!(select(&at_last, "section.step .action"), std::slice::from_ref(&last_action));
+    assert_eq!(attrs(&at_last, "#replay", "data-current"), [(steps - 1).to_string()]);
+    assert_eq!(attrs(&at_last, "#log li[aria-current]", "aria-current"), ["step"]);
+    let (status, fragment, headers) =
+        get_raw(&router, &format!("{path}/steps/{}", steps - 1)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["cache-control"].to_str().unwrap().contains("max-age"));
+    let fragment = Html::parse_fragment(&fragment);
+    assert_eq!(select(&fragment, "section.step .action"), [last_action]);
+    assert_eq!(select(&fragment, "section.step .hand").len(), usize::from(tt.players));
+    // The seats link to their bots, by name.
     let seat_links = attrs(&page, "ol.result a.seat", "href");
-    let expected: Vec<String> = m.seats.iter().map(|b| format!("/ladders/tt/bots/{b}")).collect();
+    let expected: Vec<String> = m.seats.iter().map(|&b| bot_path("tt", &names[b])).collect();
     assert_eq!(seat_links, expected);
     // The download is the record `cardroom replay` reads.
     let href = attrs(&page, "a.download", "href").remove(0);
-    let (status, body, headers) = common::get_raw(&fixture.router(), &href).await;
+    let (status, body, headers) = common::get_raw(&router, &href).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers.get("content-type").unwrap(), "application/json");
     assert_eq!(AnyRecord::from_json(&body).unwrap(), any);
+}
+
+/// A step's position drawn alone, as `replay.js` fetches it: the page's own drawing of it.
+async fn fragment_of(router: &axum::Router, path: &str, step: usize) -> String {
+    let (status, body, _) = get_raw(router, &format!("{path}/steps/{step}")).await;
+    assert_eq!(status, StatusCode::OK, "step {step}");
+    body
+}
+
+#[tokio::test]
+async fn a_long_matchs_replay_page_is_light_and_draws_each_step_from_the_record() {
+    let long = LongMatch::new();
+    let router = long.router();
+    let path = format!("/ladders/long/matches/{}", long.id);
+    let (status, body, _) = get_raw(&router, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    let steps = long.record.actions.len() + 1;
+    assert!(steps >= LONG_STEPS);
+    // Issue 38: under 100 KB for a match of 500 steps (its positions were 4.2 MB of it).
+    assert!(body.len() < 100_000, "{} bytes for {steps} steps", body.len());
+    let page = Html::parse_document(&body);
+    assert_eq!(select(&page, "#log li").len(), steps);
+    assert_eq!(select(&page, "section.step").len(), 1);
+    // Each position, fetched or by the page's address, is the record replayed to that step.
+    let mut state = long.record.initial_state().unwrap();
+    for (step, recorded) in (1..).zip(&long.record.actions).take(300) {
+        state.apply(recorded.seat, recorded.action).unwrap();
+        if step % 100 != 0 {
+            continue;
+        }
+        let fragment = Html::parse_fragment(&fragment_of(&router, &path, step).await);
+        let action = format!("{}: {}", recorded.seat, recorded.action);
+        assert_eq!(select(&fragment, "section.step .action"), [action]);
+        let stock = cardroom_games::Game::public_view(&state).stock_size.to_string();
+        assert_eq!(select(&fragment, "dd[data-key=stock_size]"), [stock], "step {step}");
+        let (_, at) = get(&router, &format!("{path}?step={step}")).await;
+        let drawn = Selector::parse("#view").unwrap();
+        let drawn: String = at.select(&drawn).map(|e| e.inner_html()).collect();
+        assert_eq!(Html::parse_fragment(&drawn).html(), fragment.html(), "step {step}");
+    }
+    // No step past the last; a step asked for past it by address draws the last.
+    let (status, _, _) = get_raw(&router, &format!("{path}/steps/{steps}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, beyond) = get(&router, &format!("{path}?step={}", steps + 10)).await;
+    assert_eq!(attrs(&beyond, "#replay", "data-current"), [(steps - 1).to_string()]);
+}
+
+#[tokio::test]
+async fn bot_addresses_go_by_name_escaped_and_old_numbers_move_there() {
+    let fixture = Fixture::ladders();
+    let names = Store::open(&fixture.tt).unwrap().bot_names().unwrap();
+    let router = fixture.router();
+    // The leaderboard links each bot by its name, escaped: one segment that resolves.
+    let (_, board) = get(&router, "/ladders/tt").await;
+    let hrefs = attrs(&board, "table.leaderboard tbody td:nth-child(2) a", "href");
+    let linked: Vec<String> = hrefs.iter().map(|h| name_in(h)).collect();
+    assert_eq!(linked, select(&board, "table.leaderboard tbody td:nth-child(2) a"));
+    assert!(linked.contains(&EVIL_NAME.to_owned()));
+    for (href, name) in hrefs.iter().zip(&linked) {
+        assert_eq!(href, &bot_path("tt", name));
+        let (status, page) = get(&router, href).await;
+        assert_eq!(status, StatusCode::OK, "{href}");
+        assert_eq!(select(&page, "h1 .name"), std::slice::from_ref(name));
+    }
+    // The old address by number moves for good to the name's, its query kept.
+    for (number, name) in names.iter().enumerate() {
+        for query in ["", "?page=2&before=3"] {
+            let (status, _, headers) =
+                get_raw(&router, &format!("/ladders/tt/bots/{number}{query}")).await;
+            assert_eq!(status, StatusCode::PERMANENT_REDIRECT);
+            assert_eq!(headers["location"], format!("{}{query}", bot_path("tt", name)).as_str());
+        }
+    }
+    // So does a form sent to an old address (308 keeps the method and the form).
+    let request = Request::post("/ladders/tt/bots/2/failures")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("key=k"))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT);
+    let to = format!("{}/failures", bot_path("tt", &names[2]));
+    assert_eq!(response.headers()["location"], to.as_str());
+}
+
+#[tokio::test]
+async fn a_bot_named_with_digits_or_oddly_is_found_by_its_name() {
+    let long = LongMatch::new();
+    let router = long.router();
+    // Bot 0 is named "1": its name takes the address before bot number 1's old one.
+    let (status, page) = get(&router, &format!("/ladders/long/bots/{DIGITS_NAME}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "h1 .name"), [DIGITS_NAME]);
+    let (status, _, headers) = get_raw(&router, "/ladders/long/bots/0").await;
+    assert_eq!(status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(headers["location"], format!("/ladders/long/bots/{DIGITS_NAME}").as_str());
+    // A number is a number only in its plain form.
+    let (status, _, _) = get_raw(&router, "/ladders/long/bots/00").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // The other one's name, with spaces, a slash, quotes, `?#%&+` and more than ASCII, is one
+    // escaped segment wherever it is linked, and its page is there.
+    let weird = bot_path("long", WEIRD_NAME);
+    assert_eq!(attrs(&page, "table.head-to-head a", "href"), std::slice::from_ref(&weird));
+    let (_, replay) = get(&router, &format!("/ladders/long/matches/{}", long.id)).await;
+    let seats = attrs(&replay, "ol.result a.seat", "href");
+    assert!(seats.contains(&weird), "{seats:?}");
+    assert_eq!(name_in(&weird), WEIRD_NAME);
+    let (status, page) = get(&router, &weird).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(select(&page, "h1 .name"), [WEIRD_NAME]);
+    let opponent = attrs(&page, "table.matches a:not(.match)", "href");
+    assert!(
+        !opponent.is_empty()
+            && opponent.iter().all(|h| h == &format!("/ladders/long/bots/{DIGITS_NAME}"))
+    );
 }
 
 #[tokio::test]
@@ -195,6 +336,8 @@ async fn what_does_not_exist_is_a_404_page() {
         "/ladders/nope/live",
         "/ladders/tt/bots/99",
         "/ladders/tt/bots/not-a-number",
+        "/ladders/tt/bots/01",
+        "/ladders/tt/matches/1/steps/9999",
         "/ladders/tt/matches/999999",
         "/ladders/tt/matches/x/record.json",
         "/static/secret.txt",
@@ -361,12 +504,13 @@ async fn failures_are_shown_only_with_the_bots_key() {
     let fixture = Fixture::ladders();
     let source = WithFailures { inner: fixture.source(), key: "s3cret" };
     let router = cardroom_web::router(std::sync::Arc::new(source), WebConfig::default());
-    let (_, page) = get(&router, "/ladders/tt/bots/0").await;
-    assert_eq!(attrs(&page, "form[method=post]", "action"), ["/ladders/tt/bots/0/failures"]);
+    let (_, page) = get(&router, "/ladders/tt/bots/tt-heuristic").await;
+    let action = "/ladders/tt/bots/tt-heuristic/failures";
+    assert_eq!(attrs(&page, "form[method=post]", "action"), [action]);
     let post = |key: &'static str| {
         let router = router.clone();
         async move {
-            let request = Request::post("/ladders/tt/bots/0/failures")
+            let request = Request::post(action)
                 .header("content-type", "application/x-www-form-urlencoded")
                 .body(Body::from(format!("key={key}")))
                 .unwrap();

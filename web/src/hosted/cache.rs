@@ -168,6 +168,11 @@ impl Board {
     pub(crate) fn revision_key(&self) -> u64 {
         self.revision.key()
     }
+
+    /// The ladder's bot named `name` (account names are unique in a store).
+    pub(crate) fn bot_named(&self, name: &str) -> Option<BotId> {
+        self.names.iter().find_map(|(&id, n)| (n == name).then_some(id))
+    }
 }
 
 /// A ladder's leaderboard at one revision.

@@ -3,9 +3,9 @@
 //! server of a [`LocalSource`] beside them.
 //!
 //! A hosted ladder's id in URLs is its name (ladder names are kept to letters, digits, `.`, `_`
-//! and `-`), a bot's its account id, a match's its ladder match id: names bots give themselves
-//! are never part of a path. A ladder id the store does not know is the [`LocalSource`]'s, so
-//! a hosted ladder hides a ladder file of the same id.
+//! and `-`), a bot's its account name (unique in the store), a bot's number its account id, a
+//! match's id its ladder match id. A ladder id the store does not know is the
+//! [`LocalSource`]'s, so a hosted ladder hides a ladder file of the same id.
 //!
 //! The leaderboard is computed once per revision of its ladder and kept (see
 //! [`cache`]): a page asks the store for the revision (three small reads)
@@ -101,14 +101,14 @@ impl StoreSource {
     async fn hosted_bot(
         &self,
         ladder: &Ladder,
-        bot: &str,
+        name: &str,
         page: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
         let board = self.board(ladder).await?;
-        let Some(row) = board.board.rows.iter().find(|r| r.bot == bot).cloned() else {
+        let Some(id) = board.bot_named(name) else { return Ok(None) };
+        let Some(row) = board.board.rows.iter().find(|r| r.name == name).cloned() else {
             return Ok(None);
         };
-        let Ok(id) = bot.parse::<i64>().map(BotId) else { return Ok(None) };
         let parts = self.bot_parts(ladder, id, board.revision_key()).await?;
         let matches = self.bot_matches(ladder, &board.names, id, page).await?;
         let mut all = ThinkSummary::default();
@@ -118,7 +118,7 @@ impl StoreSource {
         let think_matches: u64 = parts.think.iter().map(|v| v.matches).sum();
         Ok(Some(BotPage {
             ladder: board.board.ladder.clone(),
-            bot: bot.to_owned(),
+            bot: id.0.to_string(),
             name: row.name.clone(),
             match_count: u64::from(row.matches),
             row,
@@ -244,7 +244,7 @@ impl StoreSource {
                     .seats
                     .iter()
                     .filter(|s| s.bot != bot)
-                    .map(|s| (s.bot.0.to_string(), bot_name(names, s.bot)))
+                    .map(|s| (s.bot.0.to_string(), name_of(names, s.bot)))
                     .collect(),
             })
             .collect())
@@ -316,7 +316,7 @@ fn saturate(n: u64) -> u32 {
 }
 
 /// A bot's registered name, or its id if it left the ladder's list.
-fn bot_name(names: &HashMap<BotId, String>, bot: BotId) -> String {
+fn name_of(names: &HashMap<BotId, String>, bot: BotId) -> String {
     names.get(&bot).cloned().unwrap_or_else(|| format!("bot {}", bot.0))
 }
 
@@ -376,36 +376,42 @@ impl Source for StoreSource {
     async fn bot(
         &self,
         ladder: &str,
-        bot: &str,
+        name: &str,
         matches: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
-        if let Some(recent) = self.recent_bot_pages.get(ladder, bot, &matches) {
+        if let Some(recent) = self.recent_bot_pages.get(ladder, name, &matches) {
             return Ok(recent);
         }
         let page = match self.hosted(ladder).await? {
-            Some(hosted) => self.hosted_bot(&hosted, bot, matches.clone()).await?,
-            None => return self.local.bot(ladder, bot, matches).await,
+            Some(hosted) => self.hosted_bot(&hosted, name, matches.clone()).await?,
+            None => return self.local.bot(ladder, name, matches).await,
         };
-        self.recent_bot_pages.put(ladder, bot, &matches, page.clone());
+        self.recent_bot_pages.put(ladder, name, &matches, page.clone());
         Ok(page)
+    }
+
+    async fn bot_name(&self, ladder: &str, number: u64) -> Result<Option<String>, SourceError> {
+        let Some(hosted) = self.hosted(ladder).await? else {
+            return self.local.bot_name(ladder, number).await;
+        };
+        let Ok(id) = i64::try_from(number) else { return Ok(None) };
+        Ok(self.board(&hosted).await?.names.get(&BotId(id)).cloned())
     }
 
     fn keeps_failures(&self) -> bool {
         true
     }
 
-    async fn failures(&self, ladder: &str, bot: &str, key: &str) -> Result<Failures, SourceError> {
+    async fn failures(&self, ladder: &str, name: &str, key: &str) -> Result<Failures, SourceError> {
         let Some(hosted) = self.hosted(ladder).await? else {
-            return self.local.failures(ladder, bot, key).await;
+            return self.local.failures(ladder, name, key).await;
         };
         let board = self.board(&hosted).await?;
-        let Some(id) = bot.parse::<i64>().ok().map(BotId).filter(|b| board.names.contains_key(b))
-        else {
+        let Some(id) = board.bot_named(name) else {
             return Ok(Failures::WrongKey);
         };
         // The server's own check (`ListFailures`): the bot's active key, nobody else's.
-        let name = bot_name(&board.names, id);
-        match self.accounts.authenticate(&name, Some(key), true).await {
+        match self.accounts.authenticate(name, Some(key), true).await {
             Ok(Some(account)) if account.id == id => {}
             Ok(_) => return Ok(Failures::WrongKey),
             Err(AuthError::Store(error)) => return Err(store_error(ladder)(error)),
@@ -451,7 +457,11 @@ impl Source for StoreSource {
             seats: m
                 .seats
                 .iter()
-                .map(|s| (Some(s.bot.0.to_string()), bot_name(&board.names, s.bot)))
+                .map(|s| match board.names.get(&s.bot) {
+                    Some(name) => (Some(s.bot.0.to_string()), name.clone()),
+                    // Not one of the ladder's bots: no page to link.
+                    None => (None, name_of(&board.names, s.bot)),
+                })
                 .collect(),
             finished_at: m.finished_ms.map(utc_time),
             record_json,

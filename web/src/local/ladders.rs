@@ -1,8 +1,8 @@
 //! The arena's ladder files as the pages see them: one SQLite file per ladder, opened
 //! read-only for each request (the arena may be writing it at the same time).
 //!
-//! A bot's id in URLs is its index in the ladder, a match's id its row id: names are what
-//! bots call themselves, never part of a path.
+//! A bot is named by its name (names are distinct within a ladder), its number is its index
+//! in the ladder; a match's id is its row id.
 
 use std::path::Path;
 
@@ -115,13 +115,11 @@ impl LadderFile {
         Ok(Leaderboard { ladder: self.info()?, rows, better, sprt, running: Vec::new() })
     }
 
-    /// Bot `bot`'s page (`bot` is its index), `None` if there is no such bot.
-    pub(crate) fn bot(&self, bot: &str, page: PageRequest) -> Result<Option<BotPage>, ReadError> {
-        let Some(index) = bot.parse::<usize>().ok().filter(|&i| i < self.names.len()) else {
-            return Ok(None);
-        };
+    /// The page of the bot named `name`, `None` if there is no such bot.
+    pub(crate) fn bot(&self, name: &str, page: PageRequest) -> Result<Option<BotPage>, ReadError> {
+        let Some(index) = self.names.iter().position(|n| n == name) else { return Ok(None) };
         let board = self.leaderboard()?;
-        let Some(row) = board.rows.iter().find(|r| r.bot == bot).cloned() else {
+        let Some(row) = board.rows.iter().find(|r| r.name == name).cloned() else {
             return Ok(None);
         };
         let mut stats = Stats::new(self.names.len());
@@ -176,7 +174,7 @@ impl LadderFile {
             .collect();
         Ok(Some(BotPage {
             ladder: board.ladder,
-            bot: bot.to_owned(),
+            bot: index.to_string(),
             name: self.name(index),
             row,
             history,
@@ -206,6 +204,11 @@ impl LadderFile {
             finished_at: Some(m.finished_at),
             record_json: record,
         }))
+    }
+
+    /// The name of the bot whose index is `number`.
+    pub(crate) fn bot_name(&self, number: u64) -> Option<String> {
+        self.names.get(usize::try_from(number).ok()?).cloned()
     }
 
     fn name(&self, index: usize) -> String {

@@ -113,11 +113,15 @@ impl Source for LocalSource {
     async fn bot(
         &self,
         ladder: &str,
-        bot: &str,
+        name: &str,
         matches: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
-        let bot = bot.to_owned();
-        Ok(self.with_ladder(ladder, move |file| file.bot(&bot, matches)).await?.flatten())
+        let name = name.to_owned();
+        Ok(self.with_ladder(ladder, move |file| file.bot(&name, matches)).await?.flatten())
+    }
+
+    async fn bot_name(&self, ladder: &str, number: u64) -> Result<Option<String>, SourceError> {
+        Ok(self.with_ladder(ladder, move |file| Ok(file.bot_name(number))).await?.flatten())
     }
 
     fn keeps_failures(&self) -> bool {
@@ -127,7 +131,7 @@ impl Source for LocalSource {
     async fn failures(
         &self,
         _ladder: &str,
-        _bot: &str,
+        _name: &str,
         _key: &str,
     ) -> Result<Failures, SourceError> {
         // Ladder files keep neither bot keys nor the observations behind failures.

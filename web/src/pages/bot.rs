@@ -1,9 +1,17 @@
 //! A bot's page: rating over time, versions, matches, health and head-to-head; and, for the
 //! holder of its key, its failures.
+//!
+//! Its address is `/ladders/{ladder}/bots/{name}`, the name percent-encoded as one path
+//! segment ([`bot_href`]). The address's segment is first a name; only when no bot has that
+//! name and it is a number in its plain form (`7`, not `07`) is it an old address, by the bot's
+//! number, which moves permanently (308, the query kept) to the bot's name. So a bot named
+//! `7` hides the old address of bot number 7.
 
 use axum::Form;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, RawQuery, State};
+use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 
 use super::{PageError, duration_us, layout, ordinal, percent};
@@ -30,9 +38,26 @@ pub(crate) struct KeyForm {
 /// Bars in the think-time histogram.
 const THINK_BARS: usize = 24;
 
+/// What a path segment keeps as it is: RFC 3986's unreserved characters.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// `name` as a path segment, percent-encoded; `None` for a name no segment can carry: empty,
+/// `.` or `..` (browsers resolve those, even encoded, as the path's dots).
+fn name_segment(name: &str) -> Option<String> {
+    (!matches!(name, "" | "." | "..")).then(|| utf8_percent_encode(name, SEGMENT).to_string())
+}
+
+/// The address of the page of the bot named `name` in `ladder`, numbered `number`: by its
+/// name, or for a name no path segment can carry by its number (which then serves the page
+/// rather than moving).
+pub(super) fn bot_href(ladder: &str, name: &str, number: &str) -> String {
+    let segment = name_segment(name).unwrap_or_else(|| number.to_owned());
+    format!("/ladders/{ladder}/bots/{segment}")
+}
+
 fn matches_section(bot: &BotPage, page: u64, page_size: u64) -> Markup {
     let pages = bot.match_count.div_ceil(page_size).max(1);
-    let base = format!("/ladders/{}/bots/{}", bot.ladder.id, bot.bot);
+    let base = bot_href(&bot.ladder.id, &bot.name, &bot.bot);
     html! {
         h2 { "Matches" }
         p { (bot.match_count) " matches, newest first." }
@@ -45,9 +70,9 @@ fn matches_section(bot: &BotPage, page: u64, page_size: u64) -> Markup {
                         td { (m.finished_at) }
                         td { (ordinal(m.place)) " of " (m.seats) }
                         td {
-                            @for (i, (id, name)) in m.opponents.iter().enumerate() {
+                            @for (i, (number, name)) in m.opponents.iter().enumerate() {
                                 @if i > 0 { ", " }
-                                a href={ "/ladders/" (bot.ladder.id) "/bots/" (id) } { (name) }
+                                a href=(bot_href(&bot.ladder.id, name, number)) { (name) }
                             }
                         }
                     }
@@ -142,7 +167,7 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
                     thead { tr { th { "opponent" } th { "wins" } th { "ties" } th { "losses" } } }
                     tbody { @for h in &bot.head_to_head {
                         tr {
-                            td { a href={ "/ladders/" (ladder) "/bots/" (h.bot) } { (h.name) } }
+                            td { a href=(bot_href(ladder, &h.name, &h.bot)) { (h.name) } }
                             td.num { (h.wins) } td.num { (h.ties) } td.num { (h.losses) }
                         }
                     } }
@@ -156,7 +181,7 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
 fn failures_form(bot: &BotPage) -> Markup {
     html! {
         h2 { "Failures (for its author)" }
-        form method="post" action={ "/ladders/" (bot.ladder.id) "/bots/" (bot.bot) "/failures" } {
+        form method="post" action={ (bot_href(&bot.ladder.id, &bot.name, &bot.bot)) "/failures" } {
             label for="key" { "The bot's key " }
             input #key type="password" name="key" autocomplete="off" required;
             " " button type="submit" { "Show failures" }
@@ -164,47 +189,90 @@ fn failures_form(bot: &BotPage) -> Markup {
     }
 }
 
-async fn load<S: Source>(
-    app: &App<S>,
-    ladder: &str,
-    bot: &str,
-    page: u64,
-    before: Option<String>,
-) -> Result<BotPage, PageError> {
-    let size = app.config.page_size;
-    let request = PageRequest { offset: (page - 1).saturating_mul(size), limit: size, before };
-    app.source
-        .bot(ladder, bot, request)
-        .await?
-        .ok_or_else(|| PageError::NotFound(format!("no bot {bot} in ladder {ladder}")))
+/// What a bot page's address finds.
+enum Found {
+    /// The bot's page (boxed: it is large, and found or moved the answer is one move).
+    Page(Box<BotPage>),
+    /// An old address: the bot's page is at this address now.
+    Moved(String),
 }
 
-/// `/ladders/{ladder}/bots/{bot}?page=N`.
+/// The bot `segment` (its address's last segment) names in `ladder`, with the page `page` of
+/// its matches: see the [module](self)'s docs.
+async fn find<S: Source>(
+    app: &App<S>,
+    ladder: &str,
+    segment: &str,
+    page: u64,
+    before: Option<String>,
+) -> Result<Found, PageError> {
+    let size = app.config.page_size;
+    let request = PageRequest { offset: (page - 1).saturating_mul(size), limit: size, before };
+    if let Some(found) = app.source.bot(ladder, segment, request.clone()).await? {
+        return Ok(Found::Page(Box::new(found)));
+    }
+    let number = segment.parse::<u64>().ok().filter(|n| n.to_string() == segment);
+    let name = match number {
+        Some(number) => app.source.bot_name(ladder, number).await?,
+        None => None,
+    };
+    let missing = || PageError::NotFound(format!("no bot {segment} in ladder {ladder}"));
+    let name = name.ok_or_else(missing)?;
+    if name_segment(&name).is_some() {
+        return Ok(Found::Moved(bot_href(ladder, &name, segment)));
+    }
+    // A name no address can carry: its number is its address.
+    app.source
+        .bot(ladder, &name, request)
+        .await?
+        .map(|found| Found::Page(Box::new(found)))
+        .ok_or_else(missing)
+}
+
+/// The permanent move of an old address to `href`, with the query it came with.
+fn moved(href: &str, query: Option<&str>) -> Response {
+    match query {
+        Some(query) => Redirect::permanent(&format!("{href}?{query}")),
+        None => Redirect::permanent(href),
+    }
+    .into_response()
+}
+
+/// `/ladders/{ladder}/bots/{name}?page=N`.
 pub(crate) async fn bot_page<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, bot)): Path<(String, String)>,
     Query(query): Query<BotQuery>,
-) -> Result<Markup, PageError> {
+    RawQuery(raw): RawQuery,
+) -> Result<Response, PageError> {
     let number = query.page.unwrap_or(1).max(1);
-    let loaded = load(&app, &ladder, &bot, number, query.before).await?;
+    let loaded = match find(&app, &ladder, &bot, number, query.before).await? {
+        Found::Page(loaded) => loaded,
+        Found::Moved(href) => return Ok(moved(&href, raw.as_deref())),
+    };
     // The form appears only where failures are kept, so that nobody types a key for nothing.
     let failures = if app.source.keeps_failures() {
         failures_form(&loaded)
     } else {
         html! {}
     };
-    Ok(page(&loaded, number, app.config.page_size, failures))
+    Ok(page(&loaded, number, app.config.page_size, failures).into_response())
 }
 
-/// `POST /ladders/{ladder}/bots/{bot}/failures` with the bot's key: its page with its
-/// failures and the observation behind each.
+/// `POST /ladders/{ladder}/bots/{name}/failures` with the bot's key: its page with its
+/// failures and the observation behind each. An old address moves (308: the form is sent
+/// again there).
 pub(crate) async fn failures<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, bot)): Path<(String, String)>,
+    RawQuery(raw): RawQuery,
     Form(form): Form<KeyForm>,
-) -> Result<Markup, PageError> {
-    let loaded = load(&app, &ladder, &bot, 1, None).await?;
-    let section = match app.source.failures(&ladder, &bot, &form.key).await? {
+) -> Result<Response, PageError> {
+    let loaded = match find(&app, &ladder, &bot, 1, None).await? {
+        Found::Page(loaded) => loaded,
+        Found::Moved(href) => return Ok(moved(&format!("{href}/failures"), raw.as_deref())),
+    };
+    let section = match app.source.failures(&ladder, &loaded.name, &form.key).await? {
         Failures::NotKept => {
             return Err(PageError::NotFound("this ladder keeps no failures".into()));
         }
@@ -224,5 +292,27 @@ pub(crate) async fn failures<S: Source>(
             }
         },
     };
-    Ok(page(&loaded, 1, app.config.page_size, section))
+    Ok(page(&loaded, 1, app.config.page_size, section).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_one_escaped_path_segment_or_else_the_number() {
+        for (name, href) in [
+            ("gin-heuristic", "/ladders/l/bots/gin-heuristic"),
+            ("a.b_c~d", "/ladders/l/bots/a.b_c~d"),
+            ("a b/c?d#e%f&g+h", "/ladders/l/bots/a%20b%2Fc%3Fd%23e%25f%26g%2Bh"),
+            ("é ♠", "/ladders/l/bots/%C3%A9%20%E2%99%A0"),
+            ("<b>\"", "/ladders/l/bots/%3Cb%3E%22"),
+            ("...", "/ladders/l/bots/..."),
+            ("..", "/ladders/l/bots/7"),
+            (".", "/ladders/l/bots/7"),
+            ("", "/ladders/l/bots/7"),
+        ] {
+            assert_eq!(bot_href("l", name, "7"), href, "{name:?}");
+        }
+    }
 }

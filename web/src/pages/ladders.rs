@@ -7,6 +7,7 @@ use axum::response::sse::{Event, Sse};
 use futures::Stream;
 use maud::{Markup, html};
 
+use super::bot::bot_href;
 use super::{PageError, layout, live, percent};
 use crate::App;
 use crate::feeds::{FeedKey, Publisher};
@@ -97,7 +98,7 @@ fn board(board: &Leaderboard) -> Markup {
                     tr data-bot=(r.bot) {
                         td.num { (r.rank) }
                         td {
-                            a href={ "/ladders/" (l.id) "/bots/" (r.bot) } { (r.name) }
+                            a href=(bot_href(&l.id, &r.name, &r.bot)) { (r.name) }
                             @if let Some(reason) = &r.paused { " " span.paused title=(reason) { "(paused)" } }
                         }
                         td.num { (format!("{:.1}", r.rating)) }

@@ -1,5 +1,6 @@
-//! A match: the step-through replay of its verified record once it is over, its record for
-//! download, and while it runs on the server only its public view, live from `Watch`.
+//! A match: the step-through replay of its verified record once it is over (`replay.rs`), its
+//! record for download, and while it runs on the server only its public view, live from
+//! `Watch`.
 
 use std::convert::Infallible;
 
@@ -11,119 +12,12 @@ use futures::{Stream, StreamExt as _};
 use maud::{Markup, html};
 use serde::Deserialize;
 
-use super::view::{cards, value};
-use super::{PageError, layout, live, ordinal};
+use super::view::value;
+use super::{PageError, layout, live, replay};
 use crate::App;
-use crate::replay::{Replay, read_record, unfold};
+use crate::replay::read_record;
 use crate::source::{FinishedMatch, LiveMatch, Source, WatchUpdate};
 use crate::streams::StreamSlot;
-
-/// A seat's name and, when it has one, the link to its bot's page.
-fn seat_name(m: &FinishedMatch, seat: usize) -> Markup {
-    match (m.seats.get(seat), &m.ladder) {
-        (Some((Some(bot), name)), Some(ladder)) => {
-            html! { a.seat href={ "/ladders/" (ladder) "/bots/" (bot) } { (name) } }
-        }
-        (Some((_, name)), _) => html! { span.seat { (name) } },
-        (None, _) => html! { span.seat { "seat " (seat) } },
-    }
-}
-
-fn replay_page(m: &FinishedMatch, record_href: &str) -> Markup {
-    let title = format!("Match {}", m.id);
-    let Some(json) = &m.record_json else {
-        return layout(
-            &title,
-            html! { h1 { (title) } p.none { "No record was kept of this match." } },
-        );
-    };
-    let replay = match unfold(json) {
-        Ok(replay) => replay,
-        Err(error) => {
-            return layout(&title, html! { h1 { (title) } p.error { (error.to_string()) } });
-        }
-    };
-    layout(
-        &title,
-        html! {
-            h1 { (title) }
-            p {
-                (replay.game)
-                @if let Some(ladder) = &m.ladder { ", ladder " a href={ "/ladders/" (ladder) } { (ladder) } }
-                @if let Some(at) = &m.finished_at { ", finished " (at) }
-                "."
-            }
-            (result(m, &replay))
-            p {
-                a.download href=(record_href) download { "Download the record" }
-                " (JSON, for " code { "cardroom replay" } ")"
-            }
-            @if let Some(error) = &replay.error {
-                p.error.unverified { "The record does not verify: " (error) }
-            }
-            (steps(m, &replay))
-            script src="/static/replay.js" defer {}
-        },
-    )
-}
-
-fn result(m: &FinishedMatch, replay: &Replay) -> Markup {
-    html! {
-        ol.result {
-            @for seat in 0..usize::from(replay.players) {
-                li data-seat=(seat) {
-                    "seat " (seat) ": " (seat_name(m, seat))
-                    @if let Some(place) = replay.places.as_ref().and_then(|p| p.get(seat)) {
-                        ", " span.place { (ordinal(*place)) }
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn steps(m: &FinishedMatch, replay: &Replay) -> Markup {
-    let last = replay.steps.len().saturating_sub(1);
-    html! {
-        div #replay data-steps=(replay.steps.len()) {
-            div.controls {
-                button #prev type="button" aria-label="previous step" { "←" }
-                input #step type="range" min="0" max=(last) value="0" aria-label="step";
-                button #next type="button" aria-label="next step" { "→" }
-                output #step-label for="step" { "step 0 of " (last) }
-            }
-            div.board {
-                div.steps {
-                    @for (i, step) in replay.steps.iter().enumerate() {
-                        section.step #{ "step-" (i) } data-step=(i) {
-                            h3 {
-                                "Step " (i) ": "
-                                span.action { (step.action.as_deref().unwrap_or("the deal")) }
-                            }
-                            div.hands {
-                                @for (seat, hand) in step.hands.iter().enumerate() {
-                                    div.hand data-seat=(seat) {
-                                        h4 { (seat_name(m, seat)) }
-                                        (cards(hand))
-                                    }
-                                }
-                            }
-                            div.table { (value(&step.public)) }
-                        }
-                    }
-                }
-                ol #log start="0" {
-                    @for (i, step) in replay.steps.iter().enumerate() {
-                        li data-step=(i) {
-                            strong { (step.action.as_deref().unwrap_or("the deal")) }
-                            @for event in &step.events { br; (event) }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
 
 fn record_download(m: &FinishedMatch) -> Result<Response, PageError> {
     let Some(json) = &m.record_json else {
@@ -153,13 +47,34 @@ async fn ladder_finished<S: Source>(
         .ok_or_else(|| PageError::NotFound(format!("no finished match {id} in ladder {ladder}")))
 }
 
-/// `/ladders/{ladder}/matches/{id}`: the replay.
+/// Which step of a replay to draw: `?step=N`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct StepQuery {
+    step: Option<usize>,
+}
+
+/// A step's drawing, which a browser may keep: a finished match's record does not change.
+fn step_response(m: &FinishedMatch, step: usize) -> Result<Response, PageError> {
+    let drawn = replay::fragment(m, step)?;
+    Ok(([(header::CACHE_CONTROL, "public, max-age=3600")], drawn).into_response())
+}
+
+/// `/ladders/{ladder}/matches/{id}?step=N`: the replay.
 pub(crate) async fn ladder_match<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, id)): Path<(String, String)>,
+    Query(query): Query<StepQuery>,
 ) -> Result<Markup, PageError> {
     let m = ladder_finished(&app, &ladder, &id).await?;
-    Ok(replay_page(&m, &format!("/ladders/{ladder}/matches/{id}/record.json")))
+    Ok(replay::page(&m, &format!("/ladders/{ladder}/matches/{}", m.id), query.step))
+}
+
+/// `/ladders/{ladder}/matches/{id}/steps/{step}`: the replay's position after that step.
+pub(crate) async fn ladder_step<S: Source>(
+    State(app): State<App<S>>,
+    Path((ladder, id, step)): Path<(String, String, usize)>,
+) -> Result<Response, PageError> {
+    step_response(&ladder_finished(&app, &ladder, &id).await?, step)
 }
 
 /// `/ladders/{ladder}/matches/{id}/record.json`.
@@ -227,18 +142,27 @@ async fn finished_on_server<S: Source>(app: &App<S>, id: &str) -> Result<Finishe
         .ok_or_else(|| PageError::NotFound(format!("no finished match {id} on the server")))
 }
 
-/// `/matches/{id}`: a server's match, live while it runs, its replay once it is over.
+/// `/matches/{id}?step=N`: a server's match, live while it runs, its replay once it is over.
 pub(crate) async fn server_match<S: Source>(
     State(app): State<App<S>>,
     Path(id): Path<String>,
+    Query(query): Query<StepQuery>,
 ) -> Result<Markup, PageError> {
     match app.source.live_match(&id).await? {
         Some(live) if !live.over => Ok(live_page(&live)),
         _ => {
             let m = finished_on_server(&app, &id).await?;
-            Ok(replay_page(&m, &format!("/matches/{id}/record.json")))
+            Ok(replay::page(&m, &format!("/matches/{}", m.id), query.step))
         }
     }
+}
+
+/// `/matches/{id}/steps/{step}`: a finished server match's position after that step.
+pub(crate) async fn server_step<S: Source>(
+    State(app): State<App<S>>,
+    Path((id, step)): Path<(String, usize)>,
+) -> Result<Response, PageError> {
+    step_response(&finished_on_server(&app, &id).await?, step)
 }
 
 /// `/matches/{id}/record.json`.

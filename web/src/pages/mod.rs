@@ -4,6 +4,7 @@
 mod bot;
 mod ladders;
 mod matches;
+mod replay;
 mod server;
 mod view;
 
@@ -21,7 +22,8 @@ use crate::streams::StreamSlot;
 pub(crate) use bot::{bot_page, failures};
 pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboard};
 pub(crate) use matches::{
-    find_match, ladder_match, ladder_record, server_match, server_match_live, server_record,
+    find_match, ladder_match, ladder_record, ladder_step, server_match, server_match_live,
+    server_record, server_step,
 };
 pub(crate) use server::{server_live, server_matches, server_page};
 

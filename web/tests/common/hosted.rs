@@ -188,6 +188,13 @@ impl Hosted {
         cardroom_web::router(Arc::new(source), WebConfig { page_size: 2, ..WebConfig::default() })
     }
 
+    /// The name of the bot whose account is `id`.
+    pub fn name_of(&self, id: BotId) -> String {
+        let arena = cardroom_arena::Store::open(&self.files.tt).unwrap();
+        let index = self.bots.iter().position(|(bot, _)| *bot == id).unwrap();
+        arena.bot_names().unwrap()[index].clone()
+    }
+
     /// The `tt` file's index of the bot named `name`.
     pub fn index_of(&self, name: &str) -> usize {
         let arena = cardroom_arena::Store::open(&self.files.tt).unwrap();

@@ -113,6 +113,105 @@ impl Fixture {
     }
 }
 
+/// A bot name with spaces, a slash, quotes, URL syntax and letters beyond ASCII: its page's
+/// address must escape it.
+pub const WEIRD_NAME: &str = "ace ♠ / \"dealer\" ?#%&+ é";
+
+/// A bot name of digits only, as an old bot address's number is.
+pub const DIGITS_NAME: &str = "1";
+
+/// The fewest steps the long match has: the replay page's weight is bounded for it.
+pub const LONG_STEPS: usize = 500;
+
+/// A ladder file `long` of Gin Rummy played to a high target by two heuristic bots named
+/// [`DIGITS_NAME`] (bot 0) and [`WEIRD_NAME`] (bot 1), and its longest match, of at least
+/// [`LONG_STEPS`] steps (the deal and one per action).
+pub struct LongMatch {
+    _dir: tempfile::TempDir,
+    pub path: PathBuf,
+    /// The longest match's id.
+    pub id: i64,
+    /// Its record.
+    pub record: cardroom_games::Record<gin::State>,
+}
+
+impl LongMatch {
+    pub fn new() -> LongMatch {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.sqlite");
+        let ladder = Ladder {
+            settings: Settings {
+                table: 2,
+                seed: 3,
+                duplicate: false,
+                max_rotations: None,
+                format: Format::RoundRobin { rounds: 1 },
+                rating: RatingSystem::Glicko2,
+            },
+            bots: [DIGITS_NAME, WEIRD_NAME]
+                .iter()
+                .map(|&name| {
+                    let make: cardroom_arena::BotMaker<gin::State> =
+                        Arc::new(|_| Box::new(GinHeuristic::new()));
+                    (name.to_owned(), make)
+                })
+                .collect(),
+            new_match: Arc::new(|seed| {
+                let options = gin::Options { target: 120, ..gin::Options::default() };
+                gin::State::new(options, seed).map_err(|e| e.to_string())
+            }),
+            parallel: 1,
+        };
+        let mut store = Store::open(&path).unwrap();
+        run(&ladder, &mut store, &mut |_| {}).unwrap();
+        let (id, record) = store
+            .finished_matches(None, 0, 100)
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let json = store.record(m.id).unwrap().unwrap();
+                let cardroom_games::AnyRecord::Gin(record) =
+                    cardroom_games::AnyRecord::from_json(&json).unwrap()
+                else {
+                    panic!("a Gin Rummy record")
+                };
+                (m.id, record)
+            })
+            .max_by_key(|(_, record)| record.actions.len())
+            .unwrap();
+        assert!(record.actions.len() + 1 >= LONG_STEPS, "{} actions", record.actions.len());
+        LongMatch { _dir: dir, path, id, record }
+    }
+
+    pub fn source(&self) -> LocalSource {
+        LocalSource::new([self.path.clone()])
+    }
+
+    pub fn router(&self) -> Router {
+        cardroom_web::router(Arc::new(self.source()), WebConfig::default())
+    }
+}
+
+/// The address of the page of the bot named `name` in `ladder`, as the pages write it: the name
+/// one path segment, every byte but RFC 3986's unreserved characters percent-encoded.
+pub fn bot_path(ladder: &str, name: &str) -> String {
+    const UNRESERVED: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+    format!("/ladders/{ladder}/bots/{}", percent_encoding::utf8_percent_encode(name, UNRESERVED))
+}
+
+/// The bot name a bot page's address `href` carries, decoded; it must be one path segment of
+/// unreserved characters and percent escapes.
+pub fn name_in(href: &str) -> String {
+    let (_, segment) = href.split_once("/bots/").unwrap();
+    let segment = segment.split(['?', '#']).next().unwrap();
+    assert!(
+        segment.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)),
+        "{href} is not one escaped segment"
+    );
+    percent_encoding::percent_decode_str(segment).decode_utf8().unwrap().into_owned()
+}
+
 /// GET `path`: its status, body and headers.
 pub async fn get_raw(router: &Router, path: &str) -> (StatusCode, String, HeaderMap) {
     let request = Request::get(path).body(Body::empty()).unwrap();

@@ -1,0 +1,146 @@
+//! A finished match's replay. The page lists the record's steps (each action and its events)
+//! and draws one position, the one its address asks for (`?step=N`, the deal by default);
+//! `replay.js` moves through the steps, fetching each position the server draws
+//! (`{match}/steps/{N}`, the record replayed to that step), so that a page weighs its list of
+//! steps and one position however long the match. Without JavaScript, the list's links, the
+//! arrows and the slider's form load the page at another step.
+
+use maud::{Markup, html};
+
+use super::view::{cards, value};
+use super::{PageError, layout, ordinal};
+use crate::replay::{Position, Replay, position, read_record, steps};
+use crate::source::FinishedMatch;
+
+/// A seat's name and, when it has one, the link to its bot's page.
+fn seat_name(m: &FinishedMatch, seat: usize) -> Markup {
+    match (m.seats.get(seat), &m.ladder) {
+        (Some((Some(number), name)), Some(ladder)) => {
+            html! { a.seat href=(super::bot::bot_href(ladder, name, number)) { (name) } }
+        }
+        (Some((_, name)), _) => html! { span.seat { (name) } },
+        (None, _) => html! { span.seat { "seat " (seat) } },
+    }
+}
+
+/// The replay page of `m`, whose address is `href`, drawing step `step` (the last step for
+/// one past it).
+pub(super) fn page(m: &FinishedMatch, href: &str, step: Option<usize>) -> Markup {
+    let title = format!("Match {}", m.id);
+    let Some(json) = &m.record_json else {
+        return layout(
+            &title,
+            html! { h1 { (title) } p.none { "No record was kept of this match." } },
+        );
+    };
+    let record = match read_record(json) {
+        Ok(record) => record,
+        Err(error) => {
+            return layout(&title, html! { h1 { (title) } p.error { (error.to_string()) } });
+        }
+    };
+    let replay = steps(&record);
+    let last = replay.steps.len().saturating_sub(1);
+    let shown = position(&record, step.unwrap_or(0).min(last));
+    layout(
+        &title,
+        html! {
+            h1 { (title) }
+            p {
+                (replay.game)
+                @if let Some(ladder) = &m.ladder { ", ladder " a href={ "/ladders/" (ladder) } { (ladder) } }
+                @if let Some(at) = &m.finished_at { ", finished " (at) }
+                "."
+            }
+            (result(m, &replay))
+            p {
+                a.download href={ (href) "/record.json" } download { "Download the record" }
+                " (JSON, for " code { "cardroom replay" } ")"
+            }
+            @if let Some(error) = &replay.error {
+                p.error.unverified { "The record does not verify: " (error) }
+            }
+            @if let Some(shown) = &shown {
+                (stepper(m, href, &replay, shown))
+                script src="/static/replay.js" defer {}
+            }
+        },
+    )
+}
+
+fn result(m: &FinishedMatch, replay: &Replay) -> Markup {
+    html! {
+        ol.result {
+            @for seat in 0..usize::from(replay.players) {
+                li data-seat=(seat) {
+                    "seat " (seat) ": " (seat_name(m, seat))
+                    @if let Some(place) = replay.places.as_ref().and_then(|p| p.get(seat)) {
+                        ", " span.place { (ordinal(*place)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The controls, the position `shown` and the list of steps.
+fn stepper(m: &FinishedMatch, href: &str, replay: &Replay, shown: &Position) -> Markup {
+    let last = replay.steps.len().saturating_sub(1);
+    let at = shown.step;
+    html! {
+        div #replay data-steps=(replay.steps.len()) data-current=(at) data-href=(href) {
+            form.controls method="get" {
+                a #first href="?step=0" aria-label="first step" { "⇤" }
+                a #prev href={ "?step=" (at.saturating_sub(1)) } aria-label="previous step" { "←" }
+                input #step name="step" type="range" min="0" max=(last) value=(at) aria-label="step";
+                a #next href={ "?step=" ((at + 1).min(last)) } aria-label="next step" { "→" }
+                a #last href={ "?step=" (last) } aria-label="last step" { "⇥" }
+                output #step-label for="step" { "step " (at) " of " (last) }
+                noscript { button type="submit" { "Show" } }
+            }
+            div.board {
+                div #view { (draw_position(m, shown)) }
+                ol #log start="0" {
+                    @for (i, step) in replay.steps.iter().enumerate() {
+                        li aria-current=[(i == at).then_some("step")] {
+                            a href={ "?step=" (i) } { (step.action.as_deref().unwrap_or("the deal")) }
+                            @for event in &step.events { br; (event) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The position after step `step` of `m`, drawn alone (what `replay.js` fetches); a step
+/// the record does not reach is not found.
+pub(super) fn fragment(m: &FinishedMatch, step: usize) -> Result<Markup, PageError> {
+    let missing = || PageError::NotFound(format!("no step {step} in match {}", m.id));
+    let json = m.record_json.as_deref().ok_or_else(missing)?;
+    let record = read_record(json).map_err(|_| missing())?;
+    let shown = position(&record, step).ok_or_else(missing)?;
+    Ok(draw_position(m, &shown))
+}
+
+/// A position drawn: the step's action, each seat's hand and the public view. The one
+/// drawing of a step, for the page and its fragments alike.
+fn draw_position(m: &FinishedMatch, shown: &Position) -> Markup {
+    html! {
+        section.step data-step=(shown.step) {
+            h3 {
+                "Step " (shown.step) ": "
+                span.action { (shown.action.as_deref().unwrap_or("the deal")) }
+            }
+            div.hands {
+                @for (seat, hand) in shown.hands.iter().enumerate() {
+                    div.hand data-seat=(seat) {
+                        h4 { (seat_name(m, seat)) }
+                        (cards(hand))
+                    }
+                }
+            }
+            div.table { (value(&shown.public)) }
+        }
+    }
+}
