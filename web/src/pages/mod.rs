@@ -86,8 +86,18 @@ pub(crate) async fn not_found() -> PageError {
     PageError::NotFound("no page here".to_owned())
 }
 
-/// Every page's frame: the title, the navigation and the scripts.
+/// Every page's frame: the title, the navigation and htmx (with its SSE extension).
 pub(crate) fn layout(title: &str, body: Markup) -> Markup {
+    frame(title, body, true)
+}
+
+/// A page's frame without htmx, for a page that needs none of it (the replay, whose first
+/// visit would otherwise fetch 52 KB it never runs).
+pub(crate) fn layout_without_htmx(title: &str, body: Markup) -> Markup {
+    frame(title, body, false)
+}
+
+fn frame(title: &str, body: Markup, htmx: bool) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -96,8 +106,10 @@ pub(crate) fn layout(title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · cardroom" }
                 link rel="stylesheet" href="/static/style.css";
-                script src="/static/htmx.min.js" defer {}
-                script src="/static/htmx-ext-sse.min.js" defer {}
+                @if htmx {
+                    script src="/static/htmx.min.js" defer {}
+                    script src="/static/htmx-ext-sse.min.js" defer {}
+                }
             }
             body {
                 nav {

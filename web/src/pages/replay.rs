@@ -8,7 +8,7 @@
 use maud::{Markup, html};
 
 use super::view::{cards, value};
-use super::{PageError, layout, ordinal};
+use super::{PageError, layout, layout_without_htmx, ordinal};
 use crate::replay::{Position, Replay, position, read_record, steps};
 use crate::source::FinishedMatch;
 
@@ -42,7 +42,7 @@ pub(super) fn page(m: &FinishedMatch, href: &str, step: Option<usize>) -> Markup
     let replay = steps(&record);
     let last = replay.steps.len().saturating_sub(1);
     let shown = position(&record, step.unwrap_or(0).min(last));
-    layout(
+    layout_without_htmx(
         &title,
         html! {
             h1 { (title) }
