@@ -25,11 +25,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // bytes, read from one slice rather than through tonic's buffer (src/codec.rs says why).
     tonic_prost_build::configure()
         .codec_path("crate::codec::SliceCodec")
-        // A Gin Rummy hand's result and the match's outcome are nested messages several
-        // levels deep; inline, they made `GinObservation` 632 bytes and every `ServerMessage`
-        // 760, copied whole at each move between the match task, the stream and the codec.
-        .boxed(".cardroom.v1.GinObservation.last_result")
-        .boxed(".cardroom.v1.GinObservation.outcome")
+        // A game view's last hand result and the match's outcome (every field named
+        // `last_result` or `outcome`, whatever its message) are nested messages several levels
+        // deep, set once a hand or the match has ended; inline, Gin Rummy's made its
+        // observation 632 bytes and every `ServerMessage` 760, copied whole at each move
+        // between the match task, the stream and the codec.
+        .boxed("last_result")
+        .boxed("outcome")
         // The server's side is generated below, with its `Play` stream of frames.
         .build_server(false)
         .compile_fds(descriptors.clone())?;

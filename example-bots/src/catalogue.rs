@@ -3,12 +3,13 @@
 //! chosen at run time, as [`GameKind::visit`] does for the engines.
 //!
 //! Each game implements [`ExampleGame`] next to its [`Searchable`] implementation
-//! (`search::tt_search`, [`crate::search::gin_search`]); a new game adds its implementation
-//! and one line to [`visit`].
+//! (`search::tt_search`, [`crate::search::gin_search`]); [`visit`] reaches it through the
+//! catalogue's [`cardroom_games::with_game!`], so a new game adds its implementation and
+//! nothing here.
 
 use std::sync::Arc;
 
-use cardroom_games::{GameKind, gin, twenty_two};
+use cardroom_games::GameKind;
 use cardroom_sdk::{AnyBot, Bot};
 
 use crate::random::RandomBot;
@@ -58,13 +59,11 @@ pub trait ExampleVisitor {
     fn visit<G: ExampleGame>(self) -> Self::Output;
 }
 
-/// Runs `visitor` with the engine of `game`: the one place that lists which engine each game of
-/// the catalogue is (a new game adds its arm here, and the compiler asks for it).
+/// Runs `visitor` with the engine of `game`, which the catalogue's list names
+/// ([`cardroom_games::with_game!`]: a game without an [`ExampleGame`] implementation does not
+/// compile).
 pub fn visit<V: ExampleVisitor>(game: GameKind, visitor: V) -> V::Output {
-    match game {
-        GameKind::TwentyTwo => visitor.visit::<twenty_two::State>(),
-        GameKind::Gin => visitor.visit::<gin::State>(),
-    }
+    cardroom_games::with_game!(game, G => visitor.visit::<G>())
 }
 
 #[cfg(test)]

@@ -2,10 +2,14 @@
 //! tables and seat ranges, and [`GameKind::visit`] to run generic code for a game chosen at run
 //! time (in the manner of shakmaty's `Variant`).
 //!
-//! Code above the engines dispatches on a [`GameKind`] only through [`GameKind::visit`]: a
+//! Code above the engines dispatches on a [`GameKind`] only through the catalogue: a
 //! [`GameVisitor`] is written once, generic over [`Game`], and the catalogue picks the engine.
-//! A new game is a new variant here (in [`GameKind`] and [`AnyRecord`]) and its `Game`
-//! implementation.
+//! Code that needs more of a game than [`Game`] (the wire's conversions, a bot, Python's) uses
+//! [`with_game!`](crate::with_game), which names the chosen engine as a type and so meets
+//! whatever traits every engine implements, and [`for_each_game!`](crate::for_each_game),
+//! which writes an enum with a variant per game (as [`AnyRecord`] is written). The list of
+//! engines is `for_each_game!`'s, and nowhere else: a new game is a variant of [`GameKind`],
+//! an entry of that list, and its `Game` implementation.
 //!
 //! ```
 //! use cardroom_games::{Game, GameKind, GameVisitor};
@@ -34,16 +38,16 @@ use serde::{Deserialize, Serialize};
 use crate::game::Game;
 use crate::options::OptionSpec;
 use crate::record::Record;
-use crate::{gin, twenty_two};
 
 /// A game cardroom hosts. Its name ([`GameKind::name`]) is how records, the wire's `name`
 /// fields, ladder files and the command line spell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
-    /// Twenty-Two ("22"): [`twenty_two::State`], 2 to 12 players (16 with four packs).
+    /// Twenty-Two ("22"): [`twenty_two::State`](crate::twenty_two::State), 2 to 12 players
+    /// (16 with four packs).
     TwentyTwo,
-    /// Gin Rummy: [`gin::State`], 2 players.
+    /// Gin Rummy: [`gin::State`](crate::gin::State), 2 players.
     Gin,
 }
 
@@ -103,11 +107,95 @@ impl GameKind {
 
     /// Runs `visitor` with this game's engine as its type parameter.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            GameKind::TwentyTwo => visitor.visit::<twenty_two::State>(),
-            GameKind::Gin => visitor.visit::<gin::State>(),
-        }
+        crate::with_game!(self, G => visitor.visit::<G>())
     }
+}
+
+/// Calls the macro `$callback` with the catalogue's list of engines: the one list of which
+/// engine each [`GameKind`] is. The callback receives the tokens given in parentheses after
+/// it (none without them), in a group of their own, then one entry per game, `Kind =>
+/// Engine,`, `Kind` a [`GameKind`] variant's name and `Engine` its [`Game`]'s path:
+///
+/// ```text
+/// (TOKENS) TwentyTwo => cardroom_games::twenty_two::State, Gin => cardroom_games::gin::State,
+/// ```
+///
+/// It writes what has a part per game, such as an enum with a variant per game and its
+/// `match`es, which the callback writes once for every game. [`with_game!`](crate::with_game)
+/// is built on it.
+///
+/// ```
+/// use cardroom_games::{Game, GameKind, Record};
+///
+/// macro_rules! any_record_count {
+///     (() $($Kind:ident => $Engine:ty,)*) => {
+///         /// A count of records of one game.
+///         enum Count {
+///             $($Kind(Vec<Record<$Engine>>),)*
+///         }
+///         impl Count {
+///             fn kind(&self) -> GameKind {
+///                 match self {
+///                     $(Count::$Kind(_) => <$Engine as Game>::KIND,)*
+///                 }
+///             }
+///         }
+///     };
+/// }
+/// cardroom_games::for_each_game!(any_record_count!);
+/// assert_eq!(Count::Gin(Vec::new()).kind(), GameKind::Gin);
+/// ```
+#[macro_export]
+macro_rules! for_each_game {
+    ($($callback:ident)::+ ! $(( $($tokens:tt)* ))?) => {
+        $($callback)::+! {
+            ($($($tokens)*)?)
+            TwentyTwo => $crate::twenty_two::State,
+            Gin => $crate::gin::State,
+        }
+    };
+}
+
+/// `$body` for the game `$kind` (a [`GameKind`]), with `$G` the name of that game's engine: a
+/// `match` with an arm per game, in each of which `$G` is a type alias of the arm's engine.
+/// The body is checked for every game, so it may use any trait every engine implements, not
+/// only [`Game`] (which [`GameKind::visit`] is limited to): how the wire, the SDK and the
+/// bindings dispatch on a game chosen at run time.
+///
+/// ```
+/// use cardroom_games::{Game, GameKind};
+///
+/// /// A trait of this crate's own, implemented for every engine.
+/// trait Seats: Game {
+///     fn most_seats() -> u8 {
+///         *Self::seats(&Self::Options::default()).end()
+///     }
+/// }
+/// impl<G: Game> Seats for G {}
+///
+/// let kind: GameKind = "gin".parse().unwrap();
+/// assert_eq!(cardroom_games::with_game!(kind, G => G::most_seats()), 2);
+/// ```
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        $crate::for_each_game!($crate::__with_game_arms!($kind, $G => $body))
+    };
+}
+
+/// [`with_game!`](crate::with_game)'s `match`, over [`for_each_game!`](crate::for_each_game)'s
+/// list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    (($kind:expr, $G:ident => $body:expr) $($Kind:ident => $Engine:ty,)*) => {
+        match $kind {
+            $($crate::GameKind::$Kind => {
+                type $G = $Engine;
+                $body
+            })*
+        }
+    };
 }
 
 /// Generic code run for a game chosen at run time: [`GameKind::visit`] calls
@@ -155,16 +243,53 @@ impl fmt::Display for GameKind {
     }
 }
 
-/// A record of any game of the catalogue, for readers that learn the game from the record's
-/// `"game"` tag. Its JSON is its record's with that tag ([`Record::to_json`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum AnyRecord {
-    /// A Twenty-Two match.
-    TwentyTwo(Record<twenty_two::State>),
-    /// A Gin Rummy match.
-    Gin(Record<gin::State>),
+/// [`AnyRecord`] and the methods with an arm per game, from the catalogue's list.
+macro_rules! any_record {
+    (() $($Kind:ident => $Engine:ty,)*) => {
+        /// A record of any game of the catalogue, for readers that learn the game from the
+        /// record's `"game"` tag. Its JSON is its record's with that tag ([`Record::to_json`]).
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(tag = "game", rename_all = "snake_case")]
+        pub enum AnyRecord {
+            $(
+                #[doc = concat!("A match of [`GameKind::", stringify!($Kind), "`].")]
+                $Kind(Record<$Engine>),
+            )*
+        }
+
+        impl AnyRecord {
+            /// The record's game.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(AnyRecord::$Kind(_) => GameKind::$Kind,)*
+                }
+            }
+
+            /// Why the match ended ([`Record::termination`]).
+            pub fn termination(&self) -> Option<&str> {
+                match self {
+                    $(AnyRecord::$Kind(record) => record.termination.as_deref(),)*
+                }
+            }
+
+            /// Sets why the match ended ([`Record::termination`]): for a match ended from
+            /// outside the rules (a forfeit, an abort), whose engine gives no reason.
+            pub fn set_termination(&mut self, termination: Option<String>) {
+                match self {
+                    $(AnyRecord::$Kind(record) => record.termination = termination,)*
+                }
+            }
+
+            /// Runs `visitor` on the record with its game's type.
+            pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyRecord::$Kind(record) => visitor.visit(record),)*
+                }
+            }
+        }
+    };
 }
+crate::for_each_game!(any_record!);
 
 impl AnyRecord {
     /// Reads a record of any game from JSON.
@@ -183,42 +308,9 @@ impl AnyRecord {
         crate::record::write_json(writer, self)
     }
 
-    /// The record's game.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyRecord::TwentyTwo(_) => GameKind::TwentyTwo,
-            AnyRecord::Gin(_) => GameKind::Gin,
-        }
-    }
-
-    /// Why the match ended ([`Record::termination`]).
-    pub fn termination(&self) -> Option<&str> {
-        match self {
-            AnyRecord::TwentyTwo(record) => record.termination.as_deref(),
-            AnyRecord::Gin(record) => record.termination.as_deref(),
-        }
-    }
-
-    /// Sets why the match ended ([`Record::termination`]): for a match ended from outside the
-    /// rules (a forfeit, an abort), whose engine gives no reason.
-    pub fn set_termination(&mut self, termination: Option<String>) {
-        match self {
-            AnyRecord::TwentyTwo(record) => record.termination = termination,
-            AnyRecord::Gin(record) => record.termination = termination,
-        }
-    }
-
     /// The record of `G`, `None` for another game's.
     pub fn downcast<G: Game>(self) -> Option<Record<G>> {
         G::from_any_record(self)
-    }
-
-    /// Runs `visitor` on the record with its game's type.
-    pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            AnyRecord::TwentyTwo(record) => visitor.visit(record),
-            AnyRecord::Gin(record) => visitor.visit(record),
-        }
     }
 }
 
@@ -274,6 +366,21 @@ mod tests {
         }
         for kind in GameKind::ALL {
             assert_eq!(kind.visit(Name), (kind, kind.name()));
+        }
+    }
+
+    #[test]
+    fn the_list_of_engines_is_every_kind_in_the_order_of_all() {
+        macro_rules! kinds {
+            (() $($Kind:ident => $Engine:ty,)*) => {
+                [$((GameKind::$Kind, <$Engine as Game>::KIND)),*]
+            };
+        }
+        let listed = crate::for_each_game!(kinds!);
+        assert_eq!(listed.map(|(kind, _)| kind), GameKind::ALL);
+        for (kind, engine) in listed {
+            assert_eq!(engine, kind);
+            assert_eq!(crate::with_game!(kind, G => G::NAME), kind.name());
         }
     }
 

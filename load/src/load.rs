@@ -11,7 +11,6 @@ use cardroom_example_bots::random::RandomBot;
 use cardroom_proto::frame::{self, Incoming, TurnFrame};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
-use cardroom_sdk::games::{gin, twenty_two};
 use cardroom_sdk::{
     AnyBot, Bot, ConnectConfig, GameKind, MatchSpec, Organizer, PlayableGame, play_any,
 };
@@ -271,13 +270,11 @@ pub(crate) trait QuickVisitor {
     fn visit<G: QuickGame>(self) -> Self::Output;
 }
 
-/// Runs `visitor` with the engine of `game`: the one place that lists which engine each game of
-/// the catalogue is (a new game adds its arm here, and the compiler asks for it).
+/// Runs `visitor` with the engine of `game`, which the catalogue's list names
+/// ([`cardroom_sdk::games::with_game!`]: a game without a [`QuickGame`] implementation does
+/// not compile).
 pub(crate) fn visit<V: QuickVisitor>(game: GameKind, visitor: V) -> V::Output {
-    match game {
-        GameKind::TwentyTwo => visitor.visit::<twenty_two::State>(),
-        GameKind::Gin => visitor.visit::<gin::State>(),
-    }
+    cardroom_sdk::games::with_game!(game, G => visitor.visit::<G>())
 }
 
 /// The open load's bot: after each `Turn` it waits `think` (as a bot that thinks would,

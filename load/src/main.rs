@@ -165,8 +165,8 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         clients: usize,
         /// The ladder's game.
-        #[arg(long, default_value = "twenty_two")]
-        game: String,
+        #[arg(long, default_value_t = tt_load::PAGES_GAME)]
+        game: GameKind,
         /// Seats per table.
         #[arg(long, default_value_t = 2)]
         seats: u32,

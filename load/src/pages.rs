@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_sdk::GameKind;
 use cardroom_store::Accounts;
 use hdrhistogram::Histogram;
 use http_body_util::BodyExt as _;
@@ -29,7 +30,7 @@ pub(crate) struct PagesRun {
     pub(crate) bots: usize,
     /// Clients fetching the bot's page in the page window.
     pub(crate) clients: usize,
-    pub(crate) game: String,
+    pub(crate) game: GameKind,
     pub(crate) seats: u32,
     pub(crate) warmup: Duration,
     pub(crate) window: Duration,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use cardroom_games::{Game, Seat, Standing, gin, twenty_two};
+use cardroom_games::{Game, Seat, Standing};
 use cardroom_proto::frame::{self, Incoming, TurnFrame};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, game_from_pb};
@@ -162,14 +162,59 @@ pub struct Played {
     pub decisions: u64,
 }
 
-/// A bot for whichever game its seat turns out to play: what [`play_any`] asks for once the
-/// server has said which game the seat plays.
-pub enum AnyBot {
-    /// A Twenty-Two bot.
-    TwentyTwo(Box<dyn Bot<twenty_two::State>>),
-    /// A Gin Rummy bot.
-    Gin(Box<dyn Bot<gin::State>>),
+/// [`AnyBot`] and its methods with an arm per game, from the catalogue's list
+/// ([`cardroom_games::for_each_game!`]).
+macro_rules! any_bot {
+    (() $($Kind:ident => $Engine:ty,)*) => {
+        /// A bot for whichever game its seat turns out to play: what [`play_any`] asks for once
+        /// the server has said which game the seat plays. A variant per game of the catalogue.
+        pub enum AnyBot {
+            $(
+                #[doc = concat!("A bot of [`GameKind::", stringify!($Kind), "`].")]
+                $Kind(Box<dyn Bot<$Engine>>),
+            )*
+        }
+
+        impl AnyBot {
+            /// The bot `builder` makes for `game`.
+            pub fn build(game: GameKind, builder: impl BotBuilder) -> AnyBot {
+                match game {
+                    $(GameKind::$Kind => AnyBot::$Kind(builder.build()),)*
+                }
+            }
+
+            /// The same bot, wrapped by `mapper`.
+            pub fn map(self, mapper: impl BotMapper) -> AnyBot {
+                match self {
+                    $(AnyBot::$Kind(bot) => AnyBot::$Kind(mapper.map(bot)),)*
+                }
+            }
+
+            /// The game the bot plays.
+            pub fn game(&self) -> GameKind {
+                match self {
+                    $(AnyBot::$Kind(_) => GameKind::$Kind,)*
+                }
+            }
+
+            /// Plays the match `joined` began with the bot ([`drive`]).
+            async fn drive(
+                self,
+                config: &ConnectConfig,
+                client: Grpc<Channel>,
+                link: Link,
+                joined: Box<pb::Joined>,
+            ) -> Result<Played, RunError> {
+                match self {
+                    $(AnyBot::$Kind(mut bot) => {
+                        drive(config, client, link, joined, &mut *bot).await
+                    })*
+                }
+            }
+        }
+    };
 }
+cardroom_games::for_each_game!(any_bot!);
 
 /// Makes a bot for a game chosen at run time ([`AnyBot::build`]): written once, generic over
 /// the game.
@@ -182,32 +227,6 @@ pub trait BotBuilder {
 pub trait BotMapper {
     /// The bot for game `G`, wrapped.
     fn map<G: PlayableGame>(self, bot: Box<dyn Bot<G>>) -> Box<dyn Bot<G>>;
-}
-
-impl AnyBot {
-    /// The bot `builder` makes for `game`.
-    pub fn build(game: GameKind, builder: impl BotBuilder) -> AnyBot {
-        match game {
-            GameKind::TwentyTwo => AnyBot::TwentyTwo(builder.build()),
-            GameKind::Gin => AnyBot::Gin(builder.build()),
-        }
-    }
-
-    /// The same bot, wrapped by `mapper`.
-    pub fn map(self, mapper: impl BotMapper) -> AnyBot {
-        match self {
-            AnyBot::TwentyTwo(bot) => AnyBot::TwentyTwo(mapper.map(bot)),
-            AnyBot::Gin(bot) => AnyBot::Gin(mapper.map(bot)),
-        }
-    }
-
-    /// The game the bot plays.
-    pub fn game(&self) -> GameKind {
-        match self {
-            AnyBot::TwentyTwo(_) => GameKind::TwentyTwo,
-            AnyBot::Gin(_) => GameKind::Gin,
-        }
-    }
 }
 
 /// Plays one match of `G` with `bot` and returns how it ended.
@@ -233,10 +252,7 @@ pub async fn play_any(
     let (client, link, joined) = join(config).await?;
     let game = game_from_pb(joined.game)
         .ok_or_else(|| RunError::Protocol(format!("unknown game {}", joined.game)))?;
-    match make(game) {
-        AnyBot::TwentyTwo(mut bot) => drive(config, client, link, joined, &mut *bot).await,
-        AnyBot::Gin(mut bot) => drive(config, client, link, joined, &mut *bot).await,
-    }
+    make(game).drive(config, client, link, joined).await
 }
 
 /// Keeps `concurrency` matches going at once, each played by `one(n)` (`n` numbers the
@@ -802,6 +818,7 @@ mod tests {
     }
 
     use super::*;
+    use cardroom_games::gin;
     use cardroom_proto::wire::WireGame as _;
 
     #[test]

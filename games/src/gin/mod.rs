@@ -249,7 +249,7 @@ impl crate::game::Game for State {
     fn from_any_record(record: crate::AnyRecord) -> Option<Record> {
         match record {
             crate::AnyRecord::Gin(record) => Some(record),
-            crate::AnyRecord::TwentyTwo(_) => None,
+            _ => None,
         }
     }
 }

@@ -196,7 +196,7 @@ impl crate::game::Game for State {
     fn from_any_record(record: crate::AnyRecord) -> Option<Record> {
         match record {
             crate::AnyRecord::TwentyTwo(record) => Some(record),
-            crate::AnyRecord::Gin(_) => None,
+            _ => None,
         }
     }
 }

@@ -19,8 +19,8 @@ use cardroom_games::{Card, Seat};
 
 use super::{
     CardList, WireGame, byte, card_from_code, card_from_pb, card_to_pb, cards_to_codes,
-    cards_to_pb, count, legal_actions_from_pb_into, pair, parse_options, seat_from_pb, seat_to_pb,
-    size, standing_from_pb, standing_to_pb,
+    cards_to_pb, count, legal_actions_from_pb_into, not_an_action_of, pair, seat_from_pb,
+    seat_to_pb, size, standing_from_pb, standing_to_pb,
 };
 use crate::pb;
 
@@ -35,15 +35,11 @@ impl WireGame for State {
     /// A match of exactly two seats (GR-1) from options as a JSON object (empty for the
     /// defaults; unknown fields are refused).
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
-        let options: Options = parse_options(options_json, "Gin Rummy")?;
+        let options = State::options_from_json(options_json)?;
         if seats != 2 {
             return Err(format!("GR-1: Gin Rummy is played by 2 players, not {seats}"));
         }
         State::new(options, seed).map_err(|err| err.to_string())
-    }
-
-    fn options_json(&self) -> String {
-        serde_json::to_string(self.options()).unwrap_or_default()
     }
 
     fn action_to_pb(action: &Action) -> pb::Action {
@@ -66,16 +62,10 @@ impl WireGame for State {
 
     fn action_from_pb(action: &pb::Action) -> Result<Action, String> {
         use pb::gin_action::Action as Pb;
-        let action = match &action.game {
-            Some(pb::action::Game::Gin(action)) => action,
-            Some(pb::action::Game::TwentyTwo(_)) => {
-                return Err(
-                    "this match plays Gin Rummy, but the action is a Twenty-Two action".to_owned()
-                );
-            }
-            None => return Err("the action names no game: set `gin`".to_owned()),
+        let Some(pb::action::Game::Gin(gin)) = &action.game else {
+            return Err(not_an_action_of::<State>(action));
         };
-        match &action.action {
+        match &gin.action {
             Some(Pb::TakeUpcard(_)) => Ok(Action::TakeUpcard),
             Some(Pb::PassUpcard(_)) => Ok(Action::PassUpcard),
             Some(Pb::DrawStock(_)) => Ok(Action::DrawStock),
@@ -123,14 +113,6 @@ impl WireGame for State {
         super::observation_to_pb(observation, observation.seat, omit, || {
             pb::observation::Game::Gin(typed(observation, omit))
         })
-    }
-
-    fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
-        serde_json::from_str(json)
-    }
-
-    fn options_from_json(options_json: &str) -> Result<Options, String> {
-        parse_options(options_json, "Gin Rummy")
     }
 
     fn observation_from_pb(

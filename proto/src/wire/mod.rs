@@ -15,8 +15,9 @@ use cardroom_games::{Card, Game, GameKind, Rank, Seat, Suit};
 use crate::pb;
 
 /// A game on the wire: an engine plus its conversions to and from `cardroom.v1`. The server
-/// hosts any `WireGame`; the SDK plays any `WireGame`.
-pub trait WireGame: Game {
+/// hosts any `WireGame`; the SDK plays any `WireGame`. The methods every game writes alike
+/// (options and observations as serde's JSON, events) have their bodies here.
+pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
     /// The game's enum value on the wire.
     const PB: pb::Game;
 
@@ -26,7 +27,9 @@ pub trait WireGame: Game {
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, String>;
 
     /// The match's options as JSON, every field included.
-    fn options_json(&self) -> String;
+    fn options_json(&self) -> String {
+        serde_json::to_string(self.options()).unwrap_or_default()
+    }
 
     /// An action on the wire.
     fn action_to_pb(action: &Self::Action) -> pb::Action;
@@ -53,11 +56,16 @@ pub trait WireGame: Game {
     fn observation_to_pb(observation: &Self::Observation, omit: &pb::Omit) -> pb::Observation;
 
     /// An observation from the engine's JSON form (`Observation.json` on the wire).
-    fn parse_observation(json: &str) -> Result<Self::Observation, serde_json::Error>;
+    fn parse_observation(json: &str) -> Result<Self::Observation, serde_json::Error> {
+        serde_json::from_str(json)
+    }
 
     /// The match's options from `Joined.options_json` (empty for the defaults), read once per
-    /// connection for [`WireGame::observation_from_pb`]: observations do not repeat them.
-    fn options_from_json(options_json: &str) -> Result<Self::Options, String>;
+    /// connection for [`WireGame::observation_from_pb`]: observations do not repeat them. The
+    /// error names the game by its title.
+    fn options_from_json(options_json: &str) -> Result<Self::Options, String> {
+        parse_options(options_json, Self::KIND.title())
+    }
 
     /// A seat's observation, the engine's own type, from the wire's typed view without JSON:
     /// equal to the `Game::observation` it was made from. `options` are the match's (from
@@ -141,29 +149,20 @@ pub trait WireVisitor {
 }
 
 /// Runs `visitor` with `game`'s engine as its type parameter (as [`GameKind::visit`] does for
-/// a [`cardroom_games::GameVisitor`]).
+/// a [`cardroom_games::GameVisitor`]), through the catalogue's [`cardroom_games::with_game!`].
 pub fn visit<V: WireVisitor>(game: GameKind, visitor: V) -> V::Output {
-    match game {
-        GameKind::TwentyTwo => visitor.visit::<cardroom_games::twenty_two::State>(),
-        GameKind::Gin => visitor.visit::<cardroom_games::gin::State>(),
-    }
+    cardroom_games::with_game!(game, G => visitor.visit::<G>())
 }
 
-/// A game of the catalogue on the wire.
+/// A game of the catalogue on the wire ([`WireGame::PB`]).
 pub fn game_to_pb(game: GameKind) -> pb::Game {
-    match game {
-        GameKind::TwentyTwo => pb::Game::TwentyTwo,
-        GameKind::Gin => pb::Game::GinRummy,
-    }
+    cardroom_games::with_game!(game, G => G::PB)
 }
 
 /// A game from the wire, `None` for a value this build does not know.
 pub fn game_from_pb(value: i32) -> Option<GameKind> {
-    match pb::Game::try_from(value) {
-        Ok(pb::Game::TwentyTwo) => Some(GameKind::TwentyTwo),
-        Ok(pb::Game::GinRummy) => Some(GameKind::Gin),
-        _ => None,
-    }
+    let game = pb::Game::try_from(value).ok()?;
+    GameKind::ALL.into_iter().find(|&kind| game_to_pb(kind) == game)
 }
 
 /// The action an `Act` names: one of the turn's `legal` actions by index, or an action by value
@@ -181,6 +180,24 @@ pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::
         }
         Some(pb::act::Choice::Action(action)) => G::action_from_pb(action),
         None => Err("an Act needs an index or an action".to_owned()),
+    }
+}
+
+/// Why an action on the wire is none of `G`'s, for [`WireGame::action_from_pb`]: it is another
+/// game's (named by its title), or it names no game (the error names `G`'s field of
+/// `Action.game`, which is its name).
+fn not_an_action_of<G: WireGame>(action: &pb::Action) -> String {
+    let game = action.game.as_ref().map(|game| match game {
+        pb::action::Game::TwentyTwo(_) => GameKind::TwentyTwo,
+        pb::action::Game::Gin(_) => GameKind::Gin,
+    });
+    match game {
+        Some(game) => format!(
+            "this match plays {}, but the action is a {} action",
+            G::KIND.title(),
+            game.title()
+        ),
+        None => format!("the action names no game: set `{}`", G::NAME),
     }
 }
 

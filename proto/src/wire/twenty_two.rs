@@ -16,7 +16,7 @@ use cardroom_games::twenty_two::{
 
 use super::{
     CardList, WireGame, byte, card_from_pb, card_to_pb, cards_from_pb, cards_to_codes, cards_to_pb,
-    count, legal_actions_from_pb, parse_options, rank_from_pb, seat_from_pb, seat_to_pb,
+    count, legal_actions_from_pb, not_an_action_of, rank_from_pb, seat_from_pb, seat_to_pb,
     seats_from_pb, size, standing_from_pb, standing_to_pb,
 };
 use crate::pb;
@@ -32,15 +32,11 @@ impl WireGame for State {
     /// A match of `seats` players (TT-4: 2 to 12, up to 16 with four packs) from options as a
     /// JSON object (empty for the defaults; unknown fields are refused).
     fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
-        let options: Options = parse_options(options_json, "Twenty-Two")?;
+        let options = State::options_from_json(options_json)?;
         let players = u8::try_from(seats).map_err(|_| {
             format!("TT-4: {seats} players cannot play; a table has at most {MAX_PLAYERS} players")
         })?;
         State::new(options, players, seed).map_err(|err| err.to_string())
-    }
-
-    fn options_json(&self) -> String {
-        serde_json::to_string(self.options()).unwrap_or_default()
     }
 
     fn action_to_pb(action: &Action) -> pb::Action {
@@ -64,10 +60,7 @@ impl WireGame for State {
                 }
                 None => Err("the Twenty-Two action is empty: set `exchange` or `play`".to_owned()),
             },
-            Some(pb::action::Game::Gin(_)) => {
-                Err("this match plays Twenty-Two, but the action is a Gin Rummy action".to_owned())
-            }
-            None => Err("the action names no game: set `twenty_two`".to_owned()),
+            _ => Err(not_an_action_of::<State>(action)),
         }
     }
 
@@ -87,14 +80,6 @@ impl WireGame for State {
         super::observation_to_pb(observation, observation.seat, omit, || {
             pb::observation::Game::TwentyTwo(typed(observation, omit.cards))
         })
-    }
-
-    fn parse_observation(json: &str) -> Result<Observation, serde_json::Error> {
-        serde_json::from_str(json)
-    }
-
-    fn options_from_json(options_json: &str) -> Result<Options, String> {
-        parse_options(options_json, "Twenty-Two")
     }
 
     fn observation_from_pb(

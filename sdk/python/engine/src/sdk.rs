@@ -31,9 +31,10 @@ pub(crate) fn sdk(py: Python<'_>) -> PyResult<&'static Sdk> {
     SDK.get_or_try_init(py, || Sdk::load(py))
 }
 
-/// A class of `cardroom.actions`, for a game's [`PyActions`].
+/// An action class of the SDK by its name in `cardroom` (`cardroom.Knock`), for a game's
+/// [`PyActions`].
 pub(crate) fn action_class(py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
-    Ok(py.import("cardroom.actions")?.getattr(name)?.unbind())
+    Ok(py.import("cardroom")?.getattr(name)?.unbind())
 }
 
 impl Sdk {

@@ -18,44 +18,20 @@ The generated protobuf and gRPC modules are :mod:`cardroom.v1.cardroom_pb2` and
 :mod:`cardroom.v1.cardroom_pb2_grpc`.
 """
 
-from cardroom.actions import (
-    GOING_OUT,
-    Action,
-    BigGin,
-    Discard,
-    DrawDiscard,
-    DrawStock,
-    Exchange,
-    Gin,
-    GinAction,
-    Knock,
-    PassUpcard,
-    Play,
-    TakeUpcard,
-    TwentyTwoAction,
-    action_from_pb,
-    action_to_pb,
-)
+from cardroom import games
+from cardroom.actions import action_from_pb, action_to_pb
 from cardroom.bot import Bot
 from cardroom.cards import Card, Hand, Rank, Suit
+from cardroom.games import *  # every game's actions and view, Action, Game, Observation
 from cardroom.model import (
     ActError,
     ErrorCode,
     Event,
-    Game,
-    GinPhase,
-    GinView,
     LegalAction,
     MatchInfo,
     MatchResult,
-    Observation,
     Standing,
-    Trick,
-    TrickPlay,
     Turn,
-    TwentyTwoPhase,
-    TwentyTwoSeat,
-    TwentyTwoView,
 )
 from cardroom.runner import (
     CardroomError,
@@ -69,46 +45,23 @@ from cardroom.runner import (
 )
 
 __all__ = [
-    "GOING_OUT",
     "ActError",
-    "Action",
-    "BigGin",
     "Bot",
     "Card",
     "CardroomError",
-    "Discard",
-    "DrawDiscard",
-    "DrawStock",
     "ErrorCode",
     "Event",
-    "Exchange",
-    "Game",
-    "Gin",
-    "GinAction",
-    "GinPhase",
-    "GinView",
     "Hand",
-    "Knock",
     "LegalAction",
     "MatchInfo",
     "MatchResult",
-    "Observation",
-    "PassUpcard",
-    "Play",
     "Rank",
     "Refused",
     "RunConfig",
     "SeatLost",
     "Standing",
     "Suit",
-    "TakeUpcard",
-    "Trick",
-    "TrickPlay",
     "Turn",
-    "TwentyTwoAction",
-    "TwentyTwoPhase",
-    "TwentyTwoSeat",
-    "TwentyTwoView",
     "Unreachable",
     "action_from_pb",
     "action_to_pb",
@@ -116,3 +69,4 @@ __all__ = [
     "run",
     "run_many",
 ]
+__all__ += games.__all__

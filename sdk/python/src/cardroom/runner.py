@@ -21,6 +21,7 @@ import grpc
 
 from cardroom.actions import action_to_pb
 from cardroom.bot import Bot
+from cardroom.games import GAMES
 from cardroom.model import ActError, ErrorCode, Event, Game, MatchInfo, MatchResult, Turn
 from cardroom.v1 import cardroom_pb2 as pb
 from cardroom.v1 import cardroom_pb2_grpc as pb_grpc
@@ -47,6 +48,9 @@ FATAL_CODES = frozenset(
 
 #: What gRPC's details say when the server's certificate is not trusted.
 _CERTIFICATE_REFUSED = "CERTIFICATE_VERIFY_FAILED"
+
+#: The games' names, for ``--queue-game``'s help: ``twenty_two or gin``.
+_GAME_NAMES = " or ".join(game.name for game in GAMES)
 
 
 class CardroomError(Exception):
@@ -179,7 +183,7 @@ class RunConfig:
             "--queue-game",
             type=Game.parse,
             default=env.game,
-            help="without a token, queue for this game: twenty_two or gin (CARDROOM_QUEUE_GAME)",
+            help=f"without a token, queue for this game: {_GAME_NAMES} (CARDROOM_QUEUE_GAME)",
         )
         parser.add_argument(
             "--queue-options",

@@ -1,8 +1,8 @@
-//! The games the bindings have, and the one place that lists them: [`AnyState`] (a match of
-//! any game, with [`dispatch!`] to reach its state), [`visit`] (code written once over
-//! [`Engine`] run for a game chosen at run time), [`replay`] and [`register`]. Each game's
-//! conversions live in its own module; a new game adds its module, its variant and its arms
-//! here, and the compiler asks for every one.
+//! The games the bindings have: [`AnyState`] (a match of any game, with [`dispatch!`] to reach
+//! its state), [`visit`] (code written once over [`Engine`] run for a game chosen at run time),
+//! [`replay`] and [`register`]. Each game's conversions live in its own module; the rest is
+//! written from the catalogue's list of games (`cardroom_games::for_each_game!` and
+//! `with_game!`), so a new game adds its module here and the compiler asks for its [`Engine`].
 
 mod gin;
 mod gin_solver;
@@ -13,25 +13,42 @@ use pyo3::prelude::*;
 
 use crate::state::Engine;
 
-/// A match of either game.
-#[derive(Clone, Debug)]
-pub(crate) enum AnyState {
-    /// Twenty-Two.
-    TwentyTwo(cardroom_games::twenty_two::State),
-    /// Gin Rummy.
-    Gin(cardroom_games::gin::State),
-}
+/// [`AnyState`], [`dispatch!`] and [`replay`], from the catalogue's list. `$d` is a `$` for the
+/// macro written inside this one.
+macro_rules! any_state {
+    (($d:tt) $($Kind:ident => $Engine:ty,)*) => {
+        /// A match of any game of the catalogue.
+        #[derive(Clone, Debug)]
+        pub(crate) enum AnyState {
+            $(
+                #[doc = concat!("A match of `GameKind::", stringify!($Kind), "`.")]
+                $Kind($Engine),
+            )*
+        }
 
-/// Runs `$body` with `$s` bound to the state of whichever game `$state` holds.
-macro_rules! dispatch {
-    ($state:expr, $s:ident => $body:expr) => {
-        match $state {
-            $crate::catalogue::AnyState::TwentyTwo($s) => $body,
-            $crate::catalogue::AnyState::Gin($s) => $body,
+        /// Runs `$body` with `$s` bound to the state of whichever game `$state` holds.
+        macro_rules! dispatch {
+            ($d state:expr, $d s:ident => $d body:expr) => {
+                match $d state {
+                    $($crate::catalogue::AnyState::$Kind($d s) => $d body,)*
+                }
+            };
+        }
+        pub(crate) use dispatch;
+
+        /// The final state of `record`, replayed by its game's engine; the error says which
+        /// action is illegal and why.
+        pub(crate) fn replay(record: AnyRecord) -> Result<AnyState, String> {
+            fn replayed<G: Engine>(record: Record<G>) -> Result<AnyState, String> {
+                record.replay().map(Engine::wrap).map_err(|error| error.to_string())
+            }
+            match record {
+                $(AnyRecord::$Kind(record) => replayed(record),)*
+            }
         }
     };
 }
-pub(crate) use dispatch;
+cardroom_games::for_each_game!(any_state!($));
 
 /// Code written once over [`Engine`], run by [`visit`] for a game chosen at run time.
 pub(crate) trait EngineVisitor {
@@ -43,22 +60,7 @@ pub(crate) trait EngineVisitor {
 
 /// Runs `visitor` with the engine of `game`.
 pub(crate) fn visit<V: EngineVisitor>(game: GameKind, visitor: V) -> V::Output {
-    match game {
-        GameKind::TwentyTwo => visitor.visit::<cardroom_games::twenty_two::State>(),
-        GameKind::Gin => visitor.visit::<cardroom_games::gin::State>(),
-    }
-}
-
-/// The final state of `record`, replayed by its game's engine; the error says which action is
-/// illegal and why.
-pub(crate) fn replay(record: AnyRecord) -> Result<AnyState, String> {
-    fn replayed<G: Engine>(record: Record<G>) -> Result<AnyState, String> {
-        record.replay().map(Engine::wrap).map_err(|error| error.to_string())
-    }
-    match record {
-        AnyRecord::TwentyTwo(record) => replayed(record),
-        AnyRecord::Gin(record) => replayed(record),
-    }
+    cardroom_games::with_game!(game, G => visitor.visit::<G>())
 }
 
 /// Adds what a game has beyond the shared `State` API (the Gin solver's functions) to the
