@@ -8,7 +8,7 @@ use std::time::Duration;
 use cardroom_games::{Game, Seat, Standing};
 use cardroom_proto::frame::{self, Incoming, TurnFrame};
 use cardroom_proto::pb;
-use cardroom_proto::wire::{self, game_from_pb};
+use cardroom_proto::wire::{self, WireError, game_from_pb};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::client::Grpc;
@@ -661,7 +661,7 @@ fn answer<G: PlayableGame>(
     let first = turn.legal_actions.first().map_or(0, |legal| legal.index);
     let read = match turn.observation.as_ref() {
         Some(bytes) => read_observation::<G>(bytes, &turn.legal_actions, options, kept),
-        None => Err("the turn has no observation".to_owned()),
+        None => Err(WireError::Incomplete("the turn has no observation")),
     };
     let observation = match read {
         Ok(observation) => {
@@ -694,7 +694,7 @@ fn read_observation<'k, G: PlayableGame>(
     legal_actions: &[pb::LegalAction],
     options: &G::Options,
     kept: &'k mut Option<G::Observation>,
-) -> Result<&'k mut G::Observation, String> {
+) -> Result<&'k mut G::Observation, WireError> {
     match kept {
         Some(observation) => {
             G::decode_observation_into(bytes, legal_actions, options, observation)?;

@@ -99,7 +99,9 @@ fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, befo
     let legal = state.legal_actions();
     let action = match wire::act_action::<G>(act, &legal) {
         Ok(action) => action,
-        Err(message) => return assert!(!message.is_empty(), "a decoding error says nothing"),
+        Err(error) => {
+            return assert!(!error.to_string().is_empty(), "a decoding error says nothing");
+        }
     };
     let back = G::action_from_pb(&G::action_to_pb(&action));
     assert_eq!(back, Ok(action), "the wire form does not round-trip");

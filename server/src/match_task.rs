@@ -505,8 +505,9 @@ impl<G: WireGame> MatchTask<G> {
         let legal = self.observation.as_ref().map_or(&[][..], G::legal_actions_of);
         let action = match wire::act_action::<G>(&act, legal) {
             Ok(action) => action,
-            Err(message) => {
+            Err(error) => {
                 let answer = Some(format!("{act:?}"));
+                let message = error.to_string();
                 self.fail(seat, FailureKind::Illegal, answer, message.clone());
                 return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
             }

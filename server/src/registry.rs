@@ -239,8 +239,7 @@ impl Registry {
     ) -> Result<(String, Vec<String>), Status> {
         let seed = request.seed.unwrap_or_else(random_seed);
         check_options_object(&request.options_json)?;
-        let state = G::create(&request.options_json, request.seats, seed)
-            .map_err(Status::invalid_argument)?;
+        let state = G::create(&request.options_json, request.seats, seed)?;
         let config = &self.shared.config;
         let clock = request.clock.unwrap_or_default();
         let clock = ClockRules {
@@ -723,9 +722,7 @@ impl WireVisitor for Canonical<'_> {
 
 fn canonical<G: WireGame>(queue: &pb::QueueRequest) -> Result<String, Status> {
     check_options_object(&queue.options_json)?;
-    G::create(&queue.options_json, queue.seats, 0)
-        .map(|state| state.options_json())
-        .map_err(Status::invalid_argument)
+    Ok(G::create(&queue.options_json, queue.seats, 0)?.options_json())
 }
 
 /// Options are a JSON object of named fields (or empty, for the defaults): serde would read an

@@ -494,7 +494,7 @@ impl cardroom_server::Cardroom for Cardroom {
                 return Err(Status::invalid_argument("a lobby name cannot be empty"));
             }
         }
-        let omit = wire::check_omit(join.omit).map_err(Status::invalid_argument)?;
+        let omit = wire::check_omit(join.omit)?;
         // The name whose key is checked: the lobby's, else the bot's.
         let claimed = match &join.seat {
             Some(pb::join::Seat::Lobby(name)) => Some(name.clone()),

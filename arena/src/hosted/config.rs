@@ -388,8 +388,8 @@ struct CheckTable<'a> {
 }
 
 impl WireVisitor for CheckTable<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: WireGame>(self) -> Result<(), String> {
+    type Output = Result<(), wire::WireError>;
+    fn visit<G: WireGame>(self) -> Result<(), wire::WireError> {
         G::create(self.options_json, u32::from(self.seats), 0).map(|_| ())
     }
 }

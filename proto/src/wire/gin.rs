@@ -10,6 +10,7 @@
 //! server and the SDK write and read an observation's bytes without prost's tree
 //! (`gin_bytes.rs`), checked by the same code as the tree ([`TypedView`]).
 
+use super::WireError;
 use cardroom_games::gin::solver::MAX_MELDS;
 use cardroom_games::gin::{
     Action, Arrangement, CardSet, GoOut, HandEnd, HandResult, Layout, Observation, Options,
@@ -34,12 +35,14 @@ impl WireGame for State {
 
     /// A match of exactly two seats (GR-1) from options as a JSON object (empty for the
     /// defaults; unknown fields are refused).
-    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, WireError> {
         let options = State::options_from_json(options_json)?;
         if seats != 2 {
-            return Err(format!("GR-1: Gin Rummy is played by 2 players, not {seats}"));
+            return Err(WireError::Rule(format!(
+                "GR-1: Gin Rummy is played by 2 players, not {seats}"
+            )));
         }
-        State::new(options, seed).map_err(|err| err.to_string())
+        State::new(options, seed).map_err(WireError::rule)
     }
 
     fn action_to_pb(action: &Action) -> pb::Action {
@@ -60,7 +63,7 @@ impl WireGame for State {
         pb::Action { game: Some(pb::action::Game::Gin(pb::GinAction { action: Some(action) })) }
     }
 
-    fn action_from_pb(action: &pb::Action) -> Result<Action, String> {
+    fn action_from_pb(action: &pb::Action) -> Result<Action, WireError> {
         use pb::gin_action::Action as Pb;
         let Some(pb::action::Game::Gin(gin)) = &action.game else {
             return Err(not_an_action_of::<State>(action));
@@ -75,23 +78,23 @@ impl WireGame for State {
                 let discard = knock
                     .discard
                     .as_ref()
-                    .ok_or_else(|| "the knock names no discard: set `discard`".to_owned())?;
+                    .ok_or(WireError::Incomplete("the knock names no discard: set `discard`"))?;
                 let discard = read_card(discard, "the knock's discard")?;
                 let melds = knock
                     .melds
                     .iter()
                     .enumerate()
                     .map(|(i, meld)| read_meld(meld, i + 1))
-                    .collect::<Result<Vec<CardSet>, String>>()?;
-                let melds = Arrangement::new(&melds).map_err(|err| err.to_string())?;
+                    .collect::<Result<Vec<CardSet>, WireError>>()?;
+                let melds = Arrangement::new(&melds).map_err(WireError::rule)?;
                 Ok(Action::Knock { discard, melds })
             }
             Some(Pb::Gin(card)) => Ok(Action::Gin { discard: read_card(card, "the gin discard")? }),
             Some(Pb::BigGin(_)) => Ok(Action::BigGin),
-            None => Err("the Gin Rummy action is empty: set one of `take_upcard`, \
-                         `pass_upcard`, `draw_stock`, `draw_discard`, `discard`, `knock`, \
-                         `gin`, `big_gin`"
-                .to_owned()),
+            None => Err(WireError::Incomplete(
+                "the Gin Rummy action is empty: set one of `take_upcard`, `pass_upcard`, \
+                 `draw_stock`, `draw_discard`, `discard`, `knock`, `gin`, `big_gin`",
+            )),
         }
     }
 
@@ -119,9 +122,9 @@ impl WireGame for State {
         observation: &pb::Observation,
         legal_actions: &[pb::LegalAction],
         options: &Options,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         let Some(pb::observation::Game::Gin(typed)) = &observation.game else {
-            return Err(NO_GIN_VIEW.into());
+            return Err(WireError::Incomplete(NO_GIN_VIEW));
         };
         let view = TypedView::of(typed);
         observation_from_view(observation.seat, &view, legal_actions, options, Lists::default())
@@ -140,7 +143,7 @@ impl WireGame for State {
         bytes: &[u8],
         legal_actions: &[pb::LegalAction],
         options: &Options,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         gin_bytes::decode(bytes, legal_actions, options, Lists::default())
     }
 
@@ -151,7 +154,7 @@ impl WireGame for State {
         legal_actions: &[pb::LegalAction],
         options: &Options,
         observation: &mut Observation,
-    ) -> Result<(), String> {
+    ) -> Result<(), WireError> {
         let lists = Lists::take(observation);
         *observation = gin_bytes::decode(bytes, legal_actions, options, lists)?;
         Ok(())
@@ -328,7 +331,7 @@ fn observation_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     legal_actions: &[pb::LegalAction],
     options: &Options,
     lists: Lists,
-) -> Result<Observation, String> {
+) -> Result<Observation, WireError> {
     let Lists { legal_actions: mut legal, discard_pile } = lists;
     let seat = seat_from_pb(seat)?;
     let hand = set_from_list(CardList::of(view.hand, view.hand_codes, "hand")?, "the hand")?;
@@ -472,14 +475,14 @@ fn outcome_to_pb(outcome: &Outcome) -> pb::GinOutcome {
 
 /// A set of cards from the wire: real cards (`what` names them in the error about a card),
 /// each once (GR-1).
-fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, String> {
+fn set_from_pb(cards: &[pb::Card], what: &str) -> Result<CardSet, WireError> {
     set_from_list(CardList::Messages(cards), what)
 }
 
 /// [`set_from_pb`] for a list sent either way (`Omit.cards`). Every `Turn` reads three (the hand
 /// and each seat's known cards): a list of real cards, each once, is read by table lookups
 /// alone; anything else is read again by [`set_from_list_checked`] for its error.
-fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
+fn set_from_list(cards: CardList<'_>, what: &str) -> Result<CardSet, WireError> {
     let mut bits = 0u64;
     let mut add = |code: Option<u8>| {
         let bit = code.map_or(0, |code| CARD_BITS[usize::from(code)]);
@@ -508,13 +511,13 @@ fn card_code(card: &pb::Card) -> Option<u8> {
 
 /// [`set_from_list`] card by card, with the error about the first card that is none or is
 /// there twice.
-fn set_from_list_checked(cards: CardList<'_>, what: &str) -> Result<CardSet, String> {
+fn set_from_list_checked(cards: CardList<'_>, what: &str) -> Result<CardSet, WireError> {
     let mut bits = 0;
     each_card(cards, |card| {
-        let card = card.map_err(|err| format!("{what}: {err}"))?;
+        let card = card.map_err(|err| err.within(what))?;
         let bit = CARD_BITS[usize::from(card.index())];
         if bits & bit != 0 {
-            return Err(ParseCardSetError::Duplicate(card).to_string());
+            return Err(WireError::rule(ParseCardSetError::Duplicate(card)));
         }
         bits |= bit;
         Ok(())
@@ -544,8 +547,8 @@ const CARD_BITS: [u64; 256] = {
 /// iterators, which took half the instructions of reading a `Turn`'s few cards.
 fn each_card(
     cards: CardList<'_>,
-    mut each: impl FnMut(Result<Card, String>) -> Result<(), String>,
-) -> Result<(), String> {
+    mut each: impl FnMut(Result<Card, WireError>) -> Result<(), WireError>,
+) -> Result<(), WireError> {
     match cards {
         CardList::Messages(cards) => cards.iter().try_for_each(|card| each(card_from_pb(card))),
         CardList::Codes(codes) => codes.iter().try_for_each(|&code| each(card_from_code(code))),
@@ -553,7 +556,7 @@ fn each_card(
 }
 
 /// Melds from the wire, checked and put in canonical form (GR-2).
-fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrangement, String> {
+fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrangement, WireError> {
     // No more than a hand holds on the stack; more are refused by `Arrangement::new`, for
     // which they are gathered in a `Vec`.
     let mut few = [CardSet::EMPTY; MAX_MELDS];
@@ -568,7 +571,7 @@ fn melds_from_pb<K: AsRef<[pb::Card]>>(melds: &[K], what: &str) -> Result<Arrang
     for (set, meld) in sets.iter_mut().zip(melds) {
         *set = set_from_pb(meld.as_ref(), what)?;
     }
-    Arrangement::new(sets).map_err(|err| format!("{what}: {err}"))
+    Arrangement::new(sets).map_err(|err| WireError::rule(err).within(what))
 }
 
 /// The public view from a seat's typed view, with the match's options (which it does not
@@ -577,10 +580,11 @@ fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     view: &TypedView<'_, K, C>,
     options: Options,
     mut discard_pile: Vec<PileCard>,
-) -> Result<PublicView, String> {
+) -> Result<PublicView, WireError> {
     let to_act = view.to_act.map(seat_from_pb).transpose()?;
-    let seat =
-        || to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned());
+    let seat = || {
+        to_act.ok_or(WireError::Incomplete("the phase has a seat to act, but `to_act` is unset"))
+    };
     let phase = match pb::GinPhase::try_from(view.phase).unwrap_or(pb::GinPhase::Unspecified) {
         pb::GinPhase::FirstUpcard => Phase::FirstUpcard { seat: seat()? },
         pb::GinPhase::Draw => Phase::Draw { seat: seat()?, stock_only: view.stock_only },
@@ -591,16 +595,18 @@ fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
         },
         pb::GinPhase::Wall => Phase::Wall { seat: seat()? },
         pb::GinPhase::MatchOver => Phase::MatchOver,
-        pb::GinPhase::Unspecified => return Err("the Gin Rummy phase is not set".into()),
+        pb::GinPhase::Unspecified => {
+            return Err(WireError::Incomplete("the Gin Rummy phase is not set"));
+        }
     };
     let dealt = size(view.dealt_upcards);
     let pile = CardList::of(view.discard_pile, view.discard_pile_codes, "discard_pile")?;
     if dealt.saturating_add(view.discarded_by.len()) != pile.len() {
-        return Err(format!(
+        return Err(WireError::Inconsistent(format!(
             "the discard pile holds {} cards, but {dealt} dealt and {} discarded",
             pile.len(),
             view.discarded_by.len()
-        ));
+        )));
     }
     // Sized once: collecting `Result`s would grow the pile from nothing, once a Turn.
     discard_pile.clear();
@@ -620,7 +626,7 @@ fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
     // Every entry is checked, however many; two are kept (one per seat, checked below).
     let known_lists = match (view.known_cards.len(), view.known_cards_codes.len()) {
         (0, entries) | (entries, 0) => entries,
-        _ => return Err("`known_cards` and `known_cards_codes` are both set: send one".into()),
+        _ => return Err(WireError::BothCardForms { field: "known_cards".to_owned() }),
     };
     let mut known = [CardSet::EMPTY; 2];
     for i in 0..known_lists {
@@ -661,16 +667,20 @@ fn public_from_view<K: AsRef<[pb::Card]>, C: AsRef<[u8]>>(
 /// A hand's result from either reader's view of it.
 fn hand_result_from_view<K: AsRef<[pb::Card]>>(
     result: &HandResultView<'_, K>,
-) -> Result<HandResult, String> {
+) -> Result<HandResult, WireError> {
     let end = match pb::GinHandEnd::try_from(result.end).unwrap_or(pb::GinHandEnd::Unspecified) {
         pb::GinHandEnd::Showdown => {
-            let showdown =
-                result.showdown.as_ref().ok_or("a showdown's hand end has no `showdown`")?;
+            let showdown = result
+                .showdown
+                .as_ref()
+                .ok_or(WireError::Incomplete("a showdown's hand end has no `showdown`"))?;
             HandEnd::Showdown(showdown_from_view(showdown)?)
         }
         pb::GinHandEnd::Wall => HandEnd::Wall,
         pb::GinHandEnd::UpcardLimit => HandEnd::UpcardLimit,
-        pb::GinHandEnd::Unspecified => return Err("the hand's end is not set".into()),
+        pb::GinHandEnd::Unspecified => {
+            return Err(WireError::Incomplete("the hand's end is not set"));
+        }
     };
     Ok(HandResult {
         hand_number: result.deal,
@@ -685,19 +695,22 @@ fn hand_result_from_view<K: AsRef<[pb::Card]>>(
 
 fn showdown_from_view<K: AsRef<[pb::Card]>>(
     showdown: &ShowdownView<'_, K>,
-) -> Result<Showdown, String> {
+) -> Result<Showdown, WireError> {
     let kind = match pb::GinGoOut::try_from(showdown.kind).unwrap_or(pb::GinGoOut::Unspecified) {
         pb::GinGoOut::Knock => GoOut::Knock,
         pb::GinGoOut::Gin => GoOut::Gin,
         pb::GinGoOut::BigGin => GoOut::BigGin,
-        pb::GinGoOut::Unspecified => return Err("the showdown's `kind` is not set".into()),
+        pb::GinGoOut::Unspecified => {
+            return Err(WireError::Incomplete("the showdown's `kind` is not set"));
+        }
     };
-    let layout = showdown.layout.as_ref().ok_or("the showdown has no `layout`")?;
+    let layout =
+        showdown.layout.as_ref().ok_or(WireError::Incomplete("the showdown has no `layout`"))?;
     if layout.onto.len() > MAX_MELDS {
-        return Err(format!(
+        return Err(WireError::Inconsistent(format!(
             "the layout lays off onto {} melds, not at most {MAX_MELDS}",
             layout.onto.len()
-        ));
+        )));
     }
     let mut onto = [CardSet::EMPTY; MAX_MELDS];
     for (slot, cards) in onto.iter_mut().zip(layout.onto) {
@@ -721,7 +734,7 @@ fn showdown_from_view<K: AsRef<[pb::Card]>>(
     })
 }
 
-fn outcome_from_pb(outcome: &pb::GinOutcome) -> Result<Outcome, String> {
+fn outcome_from_pb(outcome: &pb::GinOutcome) -> Result<Outcome, WireError> {
     Ok(Outcome {
         totals: pair(&outcome.totals, "totals")?,
         points: pair(&outcome.points, "points")?,
@@ -732,14 +745,14 @@ fn outcome_from_pb(outcome: &pb::GinOutcome) -> Result<Outcome, String> {
 }
 
 /// One card from the wire; the error says which card of the action it is.
-fn read_card(card: &pb::Card, what: &str) -> Result<Card, String> {
-    card_from_pb(card).map_err(|err| format!("{what}: {err}"))
+fn read_card(card: &pb::Card, what: &str) -> Result<Card, WireError> {
+    card_from_pb(card).map_err(|err| err.within(what))
 }
 
 /// One meld of a knock from the wire, the `number`th (from 1): real cards, each once.
-fn read_meld(meld: &pb::Cards, number: usize) -> Result<CardSet, String> {
+fn read_meld(meld: &pb::Cards, number: usize) -> Result<CardSet, WireError> {
     if meld.cards.is_empty() {
-        return Err(format!("GR-2: meld {number} of the knock holds no cards"));
+        return Err(WireError::Rule(format!("GR-2: meld {number} of the knock holds no cards")));
     }
     set_from_pb(&meld.cards, &format!("meld {number} of the knock"))
 }
@@ -901,7 +914,10 @@ mod tests {
     fn malformed_actions_are_refused() {
         use pb::gin_action::Action as Pb;
         let check = |action: pb::Action, expected: &str| {
-            assert_eq!(State::action_from_pb(&action), Err(expected.to_owned()));
+            assert_eq!(
+                State::action_from_pb(&action).map_err(|e| e.to_string()),
+                Err(expected.to_owned())
+            );
         };
         check(pb::Action { game: None }, "the action names no game: set `gin`");
         check(
@@ -1012,7 +1028,10 @@ mod tests {
         let omit = pb::Omit { json: true, ..pb::Omit::default() };
         let wire = State::observation_to_pb(&state.observation(Seat(0)), &omit);
         let refuse = |wire: &pb::Observation, expected: &str| {
-            assert_eq!(State::observation_from_pb(wire, &[], &options), Err(expected.to_owned()));
+            assert_eq!(
+                State::observation_from_pb(wire, &[], &options).map_err(|e| e.to_string()),
+                Err(expected.to_owned())
+            );
         };
         refuse(
             &pb::Observation { game: None, ..wire.clone() },
@@ -1122,7 +1141,8 @@ mod tests {
 
     #[test]
     fn create_refuses_bad_options_and_seat_counts() {
-        let error = |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err();
+        let error =
+            |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err().to_string();
         let bad_json = error("[1,", 2);
         assert!(bad_json.starts_with("the Gin Rummy options are not valid: "), "{bad_json}");
         let unknown = error(r#"{"knock_limt": 7}"#, 2);

@@ -25,6 +25,7 @@
 //!
 //! [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 
+use super::WireError;
 use cardroom_games::gin::solver::MAX_MELDS;
 use cardroom_games::gin::{
     CardSet, HandEnd, HandResult, Layout, Observation, Options, Phase, Showdown,
@@ -344,7 +345,7 @@ pub(super) fn decode(
     legal_actions: &[pb::LegalAction],
     options: &Options,
     lists: Lists,
-) -> Result<Observation, String> {
+) -> Result<Observation, WireError> {
     let mut fields = ObservationFields::default();
     match fields.merge(bytes) {
         Some(()) => fields.observation(legal_actions, options, lists),
@@ -395,9 +396,9 @@ impl<'a> ObservationFields<'a> {
         legal_actions: &[pb::LegalAction],
         options: &Options,
         lists: Lists,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         if !self.has_gin {
-            return Err(NO_GIN_VIEW.into());
+            return Err(WireError::Incomplete(NO_GIN_VIEW));
         }
         observation_from_view(self.seat, &self.gin.view(), legal_actions, options, lists)
     }
@@ -1156,7 +1157,7 @@ mod tests {
         assert!(State::decode_observation(&before, &[], state.options()).is_ok());
         assert_eq!(
             State::decode_observation(&after, &[], state.options()),
-            Err(NO_GIN_VIEW.into())
+            Err(WireError::Incomplete(NO_GIN_VIEW))
         );
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
             assert_read_as_prost_reads::<State>(&bytes, &[], state.options());

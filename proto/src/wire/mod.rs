@@ -7,8 +7,11 @@
 //! (cards, seats, an `Act`'s choice, the observation's forms, options) are this module's.
 
 mod bytes;
+mod error;
 mod gin;
 mod twenty_two;
+
+pub use error::WireError;
 
 use cardroom_games::{Card, Game, GameKind, Rank, Seat, Suit};
 
@@ -24,7 +27,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
     /// A new match from options as JSON (empty for the defaults), a seat count and a seed.
     /// The error says what is wrong (the broken rule's id first when a rule is broken), for an
     /// INVALID_ARGUMENT status.
-    fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, String>;
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<Self, WireError>;
 
     /// The match's options as JSON, every field included.
     fn options_json(&self) -> String {
@@ -36,7 +39,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
 
     /// An action from the wire; the error says why it cannot be read (wrong game, a card that
     /// does not exist, missing fields).
-    fn action_from_pb(action: &pb::Action) -> Result<Self::Action, String>;
+    fn action_from_pb(action: &pb::Action) -> Result<Self::Action, WireError>;
 
     /// The legal actions an observation holds, sorted as the engine sorts them (empty unless
     /// its seat is to act).
@@ -63,7 +66,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
     /// The match's options from `Joined.options_json` (empty for the defaults), read once per
     /// connection for [`WireGame::observation_from_pb`]: observations do not repeat them. The
     /// error names the game by its title.
-    fn options_from_json(options_json: &str) -> Result<Self::Options, String> {
+    fn options_from_json(options_json: &str) -> Result<Self::Options, WireError> {
         parse_options(options_json, Self::KIND.title())
     }
 
@@ -77,7 +80,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
         observation: &pb::Observation,
         legal_actions: &[pb::LegalAction],
         options: &Self::Options,
-    ) -> Result<Self::Observation, String>;
+    ) -> Result<Self::Observation, WireError>;
 
     /// A seat's observation as the bytes of an `Observation` message (its fields, without a
     /// tag or length before them), appended to `buf`: the bytes prost writes for
@@ -97,7 +100,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
         bytes: &[u8],
         legal_actions: &[pb::LegalAction],
         options: &Self::Options,
-    ) -> Result<Self::Observation, String> {
+    ) -> Result<Self::Observation, WireError> {
         decode_through_pb::<Self>(bytes, legal_actions, options)
     }
 
@@ -110,7 +113,7 @@ pub trait WireGame: Game<Observation: serde::de::DeserializeOwned> {
         legal_actions: &[pb::LegalAction],
         options: &Self::Options,
         observation: &mut Self::Observation,
-    ) -> Result<(), String> {
+    ) -> Result<(), WireError> {
         *observation = Self::decode_observation(bytes, legal_actions, options)?;
         Ok(())
     }
@@ -132,9 +135,8 @@ pub(crate) fn decode_through_pb<G: WireGame>(
     bytes: &[u8],
     legal_actions: &[pb::LegalAction],
     options: &G::Options,
-) -> Result<G::Observation, String> {
-    let observation = <pb::Observation as prost::Message>::decode(bytes)
-        .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
+) -> Result<G::Observation, WireError> {
+    let observation = <pb::Observation as prost::Message>::decode(bytes)?;
     G::observation_from_pb(&observation, legal_actions, options)
 }
 
@@ -168,36 +170,28 @@ pub fn game_from_pb(value: i32) -> Option<GameKind> {
 /// The action an `Act` names: one of the turn's `legal` actions by index, or an action by value
 /// read with [`WireGame::action_from_pb`]. The error says why it names none, for an `ActError`
 /// MALFORMED; whether the action is legal is for the engine to say.
-pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::Action, String> {
+pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::Action, WireError> {
     match &act.choice {
-        Some(pb::act::Choice::Index(index)) => {
-            legal.get(*index as usize).copied().ok_or_else(|| {
-                format!(
-                    "index {index} is not a legal action (0 to {})",
-                    legal.len().saturating_sub(1)
-                )
-            })
-        }
+        Some(pb::act::Choice::Index(index)) => legal
+            .get(*index as usize)
+            .copied()
+            .ok_or(WireError::NotLegal { index: *index, last: legal.len().saturating_sub(1) }),
         Some(pb::act::Choice::Action(action)) => G::action_from_pb(action),
-        None => Err("an Act needs an index or an action".to_owned()),
+        None => Err(WireError::NoChoice),
     }
 }
 
 /// Why an action on the wire is none of `G`'s, for [`WireGame::action_from_pb`]: it is another
 /// game's (named by its title), or it names no game (the error names `G`'s field of
 /// `Action.game`, which is its name).
-fn not_an_action_of<G: WireGame>(action: &pb::Action) -> String {
+fn not_an_action_of<G: WireGame>(action: &pb::Action) -> WireError {
     let game = action.game.as_ref().map(|game| match game {
         pb::action::Game::TwentyTwo(_) => GameKind::TwentyTwo,
         pb::action::Game::Gin(_) => GameKind::Gin,
     });
     match game {
-        Some(game) => format!(
-            "this match plays {}, but the action is a {} action",
-            G::KIND.title(),
-            game.title()
-        ),
-        None => format!("the action names no game: set `{}`", G::NAME),
+        Some(game) => WireError::OtherGame { game: G::KIND.title(), other: game.title() },
+        None => WireError::NoGame { field: G::NAME },
     }
 }
 
@@ -216,7 +210,9 @@ pub fn legal_actions_to_pb<G: WireGame>(legal: &[G::Action]) -> Vec<pb::LegalAct
 
 /// The legal actions of a `Turn` from the wire, in its order (which is the engine's). The
 /// error names the first that cannot be read.
-fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G::Action>, String> {
+fn legal_actions_from_pb<G: WireGame>(
+    legal: &[pb::LegalAction],
+) -> Result<Vec<G::Action>, WireError> {
     let mut actions = Vec::new();
     legal_actions_from_pb_into::<G>(legal, &mut actions)?;
     Ok(actions)
@@ -226,17 +222,14 @@ fn legal_actions_from_pb<G: WireGame>(legal: &[pb::LegalAction]) -> Result<Vec<G
 fn legal_actions_from_pb_into<G: WireGame>(
     legal: &[pb::LegalAction],
     actions: &mut Vec<G::Action>,
-) -> Result<(), String> {
+) -> Result<(), WireError> {
     actions.clear();
     // Sized once: collecting `Result`s would grow the list from nothing, once a Turn.
     actions.reserve(legal.len());
     for legal in legal {
-        let action = legal
-            .action
-            .as_ref()
-            .ok_or_else(|| format!("legal action {} has no action", legal.index))?;
+        let action = legal.action.as_ref().ok_or(WireError::EmptyLegalAction(legal.index))?;
         let action = G::action_from_pb(action)
-            .map_err(|err| format!("legal action {}: {err}", legal.index))?;
+            .map_err(|err| err.within(format!("legal action {}", legal.index)))?;
         actions.push(action);
     }
     Ok(())
@@ -255,26 +248,26 @@ pub fn card_to_pb(card: Card) -> pb::Card {
 
 /// A card from the wire.
 #[inline]
-pub fn card_from_pb(card: &pb::Card) -> Result<Card, String> {
+pub fn card_from_pb(card: &pb::Card) -> Result<Card, WireError> {
     let rank = rank_from_pb(card.rank)?;
     let suit = match pb::Suit::try_from(card.suit) {
         Ok(pb::Suit::Clubs) => Suit::Clubs,
         Ok(pb::Suit::Diamonds) => Suit::Diamonds,
         Ok(pb::Suit::Hearts) => Suit::Hearts,
         Ok(pb::Suit::Spades) => Suit::Spades,
-        _ => return Err(format!("{} is not a suit (1 to 4)", card.suit)),
+        _ => return Err(WireError::Suit(card.suit)),
     };
     Ok(Card::new(rank, suit))
 }
 
 /// A rank from the wire (`pb::Rank`'s numbers: its pips, the ace 14).
 #[inline]
-pub fn rank_from_pb(rank: i32) -> Result<Rank, String> {
+pub fn rank_from_pb(rank: i32) -> Result<Rank, WireError> {
     u8::try_from(rank)
         .ok()
         .and_then(|r| r.checked_sub(2))
         .and_then(Rank::from_index)
-        .ok_or_else(|| format!("{rank} is not a rank (2 to 14)"))
+        .ok_or(WireError::Rank(rank))
 }
 
 /// Cards as card codes (`Omit.cards`): one byte a card, the engine's byte ([`Card::index`]),
@@ -285,8 +278,8 @@ pub fn cards_to_codes(cards: impl IntoIterator<Item = Card>) -> Vec<u8> {
 
 /// A card from its code (`Omit.cards`).
 #[inline]
-pub fn card_from_code(code: u8) -> Result<Card, String> {
-    Card::from_index(code).ok_or_else(|| format!("{code} is not a card code (0 to 51)"))
+pub fn card_from_code(code: u8) -> Result<Card, WireError> {
+    Card::from_index(code).ok_or(WireError::CardCode(code))
 }
 
 /// A list of cards from the wire: its `Card` messages or, with `Omit.cards`, the card codes of
@@ -302,9 +295,9 @@ enum CardList<'a> {
 impl<'a> CardList<'a> {
     /// The list a field holds: `cards`, or `codes` when those are sent; both is refused
     /// (`field` names the list in the error).
-    fn of(cards: &'a [pb::Card], codes: &'a [u8], field: &str) -> Result<CardList<'a>, String> {
+    fn of(cards: &'a [pb::Card], codes: &'a [u8], field: &str) -> Result<CardList<'a>, WireError> {
         match (cards.is_empty(), codes.is_empty()) {
-            (false, false) => Err(format!("`{field}` and `{field}_codes` are both set: send one")),
+            (false, false) => Err(WireError::BothCardForms { field: field.to_owned() }),
             (true, false) => Ok(CardList::Codes(codes)),
             (_, true) => Ok(CardList::Messages(cards)),
         }
@@ -318,7 +311,7 @@ impl<'a> CardList<'a> {
     }
 
     /// The cards in order; each error names the card that is none.
-    fn iter(self) -> impl Iterator<Item = Result<Card, String>> + 'a {
+    fn iter(self) -> impl Iterator<Item = Result<Card, WireError>> + 'a {
         let (messages, codes) = match self {
             CardList::Messages(cards) => (cards, &[][..]),
             CardList::Codes(codes) => (&[][..], codes),
@@ -333,7 +326,7 @@ pub fn cards_to_pb(cards: impl IntoIterator<Item = Card>) -> Vec<pb::Card> {
 }
 
 /// Cards from the wire.
-pub fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, String> {
+pub fn cards_from_pb(cards: &[pb::Card]) -> Result<Vec<Card>, WireError> {
     cards.iter().map(card_from_pb).collect()
 }
 
@@ -344,25 +337,24 @@ pub fn seat_to_pb(seat: Seat) -> u32 {
 
 /// A seat number from the wire.
 #[inline]
-pub fn seat_from_pb(seat: u32) -> Result<Seat, String> {
-    u8::try_from(seat).map(Seat).map_err(|_| format!("{seat} is not a seat"))
+pub fn seat_from_pb(seat: u32) -> Result<Seat, WireError> {
+    u8::try_from(seat).map(Seat).map_err(|_| WireError::Seat(seat))
 }
 
 /// Seat numbers from the wire.
-fn seats_from_pb(seats: &[u32]) -> Result<Vec<Seat>, String> {
+fn seats_from_pb(seats: &[u32]) -> Result<Vec<Seat>, WireError> {
     seats.iter().map(|&seat| seat_from_pb(seat)).collect()
 }
 
 /// A per-seat pair from the wire (Gin Rummy's two seats); the error names the field.
-fn pair<T: Copy>(values: &[T], field: &str) -> Result<[T; 2], String> {
+fn pair<T: Copy>(values: &[T], field: &str) -> Result<[T; 2], WireError> {
     <[T; 2]>::try_from(values)
-        .map_err(|_| format!("`{field}` holds {} values, not one per seat (2)", values.len()))
+        .map_err(|_| WireError::NotOnePerSeat { field: field.to_owned(), len: values.len() })
 }
 
 /// A standing from the wire (the engine's: `forfeited` is the server's, in `MatchEnd` only).
-fn standing_from_pb(standing: &pb::Standing) -> Result<cardroom_games::Standing, String> {
-    let place =
-        u8::try_from(standing.place).map_err(|_| format!("{} is not a place", standing.place))?;
+fn standing_from_pb(standing: &pb::Standing) -> Result<cardroom_games::Standing, WireError> {
+    let place = u8::try_from(standing.place).map_err(|_| WireError::Place(standing.place))?;
     Ok(cardroom_games::Standing { place, seat: seat_from_pb(standing.seat)? })
 }
 
@@ -381,8 +373,8 @@ fn size(n: u32) -> usize {
 }
 
 /// A small number from the wire that the engine keeps in a byte; the error names the field.
-fn byte(n: u32, field: &str) -> Result<u8, String> {
-    u8::try_from(n).map_err(|_| format!("`{field}` is {n}, more than the engine allows"))
+fn byte(n: u32, field: &str) -> Result<u8, WireError> {
+    u8::try_from(n).map_err(|_| WireError::TooLarge { field: field.to_owned(), value: n })
 }
 
 /// A count on the wire (counts of cards and plays are far below `u32::MAX`).
@@ -411,10 +403,12 @@ fn observation_to_pb<O: serde::Serialize>(
 
 /// The observation forms a connection reads, from its `Join.omit`; the error is for an
 /// INVALID_ARGUMENT status.
-pub fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
+pub fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, WireError> {
     let omit = omit.unwrap_or_default();
     if omit.typed && omit.json {
-        return Err("Omit.typed and Omit.json together leave a Turn without its observation".into());
+        return Err(WireError::Incomplete(
+            "Omit.typed and Omit.json together leave a Turn without its observation",
+        ));
     }
     Ok(omit)
 }
@@ -422,13 +416,13 @@ pub fn check_omit(omit: Option<pb::Omit>) -> Result<pb::Omit, String> {
 /// Options of `game` from JSON; an empty text means the defaults.
 fn parse_options<O: serde::de::DeserializeOwned + Default>(
     options_json: &str,
-    game: &str,
-) -> Result<O, String> {
+    game: &'static str,
+) -> Result<O, WireError> {
     if options_json.trim().is_empty() {
         return Ok(O::default());
     }
     serde_json::from_str(options_json)
-        .map_err(|err| format!("the {game} options are not valid: {err}"))
+        .map_err(|err| WireError::Options { game, message: err.to_string() })
 }
 
 /// A seeded RNG for the conversion tests: ChaCha8 with the two draws they need.
@@ -513,9 +507,10 @@ mod tests {
             assert_eq!(i32::from(code), (rank - 2) * 4 + (suit - 1), "{card}");
             assert_eq!(card_from_code(code), Ok(card));
         }
-        assert_eq!(card_from_code(52), Err("52 is not a card code (0 to 51)".to_owned()));
+        assert_eq!(card_from_code(52), Err(WireError::CardCode(52)));
+        assert_eq!(WireError::CardCode(52).to_string(), "52 is not a card code (0 to 51)");
         let two = card_to_pb(Card::new(Rank::Two, Suit::Clubs));
-        let both = CardList::of(&[two], &[0], "hand").err();
+        let both = CardList::of(&[two], &[0], "hand").err().map(|e| e.to_string());
         assert_eq!(both.as_deref(), Some("`hand` and `hand_codes` are both set: send one"));
     }
 

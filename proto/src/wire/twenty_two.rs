@@ -8,6 +8,7 @@
 //! SDK write and read an observation's bytes without prost's tree (`twenty_two_bytes.rs`),
 //! checked by the same code as the tree ([`TypedView`]).
 
+use super::WireError;
 use cardroom_games::Seat;
 use cardroom_games::twenty_two::{
     Action, Cards, DealResult, MAX_HAND, MAX_PLAYERS, Observation, Options, PhaseView, Play,
@@ -31,12 +32,14 @@ impl WireGame for State {
 
     /// A match of `seats` players (TT-4: 2 to 12, up to 16 with four packs) from options as a
     /// JSON object (empty for the defaults; unknown fields are refused).
-    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, String> {
+    fn create(options_json: &str, seats: u32, seed: u64) -> Result<State, WireError> {
         let options = State::options_from_json(options_json)?;
         let players = u8::try_from(seats).map_err(|_| {
-            format!("TT-4: {seats} players cannot play; a table has at most {MAX_PLAYERS} players")
+            WireError::Rule(format!(
+                "TT-4: {seats} players cannot play; a table has at most {MAX_PLAYERS} players"
+            ))
         })?;
-        State::new(options, players, seed).map_err(|err| err.to_string())
+        State::new(options, players, seed).map_err(WireError::rule)
     }
 
     fn action_to_pb(action: &Action) -> pb::Action {
@@ -49,7 +52,7 @@ impl WireGame for State {
         }
     }
 
-    fn action_from_pb(action: &pb::Action) -> Result<Action, String> {
+    fn action_from_pb(action: &pb::Action) -> Result<Action, WireError> {
         match &action.game {
             Some(pb::action::Game::TwentyTwo(action)) => match &action.action {
                 Some(pb::twenty_two_action::Action::Exchange(cards)) => {
@@ -58,7 +61,9 @@ impl WireGame for State {
                 Some(pb::twenty_two_action::Action::Play(cards)) => {
                     Ok(Action::Play(hand_from_pb(&cards.cards, "the cards to play")?))
                 }
-                None => Err("the Twenty-Two action is empty: set `exchange` or `play`".to_owned()),
+                None => Err(WireError::Incomplete(
+                    "the Twenty-Two action is empty: set `exchange` or `play`",
+                )),
             },
             _ => Err(not_an_action_of::<State>(action)),
         }
@@ -86,9 +91,9 @@ impl WireGame for State {
         observation: &pb::Observation,
         legal_actions: &[pb::LegalAction],
         options: &Options,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         let Some(pb::observation::Game::TwentyTwo(typed)) = &observation.game else {
-            return Err(NO_TWENTY_TWO_VIEW.into());
+            return Err(WireError::Incomplete(NO_TWENTY_TWO_VIEW));
         };
         observation_from_view(observation.seat, &TypedView::of(typed), legal_actions, options)
     }
@@ -106,7 +111,7 @@ impl WireGame for State {
         bytes: &[u8],
         legal_actions: &[pb::LegalAction],
         options: &Options,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         twenty_two_bytes::decode(bytes, legal_actions, options)
     }
 }
@@ -263,8 +268,11 @@ fn observation_from_view<S: SeatSource, T: TrickSource, R: AsRef<[pb::TwentyTwoS
     typed: &TypedView<'_, S, T, R>,
     legal_actions: &[pb::LegalAction],
     options: &Options,
-) -> Result<Observation, String> {
-    let public = typed.public.as_ref().ok_or("the Twenty-Two view has no `public`")?;
+) -> Result<Observation, WireError> {
+    let public = typed
+        .public
+        .as_ref()
+        .ok_or(WireError::Incomplete("the Twenty-Two view has no `public`"))?;
     Ok(Observation {
         seat: seat_from_pb(seat)?,
         hand: hand_from_list(CardList::of(typed.hand, typed.hand_codes, "hand")?, "the hand")?,
@@ -365,36 +373,41 @@ fn phase_to_pb(phase: PhaseView) -> (pb::TwentyTwoPhase, Option<Seat>, Option<Se
 
 /// Cards held or played together from the wire (an action's, a hand, a play): at most
 /// [`MAX_HAND`], each a real card; `what` names them in the error about a card.
-fn hand_from_pb(cards: &[pb::Card], what: &str) -> Result<Cards, String> {
+fn hand_from_pb(cards: &[pb::Card], what: &str) -> Result<Cards, WireError> {
     hand_from_list(CardList::Messages(cards), what)
 }
 
 /// [`hand_from_pb`] for a hand sent either way (`Omit.cards`).
-fn hand_from_list(cards: CardList<'_>, what: &str) -> Result<Cards, String> {
+fn hand_from_list(cards: CardList<'_>, what: &str) -> Result<Cards, WireError> {
     if cards.len() > MAX_HAND {
-        return Err(TooManyCards { count: cards.len() }.to_string());
+        return Err(WireError::rule(TooManyCards { count: cards.len() }));
     }
-    let cards =
-        cards.iter().collect::<Result<Vec<_>, _>>().map_err(|err| format!("{what}: {err}"))?;
-    Cards::new(&cards).map_err(|err| err.to_string())
+    let cards = cards.iter().collect::<Result<Vec<_>, _>>().map_err(|err| err.within(what))?;
+    Cards::new(&cards).map_err(WireError::rule)
 }
 
 /// The public view from the wire, with the match's options (which it does not repeat).
 fn public_from_view<S: SeatSource, T: TrickSource, R: AsRef<[pb::TwentyTwoSeatCard]>>(
     public: &PublicFields<'_, S, T, R>,
     options: Options,
-) -> Result<PublicView, String> {
+) -> Result<PublicView, WireError> {
     let to_act = || {
-        public.to_act.ok_or_else(|| "the phase has a seat to act, but `to_act` is unset".to_owned())
+        public
+            .to_act
+            .ok_or(WireError::Incomplete("the phase has a seat to act, but `to_act` is unset"))
     };
     let phase = match pb::TwentyTwoPhase::try_from(public.phase).unwrap_or_default() {
         pb::TwentyTwoPhase::Exchange => PhaseView::Exchange { to_act: seat_from_pb(to_act()?)? },
         pb::TwentyTwoPhase::Play => PhaseView::Play {
-            leader: seat_from_pb(public.leader.ok_or("the play phase has no `leader`")?)?,
+            leader: seat_from_pb(
+                public.leader.ok_or(WireError::Incomplete("the play phase has no `leader`"))?,
+            )?,
             to_act: seat_from_pb(to_act()?)?,
         },
         pb::TwentyTwoPhase::Over => PhaseView::Over,
-        pb::TwentyTwoPhase::Unspecified => return Err("the Twenty-Two phase is not set".into()),
+        pb::TwentyTwoPhase::Unspecified => {
+            return Err(WireError::Incomplete("the Twenty-Two phase is not set"));
+        }
     };
     Ok(PublicView {
         options,
@@ -423,7 +436,7 @@ fn public_from_view<S: SeatSource, T: TrickSource, R: AsRef<[pb::TwentyTwoSeatCa
     })
 }
 
-fn public_seat_from_view(seat: &SeatView<'_>) -> Result<PublicSeat, String> {
+fn public_seat_from_view(seat: &SeatView<'_>) -> Result<PublicSeat, WireError> {
     Ok(PublicSeat {
         seat: seat_from_pb(seat.seat)?,
         score: seat.score,
@@ -435,13 +448,13 @@ fn public_seat_from_view(seat: &SeatView<'_>) -> Result<PublicSeat, String> {
     })
 }
 
-fn trick_from_view<T: TrickSource>(trick: &T) -> Result<Trick, String> {
+fn trick_from_view<T: TrickSource>(trick: &T) -> Result<Trick, WireError> {
     let plays = trick
         .plays()
         .map(|play| {
             Ok(Play { seat: seat_from_pb(play.seat)?, cards: hand_from_pb(play.cards, "a play")? })
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, WireError>>()?;
     Ok(Trick {
         plays,
         strongest: size(trick.strongest()),
@@ -449,17 +462,19 @@ fn trick_from_view<T: TrickSource>(trick: &T) -> Result<Trick, String> {
     })
 }
 
-fn seat_card_from_pb(card: &pb::TwentyTwoSeatCard) -> Result<SeatCard, String> {
-    let face = card.card.as_ref().ok_or("a seat's card has no `card`")?;
+fn seat_card_from_pb(card: &pb::TwentyTwoSeatCard) -> Result<SeatCard, WireError> {
+    let face = card.card.as_ref().ok_or(WireError::Incomplete("a seat's card has no `card`"))?;
     Ok(SeatCard { seat: seat_from_pb(card.seat)?, card: card_from_pb(face)? })
 }
 
-fn deal_result_from_view(result: &DealView<'_>) -> Result<DealResult, String> {
+fn deal_result_from_view(result: &DealView<'_>) -> Result<DealResult, WireError> {
     let tie_break = match pb::TwentyTwoTieBreak::try_from(result.tie_break).unwrap_or_default() {
         pb::TwentyTwoTieBreak::None => TieBreak::None,
         pb::TwentyTwoTieBreak::Points => TieBreak::Points,
         pb::TwentyTwoTieBreak::Random => TieBreak::Random,
-        pb::TwentyTwoTieBreak::Unspecified => return Err("the deal's tie break is not set".into()),
+        pb::TwentyTwoTieBreak::Unspecified => {
+            return Err(WireError::Incomplete("the deal's tie break is not set"));
+        }
     };
     Ok(DealResult {
         deal: result.deal,
@@ -592,7 +607,10 @@ mod tests {
     #[test]
     fn malformed_actions_are_refused() {
         let check = |action: pb::Action, expected: &str| {
-            assert_eq!(State::action_from_pb(&action), Err(expected.to_owned()));
+            assert_eq!(
+                State::action_from_pb(&action).map_err(|e| e.to_string()),
+                Err(expected.to_owned())
+            );
         };
         check(pb::Action { game: None }, "the action names no game: set `twenty_two`");
         check(
@@ -673,7 +691,10 @@ mod tests {
         let omit = pb::Omit { json: true, ..pb::Omit::default() };
         let wire = State::observation_to_pb(&observation, &omit);
         let refuse = |wire: &pb::Observation, expected: &str| {
-            assert_eq!(State::observation_from_pb(wire, &[], &options), Err(expected.to_owned()));
+            assert_eq!(
+                State::observation_from_pb(wire, &[], &options).map_err(|e| e.to_string()),
+                Err(expected.to_owned())
+            );
         };
         refuse(&pb::Observation { game: None, ..wire.clone() }, NO_TWENTY_TWO_VIEW);
         let mut bad = wire.clone();
@@ -692,7 +713,7 @@ mod tests {
                 &legal,
                 &options
             ),
-            Err("legal action 0 has no action".to_owned())
+            Err(WireError::EmptyLegalAction(0))
         );
     }
 
@@ -770,7 +791,8 @@ mod tests {
 
     #[test]
     fn create_refuses_bad_options_and_seat_counts() {
-        let error = |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err();
+        let error =
+            |options: &str, seats: u32| State::create(options, seats, 1).unwrap_err().to_string();
         let bad_json = error("{", 4);
         assert!(bad_json.starts_with("the Twenty-Two options are not valid: EOF"), "{bad_json}");
         let unknown = error(r#"{"limit": 22, "jokers": true}"#, 4);

@@ -21,6 +21,7 @@
 //!
 //! [`WireGame::observation_to_pb`]: super::WireGame::observation_to_pb
 
+use super::WireError;
 use cardroom_games::Card;
 use cardroom_games::twenty_two::{
     DealResult, MAX_HAND, Observation, Options, PublicSeat, PublicView, SeatCard, State, Trick,
@@ -258,7 +259,7 @@ pub(super) fn decode(
     bytes: &[u8],
     legal_actions: &[pb::LegalAction],
     options: &Options,
-) -> Result<Observation, String> {
+) -> Result<Observation, WireError> {
     let mut fields = ObservationFields::default();
     match fields.merge(bytes) {
         Some(()) => fields.observation(legal_actions, options),
@@ -275,9 +276,8 @@ fn decode_with_prost(
     bytes: &[u8],
     legal_actions: &[pb::LegalAction],
     options: &Options,
-) -> Result<Observation, String> {
-    let observation = <pb::Observation as prost::Message>::decode(bytes)
-        .map_err(|err| format!("the observation is not an `Observation` message: {err}"))?;
+) -> Result<Observation, WireError> {
+    let observation = <pb::Observation as prost::Message>::decode(bytes)?;
     State::observation_from_pb(&observation, legal_actions, options)
 }
 
@@ -336,9 +336,9 @@ impl<'a> ObservationFields<'a> {
         &self,
         legal_actions: &[pb::LegalAction],
         options: &Options,
-    ) -> Result<Observation, String> {
+    ) -> Result<Observation, WireError> {
         if !self.has_twenty_two {
-            return Err(NO_TWENTY_TWO_VIEW.into());
+            return Err(WireError::Incomplete(NO_TWENTY_TWO_VIEW));
         }
         let public = &self.twenty_two.public;
         // Each trick with the cards its plays point into.
@@ -955,7 +955,7 @@ mod tests {
         assert!(State::decode_observation(&before, &[], state.options()).is_ok());
         assert_eq!(
             State::decode_observation(&after, &[], state.options()),
-            Err(NO_TWENTY_TWO_VIEW.into())
+            Err(WireError::Incomplete(NO_TWENTY_TWO_VIEW))
         );
         for bytes in [before, after, Vec::new(), varint_field(OBSERVATION_SEAT, 1)] {
             assert_read_as_prost_reads::<State>(&bytes, &[], state.options());
