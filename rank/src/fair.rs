@@ -17,10 +17,12 @@
 //!    with [`SETTLED_PAIR_SHARE`] of the sets is not a partner.
 //! 2. **Information.** Otherwise the table holds the least certain open pair of the order whose
 //!    two bots can be seated.
-//! 3. **No filler.** While the order has an open pair of bots present, neither of which can be
-//!    seated now (they wait for a table already planned), nothing is planned: settled pairs get
-//!    no matches to fill the time. (An open pair with a bot away, on another node say, asks
-//!    nothing of the bots here.)
+//! 3. **No filler.** While the order has an open pair of bots present that cannot be seated now
+//!    because a bot of it waits for a table already planned, nothing is planned: settled pairs
+//!    get no matches to fill the time. (An open pair with a bot away, on another node say, asks
+//!    nothing of the bots here.) An open pair held back only because its bots are too far
+//!    ahead waits for the others, who play on among themselves, settled or not: a ladder never
+//!    stalls with every bot free.
 //! 4. **Balance.** Once the order is settled, the bot with the fewest sets and the bots it has
 //!    played least.
 //!
@@ -132,11 +134,26 @@ pub fn fair_table(
     if let Some(partner) = partner.flatten() {
         return Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table));
     }
-    let (a, b, _) = open
+    let least_certain = open
         .iter()
         .filter(|&&(a, b, _)| seatable.contains(&a) && seatable.contains(&b))
-        .min_by(|x, y| x.2.total_cmp(&y.2))?;
-    Some(fill(pairs, &is_open, now, sets, &seatable, vec![*a, *b], table))
+        .min_by(|x, y| x.2.total_cmp(&y.2));
+    if let Some(&(a, b, _)) = least_certain {
+        return Some(fill(pairs, &is_open, now, sets, &seatable, vec![a, b], table));
+    }
+    // No open pair can be seated. One with a bot held for a table already planned is played
+    // once that table ends: nothing is planned meanwhile (no filler). One whose bots are only
+    // too far ahead waits for the others to catch up, so the bots behind play on, the one
+    // furthest behind with the partner it has played least, settled or not: else nobody
+    // would ever move again.
+    if open.iter().any(|&(a, b, _)| now[a] == BotNow::Held || now[b] == BotNow::Held) {
+        return None;
+    }
+    let partner =
+        seatable.iter().copied().filter(|&other| other != behind).min_by_key(|&other| {
+            (pairs.tally(behind, other).n, now[other] != BotNow::Free, sets[other], other)
+        })?;
+    Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table))
 }
 
 /// `seated`, filled to `table` seats from `seatable`: each seat to the bot that adds the most
@@ -175,6 +192,25 @@ mod tests {
         for _ in 0..n {
             pairs.add(a, b, 1.0, 0.0);
         }
+    }
+
+    /// Seen on a ladder of two random bots, a heuristic and a searcher: the random pair stays
+    /// open forever and ran ahead; the other two had settled their pair and played it their
+    /// share. Excluding that pair and holding the fast ones back, the schedule planned nothing
+    /// ever again, with every bot free.
+    #[test]
+    fn the_bots_behind_play_on_while_the_open_pair_waits_for_them() {
+        let mut pairs = PairTable::new(4);
+        beaten(&mut pairs, 0, 2, 6);
+        beaten(&mut pairs, 1, 3, 6);
+        beaten(&mut pairs, 2, 3, 5);
+        let open = [(0, 1, 0.4)];
+        let now = [BotNow::Free; 4];
+        let sets = [16, 16, 5, 5];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), Some(vec![2, 3]));
+        // Were a bot of the open pair held for a table already planned, that table comes first.
+        let now = [BotNow::Held, BotNow::Free, BotNow::Free, BotNow::Free];
+        assert_eq!(fair_table(&pairs, &open, &now, &sets, 2), None);
     }
 
     #[test]
