@@ -15,22 +15,24 @@ use tonic::Code;
 
 mod support;
 
-use support::{add_bot, listening_address};
+use support::{Reaped, add_bot, listening_address};
 
 #[test]
 fn a_peer_that_keeps_guessing_keys_waits_and_is_logged_once() {
     let dir = tempfile::tempdir().unwrap();
     let store = format!("sqlite:{}", dir.path().join("store.db").display());
     let key = add_bot(&store, "ann");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--store", &store])
-        .args(["--auth-failures-per-peer", "5", "--record-dir"])
-        .arg(dir.path().join("records"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut server = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--store", &store])
+            .args(["--auth-failures-per-peer", "5", "--record-dir"])
+            .arg(dir.path().join("records"))
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let url = format!("http://{}", listening_address(&mut server));
     let log = Arc::new(Mutex::new(Vec::<String>::new()));
     let stderr = server.stderr.take().unwrap();
@@ -84,6 +86,5 @@ fn a_peer_that_keeps_guessing_keys_waits_and_is_logged_once() {
         let bursts = log.lock().unwrap().iter().filter(|l| l.contains("over the limit")).count();
         assert_eq!(bursts, 1, "{:?}", log.lock().unwrap());
     });
-    server.kill().unwrap();
-    server.wait().unwrap();
+    drop(server);
 }

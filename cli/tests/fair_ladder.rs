@@ -12,7 +12,7 @@ use cardroom_tests::eventually;
 
 mod support;
 
-use support::{StockBot, add_bot, example_bot, listening_address};
+use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
 
 /// Short matches (a limit of 5 points), two seats, one match at a time per bot.
 const LADDER: &str = "name = \"speeds\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
@@ -27,16 +27,18 @@ fn a_slow_bot_gets_its_share_of_a_ladder_of_fast_ones() {
     let bots = [("quick1", "random"), ("quick2", "random"), ("steady", "tt-heuristic")];
     let keys: Vec<String> = bots.iter().map(|(name, _)| add_bot(&store_url, name)).collect();
     let slow_key = add_bot(&store_url, "slow");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-        .arg("--ladder")
-        .arg(&ladder)
-        .arg("--record-dir")
-        .arg(dir.path().join("records"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
+            .arg("--ladder")
+            .arg(&ladder)
+            .arg("--record-dir")
+            .arg(dir.path().join("records"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let url = format!("http://{}", listening_address(&mut server));
     let mut processes = Vec::new();
     for ((name, binary), key) in bots.iter().zip(&keys) {
@@ -66,8 +68,7 @@ fn a_slow_bot_gets_its_share_of_a_ladder_of_fast_ones() {
         })
         .await
     });
-    server.kill().unwrap();
-    server.wait().unwrap();
+    drop(server);
     let mut counts: Vec<u32> = sets.iter().map(|(_, n)| *n).collect();
     counts.sort_unstable();
     let median = f64::from(counts[1] + counts[2]) / 2.0;

@@ -16,7 +16,7 @@ use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{StockBot, add_bot, example_bot, listening_address};
+use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
 
 /// Long matches (a limit of 99 points), so that the revocation comes mid-match.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
@@ -29,16 +29,18 @@ fn a_revoked_or_replaced_key_ends_the_bots_streams_playing_or_waiting() {
     let ladder = dir.path().join("duel.toml");
     std::fs::write(&ladder, LADDER).unwrap();
     let (ann, ben) = (add_bot(&store_url, "ann"), add_bot(&store_url, "ben"));
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-        .args(["--admin-token", "T", "--ladder"])
-        .arg(&ladder)
-        .arg("--record-dir")
-        .arg(dir.path().join("records"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
+            .args(["--admin-token", "T", "--ladder"])
+            .arg(&ladder)
+            .arg("--record-dir")
+            .arg(dir.path().join("records"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let url = format!("http://{}", listening_address(&mut server));
     let random = example_bot("random");
     let start = |name: &str, key: &str| {
@@ -138,6 +140,5 @@ fn a_revoked_or_replaced_key_ends_the_bots_streams_playing_or_waiting() {
         assert!(said.contains("was replaced"), "{said}");
         assert!(said.contains("waiting cannot change this, so the bot stops"), "{said}");
     });
-    server.kill().unwrap();
-    server.wait().unwrap();
+    drop(server);
 }

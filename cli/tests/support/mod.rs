@@ -178,3 +178,28 @@ pub(crate) fn add_bot(store: &str, name: &str) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8(output.stdout).expect("a key is ASCII").trim().to_owned()
 }
+
+/// A server child killed (SIGKILL) and reaped when dropped, so that a failing test leaves no
+/// server running behind it.
+#[allow(dead_code, reason = "the suites that start a server of their own use it")]
+pub(crate) struct Reaped(pub(crate) Child);
+
+impl std::ops::Deref for Reaped {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Reaped {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
