@@ -6,13 +6,11 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-use std::process::{Command, Stdio};
-
 use cardroom_tests::eventually;
 
 mod support;
 
-use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
+use support::{StockBot, add_bot, example_bot, serve_ladder};
 
 /// Short matches (a limit of 5 points), two seats, one match at a time per bot.
 const LADDER: &str = "name = \"speeds\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
@@ -27,19 +25,9 @@ fn a_slow_bot_gets_its_share_of_a_ladder_of_fast_ones() {
     let bots = [("quick1", "random"), ("quick2", "random"), ("steady", "tt-heuristic")];
     let keys: Vec<String> = bots.iter().map(|(name, _)| add_bot(&store_url, name)).collect();
     let slow_key = add_bot(&store_url, "slow");
-    let mut server = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-            .arg("--ladder")
-            .arg(&ladder)
-            .arg("--record-dir")
-            .arg(dir.path().join("records"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let url = format!("http://{}", listening_address(&mut server));
+    let records = dir.path().join("records");
+    let (server, listening) = serve_ladder("127.0.0.1:0", &store_url, &ladder, &records, &[]);
+    let url = format!("http://{listening}");
     let mut processes = Vec::new();
     for ((name, binary), key) in bots.iter().zip(&keys) {
         let args = ["--server", &url, "--lobby", name, "--key", key, "--matches", "0"];

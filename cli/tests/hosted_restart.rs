@@ -14,8 +14,6 @@
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use cardroom_proto::pb;
 use cardroom_rank::RatingSystem;
@@ -25,29 +23,10 @@ use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{StockBot, add_bot, example_bot};
+use support::{StockBot, add_bot, example_bot, serve_ladder};
 
 const LADDER: &str =
     "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 3\nmax_concurrent = 2\n";
-
-/// `cardroom serve` on `addr` (`127.0.0.1:0` for a free port) over the store and ladder file;
-/// returns the process and the address it listens on.
-fn serve(addr: &str, store: &Path, ladder: &Path, records: &Path) -> (Child, String) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", addr, "--registered-only"])
-        .arg("--store")
-        .arg(format!("sqlite:{}", store.display()))
-        .arg("--ladder")
-        .arg(ladder)
-        .arg("--record-dir")
-        .arg(records)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let addr = support::listening_address(&mut server);
-    (server, addr)
-}
 
 /// Every match of the ladder that is not planned, by id: its state, attempt and server id.
 async fn matches(
@@ -72,7 +51,7 @@ fn stock_bots_keep_playing_through_a_sigkill_and_restart_of_their_server() {
     let store_url = format!("sqlite:{}", store_path.display());
     let names = ["ann", "ben", "cat", "dan"];
     let keys: Vec<String> = names.iter().map(|name| add_bot(&store_url, name)).collect();
-    let (mut server, addr) = serve("127.0.0.1:0", &store_path, &ladder_path, &records);
+    let (mut server, addr) = serve_ladder("127.0.0.1:0", &store_url, &ladder_path, &records, &[]);
     let url = format!("http://{addr}");
     let random = example_bot("random");
     let mut bots: Vec<StockBot> = Vec::new();
@@ -112,7 +91,7 @@ fn stock_bots_keep_playing_through_a_sigkill_and_restart_of_their_server() {
         let played_before: Vec<u64> = bots.iter().map(StockBot::matches).collect();
 
         // The same store, the same port: the bots were told nothing else.
-        let (mut server, again) = serve(&addr, &store_path, &ladder_path, &records);
+        let (mut server, again) = serve_ladder(&addr, &store_url, &ladder_path, &records, &[]);
         assert_eq!(again, addr);
         let after = eventually(
             "the killed matches played again, two more sets rated, every bot process playing",
@@ -164,7 +143,7 @@ fn a_registered_stock_bot_cut_off_mid_match_takes_its_seat_back() {
     std::fs::write(&ladder_path, ladder).unwrap();
     let (ann, ben) = (add_bot(&store_url, "ann"), add_bot(&store_url, "ben"));
     let records = dir.path().join("records");
-    let (mut server, addr) = serve("127.0.0.1:0", &store_path, &ladder_path, &records);
+    let (mut server, addr) = serve_ladder("127.0.0.1:0", &store_url, &ladder_path, &records, &[]);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {

@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use cardroom_proto::pb;
 use cardroom_store::{FailureKind, MatchState};
@@ -16,7 +16,7 @@ use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
+use support::{StockBot, add_bot, example_bot, serve_ladder};
 
 /// Long matches (a limit of 99 points), so that the revocation comes mid-match.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
@@ -29,19 +29,10 @@ fn a_revoked_or_replaced_key_ends_the_bots_streams_playing_or_waiting() {
     let ladder = dir.path().join("duel.toml");
     std::fs::write(&ladder, LADDER).unwrap();
     let (ann, ben) = (add_bot(&store_url, "ann"), add_bot(&store_url, "ben"));
-    let mut server = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-            .args(["--admin-token", "T", "--ladder"])
-            .arg(&ladder)
-            .arg("--record-dir")
-            .arg(dir.path().join("records"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let url = format!("http://{}", listening_address(&mut server));
+    let records = dir.path().join("records");
+    let (server, listening) =
+        serve_ladder("127.0.0.1:0", &store_url, &ladder, &records, &["--admin-token", "T"]);
+    let url = format!("http://{listening}");
     let random = example_bot("random");
     let start = |name: &str, key: &str| {
         let args = ["--server", &url, "--lobby", name, "--key", key, "--matches", "0"];

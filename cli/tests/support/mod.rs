@@ -203,3 +203,31 @@ impl Drop for Reaped {
         let _ = self.0.wait();
     }
 }
+
+/// `cardroom serve --registered-only` on `addr` (`127.0.0.1:0` for a free port) over the SQLite
+/// store `store` (a `sqlite:` URL) with the hosted ladder file `ladder`, records in `records`,
+/// and `extra` flags; returns the process (killed when dropped) and the address it listens on.
+#[allow(dead_code, reason = "the suites that host a ladder use it")]
+pub(crate) fn serve_ladder(
+    addr: &str,
+    store: &str,
+    ladder: &std::path::Path,
+    records: &std::path::Path,
+    extra: &[&str],
+) -> (Reaped, String) {
+    let mut server = Reaped(
+        std::process::Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", addr, "--registered-only", "--store", store])
+            .arg("--ladder")
+            .arg(ladder)
+            .arg("--record-dir")
+            .arg(records)
+            .args(extra)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cardroom serve starts: {error}")),
+    );
+    let listening = listening_address(&mut server);
+    (server, listening)
+}
