@@ -113,24 +113,29 @@ pub fn fair_table(
             && !is_open(a, b)
             && f64::from(pairs.tally(a, b).n) >= SETTLED_PAIR_SHARE * total + AHEAD_SLACK
     };
-    let partner = (sets[behind] as f64) < FAIR_SHARE * median || open.is_empty();
-    let partner = partner.then(|| {
-        seatable.iter().copied().filter(|&other| other != behind && !spent(behind, other)).min_by(
-            |&x, &y| {
-                let certainty = |other: usize| {
-                    open.iter()
-                        .find(|&&(a, b, _)| (a, b) == (behind, other) || (a, b) == (other, behind))
-                        .map_or(f64::INFINITY, |&(_, _, c)| c)
-                };
+    // The partner of `behind`: the one it is least certainly ordered with, then the one it has
+    // played least; a spent pair only where `spent_too`.
+    let partner_of_behind = |spent_too: bool| {
+        let certainty = |other: usize| {
+            open.iter()
+                .find(|&&(a, b, _)| (a, b) == (behind, other) || (a, b) == (other, behind))
+                .map_or(f64::INFINITY, |&(_, _, c)| c)
+        };
+        seatable
+            .iter()
+            .copied()
+            .filter(|&other| other != behind && (spent_too || !spent(behind, other)))
+            .min_by(|&x, &y| {
                 certainty(x)
                     .total_cmp(&certainty(y))
                     .then(pairs.tally(behind, x).n.cmp(&pairs.tally(behind, y).n))
                     .then((now[x] != BotNow::Free).cmp(&(now[y] != BotNow::Free)))
                     .then(sets[x].cmp(&sets[y]))
                     .then(x.cmp(&y))
-            },
-        )
-    });
+            })
+    };
+    let partner = (sets[behind] as f64) < FAIR_SHARE * median || open.is_empty();
+    let partner = partner.then(|| partner_of_behind(false));
     if let Some(partner) = partner.flatten() {
         return Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table));
     }
@@ -149,10 +154,7 @@ pub fn fair_table(
     if open.iter().any(|&(a, b, _)| now[a] == BotNow::Held || now[b] == BotNow::Held) {
         return None;
     }
-    let partner =
-        seatable.iter().copied().filter(|&other| other != behind).min_by_key(|&other| {
-            (pairs.tally(behind, other).n, now[other] != BotNow::Free, sets[other], other)
-        })?;
+    let partner = partner_of_behind(true)?;
     Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table))
 }
 
