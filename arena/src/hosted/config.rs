@@ -23,8 +23,16 @@
 //!                             # waiting in the lobby)
 //!
 //! schedule = "adaptive"      # the next table: "adaptive" (every bot its share, then where the
-//!                             # order is least settled: the arena's `fair` schedule) or
-//!                             # "least_certain" (by ratings, among the bots free at the time)
+//!                             # order is least settled: the arena's `fair` schedule),
+//!                             # "least_certain" (by ratings, among the bots free at the time),
+//!                             # or a plan over `bots`, in their order: "round_robin" (every
+//!                             # table, `rounds` times), "gauntlet" (`challenger` at every table
+//!                             # of the others, `rounds` times) or "swiss" (two seats: `rounds`
+//!                             # rounds paired by points); a planned ladder closes once played
+//! # rounds = 1                # a plan's rounds
+//! # challenger = "alice"      # the gauntlet's bot
+//! # max_sets = 10000          # close the ladder once this many sets are rated (default: never)
+//! duplicate = true            # every seating of a set plays the same deal; false: each its own
 //! stop_when_settled = false   # close the ladder once its order is settled at 95%
 //! finals = false              # a finals ladder: each bot plays only the version of its first
 //!                             # rated set (a set with another is void, the bot paused), no
@@ -115,6 +123,18 @@ pub struct HostedLadderFile {
     /// How the next table is chosen.
     #[serde(default)]
     pub schedule: Schedule,
+    /// A planned schedule's rounds (round robin, gauntlet, Swiss).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// The gauntlet's bot.
+    #[serde(default)]
+    pub challenger: Option<String>,
+    /// The ladder closes once this many sets are rated.
+    #[serde(default)]
+    pub max_sets: Option<u64>,
+    /// Whether every seating of a set plays the same deal.
+    #[serde(default = "yes")]
+    pub duplicate: bool,
     /// Whether the ladder closes itself once its order is settled.
     #[serde(default)]
     pub stop_when_settled: bool,
@@ -214,6 +234,33 @@ pub enum Schedule {
     /// The continuous format's pairing: the two bots whose ratings are least certainly
     /// ordered, and the bots closest to them in rating ([`cardroom_rank::schedule::least_certain`]).
     LeastCertain,
+    /// Every table of `bots` ([`cardroom_rank::schedule::round_robin`]), `rounds` times.
+    RoundRobin,
+    /// `challenger` at every table of the others ([`cardroom_rank::schedule::gauntlet`]),
+    /// `rounds` times.
+    Gauntlet,
+    /// `rounds` Swiss rounds among `bots` at tables of two
+    /// ([`cardroom_rank::schedule::SwissState`]), each paired once the last is rated.
+    Swiss,
+}
+
+impl Schedule {
+    /// Whether the schedule is a plan over the file's `bots`, which closes the ladder once
+    /// played.
+    pub fn is_planned(self) -> bool {
+        matches!(self, Schedule::RoundRobin | Schedule::Gauntlet | Schedule::Swiss)
+    }
+
+    /// The name the file gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Adaptive => "adaptive",
+            Schedule::LeastCertain => "least_certain",
+            Schedule::RoundRobin => "round_robin",
+            Schedule::Gauntlet => "gauntlet",
+            Schedule::Swiss => "swiss",
+        }
+    }
 }
 
 /// When a bot whose matches keep failing is paused.
@@ -320,6 +367,10 @@ impl HostedLadderFile {
             }
             (HostedFormat::Ladder, None) => {}
         }
+        self.check_plan()?;
+        if self.max_sets == Some(0) {
+            return refuse("`max_sets` must be at least 1".into());
+        }
         if let Some(bots) = &self.bots {
             if let Some(twice) = bots.iter().enumerate().find(|(i, b)| bots[..*i].contains(b)) {
                 return refuse(format!("`bots` names {:?} twice", twice.1));
@@ -333,6 +384,69 @@ impl HostedLadderFile {
             }
         }
         Ok(())
+    }
+
+    /// Checks `schedule`, `rounds` and `challenger` together.
+    fn check_plan(&self) -> Result<(), LadderFileError> {
+        let refuse = |message: String| Err(LadderFileError(message));
+        let schedule = self.schedule.name();
+        if !self.schedule.is_planned() {
+            if self.rounds.is_some() {
+                return refuse(format!("`rounds` is for a planned `schedule`, not {schedule:?}"));
+            }
+            if self.challenger.is_some() {
+                return refuse(format!(
+                    "`challenger` is for `schedule` = \"gauntlet\", not {schedule:?}"
+                ));
+            }
+            return Ok(());
+        }
+        if self.format == HostedFormat::Sprt {
+            return refuse(format!(
+                "`format` = \"sprt\" chooses its own tables: `schedule` = {schedule:?} cannot be"
+            ));
+        }
+        if self.rounds == Some(0) {
+            return refuse("`rounds` must be at least 1".into());
+        }
+        let Some(bots) = &self.bots else {
+            return refuse(format!("`schedule` = {schedule:?} needs `bots`, the field it plans"));
+        };
+        match (self.schedule, &self.challenger) {
+            (Schedule::Gauntlet, None) => {
+                return refuse("`schedule` = \"gauntlet\" needs a `challenger`".into());
+            }
+            (Schedule::Gauntlet, Some(challenger)) if !bots.contains(challenger) => {
+                return refuse(format!("`challenger` {challenger:?} is not one of `bots`"));
+            }
+            (Schedule::Gauntlet, Some(_)) => {}
+            (_, Some(_)) => {
+                return refuse(format!(
+                    "`challenger` is for `schedule` = \"gauntlet\", not {schedule:?}"
+                ));
+            }
+            (_, None) => {}
+        }
+        if self.schedule == Schedule::Swiss && self.seats != 2 {
+            return refuse(format!("`schedule` = \"swiss\" needs `seats` = 2, not {}", self.seats));
+        }
+        Ok(())
+    }
+
+    /// A planned schedule's rounds (one unless the file says).
+    pub fn plan_rounds(&self) -> u32 {
+        self.rounds.unwrap_or(1)
+    }
+
+    /// Whether `self` gives a ladder stored as `stored` more to play: more rounds of its plan,
+    /// or a larger `max_sets` (a closed ladder then runs again).
+    pub fn grows(&self, stored: &HostedLadderFile) -> bool {
+        let more_sets = match (self.max_sets, stored.max_sets) {
+            (None, Some(_)) => true,
+            (Some(new), Some(old)) => new > old,
+            _ => false,
+        };
+        more_sets || (self.schedule.is_planned() && self.plan_rounds() > stored.plan_rounds())
     }
 
     /// The rating system: the file's, else Glicko-2 at tables of two and Weng-Lin at larger.
@@ -351,9 +465,11 @@ impl HostedLadderFile {
     }
 
     /// What a restarted ladder may not change: the game, its options, the table, the seed, the
-    /// seatings and the rating system (they make its sets and ratings what they are). `Err`
+    /// seatings, the rating system and a plan (they make its sets and ratings what they are). `Err`
     /// names the first field that differs from `stored`.
     pub fn same_ladder(&self, stored: &HostedLadderFile) -> Result<(), LadderFileError> {
+        // A plan is over its bots in their order.
+        let planned = self.schedule.is_planned() || stored.schedule.is_planned();
         let differs = [
             ("game", self.game != stored.game),
             ("options", self.options != stored.options),
@@ -363,11 +479,15 @@ impl HostedLadderFile {
             ("rating", self.rating_system() != stored.rating_system()),
             ("format", self.format != stored.format || self.sprt != stored.sprt),
             ("finals", self.finals != stored.finals),
+            ("schedule", planned && self.schedule != stored.schedule),
+            ("bots", planned && self.bots != stored.bots),
+            ("challenger", self.challenger != stored.challenger),
+            ("duplicate", self.duplicate != stored.duplicate),
         ];
         match differs.iter().find(|(_, differs)| *differs) {
             Some((field, _)) => Err(LadderFileError(format!(
                 "ladder {:?} exists with another `{field}`: a ladder's game, options, seats, seed, \
-                 seatings, rating system, format and finals never change (give the new one another name)",
+                 seatings, rating system, format, finals and plan never change (give the new one another name)",
                 self.name
             ))),
             None => Ok(()),
@@ -392,6 +512,10 @@ impl WireVisitor for CheckTable<'_> {
     fn visit<G: WireGame>(self) -> Result<(), wire::WireError> {
         G::create(self.options_json, u32::from(self.seats), 0).map(|_| ())
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn one() -> u32 {
@@ -446,6 +570,23 @@ mod tests {
             ("name = \"g\"\ngame = \"gin\"\n[health]\nwindow = 2\nmax_failures = 3", "`health"),
             ("name = \"g\"\ngame = \"gin\"\nbots = [\"a\", \"a\"]", "`bots`"),
             ("name = \"g\"\ngame = \"gin\"\nsets = 3", "sets"),
+            ("name = \"g\"\ngame = \"gin\"\nschedule = \"round_robin\"", "needs `bots`"),
+            ("name = \"g\"\ngame = \"gin\"\nrounds = 2", "`rounds`"),
+            ("name = \"g\"\ngame = \"gin\"\nmax_sets = 0", "`max_sets`"),
+            (
+                "name = \"g\"\ngame = \"gin\"\nschedule = \"gauntlet\"\nbots = [\"a\", \"b\"]",
+                "`challenger`",
+            ),
+            (
+                "name = \"g\"\ngame = \"gin\"\nschedule = \"gauntlet\"\nchallenger = \"c\"\n\
+                 bots = [\"a\", \"b\"]",
+                "not one of `bots`",
+            ),
+            (
+                "name = \"t\"\ngame = \"twenty_two\"\nseats = 3\nschedule = \"swiss\"\n\
+                 bots = [\"a\", \"b\", \"c\"]",
+                "`seats` = 2",
+            ),
         ];
         for (text, field) in cases {
             let refused = HostedLadderFile::parse(text).unwrap_err();

@@ -31,6 +31,7 @@
 
 mod config;
 mod nodes;
+mod plan;
 mod standings;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -294,7 +295,8 @@ impl HostedLadders {
 
     /// Opens the ladder of `file` (its text `text`): created if new, else resumed with the
     /// file's cap, clock, health and bots (its game, options, table, seed, seatings and rating
-    /// system must be those it was created with).
+    /// system must be those it was created with). A closed ladder whose budget the file grows
+    /// (`rounds`, `max_sets`) runs again.
     ///
     /// Nodes of one shared store that start together with the same file open one ladder: the
     /// first creates it, the others resume it.
@@ -316,7 +318,14 @@ impl HostedLadders {
             found.ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", file.name)))?;
         let stored = HostedLadderFile::parse(&ladder.spec.config)?;
         file.same_ladder(&stored)?;
-        let ladder = store.update_ladder_config(ladder.id, file.provisional_sets, text).await?;
+        let grows = ladder.status == LadderStatus::Closed && file.grows(&stored);
+        let mut ladder = store.update_ladder_config(ladder.id, file.provisional_sets, text).await?;
+        if grows {
+            // Closed by its budget, which the file grows: it plays on.
+            info!(ladder = %file.name, "the ladder's budget grew: it runs again");
+            ladder =
+                store.set_ladder_status(ladder.id, LadderStatus::Running, None, now_ms()).await?;
+        }
         self.run(ladder.clone()).await?;
         Ok(ladder)
     }
@@ -1188,9 +1197,22 @@ impl Runner {
             .filter(|m| m.state == MatchState::Planned)
             .flat_map(|m| m.seats.iter().map(|s| s.bot))
             .collect();
+        if self
+            .file
+            .max_sets
+            .is_some_and(|max| self.evidence.revision() + self.open.len() as u64 >= max)
+        {
+            return Ok(false);
+        }
         let adaptive =
             self.file.format == HostedFormat::Ladder && self.file.schedule == Schedule::Adaptive;
-        let table = if adaptive {
+        let table = if self.file.schedule.is_planned() {
+            let view = self.plan_view();
+            match view.next(|bot| self.can_play(bot, free) && !queued.contains(&bot)) {
+                plan::Next::Table(table) => Some(table),
+                plan::Next::Wait | plan::Next::Done => None,
+            }
+        } else if adaptive {
             self.fair_table(free, node)
         } else {
             let candidates: Vec<BotId> = self
@@ -1211,7 +1233,8 @@ impl Runner {
             .enumerate()
             .map(|(j, seating)| NewMatch {
                 rotation: j as u32,
-                seed,
+                // Without duplicate deals each seating gets a deal of its own.
+                seed: if self.file.duplicate { seed } else { derive_seed(seed, j as u64 + 1) },
                 seats: seating.iter().map(|&pos| bots[pos]).collect(),
             })
             .collect();
@@ -1221,6 +1244,23 @@ impl Runner {
         self.open.insert(index, planned);
         self.planned_at.insert(index, Instant::now());
         Ok(true)
+    }
+
+    /// A planned schedule's view of the ladder: the file's field by id, the rated sets and the
+    /// open sets' tables.
+    fn plan_view(&self) -> plan::PlanView<'_> {
+        // A planned file names its bots (checked): their ids once entered.
+        let names = self.file.bots.as_deref().unwrap_or_default();
+        let field = names
+            .iter()
+            .map(|name| self.bots.iter().find(|(_, b)| &b.name == name).map(|(&id, _)| id))
+            .collect::<Vec<_>>();
+        plan::PlanView {
+            file: &self.file,
+            field,
+            rated: self.evidence.counted_sets(),
+            open: self.open.values().map(|set| set.bots.clone()).collect(),
+        }
     }
 
     /// Commits a match's end (or gives the match back if it was aborted), and checks its bots'

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, StandingsRow};
 use tracing::{info, warn};
 
-use super::{HostedError, HostedFormat, now_ms};
+use super::{HostedError, HostedFormat, now_ms, plan};
 use cardroom_rank::fair::{BotNow, fair_table};
 use cardroom_rank::orders::OrderTest;
 use cardroom_rank::pairwise::{PairTable, set_score};
@@ -82,7 +82,7 @@ impl SnapshotThrottle {
 }
 
 /// One rated set as the evidence keeps it: per match, each seat's bot and place.
-type SetPlaces = Vec<Vec<(BotId, u8)>>;
+pub(super) type SetPlaces = Vec<Vec<(BotId, u8)>>;
 
 /// The head-to-head evidence of a ladder's rated sets (see the `hosted::standings` module's docs).
 #[derive(Clone, Debug)]
@@ -146,6 +146,11 @@ impl Evidence {
     /// The bots, by id.
     pub fn bots(&self) -> &[BotId] {
         &self.bots
+    }
+
+    /// The sets counted, in the order they were rated: per match, each seat's bot and place.
+    pub(super) fn counted_sets(&self) -> &[SetPlaces] {
+        &self.sets
     }
 
     /// The ladder's sets rated: the revision the standings are of.
@@ -499,7 +504,9 @@ impl super::Runner {
         let closed = self.ladder.status == LadderStatus::Closed;
         let verdict = sprt.and_then(|(_, verdict)| verdict);
         let settled = standings.settled && standings.sets > 0 && standings.rows.len() >= 2;
-        let closes = !closed && (verdict.is_some() || self.file.stop_when_settled && settled);
+        let spent = self.budget_spent();
+        let closes = !closed
+            && (verdict.is_some() || spent.is_some() || self.file.stop_when_settled && settled);
         let force = closed || closes || self.file.finals;
         if self.snapshot.write_now(Instant::now(), force)
             && let Err(error) = self.store().put_standings(self.id(), &standings).await
@@ -509,8 +516,8 @@ impl super::Runner {
         if !closes {
             return;
         }
-        if let Some(verdict) = verdict {
-            self.close(&verdict).await;
+        if let Some(reason) = verdict.or(spent) {
+            self.close(&reason).await;
             return;
         }
         let order: Vec<&str> = standings
@@ -525,6 +532,25 @@ impl super::Runner {
             standings.sets
         );
         self.close(&reason).await;
+    }
+
+    /// Why the ladder is over by its file's budget, if it is: its plan is played, or its
+    /// `max_sets` sets are rated.
+    fn budget_spent(&self) -> Option<String> {
+        let rated = self.evidence.revision();
+        if self.file.schedule.is_planned()
+            && self.open.is_empty()
+            && self.plan_view().next(|_| false) == plan::Next::Done
+        {
+            let rounds = self.file.plan_rounds();
+            let s = if rounds == 1 { "" } else { "s" };
+            return Some(format!(
+                "played: the {} of {rounds} round{s}, {rated} sets",
+                self.file.schedule.name()
+            ));
+        }
+        let max = self.file.max_sets?;
+        (rated >= max).then(|| format!("played: its {max} sets are rated"))
     }
 
     /// Closes the ladder with `reason` and tells its task (this one) through its status.
