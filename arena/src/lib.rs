@@ -1,29 +1,13 @@
-//! The arena: bot-vs-bot ladders for cardroom. The ranking maths they run on (schedules,
-//! duplicate seatings, ratings, the pairwise and order tests, settlement, SPRT) is
-//! `cardroom-rank`; this crate runs ladders with it:
+//! The arena: bot-vs-bot ladders for cardroom, all hosted ladders on the one store. The ranking
+//! maths they run on (schedules, duplicate seatings, ratings, the pairwise and order tests,
+//! settlement, SPRT) is `cardroom-rank`; this crate runs ladders with it:
 //!
+//! - [`hosted`]: the ladders a server runs by itself among the registered bots in its lobby
+//!   (`cardroom serve --ladder`, and `cardroom arena run` on a server in process).
 //! - [`config`]: the ladder file (TOML) that `cardroom arena run` reads, checked before
-//!   anything is made.
-//! - [`hosted`]: ladders the server runs by itself among the registered bots in its lobby
-//!   (`cardroom serve --ladder`).
-//! - [`ladder`] runs a ladder in process; [`net`] plays its matches on a cardroom server, with
-//!   in-process bots over gRPC and external bot programs; [`store`] keeps it in a SQLite file;
-//!   [`leaderboard`] reads its standings.
+//!   anything is made, and the hosted ladder it makes.
 
 pub mod config;
 pub mod hosted;
-pub mod ladder;
-pub mod leaderboard;
-pub mod net;
-pub mod store;
 
-pub use config::{BotEntry, BotSource, LadderFile, Transport};
-pub use ladder::{
-    ArenaError, BotMaker, Format, Ladder, MatchMaker, MatchPlayer, Progress, Settings, Summary,
-    run, run_with,
-};
-pub use leaderboard::{Leaderboard, Row};
-pub use net::{AnyBotMaker, ExternalBot, NetBot, NetPlayer};
-pub use store::{
-    FinishedMatch, PendingMatch, PlannedMatch, RatingPoint, Store, StoreError, StoredSet,
-};
+pub use config::{BotEntry, BotSource, ConfigError, Format, LadderFile};

@@ -1,16 +1,19 @@
-//! The bots of a ladder file, made real: the built-in bots (the example bots, in this process),
-//! external programs and remote bots in a server's lobby; and the game's first deal, so that a
-//! file that cannot play is refused before anything is made.
+//! The bots of a ladder file, made real: the built-in bots (the example bots, in this process)
+//! and bot programs, which wait in the lobby through [`crate::lineup`]; and the game's first
+//! deal, so that a file that cannot play is refused before anything is made.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use cardroom_arena::{AnyBotMaker, BotEntry, BotMaker, BotSource, ExternalBot, LadderFile, NetBot};
-use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
+use cardroom_arena::{BotEntry, BotSource, LadderFile};
+use cardroom_example_bots::catalogue::{self, BotFactory, ExampleGame, ExampleVisitor};
 use cardroom_sdk::GameKind;
 
+use crate::lineup::{AnyBotMaker, Program};
+
 /// The built-in bot `name` of game `G` (the example bots: [`ExampleGame::builtin`]).
-pub(crate) fn builtin<G: ExampleGame>(name: &str) -> anyhow::Result<BotMaker<G>> {
+pub(crate) fn builtin<G: ExampleGame>(name: &str) -> anyhow::Result<BotFactory<G>> {
     G::builtin(name).with_context(|| {
         format!(
             "no built-in bot \"{name}\" for {} (built in: {})",
@@ -21,7 +24,7 @@ pub(crate) fn builtin<G: ExampleGame>(name: &str) -> anyhow::Result<BotMaker<G>>
 }
 
 /// The built-in bots of one game, by name ([`builtin`]).
-pub(crate) type Builtin<G> = fn(&str) -> anyhow::Result<BotMaker<G>>;
+pub(crate) type Builtin<G> = fn(&str) -> anyhow::Result<BotFactory<G>>;
 
 /// Generic code over the game of a ladder, given that game's built-in bots
 /// ([`with_builtins`]).
@@ -44,8 +47,8 @@ pub(crate) fn with_builtins<V: WithBuiltins>(game: GameKind, visitor: V) -> V::O
     catalogue::visit(game, Visit(visitor))
 }
 
-/// A built-in bot for the networked runner.
-fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
+/// A built-in bot, made for any game's runner.
+pub(crate) fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
     struct AnyBuiltin<'a>(&'a str);
     impl WithBuiltins for AnyBuiltin<'_> {
         type Output = anyhow::Result<AnyBotMaker>;
@@ -57,43 +60,63 @@ fn any_bot(name: &str, game: GameKind) -> anyhow::Result<AnyBotMaker> {
     with_builtins(game, AnyBuiltin(name))
 }
 
-/// The networked ladder's bots, by name.
-pub(crate) fn net_bots(file: &LadderFile) -> anyhow::Result<Vec<(String, NetBot)>> {
-    file.bots
-        .iter()
-        .map(|b| {
-            let bot = match b.source()? {
-                BotSource::Builtin(name) => NetBot::InProcess(any_bot(name, file.game)?),
-                BotSource::Command(command) => NetBot::External(external(file, b, command)?),
-                BotSource::Lobby(lobby) => NetBot::Remote(lobby.to_owned()),
-            };
-            Ok((b.name.clone(), bot))
-        })
-        .collect()
-}
-
-/// An external bot, its program checked: one that cannot start fails the ladder before its
-/// first match, instead of every match waiting out the reconnect grace for it.
-fn external(
+/// A ladder file's bot program, its first word checked: one that cannot start fails the
+/// ladder before anything is made.
+pub(crate) fn program(
     file: &LadderFile,
     entry: &BotEntry,
     command: &[String],
-) -> anyhow::Result<ExternalBot> {
-    let (program, args) = command.split_first().context("empty command")?;
-    let bot = ExternalBot {
-        program: program.into(),
-        args: args.to_vec(),
-        env: entry.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+) -> anyhow::Result<Program> {
+    let env: Vec<(String, String)> =
+        entry.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let first = command.first().context("an empty command")?;
+    check_program(&entry.name, Path::new(first), &env)?;
+    Ok(Program {
+        command: command.to_vec(),
+        env,
         flags: entry.flags,
-        log: file.log_dir.join(format!("{}.log", file_name(&entry.name))),
-    };
-    bot.check_program(&entry.name)?;
-    Ok(bot)
+        log: Some(file.log_dir.join(format!("{}.log", file_name(&entry.name)))),
+        max_restarts: file.max_restarts,
+        concurrency: file.parallel,
+    })
 }
 
-/// Checks everything a ladder needs before its SQLite file or its server is made: the game's
-/// options and a first deal at this table size, every built-in bot's name, every external
-/// program.
+/// Where `program` is found: a path given (more than one component) if it is an executable
+/// file, else the first executable of that name on `PATH` (the bot's `env` first).
+fn check_program(name: &str, program: &Path, env: &[(String, String)]) -> anyhow::Result<PathBuf> {
+    let cannot = |why: &str| {
+        anyhow::anyhow!("bot \"{name}\": cannot start \"{}\": {why}", program.display())
+    };
+    if program.components().count() > 1 {
+        return if is_executable(program) {
+            Ok(program.to_owned())
+        } else if program.is_file() {
+            Err(cannot("the file is not executable"))
+        } else {
+            Err(cannot("no such file"))
+        };
+    }
+    let path = env
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("PATH"))
+        .unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable(candidate))
+        .ok_or_else(|| cannot("no such program on PATH"))
+}
+
+/// Whether `path` is a file its owner may run.
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Checks everything a ladder needs before its store or its server is made: the game's
+/// options and a first deal at this table size, every built-in bot's name, every program.
 pub(crate) fn check(file: &LadderFile) -> anyhow::Result<()> {
     struct FirstDeal<'a>(&'a LadderFile);
     impl WithBuiltins for FirstDeal<'_> {
@@ -110,13 +133,11 @@ pub(crate) fn check(file: &LadderFile) -> anyhow::Result<()> {
         }
     }
     with_builtins(file.game, FirstDeal(file))?;
-    if file.uses_grpc() {
-        net_bots(file)?;
-    } else {
-        for b in &file.bots {
-            if let BotSource::Builtin(name) = b.source()? {
-                any_bot(name, file.game)?;
-            }
+    for entry in &file.bots {
+        match entry.source()? {
+            BotSource::Builtin(name) => drop(any_bot(name, file.game)?),
+            BotSource::Command(command) => drop(program(file, entry, command)?),
+            BotSource::Lobby(_) => {}
         }
     }
     Ok(())

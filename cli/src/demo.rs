@@ -13,12 +13,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use cardroom_arena::AnyBotMaker;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::diluted::Diluted;
 use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
-use cardroom_sdk::{BotKey, ConnectConfig, GameKind, play_any, play_concurrently};
+use cardroom_sdk::GameKind;
 use cardroom_server::{Config, Server};
 use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
 
@@ -58,9 +57,6 @@ const STOP_PATIENCE: Duration = Duration::from_secs(60);
 /// The demo's search bot's thinking time a decision, in milliseconds.
 const DEMO_SEARCH_MS: u64 = 10;
 
-/// The version every in-process example bot reports: this build's.
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
 /// The demo's two ladders: each game of the catalogue, Twenty-Two at four-seat tables.
 fn ladder_file(game: GameKind, bots: &[String]) -> String {
     let seats = if game.seats().contains(&4) { 4 } else { 2 };
@@ -71,6 +67,8 @@ fn ladder_file(game: GameKind, bots: &[String]) -> String {
         name = game.name()
     )
 }
+
+use crate::lineup::{AnyBotMaker, Lineup, Lobby, Program};
 
 /// A bot of the demo: its lobby name and how it is made.
 struct DemoBot {
@@ -233,46 +231,22 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     ));
 
     // The bots, each waiting in the lobby with its key.
-    let server_url = format!("http://{grpc_addr}");
-    let mut players = tokio::task::JoinSet::new();
-    let mut children = Vec::new();
+    let mut lineup = Lineup::new(Lobby { server: format!("http://{grpc_addr}"), ca_file: None });
     for (bot, key) in bots.iter().zip(keys) {
         match &bot.kind {
             Kind::InProcess(make) => {
-                let config = ConnectConfig::lobby(server_url.clone(), bot.name.clone())
-                    .named(bot.name.clone())
-                    .with_key(BotKey::new(key.expose()).context("the issued key")?)
-                    .with_version(VERSION);
-                // One task a stream, playing one match after another: aborted at the end, each
-                // is awaited until it has stopped (a bot thinking when the abort came finishes
-                // that decision first), so no bot outlives the server.
-                for stream in 0..u64::from(DEMO_STREAMS) {
-                    let (config, make) = (config.clone(), Arc::clone(make));
-                    players.spawn(async move {
-                        let rejoin = config.clone();
-                        play_concurrently(&rejoin, 1, 0, move |n| {
-                            let (config, make) = (config.clone(), Arc::clone(&make));
-                            let seed = n * u64::from(DEMO_STREAMS) + stream;
-                            async move { play_any(&config, |_| make(seed)).await }
-                        })
-                        .await
-                    });
-                }
+                lineup.in_process(&bot.name, key.expose(), DEMO_STREAMS, Arc::clone(make))?
             }
             Kind::Python(python, script) => {
-                let child = std::process::Command::new(python)
-                    .arg(script)
-                    .args(["--server", &grpc_addr.to_string(), "--lobby", &bot.name])
-                    .args(["--name", &bot.name, "--matches", "0"])
-                    // The key goes in the environment, not on a command line anyone can list.
-                    .env("CARDROOM_KEY", key.expose())
-                    .env("CARDROOM_BOT_VERSION", VERSION)
-                    .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .with_context(|| format!("starting {}", script.display()))?;
-                children.push(KillOnDrop(child));
+                let program = Program {
+                    command: vec![python.display().to_string(), script.display().to_string()],
+                    env: Vec::new(),
+                    flags: true,
+                    log: None,
+                    max_restarts: 2,
+                    concurrency: 1,
+                };
+                lineup.program(&bot.name, key.expose(), program);
             }
         }
     }
@@ -291,6 +265,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => break true,
             _ = ticks.tick() => {}
+            stopped = lineup.stopped() => anyhow::bail!("an example bot stopped playing: {stopped}"),
         }
         let each = rated_matches(&*store, &ladders).await?;
         let played: u64 = each.iter().sum();
@@ -305,14 +280,6 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         if done {
             break false;
-        }
-        if let Some(ended) = players.try_join_next() {
-            let why = match ended {
-                Ok(Ok(_)) => "stopped".to_owned(),
-                Ok(Err(error)) => error.to_string(),
-                Err(error) => error.to_string(),
-            };
-            anyhow::bail!("an example bot stopped playing: {why}");
         }
     };
     if interrupted {
@@ -329,9 +296,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     // The bots go next, so that none of them sees the server go and tries again.
-    players.abort_all();
-    while players.join_next().await.is_some() {}
-    drop(children);
+    lineup.stop().await;
     let _ = stop.send(true);
     serving.await.context("the server's task")??;
     pages.await.context("the pages' task")?.context("serving the pages")?;
@@ -349,16 +314,6 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(out, "  cardroom serve --store sqlite:{file} --http-addr 127.0.0.1:8080")?;
     writeln!(out, "serves them again (and `cardroom demo --store {file}` carries them on)")?;
     Ok(())
-}
-
-/// A child process killed when dropped (the Python bot, which plays until stopped).
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Matches played in rated sets, by ladder.

@@ -6,6 +6,7 @@ mod arena;
 mod bots;
 mod demo;
 mod gin;
+mod lineup;
 mod power;
 mod reads;
 mod replay;

@@ -37,8 +37,13 @@ pub(crate) struct ServerArgs {
 }
 
 impl ServerArgs {
+    /// The server at `server`, trusting `ca_file` for `https://`.
+    pub(crate) fn new(server: String, ca_file: Option<PathBuf>) -> ServerArgs {
+        ServerArgs { server, ca_file, tls_server_name: None }
+    }
+
     /// A client of the server; it connects on its first call.
-    fn client(&self) -> anyhow::Result<CardroomClient<Channel>> {
+    pub(crate) fn client(&self) -> anyhow::Result<CardroomClient<Channel>> {
         let tls =
             TlsOptions { ca_file: self.ca_file.clone(), server_name: self.tls_server_name.clone() };
         let channel = cardroom_sdk::channel(&self.server, &tls)
@@ -166,8 +171,8 @@ pub(crate) enum ReadCommand {
 /// A refused rpc: its name, status code and message.
 #[derive(Debug)]
 pub(crate) struct RpcError {
-    rpc: &'static str,
-    status: Status,
+    pub(crate) rpc: &'static str,
+    pub(crate) status: Status,
 }
 
 impl std::fmt::Display for RpcError {
@@ -208,12 +213,15 @@ fn code_name(code: Code) -> &'static str {
 }
 
 /// The answer of an rpc, or an [`RpcError`] naming it.
-fn answer<T>(rpc: &'static str, result: Result<tonic::Response<T>, Status>) -> anyhow::Result<T> {
+pub(crate) fn answer<T>(
+    rpc: &'static str,
+    result: Result<tonic::Response<T>, Status>,
+) -> anyhow::Result<T> {
     result.map(tonic::Response::into_inner).map_err(|status| RpcError { rpc, status }.into())
 }
 
 /// `message` with `secret` as its `authorization: Bearer` metadata.
-fn with_bearer<T>(message: T, secret: &str, what: &str) -> anyhow::Result<Request<T>> {
+pub(crate) fn with_bearer<T>(message: T, secret: &str, what: &str) -> anyhow::Result<Request<T>> {
     let value: MetadataValue<_> = format!("Bearer {secret}")
         .parse()
         .with_context(|| format!("{what} must be printable ASCII"))?;
@@ -255,20 +263,7 @@ pub(crate) fn run_command(command: ReadCommand, out: &mut dyn Write) -> anyhow::
                 print(&reply, &[Titled::plain(table)], 0, None, format.format, out)
             }
             ReadCommand::Leaderboard { ladder, server, format } => {
-                let request = pb::GetLeaderboardRequest { ladder };
-                let board =
-                    answer("GetLeaderboard", server.client()?.get_leaderboard(request).await)?;
-                let title = board.ladder.as_ref().map(ladder_title).unwrap_or_default();
-                let exact = Exact::of(format.format);
-                let title = match &board.standings {
-                    Some(standings) => format!("{title}\n{}", standings_line(standings)),
-                    None => title,
-                };
-                let tables = [
-                    Titled::new(title, leaderboard_table(&board.rows, exact)),
-                    Titled::new(PAIRWISE_TITLE.into(), pairwise_table(&board.rows, exact)),
-                ];
-                print(&board, &tables, 0, None, format.format, out)
+                print_leaderboard(&mut server.client()?, ladder, format.format, out).await
             }
             ReadCommand::Bot { ladder, name, limit, cursor, server, format } => {
                 let mut client = server.client()?;
@@ -325,6 +320,28 @@ pub(crate) fn run_command(command: ReadCommand, out: &mut dyn Write) -> anyhow::
             }
         }
     })
+}
+
+/// Prints a ladder's leaderboard (`GetLeaderboard`): its standings and the pairwise table.
+pub(crate) async fn print_leaderboard(
+    client: &mut CardroomClient<Channel>,
+    ladder: String,
+    format: Format,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let request = pb::GetLeaderboardRequest { ladder };
+    let board = answer("GetLeaderboard", client.get_leaderboard(request).await)?;
+    let title = board.ladder.as_ref().map(ladder_title).unwrap_or_default();
+    let exact = Exact::of(format);
+    let title = match &board.standings {
+        Some(standings) => format!("{title}\n{}", standings_line(standings)),
+        None => title,
+    };
+    let tables = [
+        Titled::new(title, leaderboard_table(&board.rows, exact)),
+        Titled::new(PAIRWISE_TITLE.into(), pairwise_table(&board.rows, exact)),
+    ];
+    print(&board, &tables, 0, None, format, out)
 }
 
 /// `cardroom bots resume LADDER NAME`: the admin `ResumeBot`.

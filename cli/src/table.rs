@@ -3,7 +3,16 @@
 
 use std::io::Write;
 
-pub(crate) use crate::arena::OutputFormat as Format;
+/// How a listing is printed (`--format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// A text table.
+    Table,
+    /// JSON.
+    Json,
+    /// CSV with a header line.
+    Csv,
+}
 
 /// Rows of strings under named columns.
 pub(crate) struct Table {

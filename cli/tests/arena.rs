@@ -36,8 +36,13 @@ fn leaderboard(dir: &std::path::Path, db: &str) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// A count of the contract's JSON mapping (a 64-bit one is a string there).
+fn count(value: &serde_json::Value) -> u64 {
+    value.as_u64().or_else(|| value.as_str()?.parse().ok()).unwrap_or_else(|| panic!("{value}"))
+}
+
 fn row<'a>(board: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    board["rows"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap()
+    board["rows"].as_array().unwrap().iter().find(|r| r["bot"] == name).unwrap()
 }
 
 #[test]
@@ -159,59 +164,236 @@ impl Drop for ServeChild {
     }
 }
 
-#[test]
-fn an_external_bot_that_crashes_is_restarted_counted_and_the_ladder_resumes() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = r#"
-        game = "twenty_two"
-        seats = 2
-        db = "ladder.sqlite"
-        log_dir = "logs"
-        move_ms = 50
-        bank_ms = 0
-        reconnect_grace_ms = 50
-        max_restarts = 1
-        standings_every = 2
+/// A ladder file of `bots` (TOML `[[bots]]` tables) in `format`, on `ladder.sqlite`.
+fn ladder_file(game: &str, format: &str, bots: &str) -> String {
+    format!(
+        "game = \"{game}\"\ndb = \"ladder.sqlite\"\nlog_dir = \"logs\"\nstandings_every = 2\n\
+         [format]\n{format}\n{bots}"
+    )
+}
 
-        [format]
-        kind = "round_robin"
-        rounds = 1
+/// `[[bots]]` tables of built-in bots, `name = builtin` each.
+fn builtins(bots: &[(&str, &str)]) -> String {
+    bots.iter()
+        .map(|(name, b)| format!("[[bots]]\nname = \"{name}\"\nbuiltin = \"{b}\"\n"))
+        .collect()
+}
 
-        [[bots]]
-        name = "random"
-        builtin = "random"
+/// A stock example bot as a ladder file's `command` bot (the flags the arena appends make it
+/// wait in the lobby with its key).
+fn stock(name: &str, binary: &str) -> String {
+    let path = support::example_bot(binary);
+    format!("[[bots]]\nname = \"{name}\"\ncommand = [\"{}\"]\n", path.display())
+}
 
-        [[bots]]
-        name = "tt-heuristic"
-        builtin = "tt-heuristic"
-
-        [[bots]]
-        name = "crasher"
-        command = ["sh", "-c", "echo dying with $CARDROOM_TOKEN >&2; exit 3"]
-    "#;
-    std::fs::write(dir.path().join("ladder.toml"), config).unwrap();
-    let output = cardroom(&["arena", "run", "ladder.toml"], dir.path());
+fn run_file(dir: &std::path::Path, config: &str) -> (Output, String) {
+    std::fs::write(dir.join("ladder.toml"), config).unwrap();
+    let output = cardroom(&["arena", "run", "ladder.toml"], dir);
     let stdout = text(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
-    assert!(stdout.contains("played 6 matches"), "{stdout}");
-    assert!(stdout.contains("standings after 2 matches"), "{stdout}");
-    let board = leaderboard(dir.path(), "ladder.sqlite");
-    let crasher = row(&board, "crasher");
-    // Two seatings against each of two bots; it never acted, so the server's clock struck it.
-    assert_eq!(crasher["matches"], 4);
-    assert_eq!(crasher["crashes"], 4, "{crasher}");
-    assert!(crasher["timeouts"].as_u64().unwrap() >= 4 * 3, "{crasher}");
-    assert_eq!(row(&board, "tt-heuristic")["crashes"], 0);
-    let log = std::fs::read_to_string(dir.path().join("logs/crasher.log")).unwrap();
-    // Started twice per match (once more after its crash), each time with a seat token.
-    assert_eq!(log.lines().filter(|l| l.starts_with("dying with ")).count(), 8, "{log}");
+    (output, stdout)
+}
 
-    // The same command again finds the ladder finished.
-    let again = cardroom(&["arena", "run", "ladder.toml"], dir.path());
-    let stdout = text(&again.stdout);
-    assert!(again.status.success(), "{}", text(&again.stderr));
-    assert!(stdout.contains("resumed after 6 finished matches"), "{stdout}");
-    assert!(stdout.contains("played 0 matches"), "{stdout}");
+/// A round robin of two built-in bots and a stock bot the arena starts as a program: played to
+/// its plan on a hosted ladder in `db`, the program's log kept, and the same file run again
+/// carries the ladder on once its budget grows; a changed seed is refused, naming it.
+#[test]
+fn a_ladder_of_built_in_and_program_bots_plays_its_plan_and_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = builtins(&[("random", "random"), ("tt-heuristic", "tt-heuristic")])
+        + &stock("stock", "random");
+    let config = |rounds: u32| {
+        ladder_file("twenty_two", &format!("kind = \"round_robin\"\nrounds = {rounds}"), &bots)
+    };
+    let (output, stdout) = run_file(dir.path(), &config(1));
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 6 matches in 3 sets"), "{stdout}");
+    assert!(stdout.contains("standings after "), "{stdout}");
+    assert!(
+        stdout.contains("ladder ladder: played: the round_robin of 1 round, 3 sets"),
+        "{stdout}"
+    );
+    let board = leaderboard(dir.path(), "ladder.sqlite");
+    for name in ["random", "tt-heuristic", "stock"] {
+        assert_eq!(count(&row(&board, name)["matches"]), 4, "{name}: {board}");
+    }
+    assert_eq!(board["rows"][0]["bot"], "tt-heuristic", "{board}");
+    let log = std::fs::read_to_string(dir.path().join("logs/stock.log")).unwrap();
+    assert!(log.contains("match "), "the stock bot logged its matches: {log}");
+
+    let (output, stdout) = run_file(dir.path(), &config(2));
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 12 matches in 6 sets (6 in this run)"), "{stdout}");
+    // Run again as it is, the ladder is played: nothing more.
+    let (output, stdout) = run_file(dir.path(), &config(2));
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 12 matches in 6 sets (0 in this run)"), "{stdout}");
+    let (output, _) =
+        run_file(dir.path(), &config(2).replace("standings_every", "seed = 9\nstandings_every"));
+    let stderr = text(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("exists with another `seed`"), "{stderr}");
+    // Neither the refusal nor the runs before it write colour codes to a pipe.
+    assert!(!output.stdout.contains(&0x1b) && !output.stderr.contains(&0x1b));
+}
+
+/// A bot program that exits is started again, `max_restarts` times; then the run stops,
+/// saying which bot and where its log is, and the ladder is kept for the next run.
+#[test]
+fn a_program_that_keeps_exiting_stops_the_run_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = builtins(&[("random", "random"), ("tt-heuristic", "tt-heuristic")])
+        + "[[bots]]\nname = \"crasher\"\n\
+           command = [\"sh\", \"-c\", \"echo dying as $CARDROOM_LOBBY on $CARDROOM_SERVER >&2; exit 3\"]\n";
+    let config = ladder_file("twenty_two", "kind = \"round_robin\"", &bots)
+        .replace("standings_every", "max_restarts = 1\nstandings_every");
+    let (output, stdout) = run_file(dir.path(), &config);
+    let stderr = text(&output.stderr);
+    assert!(!output.status.success(), "{stdout}");
+    assert!(stderr.contains("crasher exited 2 times (exit status: 3); see its log"), "{stderr}");
+    let log = std::fs::read_to_string(dir.path().join("logs/crasher.log")).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("dying as crasher on http://")).count(),
+        2,
+        "{log}"
+    );
+    // The key is in its environment, never on its command line or in its log.
+    assert!(!log.contains("--key"), "{log}");
+    // The ladder is in the store, with the sets the others could play.
+    let board = leaderboard(dir.path(), "ladder.sqlite");
+    assert_eq!(board["ladder"]["name"], "ladder", "{board}");
+}
+
+/// `cardroom arena run` killed with SIGKILL mid-ladder: the same command carries the ladder on
+/// and plays exactly its plan, no finished match lost or played twice.
+#[test]
+fn a_killed_ladder_run_carries_on_to_its_plan() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().unwrap();
+    let bots =
+        builtins(&[("random", "random"), ("tt-heuristic", "tt-heuristic"), ("random-2", "random")]);
+    let config = ladder_file("twenty_two", "kind = \"round_robin\"\nrounds = 4", &bots);
+    std::fs::write(dir.path().join("ladder.toml"), &config).unwrap();
+    let mut run = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["arena", "run", "ladder.toml"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(run.stdout.take().unwrap());
+    // Killed once it has reported standings: some matches are stored, others running.
+    let reported = stdout.lines().map_while(Result::ok).any(|l| l.starts_with("standings after"));
+    assert!(reported, "the run reported standings");
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let (output, stdout) = run_file(dir.path(), &config);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 24 matches in 12 sets"), "{stdout}");
+    let board = leaderboard(dir.path(), "ladder.sqlite");
+    for name in ["random", "tt-heuristic", "random-2"] {
+        assert_eq!(count(&row(&board, name)["matches"]), 16, "{name}: {board}");
+    }
+}
+
+/// Each format of the ladder file ends as it says: a gauntlet and a Swiss ladder once played,
+/// the continuous ladder after its sets, the SPRT once decided, and the adaptive ladder once
+/// its order is settled; the heuristic comes out first each time.
+#[test]
+fn every_format_ends_as_its_file_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let tt =
+        builtins(&[("tt-heuristic", "tt-heuristic"), ("random", "random"), ("random-2", "random")]);
+    let gin = builtins(&[("gin-heuristic", "gin-heuristic"), ("random", "random")]);
+    let cases = [
+        (
+            "twenty_two",
+            "kind = \"gauntlet\"\nchallenger = \"tt-heuristic\"\nrounds = 2",
+            &tt,
+            "played: the gauntlet of 2 rounds, 4 sets",
+        ),
+        (
+            "twenty_two",
+            "kind = \"swiss\"\nrounds = 2",
+            &(tt.clone() + &builtins(&[("random-3", "random")])),
+            "played: the swiss of 2 rounds, 4 sets",
+        ),
+        ("twenty_two", "kind = \"continuous\"\nsets = 3", &tt, "played: its 3 sets are rated"),
+        (
+            "gin",
+            "kind = \"sprt\"\na = \"gin-heuristic\"\nb = \"random\"\n[format.sprt]\nelo1 = 200.0",
+            &gin,
+            "gin-heuristic is stronger than random",
+        ),
+        (
+            "twenty_two",
+            "kind = \"adaptive\"",
+            &builtins(&[("tt-heuristic", "tt-heuristic"), ("random", "random")]),
+            "settled: the order tt-heuristic > random",
+        ),
+    ];
+    for (i, (game, format, bots, reason)) in cases.into_iter().enumerate() {
+        let config =
+            ladder_file(game, format, bots).replace("ladder.sqlite", &format!("f{i}.sqlite"));
+        let (output, stdout) = run_file(dir.path(), &config);
+        assert!(output.status.success(), "{format}: {stdout}\n{}", text(&output.stderr));
+        assert!(stdout.contains(reason), "{format}: {stdout}");
+        let board = leaderboard(dir.path(), &format!("f{i}.sqlite"));
+        assert!(
+            board["rows"][0]["bot"].as_str().unwrap().ends_with("-heuristic"),
+            "{format}: {board}"
+        );
+    }
+}
+
+/// The three kinds of bots in one ladder, started as users start them: a built-in bot, the
+/// Python example bot as the arena's program, and a remote bot (the stock binary) that the
+/// test starts with the key the arena printed, against the address the arena printed.
+#[test]
+fn built_in_program_and_remote_bots_play_one_ladder() {
+    use std::io::BufRead as _;
+    let python = cardroom_tests::python();
+    let script = cardroom_tests::workspace_root().join("example-bots/python/tt_bot.py");
+    let dir = tempfile::tempdir().unwrap();
+    let bots = builtins(&[("tt-heuristic", "tt-heuristic")])
+        + &format!(
+            "[[bots]]\nname = \"python-tt\"\ncommand = [\"{}\", \"{}\"]\n\
+             env = {{ PYTHONUNBUFFERED = \"1\" }}\n[[bots]]\nname = \"alice\"\nlobby = \"alice\"\n",
+            python.display(),
+            script.display()
+        );
+    let config = ladder_file("twenty_two", "kind = \"round_robin\"", &bots)
+        .replace("standings_every", "listen = \"127.0.0.1:0\"\nstandings_every");
+    std::fs::write(dir.path().join("ladder.toml"), config).unwrap();
+    let mut run = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+        .args(["arena", "run", "ladder.toml"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr =
+        std::io::BufReader::new(run.stderr.take().unwrap()).lines().map_while(Result::ok);
+    let address = stderr
+        .find_map(|l| l.strip_prefix("the arena's server listens on ").map(str::to_owned))
+        .unwrap();
+    let key = stderr
+        .find_map(|l| l.strip_prefix("alice: registered; its key, shown once: ").map(str::to_owned))
+        .unwrap();
+    std::thread::spawn(move || stderr.for_each(drop));
+    let alice = support::StockBot::start(
+        "alice",
+        &support::example_bot("random"),
+        &["--server", &address, "--lobby", "alice", "--key", &key, "--matches", "0"],
+    );
+    let output = run.wait_with_output().unwrap();
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", alice.tail());
+    assert!(stdout.contains("played 6 matches in 3 sets"), "{stdout}");
+    let board = leaderboard(dir.path(), "ladder.sqlite");
+    for name in ["tt-heuristic", "python-tt", "alice"] {
+        assert_eq!(count(&row(&board, name)["matches"]), 4, "{name}: {board}");
+    }
+    assert!(alice.matches() >= 4, "{}", alice.tail());
 }
 
 #[test]
@@ -249,6 +431,11 @@ fn a_ladder_file_is_checked_before_its_database_is_made() {
                 .replace("[format]", "options = { limit = \"x\" }\n[format]"),
             "the Twenty-Two options",
         ),
+        (
+            ladder("[[bots]]\nname = \"b\"\nbuiltin = \"random\"\n")
+                .replace("[format]", "transport = \"in_process\"\n[format]"),
+            "`transport` is gone",
+        ),
     ];
     for (config, reason) in cases {
         std::fs::write(dir.path().join("bad.toml"), &config).unwrap();
@@ -256,11 +443,12 @@ fn a_ladder_file_is_checked_before_its_database_is_made() {
         assert!(!output.status.success(), "{config}");
         assert!(text(&output.stderr).contains(reason), "{config}\n{}", text(&output.stderr));
         assert!(!dir.path().join("x.sqlite").exists(), "{config}");
+        assert!(!dir.path().join("logs").exists(), "{config}");
     }
 }
 
-/// An external bot whose program does not exist fails the ladder before its first match (not
-/// each match after the reconnect grace), naming the bot and the program.
+/// A program that does not exist fails the ladder before anything is made, naming the bot and
+/// the program.
 #[test]
 fn an_external_bot_that_cannot_start_fails_the_ladder_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -268,7 +456,7 @@ fn an_external_bot_that_cannot_start_fails_the_ladder_at_once() {
         [("no-such-cardroom-bot", "no such program on PATH"), ("./bots/missing.py", "no such file")]
     {
         let config = format!(
-            "game = \"twenty_two\"\ndb = \"x.sqlite\"\nreconnect_grace_ms = 600000\n\
+            "game = \"twenty_two\"\ndb = \"x.sqlite\"\n\
              [format]\nkind = \"round_robin\"\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
              [[bots]]\nname = \"ghost\"\ncommand = [\"{command}\", \"--fast\"]\n"
         );
@@ -281,37 +469,6 @@ fn an_external_bot_that_cannot_start_fails_the_ladder_at_once() {
             "{stderr}"
         );
         assert!(!dir.path().join("x.sqlite").exists());
-    }
-}
-
-/// A resumed ladder whose budget grew plays the extra round; its leaderboard has no colour
-/// codes and its log on stderr, redirected here, none either.
-#[test]
-fn a_resumed_ladder_plays_the_rounds_its_budget_grew_by() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = |rounds: u32| {
-        format!(
-            "game = \"twenty_two\"\ndb = \"grow.sqlite\"\n[format]\nkind = \"round_robin\"\n\
-             rounds = {rounds}\n[[bots]]\nname = \"a\"\nbuiltin = \"random\"\n\
-             [[bots]]\nname = \"b\"\nbuiltin = \"tt-heuristic\"\n"
-        )
-    };
-    std::fs::write(dir.path().join("grow.toml"), config(1)).unwrap();
-    let first = cardroom(&["arena", "run", "grow.toml"], dir.path());
-    assert!(first.status.success(), "{}", text(&first.stderr));
-    std::fs::write(dir.path().join("grow.toml"), config(2)).unwrap();
-    let second = cardroom(&["arena", "run", "grow.toml"], dir.path());
-    let stdout = text(&second.stdout);
-    assert!(second.status.success(), "{}", text(&second.stderr));
-    assert!(stdout.contains("resumed after 2 finished matches"), "{stdout}");
-    assert!(stdout.contains("played 2 matches"), "{stdout}");
-    std::fs::write(dir.path().join("grow.toml"), config(1)).unwrap();
-    let shrunk = cardroom(&["arena", "run", "grow.toml"], dir.path());
-    let stderr = text(&shrunk.stderr);
-    assert!(!shrunk.status.success());
-    assert!(stderr.contains("format.rounds = 2, the file now says 1"), "{stderr}");
-    for output in [&first, &second, &shrunk] {
-        assert!(!output.stdout.contains(&0x1b) && !output.stderr.contains(&0x1b));
     }
 }
 
@@ -337,16 +494,16 @@ fn a_log_redirected_to_a_file_has_no_colour_codes() {
     assert!(!log.contains(&0x1b), "{}", text(&log));
 }
 
-/// A ladder on a running server that speaks TLS: `server = "https://…"` with its `ca_file`; the
-/// built-in bots play over TLS, and an external bot's command is given the CA file.
+/// A ladder on a running server that speaks TLS: `server = "https://…"` with its `ca_file` and
+/// `admin_token`; the arena creates the ladder there, the built-in bots play over TLS, and the
+/// stock bot it starts is given the CA file and plays too.
 #[test]
 fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
     let dir = tempfile::tempdir().unwrap();
     let files = cardroom_tests::TestCertificates::new().write(dir.path());
     let mut server = Command::new(env!("CARGO_BIN_EXE_cardroom"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--record-dir", "records"])
-        // The external seat never plays: its matches start after this grace, not 10 s.
-        .args(["--reconnect-grace-ms", "500"])
+        .args(["serve", "--addr", "127.0.0.1:0", "--store", "sqlite:served.sqlite"])
+        .args(["--registered-only", "--admin-token", "let-me-in"])
         .arg("--tls-cert")
         .arg(&files.cert)
         .arg("--tls-key")
@@ -357,49 +514,29 @@ fn a_ladder_plays_on_an_https_server_with_its_ca_file() {
         .spawn()
         .unwrap();
     let addr = support::listening_address(&mut server);
-    let config = format!(
-        r#"
-        game = "twenty_two"
-        db = "ladder.sqlite"
-        log_dir = "logs"
-        move_ms = 50
-        server = "https://{addr}"
-        ca_file = "ca.pem"
-
-        [format]
-        kind = "round_robin"
-        rounds = 1
-
-        [[bots]]
-        name = "random"
-        builtin = "random"
-
-        [[bots]]
-        name = "tt-heuristic"
-        builtin = "tt-heuristic"
-
-        [[bots]]
-        name = "absent"
-        command = ["sh", "-c", "echo trusting $CARDROOM_CA_FILE for $CARDROOM_SERVER"]
-    "#
+    let bots = builtins(&[("random", "random"), ("tt-heuristic", "tt-heuristic")])
+        + &stock("stock", "random");
+    let config = ladder_file("twenty_two", "kind = \"round_robin\"", &bots).replace(
+        "standings_every",
+        &format!("server = \"https://{addr}\"\nca_file = \"ca.pem\"\nadmin_token = \"let-me-in\"\nstandings_every"),
     );
-    std::fs::write(dir.path().join("ladder.toml"), config).unwrap();
-    let output = cardroom(&["arena", "run", "ladder.toml"], dir.path());
+    let (output, stdout) = run_file(dir.path(), &config);
+    let url = format!("https://{addr}");
+    let board = cardroom(
+        &["leaderboard", "ladder", "--server", &url, "--ca-file", "ca.pem", "--format", "json"],
+        dir.path(),
+    );
     let _ = server.kill();
     let _ = server.wait();
-    let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
-    assert!(stdout.contains("played 6 matches"), "{stdout}");
-    let board = leaderboard(dir.path(), "ladder.sqlite");
-    // The built-in bots played over TLS: between themselves, with no strike.
-    for name in ["random", "tt-heuristic"] {
-        let bot = row(&board, name);
-        assert_eq!(bot["matches"], 4, "{bot}");
-        assert_eq!(bot["timeouts"], 0, "{bot}");
+    assert!(stdout.contains("ladder ladder created on the server"), "{stdout}");
+    assert!(stdout.contains("played 6 matches in 3 sets"), "{stdout}");
+    assert!(board.status.success(), "{}", text(&board.stderr));
+    let board: serde_json::Value = serde_json::from_slice(&board.stdout).unwrap();
+    for name in ["random", "tt-heuristic", "stock"] {
+        assert_eq!(count(&row(&board, name)["matches"]), 4, "{name}: {board}");
     }
-    let log = std::fs::read_to_string(dir.path().join("logs/absent.log")).unwrap();
-    let expected = format!("trusting ca.pem for https://{addr}");
-    assert_eq!(log.lines().filter(|l| *l == expected).count(), 4, "{log}");
+    assert!(!dir.path().join("ladder.sqlite").exists(), "the server's store keeps the ladder");
 
     // The arena's own server speaks plaintext: a CA file without an https:// server is refused.
     let plain = "game = \"twenty_two\"\ndb = \"plain.sqlite\"\nca_file = \"ca.pem\"\n\

@@ -290,7 +290,8 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError>;
 
     /// Sets a ladder's status (with the operator's reason, if any). A closed ladder is refused
-    /// ([`StoreError::LadderClosed`]) any status but closed.
+    /// ([`StoreError::LadderClosed`]) any status but closed: only [`Store::reopen_ladder`]
+    /// runs it again.
     async fn set_ladder_status(
         &self,
         ladder: LadderId,
@@ -298,6 +299,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         reason: Option<&str>,
         now_ms: i64,
     ) -> Result<Ladder, StoreError>;
+
+    /// Runs a closed ladder again, its reason cleared: its file grew its budget (`max_sets`,
+    /// `rounds`). A ladder not closed is left as it is.
+    async fn reopen_ladder(&self, ladder: LadderId, now_ms: i64) -> Result<Ladder, StoreError>;
 
     /// Replaces a ladder's file and provisional threshold (the settings a restart may change;
     /// the runner refuses a change of game, options, table, seed or rating system).

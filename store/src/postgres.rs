@@ -461,6 +461,10 @@ impl Store for PgStore {
         ladders::set_ladder_status(self, ladder, status, reason, now_ms).await
     }
 
+    async fn reopen_ladder(&self, ladder: LadderId, now_ms: i64) -> Result<Ladder, StoreError> {
+        ladders::reopen_ladder(self, ladder, now_ms).await
+    }
+
     async fn update_ladder_config(
         &self,
         ladder: LadderId,

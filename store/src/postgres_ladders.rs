@@ -295,6 +295,20 @@ pub(crate) async fn set_ladder_status(
     Ok(ladder)
 }
 
+pub(crate) async fn reopen_ladder(store: &PgStore, id: LadderId, now_ms: i64) -> Result<Ladder> {
+    let mut conn = store.conn().await?;
+    let tx = conn.transaction().await?;
+    tx.execute(
+        "UPDATE ladders SET status = $2, status_reason = NULL, status_ms = $3
+         WHERE id = $1 AND status = $4",
+        &[&id.0, &LadderStatus::Running.as_str(), &now_ms, &LadderStatus::Closed.as_str()],
+    )
+    .await?;
+    let ladder = ladder_by_id(&tx, id, false).await?;
+    tx.commit().await?;
+    Ok(ladder)
+}
+
 pub(crate) async fn update_ladder_config(
     store: &PgStore,
     id: LadderId,

@@ -433,6 +433,10 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn reopen_ladder(&self, ladder: LadderId, now_ms: i64) -> Result<Ladder, StoreError> {
+        self.run(move |conn| ladders::reopen_ladder(conn, ladder, now_ms)).await
+    }
+
     async fn update_ladder_config(
         &self,
         ladder: LadderId,

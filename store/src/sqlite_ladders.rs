@@ -256,6 +256,18 @@ pub(crate) fn set_ladder_status(
     Ok(ladder)
 }
 
+pub(crate) fn reopen_ladder(conn: &mut Connection, id: LadderId, now_ms: i64) -> Result<Ladder> {
+    let tx = conn.transaction()?;
+    tx.execute(
+        "UPDATE ladders SET status = ?2, status_reason = NULL, status_ms = ?3
+         WHERE id = ?1 AND status = ?4",
+        params![id.0, LadderStatus::Running.as_str(), now_ms, LadderStatus::Closed.as_str()],
+    )?;
+    let ladder = ladder_by_id(&tx, id)?;
+    tx.commit()?;
+    Ok(ladder)
+}
+
 pub(crate) fn update_ladder_config(
     conn: &mut Connection,
     id: LadderId,

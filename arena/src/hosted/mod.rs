@@ -323,8 +323,7 @@ impl HostedLadders {
         if grows {
             // Closed by its budget, which the file grows: it plays on.
             info!(ladder = %file.name, "the ladder's budget grew: it runs again");
-            ladder =
-                store.set_ladder_status(ladder.id, LadderStatus::Running, None, now_ms()).await?;
+            ladder = store.reopen_ladder(ladder.id, now_ms()).await?;
         }
         self.run(ladder.clone()).await?;
         Ok(ladder)

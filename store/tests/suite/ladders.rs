@@ -91,6 +91,10 @@ pub(crate) async fn ladders_are_created_once_and_a_closed_one_stays_closed(store
     store.set_ladder_status(created.id, LadderStatus::Closed, None, 8).await.unwrap();
     let refused = store.set_ladder_status(created.id, LadderStatus::Running, None, 9).await;
     assert!(matches!(refused, Err(StoreError::LadderClosed(_))));
+    let reopened = store.reopen_ladder(created.id, 10).await.unwrap();
+    assert_eq!((reopened.status, reopened.status_reason.as_deref()), (LadderStatus::Running, None));
+    let running = store.reopen_ladder(created.id, 11).await.unwrap();
+    assert_eq!(running, reopened, "a running ladder is left as it is");
     let updated = store.update_ladder_config(created.id, 9, "changed").await.unwrap();
     assert_eq!((updated.spec.provisional_sets, updated.spec.config.as_str()), (9, "changed"));
     assert_eq!(store.ladders().await.unwrap().len(), 1);
