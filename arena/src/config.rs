@@ -374,14 +374,19 @@ impl LadderFile {
         Ok(())
     }
 
-    /// The ladder's name in the store: `name`, or `db`'s file name without its extension
-    /// (its characters outside letters, digits, '.', '_' and '-' made '-').
+    /// The ladder's name in the store: `name`, or one from `db` ([`LadderFile::name_from_path`]).
     pub fn ladder_name(&self) -> String {
-        if let Some(name) = &self.name {
-            return name.clone();
+        match &self.name {
+            Some(name) => name.clone(),
+            None => LadderFile::name_from_path(&self.db),
         }
-        let path = self.db.strip_prefix("sqlite:").unwrap_or(&self.db);
-        let stem = if self.db.contains("://") {
+    }
+
+    /// A ladder name from a store's path or URL: the file's name without its extension (its
+    /// characters outside letters, digits, '.', '_' and '-' made '-'), or `arena` for a URL.
+    pub fn name_from_path(db: &str) -> String {
+        let path = db.strip_prefix("sqlite:").unwrap_or(db);
+        let stem = if db.contains("://") {
             "arena".to_owned()
         } else {
             Path::new(path).file_stem().map_or("arena".into(), |s| s.to_string_lossy().into())

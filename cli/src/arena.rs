@@ -55,6 +55,20 @@ pub(crate) enum ArenaCommand {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Move a ladder file of the arena's old schema (its own SQLite file, before its ladders
+    /// were kept in the store) into a store as a hosted ladder, paused: its bots (registered if
+    /// new, with no key: `cardroom bots rotate` issues one), sets, matches, records, ratings
+    /// and standings. `arena run` with the same ladder `name` and `db` carries it on.
+    Import {
+        /// The old ladder file (SQLite); it is only read.
+        file: PathBuf,
+        /// The store: a SQLite file, `sqlite:FILE` or `postgres://…` (made if need be).
+        #[arg(long)]
+        store: String,
+        /// The ladder's name in the store (default: the old file's name, without `.sqlite`).
+        #[arg(long)]
+        ladder: Option<String>,
+    },
 }
 
 /// How long a ladder, done or interrupted, waits for the matches running to be played out.
@@ -79,6 +93,23 @@ pub(crate) fn run_command(command: ArenaCommand, out: &mut dyn Write) -> anyhow:
         ArenaCommand::Power(args) => crate::power::run(args, out),
         ArenaCommand::Leaderboard { db, ladder, format } => {
             runtime()?.block_on(leaderboard(&store_url(&db), ladder, format, out))
+        }
+        ArenaCommand::Import { file, store, ladder } => {
+            crate::init_tracing("warn");
+            let ladder = match ladder {
+                Some(ladder) => ladder,
+                None => LadderFile::name_from_path(&file.display().to_string()),
+            };
+            runtime()?.block_on(async {
+                let url = store_url(&store);
+                let store =
+                    cardroom_store::open(&url).await.with_context(|| format!("opening {url}"))?;
+                let imported = cardroom_arena::import_arena_file(&file, &store, &ladder)
+                    .await
+                    .with_context(|| format!("importing {}", file.display()))?;
+                write!(out, "{imported}")?;
+                anyhow::Ok(())
+            })
         }
     }
 }

@@ -396,6 +396,42 @@ fn built_in_program_and_remote_bots_play_one_ladder() {
     assert!(alice.matches() >= 4, "{}", alice.tail());
 }
 
+/// An old arena file (the arena's own SQLite schema, before its ladders were kept in the store)
+/// moves into a store with `arena import`; `arena run` with a file of that ladder's settings
+/// then carries it on: its round robin, grown from 2 rounds to 3, plays only the third.
+#[test]
+fn an_old_arena_file_is_imported_and_carried_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture =
+        cardroom_tests::workspace_root().join("arena/tests/fixtures/old-arena-twenty-two.sqlite");
+    std::fs::copy(&fixture, dir.path().join("old.sqlite")).unwrap();
+    let output = cardroom(
+        &["arena", "import", "old.sqlite", "--store", "new.sqlite", "--ladder", "tt"],
+        dir.path(),
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    let board = leaderboard(dir.path(), "new.sqlite");
+    for name in ["random", "tt-heuristic", "random-2"] {
+        assert_eq!(count(&row(&board, name)["matches"]), 8, "{name}: {board}");
+    }
+    // Imported twice under one name: refused, nothing written.
+    let again = cardroom(
+        &["arena", "import", "old.sqlite", "--store", "new.sqlite", "--ladder", "tt"],
+        dir.path(),
+    );
+    assert!(!again.status.success());
+    assert!(text(&again.stderr).contains("tt"), "{}", text(&again.stderr));
+    let bots =
+        builtins(&[("random", "random"), ("tt-heuristic", "tt-heuristic"), ("random-2", "random")]);
+    let config = ladder_file("twenty_two", "kind = \"round_robin\"\nrounds = 3", &bots)
+        .replace("ladder.sqlite", "new.sqlite")
+        .replace("standings_every", "name = \"tt\"\nseed = 7\nstandings_every");
+    let (output, stdout) = run_file(dir.path(), &config);
+    assert!(output.status.success(), "{stdout}\n{}", text(&output.stderr));
+    assert!(stdout.contains("played 18 matches in 9 sets (6 in this run)"), "{stdout}");
+}
+
 #[test]
 fn bad_ladder_files_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();

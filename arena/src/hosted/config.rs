@@ -472,7 +472,8 @@ impl HostedLadderFile {
         let planned = self.schedule.is_planned() || stored.schedule.is_planned();
         let differs = [
             ("game", self.game != stored.game),
-            ("options", self.options != stored.options),
+            // Options left out take their defaults: compared as the engine reads them.
+            ("options", self.full_options() != stored.full_options()),
             ("seats", self.seats != stored.seats),
             ("seed", self.seed != stored.seed),
             ("max_rotations", self.max_rotations != stored.max_rotations),
@@ -492,6 +493,19 @@ impl HostedLadderFile {
             ))),
             None => Ok(()),
         }
+    }
+
+    /// The options with every field, as the engine reads them (`None` if it refuses them).
+    fn full_options(&self) -> Option<serde_json::Value> {
+        struct Full<'a>(&'a str, u8);
+        impl WireVisitor for Full<'_> {
+            type Output = Option<String>;
+            fn visit<G: WireGame>(self) -> Option<String> {
+                G::create(self.0, u32::from(self.1), 0).ok().map(|game| game.options_json())
+            }
+        }
+        let json = wire::visit(self.game, Full(&self.options_json(), self.seats))?;
+        serde_json::from_str(&json).ok()
     }
 
     /// Whether `name` may play in this ladder.

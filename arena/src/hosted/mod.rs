@@ -672,6 +672,12 @@ impl Runner {
             rated?;
         }
         if status == LadderStatus::Running {
+            // Resumed with its budget spent (its sets were rated while it was paused, or
+            // before a restart): it closes now, its standings written.
+            if self.leading && self.budget_spent().is_some() {
+                self.on_rated().await;
+                return Ok(());
+            }
             self.schedule().await?;
         }
         Ok(())

@@ -504,7 +504,9 @@ impl super::Runner {
         let closed = self.ladder.status == LadderStatus::Closed;
         let verdict = sprt.and_then(|(_, verdict)| verdict);
         let settled = standings.settled && standings.sets > 0 && standings.rows.len() >= 2;
-        let spent = self.budget_spent();
+        // A paused ladder is not closed by its budget: its file may grow it before it runs.
+        let running = *self.status.borrow() == LadderStatus::Running;
+        let spent = if running { self.budget_spent() } else { None };
         let closes = !closed
             && (verdict.is_some() || spent.is_some() || self.file.stop_when_settled && settled);
         let force = closed || closes || self.file.finals;
@@ -536,7 +538,7 @@ impl super::Runner {
 
     /// Why the ladder is over by its file's budget, if it is: its plan is played, or its
     /// `max_sets` sets are rated.
-    fn budget_spent(&self) -> Option<String> {
+    pub(super) fn budget_spent(&self) -> Option<String> {
         let rated = self.evidence.revision();
         if self.file.schedule.is_planned()
             && self.open.is_empty()
