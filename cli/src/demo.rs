@@ -210,7 +210,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .context("the pages' address of the server")?
         .connect_lazy();
     // The hosted ladders from the store, their running matches from the server.
-    let local = cardroom_web::LocalSource::new(Vec::new()).with_server(channel, None);
+    let local = cardroom_web::ServerSource::new(channel, None);
     // The limits of `cardroom serve`'s defaults.
     let open_files = crate::serve::raise_open_files_limit();
     let serve_config = cardroom_web::ServeConfig {

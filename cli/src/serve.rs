@@ -9,8 +9,8 @@ use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_server::{Config, TlsIdentity};
 
-/// The server's flags; each but `--no-open-queue`, `--ladder` and `--web-ladder` has an
-/// environment variable too (README.md lists them).
+/// The server's flags; each but `--no-open-queue` and `--ladder` has an environment variable
+/// too (README.md lists them).
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
     /// Address to listen on.
@@ -111,14 +111,10 @@ pub(crate) struct ServeArgs {
     /// PERMISSION_DENIED (needs --store).
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
     registered_only: bool,
-    /// Also serve the web pages (ladders, bots, replays, live matches, the server's figures)
-    /// on this address, read-only for anyone.
+    /// Also serve the web pages (the store's ladders, bots, replays, live matches, the
+    /// server's figures) on this address, read-only for anyone.
     #[arg(long, env = "CARDROOM_HTTP_ADDR")]
     http_addr: Option<SocketAddr>,
-    /// An arena ladder file (SQLite, as `cardroom arena run` writes it) for the web pages to
-    /// show; repeatable.
-    #[arg(long = "web-ladder", requires = "http_addr")]
-    web_ladders: Vec<PathBuf>,
     #[command(flatten)]
     pages: PagesArgs,
 }
@@ -259,7 +255,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let store = args.store.clone();
     let advertise = args.advertise.clone();
     let ladder_files = read_ladder_files(&args.ladders)?;
-    let web = args.http_addr.map(|http| (http, args.web_ladders.clone()));
+    let web = args.http_addr;
     let open_files = raise_open_files_limit();
     let pages_limits =
         args.pages.configs(open_files, Duration::from_millis(args.shutdown_grace_ms));
@@ -268,12 +264,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         anyhow::bail!(
             "--http-addr with --tls-cert: the pages read the server over plaintext gRPC on the \
              loopback, which a TLS server does not speak; serve the pages from a plaintext server"
-        );
-    }
-    if let Some(missing) = web.iter().flat_map(|(_, ladders)| ladders).find(|l| !l.is_file()) {
-        anyhow::bail!(
-            "--web-ladder {}: no such ladder file (`cardroom arena run` makes it)",
-            missing.display()
         );
     }
     runtime.block_on(async move {
@@ -307,7 +297,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {grpc_addr}");
-        let Some((http_addr, ladders)) = web else {
+        let Some(http_addr) = web else {
             return server.serve(listener, shutdown).await;
         };
         // With the gRPC listener's backlog: connections past the pages' cap wait there.
@@ -317,12 +307,11 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
             .context("the pages' address of the server")?
             .connect_lazy();
-        // The hosted ladders of the store (if any) beside the --web-ladder files.
-        let local = cardroom_web::LocalSource::new(ladders)
-            .with_server(channel, config.admin_token.clone());
+        // The server's matches over its rpcs, and the hosted ladders of its store (if any).
+        let matches = cardroom_web::ServerSource::new(channel, config.admin_token.clone());
         let (serve_config, web_config) = pages_limits;
         log_pages_limits(open_files, &serve_config, &web_config);
-        let router = cardroom_web::server_router(local, config.accounts.clone(), web_config);
+        let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
         // The pages on their own runtime at the lowest priority: page load cannot starve play.
@@ -446,23 +435,5 @@ mod tests {
         assert_eq!((web.max_streams, web.max_streams_per_address), (512, 40));
         assert_eq!(served.header_timeout, Duration::from_secs(10));
         assert_eq!(served.grace, grace);
-    }
-
-    #[test]
-    fn web_ladders_need_the_pages_address() {
-        let parse = |args: &[&str]| {
-            Serve::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
-        };
-        assert!(parse(&["--web-ladder", "a.sqlite"]).is_err());
-        let serve = parse(&[
-            "--http-addr",
-            "127.0.0.1:0",
-            "--web-ladder",
-            "a.sqlite",
-            "--web-ladder",
-            "b.sqlite",
-        ])
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(serve.args.web_ladders, [PathBuf::from("a.sqlite"), PathBuf::from("b.sqlite")]);
     }
 }

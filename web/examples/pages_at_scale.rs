@@ -1,34 +1,27 @@
-//! How fast the pages answer over a ladder of 100,000 matches: fills an arena ladder file with
-//! a continuous Twenty-Two ladder of `--matches` matches among `--bots` bots (outcomes drawn
-//! from fixed strengths, rated as the arena rates them, no game played and no record kept),
-//! serves the pages over it on 127.0.0.1:0, and measures the time to first byte of the
-//! leaderboard, a bot's page (its first and a deep page of matches) and the list of ladders.
+//! How fast the pages answer over a ladder of 100,000 matches: fills a server's store (SQLite,
+//! through `cardroom_store::Store`'s own writes: each set planned, its matches claimed and
+//! finished with a record, the set rated by `cardroom_rank`'s Weng-Lin) with a hosted
+//! Twenty-Two ladder of `--matches` matches among `--bots` bots (outcomes drawn from fixed
+//! strengths), serves the pages of `cardroom serve --store` over it (`StoreSource`) on
+//! 127.0.0.1:0, and measures the time to first byte of the leaderboard, a bot's page (its first
+//! and a deep page of matches), a match's replay and the list of ladders.
 //!
 //! ```text
 //! cargo run --release -p cardroom-web --example pages_at_scale -- --matches 100000 --bots 50
 //! ```
 //!
-//! `--file PATH` keeps the ladder file (and reuses it when it exists); `--requests N` times each
-//! page N times after the first (cold) request.
-//!
-//! `--hosted` fills a server's store instead (SQLite, through `cardroom_store::Store`'s own
-//! writes: each set planned, its matches claimed and finished with a record, the set rated with
-//! the arena's ratings) with a hosted ladder of the same shape, and times the pages of
-//! `cardroom serve --store` over it (`StoreSource`): the leaderboard, a bot's page and a
-//! match's replay. Its store is a file in a temporary directory, or `--file PATH`.
-//!
-//! ```text
-//! cargo run --release -p cardroom-web --example pages_at_scale -- --hosted --matches 100000
-//! ```
+//! `--file PATH` keeps the store (and reuses it when it exists; else it is a file in a
+//! temporary directory); `--requests N` times each page N times after the first (cold)
+//! request. `--hosted`, once the choice between this and an arena ladder file, is accepted and
+//! changes nothing.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use cardroom_arena::{Format, PlannedMatch, Settings, Store};
-use cardroom_rank::{MatchOutcome, PairedResult, Rating, RatingSystem, Ratings, SeatHealth};
-use cardroom_web::{LocalSource, StoreSource, WebConfig};
+use cardroom_rank::{PairedResult, Rating, RatingSystem, Ratings};
+use cardroom_web::{StoreSource, WebConfig};
 
 /// The command line.
 struct Args {
@@ -36,11 +29,10 @@ struct Args {
     bots: usize,
     file: Option<PathBuf>,
     requests: usize,
-    hosted: bool,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10, hosted: false };
+    let mut args = Args { matches: 100_000, bots: 50, file: None, requests: 10 };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
         let mut value = || given.next().with_context(|| format!("{flag} needs a value"));
@@ -49,7 +41,8 @@ fn args() -> anyhow::Result<Args> {
             "--bots" => args.bots = value()?.parse()?,
             "--file" => args.file = Some(value()?.into()),
             "--requests" => args.requests = value()?.parse()?,
-            "--hosted" => args.hosted = true,
+            // The one mode left; kept so that the commands BENCHMARKS.md records still run.
+            "--hosted" => {}
             other => bail!("unknown flag {other}: see the example's doc comment"),
         }
     }
@@ -79,73 +72,6 @@ impl Numbers {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-/// Fills `path` with a ladder of `matches` matches (duplicate sets of two seatings) among
-/// `bots` bots, through the arena's own store and rating code.
-fn fill(path: &std::path::Path, matches: u64, bots: usize) -> anyhow::Result<()> {
-    let sets = u32::try_from(matches / 2)?;
-    let settings = Settings {
-        table: 2,
-        seed: 1,
-        duplicate: true,
-        max_rotations: None,
-        format: Format::Continuous { sets },
-        rating: RatingSystem::WengLin,
-    };
-    let names: Vec<String> = (0..bots).map(bot_name).collect();
-    let mut store = Store::open(path)?;
-    store.begin(&serde_json::to_string(&settings)?, &names, Rating::initial(settings.rating))?;
-    let mut ratings = Ratings::from_ratings(settings.rating, store.ratings()?);
-    let mut numbers = Numbers(7);
-    // Bot i's strength: the chance it beats bot j is 1 / (1 + e^(s_j - s_i)).
-    let strength = |bot: usize| 3.0 * bot as f64 / bots as f64;
-    let started = Instant::now();
-    for set in 0..sets {
-        let a = numbers.below(bots);
-        let b = (a + 1 + numbers.below(bots - 1)) % bots;
-        let seed = numbers.next();
-        let planned =
-            [PlannedMatch { seed, seats: vec![a, b] }, PlannedMatch { seed, seats: vec![b, a] }];
-        let set_id = store.add_set(set, &[a, b], &planned)?;
-        let pending = store.pending_matches()?;
-        let mut outcomes = Vec::new();
-        for m in pending.iter().filter(|m| m.set_id == set_id) {
-            let (first, second) = (m.planned.seats[0], m.planned.seats[1]);
-            let p_first = 1.0 / (1.0 + (strength(second) - strength(first)).exp());
-            let first_wins = numbers.unit() < p_first;
-            let health = |numbers: &mut Numbers| {
-                let mut h = SeatHealth {
-                    illegal: u32::from(numbers.unit() < 0.01),
-                    timeouts: u32::from(numbers.unit() < 0.005),
-                    crashed: numbers.unit() < 0.001,
-                    ..SeatHealth::default()
-                };
-                for _ in 0..20 {
-                    h.think.add(50 + numbers.next() % 5_000);
-                }
-                h
-            };
-            let outcome = MatchOutcome {
-                places: vec![
-                    (first, if first_wins { 1 } else { 2 }),
-                    (second, if first_wins { 2 } else { 1 }),
-                ],
-                health: vec![health(&mut numbers), health(&mut numbers)],
-                decisions: 40,
-            };
-            store.finish_match(m.id, &outcome, None)?;
-            outcomes.push(outcome);
-        }
-        let paired = PairedResult::from_matches(outcomes.iter().map(|o| &o.places[..]));
-        let changes = ratings.update(&paired)?;
-        store.rate_set(set_id, &paired, &changes)?;
-        if set % 10_000 == 9_999 {
-            eprintln!("{} matches stored in {:.0?}", 2 * (u64::from(set) + 1), started.elapsed());
-        }
-    }
-    eprintln!("{matches} matches stored in {:.1?}", started.elapsed());
-    Ok(())
 }
 
 /// The record every hosted match of the filled store keeps: one real Twenty-Two record (the
@@ -231,7 +157,7 @@ async fn fill_hosted(url: &str, matches: u64, bots: usize) -> anyhow::Result<()>
                 .to_vec();
             let mut seats = seats;
             for seat in &mut seats {
-                // Twenty decisions a seat, as the arena ladder's fill times them.
+                // Twenty decisions a seat, each 50 µs to 5 ms.
                 let times: Vec<u32> =
                     (0..20).map(|_| 50 + (numbers.next() % 5_000) as u32).collect();
                 seat.think = ThinkSummary::from_micros(&times);
@@ -297,7 +223,7 @@ async fn time_to_first_byte(
     .await?
 }
 
-/// Bot `i`'s name, in the ladder file and in the store alike (nothing in it to escape).
+/// Bot `i`'s name (nothing in it to escape).
 fn bot_name(i: usize) -> String {
     format!("bot-{i:02}")
 }
@@ -311,61 +237,36 @@ async fn main() -> anyhow::Result<()> {
     let args = args()?;
     let dir = tempfile::tempdir()?;
     let path = args.file.clone().unwrap_or_else(|| dir.path().join("scale.sqlite"));
-    let fresh = !path.exists();
-    let (router, pages) = if args.hosted {
-        let url = format!("sqlite:{}", path.display());
-        if fresh {
-            fill_hosted(&url, args.matches, args.bots).await?;
-        }
-        let store = cardroom_store::open(&url).await?;
-        let ladder = store.ladder("scale").await?.context("the store has no ladder `scale`")?;
-        let first = store.ladder_bots(ladder.id).await?.into_iter().next().context("no bots")?;
-        let (bot, name) = (first.bot, first.name);
-        let newest = store.bot_matches(ladder.id, bot, None, 1).await?;
-        let newest = newest.first().context("the bot played no match")?.id.0;
-        let size = WebConfig::default().page_size;
-        let deep = (args.matches * 2 / args.bots as u64 / size / 2).max(2);
-        // The deep page's cursor, as the link of the page before it carries it.
-        let before = store.bot_matches(ladder.id, bot, None, u32::try_from((deep - 1) * size)?);
-        let before = before.await?.last().context("the bot played no match")?.id.0;
-        let accounts = cardroom_store::Accounts::new(store);
-        let source = StoreSource::new(accounts, LocalSource::new(Vec::new()));
-        let pages = vec![
-            ("leaderboard", "/ladders/scale".to_owned()),
-            ("bot page", format!("/ladders/scale/bots/{name}")),
-            (
-                "bot page, deep page of matches by its link",
-                format!("/ladders/scale/bots/{name}?page={deep}&before={before}"),
-            ),
-            (
-                "bot page, deep page by number alone",
-                format!("/ladders/scale/bots/{name}?page={deep}"),
-            ),
-            ("match page (replay)", format!("/ladders/scale/matches/{newest}")),
-            ("list of ladders", "/ladders".to_owned()),
-        ];
-        (cardroom_web::router(Arc::new(source), WebConfig::default()), pages)
-    } else {
-        if fresh {
-            let (file, matches, bots) = (path.clone(), args.matches, args.bots);
-            tokio::task::spawn_blocking(move || fill(&file, matches, bots)).await??;
-        }
-        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let source = LocalSource::new([path.clone()]);
-        let deep = args.matches * 2 / args.bots as u64 / WebConfig::default().page_size / 2;
-        let pages = vec![
-            ("leaderboard", format!("/ladders/{id}")),
-            ("bot page", format!("/ladders/{id}/bots/{}", bot_name(0))),
-            (
-                "bot page, deep page of matches",
-                format!("/ladders/{id}/bots/{}?page={}", bot_name(0), deep.max(1)),
-            ),
-            ("list of ladders", "/ladders".to_owned()),
-        ];
-        (cardroom_web::router(Arc::new(source), WebConfig::default()), pages)
-    };
-    let size = std::fs::metadata(&path)?.len();
-    eprintln!("{} ({:.0} MB)", path.display(), size as f64 / 1e6);
+    let url = format!("sqlite:{}", path.display());
+    if !path.exists() {
+        fill_hosted(&url, args.matches, args.bots).await?;
+    }
+    let store = cardroom_store::open(&url).await?;
+    let ladder = store.ladder("scale").await?.context("the store has no ladder `scale`")?;
+    let first = store.ladder_bots(ladder.id).await?.into_iter().next().context("no bots")?;
+    let (bot, name) = (first.bot, first.name);
+    let newest = store.bot_matches(ladder.id, bot, None, 1).await?;
+    let newest = newest.first().context("the bot played no match")?.id.0;
+    let size = WebConfig::default().page_size;
+    let deep = (args.matches * 2 / args.bots as u64 / size / 2).max(2);
+    // The deep page's cursor, as the link of the page before it carries it.
+    let before = store.bot_matches(ladder.id, bot, None, u32::try_from((deep - 1) * size)?);
+    let before = before.await?.last().context("the bot played no match")?.id.0;
+    let source = StoreSource::new(cardroom_store::Accounts::new(store));
+    let pages = vec![
+        ("leaderboard", "/ladders/scale".to_owned()),
+        ("bot page", format!("/ladders/scale/bots/{name}")),
+        (
+            "bot page, deep page of matches by its link",
+            format!("/ladders/scale/bots/{name}?page={deep}&before={before}"),
+        ),
+        ("bot page, deep page by number alone", format!("/ladders/scale/bots/{name}?page={deep}")),
+        ("match page (replay)", format!("/ladders/scale/matches/{newest}")),
+        ("list of ladders", "/ladders".to_owned()),
+    ];
+    let router = cardroom_web::router(Arc::new(source), WebConfig::default());
+    let bytes = std::fs::metadata(&path)?.len();
+    eprintln!("{} ({:.0} MB)", path.display(), bytes as f64 / 1e6);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = tokio::spawn(cardroom_web::serve(

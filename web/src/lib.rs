@@ -1,10 +1,10 @@
 //! cardroom's web face: server-rendered pages of its ladders, bots, matches and server, read
 //! by anyone, changing nothing.
 //!
-//! - [`router`] builds the pages over any [`Source`] (the data, read-only); [`LocalSource`]
-//!   is the one over the arena's ladder files and a running server's public rpcs,
-//!   [`StoreSource`] the one over a server's store (its hosted ladders) beside a
-//!   `LocalSource`; [`server_router`] picks between them.
+//! - [`router`] builds the pages over any [`Source`] (the data, read-only). [`StoreSource`]
+//!   is the one over a server's store (its hosted ladders), with a [`ServerSource`] beside it
+//!   for the server's matches; a `ServerSource` alone serves a server without a store (no
+//!   ladders). [`server_router`] picks between them.
 //! - [`serve`] serves a router on a listener until a shutdown future completes
 //!   (`cardroom serve --http-addr` runs it beside gRPC), with the limits of a
 //!   [`ServeConfig`]: so many connections at once, a header timeout, a body timeout. The
@@ -24,25 +24,31 @@
 //! (`Watch`), and hands appear only in the replay of a finished match's record.
 //!
 //! ```no_run
-//! # async fn example() -> std::io::Result<()> {
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::sync::Arc;
-//! use cardroom_web::{LocalSource, ServeConfig, WebConfig};
+//! use cardroom_store::Accounts;
+//! use cardroom_web::{ServeConfig, ServerSource, StoreSource, WebConfig};
 //!
-//! let source = LocalSource::new(["ladder.sqlite".into()]);
+//! // The ladders from the server's store, its matches over its public rpcs.
+//! let store = cardroom_store::open("sqlite:cardroom.sqlite").await?;
+//! let server = tonic::transport::Endpoint::from_static("http://127.0.0.1:50051");
+//! let source = StoreSource::new(Accounts::new(store))
+//!     .with_server(ServerSource::new(server.connect_lazy(), None));
 //! let router = cardroom_web::router(Arc::new(source), WebConfig::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-//! cardroom_web::serve(listener, router, ServeConfig::default(), std::future::pending()).await
+//! cardroom_web::serve(listener, router, ServeConfig::default(), std::future::pending()).await?;
+//! # Ok(())
 //! # }
 //! ```
 
 mod apart;
 mod feeds;
 mod hosted;
-mod local;
 mod pages;
 mod plot;
 mod replay;
 mod serve;
+mod server;
 mod source;
 mod streams;
 mod time;
@@ -55,8 +61,8 @@ use axum::routing::{get, post};
 
 pub use apart::serve_apart;
 pub use hosted::StoreSource;
-pub use local::LocalSource;
 pub use serve::{ServeConfig, serve};
+pub use server::ServerSource;
 pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
     Leaderboard, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchLine, MatchList, MatchState,
@@ -68,8 +74,8 @@ pub use time::utc_time;
 /// How the pages behave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WebConfig {
-    /// How often live pages look for news where nothing tells them (a ladder file another
-    /// process writes, the server's figures).
+    /// How often live pages look for news where nothing tells them (a ladder's revision in
+    /// the store, the server's figures).
     pub poll_interval: Duration,
     /// Lines per page of a long list (a bot's matches).
     pub page_size: u64,
@@ -155,16 +161,16 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         })
 }
 
-/// The pages of a server: `local`'s ladder files and server and, when the server keeps a
-/// store (its `accounts`), the hosted ladders in it (a [`StoreSource`]).
+/// The pages of a server: its matches (`server`) and, when it keeps a store (its
+/// `accounts`), the hosted ladders in it (a [`StoreSource`]).
 pub fn server_router(
-    local: LocalSource,
+    server: ServerSource,
     accounts: Option<cardroom_store::Accounts>,
     config: WebConfig,
 ) -> Router {
     match accounts {
-        Some(accounts) => router(Arc::new(StoreSource::new(accounts, local)), config),
-        None => router(Arc::new(local), config),
+        Some(accounts) => router(Arc::new(StoreSource::new(accounts).with_server(server)), config),
+        None => router(Arc::new(server), config),
     }
 }
 

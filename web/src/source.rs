@@ -1,14 +1,14 @@
 //! Where the pages read their data: the read-only [`Source`] trait and the plain structs it
 //! returns.
 //!
-//! The pages know nothing of SQLite or gRPC. [`LocalSource`](crate::LocalSource) implements the
-//! trait over the arena's ladder files and a running server; another store (bot accounts,
-//! hosted ladders) needs only another implementation. Every method is a read: nothing a page
+//! The pages know nothing of SQLite or gRPC. [`StoreSource`](crate::StoreSource) implements
+//! the trait over the server's store (the ladders) and [`ServerSource`](crate::ServerSource)
+//! over a running server's public rpcs (its matches). Every method is a read: nothing a page
 //! does changes a ladder or a match.
 //!
 //! A bot is named in a page's address by its name, unique within its ladder. It also has a
-//! number (its account id in a store, its index in a ladder file): the key of the addresses
-//! before they took names, which [`Source::bot_name`] turns into its name.
+//! number (its account id in the store): the key of the addresses before they took names,
+//! which [`Source::bot_name`] turns into its name.
 //!
 //! What a source returns must already be fit to show anyone: a running match is only its
 //! public view, and hands appear only in a finished match's record.
@@ -21,7 +21,7 @@ use futures::stream::BoxStream;
 /// (the page answers 404).
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
-    /// A ladder's file could not be read.
+    /// A ladder could not be read from the store.
     #[error("ladder {ladder}: {message}")]
     Ladder {
         /// The ladder's id.
@@ -77,8 +77,8 @@ pub struct Health {
 pub struct LeaderRow {
     /// Its rank, from 1.
     pub rank: usize,
-    /// The bot's number: its account id in a store, its index in a ladder file (the key of
-    /// its page's old address, [`Source::bot_name`]).
+    /// The bot's number: its account id in the store (the key of its page's old address,
+    /// [`Source::bot_name`]).
     pub bot: String,
     /// The bot's name, as it calls itself (escaped when shown).
     pub name: String,
@@ -131,8 +131,7 @@ pub struct Leaderboard {
     pub better: Vec<Vec<f64>>,
     /// The SPRT, for a ladder of that format.
     pub sprt: Option<SprtState>,
-    /// Its matches running on the game server now, each watched live (a hosted ladder's; a
-    /// ladder file's are not on the server).
+    /// Its matches running on the game server now, each watched live.
     pub running: Vec<ListedMatch>,
 }
 
@@ -280,8 +279,6 @@ pub struct Failure {
 /// What a bot's author may read of its failures.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Failures {
-    /// The source keeps no failures or no bot keys (the arena's ladder files).
-    NotKept,
     /// The key is not this bot's.
     WrongKey,
     /// The failures, newest first.
@@ -421,9 +418,8 @@ impl ServerStats {
 /// The pages' data, read-only.
 ///
 /// Methods return `Ok(None)` for a ladder, bot or match that does not exist. A bot is asked
-/// for by its name, unique within its ladder; its number (an account id, a ladder file's
-/// index: what bots' addresses held before they held names) gives its name through
-/// [`Source::bot_name`].
+/// for by its name, unique within its ladder; its number (its account id: what bots'
+/// addresses held before they held names) gives its name through [`Source::bot_name`].
 pub trait Source: Send + Sync + 'static {
     /// Every ladder.
     fn ladders(&self) -> impl Future<Output = Result<Vec<LadderInfo>, SourceError>> + Send;
@@ -459,9 +455,6 @@ pub trait Source: Send + Sync + 'static {
         let _ = (ladder, number);
         std::future::ready(Ok(None))
     }
-
-    /// Whether the source keeps bots' keys and failures (the failures form shows only then).
-    fn keeps_failures(&self) -> bool;
 
     /// The failures of the bot named `name`, for the holder of its key.
     fn failures(

@@ -1,7 +1,7 @@
 //! The pages in a real browser: headless Chromium driven through chromedriver (WebDriver),
-//! with no network but the loopback. It opens the front page, follows a ladder to a bot to a
-//! match, steps the replay to its end with the arrow keys and checks what it shows against the
-//! record; then the same through a hosted ladder of the server's store (a `StoreSource`).
+//! with no network but the loopback. It opens the front page, follows a hosted ladder of the
+//! server's store (a `StoreSource`) to a bot to a match, steps the replay to its end with the
+//! arrow keys and checks what it shows against the record.
 //! A match of over 500 steps: its replay page's weight (bounded) and its time to load
 //! (printed, not bounded: speed is measured in benchmarks, not asserted in tests), then
 //! stepped through by the buttons, the keys and the list, each position fetched.
@@ -21,14 +21,13 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 
-use cardroom_arena::Store;
 use cardroom_games::{AnyRecord, Card, twenty_two};
 use cardroom_proto::pb;
-use cardroom_store::{Accounts, SqliteStore, Store as StoreTrait};
+use cardroom_store::{Accounts, SqliteStore, Store};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
-use cardroom_web::{LocalSource, StoreSource, WebConfig};
-use common::hosted::{Hosted, LADDER};
-use common::{EVIL_NAME, LONG_STEPS, LongMatch};
+use cardroom_web::{ServerSource, StoreSource, WebConfig};
+use common::fixture::{Fixture, LONG, TT};
+use common::{EVIL_NAME, LONG_STEPS};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use pb::server_message::Message;
@@ -191,11 +190,9 @@ async fn shown_step(client: &Client) -> (String, String) {
 
 #[tokio::test]
 async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
-    // The ladder files and a store's hosted ladder, on one router (as `cardroom serve --store
-    // … --web-ladder …` serves them).
-    let hosted = Hosted::new().await;
-    let fixture = &hosted.files;
-    let pages = Pages::start(hosted.router()).await;
+    // A store's hosted ladders, as `cardroom serve --store … --http-addr …` serves them.
+    let fixture = Fixture::new().await;
+    let pages = Pages::start(fixture.router()).await;
     let base = pages.base.clone();
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
@@ -203,9 +200,10 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
 
     // The front page, to the Twenty-Two ladder.
     client.goto(&base).await.unwrap();
-    client.find(Locator::Css("a[href='/ladders/tt']")).await.unwrap().click().await.unwrap();
+    let href = format!("a[href='/ladders/{TT}']");
+    client.find(Locator::Css(&href)).await.unwrap().click().await.unwrap();
     client.wait().for_element(Locator::Css("table.leaderboard")).await.unwrap();
-    assert_eq!(client.current_url().await.unwrap().path(), "/ladders/tt");
+    assert_eq!(client.current_url().await.unwrap().path(), format!("/ladders/{TT}"));
 
     // To the bot whose name is markup: shown as its text, never run.
     let link = client.find(Locator::LinkText(EVIL_NAME)).await.unwrap();
@@ -216,31 +214,9 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     assert_eq!(injected.await.unwrap(), serde_json::json!(0));
 
     // To its newest match.
-    let store = Store::open(&fixture.tt).unwrap();
-    let bot = store.bot_names().unwrap().iter().position(|n| n == EVIL_NAME).unwrap();
-    let newest = store.finished_matches(Some(bot), 0, 1).unwrap().remove(0);
-    let record = AnyRecord::from_json(&store.record(newest.id).unwrap().unwrap()).unwrap();
-    let AnyRecord::TwentyTwo(record) = record else { panic!("a Twenty-Two record") };
-    client.find(Locator::Css("a.match")).await.unwrap().click().await.unwrap();
-    client.wait().for_element(Locator::Css("#replay")).await.unwrap();
-    assert_eq!(
-        client.current_url().await.unwrap().path(),
-        format!("/ladders/tt/matches/{}", newest.id)
-    );
-    step_to_the_end(&client, &record).await;
-
-    // The front page again, to the hosted ladder, its bot of that name, its newest match.
-    client.goto(&base).await.unwrap();
-    let href = format!("a[href='/ladders/{LADDER}']");
-    client.find(Locator::Css(&href)).await.unwrap().click().await.unwrap();
-    client.wait().for_element(Locator::Css("table.leaderboard")).await.unwrap();
-    assert_eq!(client.current_url().await.unwrap().path(), format!("/ladders/{LADDER}"));
-    client.find(Locator::LinkText(EVIL_NAME)).await.unwrap().click().await.unwrap();
-    let name = client.wait().for_element(Locator::Css("h1 .name")).await.unwrap();
-    assert_eq!(name.text().await.unwrap(), EVIL_NAME);
-    let (bot, _) = hosted.bots[hosted.index_of(EVIL_NAME)];
-    let newest = hosted.store.bot_matches(hosted.ladder, bot, None, 1).await.unwrap().remove(0);
-    let stored = hosted.store.ladder_record(newest.id).await.unwrap().unwrap();
+    let bot = fixture.id_of(EVIL_NAME);
+    let newest = fixture.store.bot_matches(fixture.tt, bot, None, 1).await.unwrap().remove(0);
+    let stored = fixture.store.ladder_record(newest.id).await.unwrap().unwrap();
     let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&stored).unwrap() else {
         panic!("a Twenty-Two record")
     };
@@ -248,7 +224,7 @@ async fn a_browser_follows_a_ladder_to_a_bot_to_a_match_and_steps_its_replay() {
     client.wait().for_element(Locator::Css("#replay")).await.unwrap();
     assert_eq!(
         client.current_url().await.unwrap().path(),
-        format!("/ladders/{LADDER}/matches/{}", newest.id.0)
+        format!("/ladders/{TT}/matches/{}", newest.id.0)
     );
     step_to_the_end(&client, &record).await;
 
@@ -284,11 +260,11 @@ async fn view_html(client: &Client) -> String {
 
 #[tokio::test]
 async fn a_long_matchs_replay_page_is_light_and_steps_by_fetching_each_position() {
-    let long = LongMatch::new();
-    let steps = long.record.actions.len() + 1;
+    let fixture = Fixture::new().await;
+    let steps = fixture.long_record.actions.len() + 1;
     assert!(steps >= LONG_STEPS);
-    let pages = Pages::start(long.router()).await;
-    let path = format!("/ladders/long/matches/{}", long.id);
+    let pages = Pages::start(fixture.router()).await;
+    let path = format!("/ladders/{LONG}/matches/{}", fixture.long_match.0);
     let url = format!("{}{path}", pages.base);
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
@@ -309,13 +285,13 @@ async fn a_long_matchs_replay_page_is_light_and_steps_by_fetching_each_position(
     }
     // Issue 38: under 100 KB for a match of 500 steps. The weight is the page's HTML as served
     // (deterministic); the times above vary with the machine, so they are only printed.
-    let (_, served, _) = common::get_raw(&long.router(), &path).await;
+    let (_, served, _) = common::get_raw(&fixture.router(), &path).await;
     assert_eq!(weights, [served.len() as u64; 2]);
     assert!(served.len() < 100_000, "{} bytes", served.len());
 
     // Stepped by the buttons, the keys and the list: each step drawn as the record says.
     let action = |step: usize| {
-        let a = &long.record.actions[step - 1];
+        let a = &fixture.long_record.actions[step - 1];
         format!("{}: {}", a.seat, a.action)
     };
     let deal = view_html(&client).await;
@@ -336,7 +312,7 @@ async fn a_long_matchs_replay_page_is_light_and_steps_by_fetching_each_position(
     let back = middle - 3;
     assert_eq!(step_drawn(&client, back).await, (back.to_string(), action(back)));
     let drawn = view_html(&client).await;
-    let (_, fetched, _) = common::get_raw(&long.router(), &format!("{path}/steps/{back}")).await;
+    let (_, fetched, _) = common::get_raw(&fixture.router(), &format!("{path}/steps/{back}")).await;
     let parsed = |html: &str| scraper::Html::parse_fragment(html).html();
     assert_eq!(parsed(&drawn), parsed(&fetched));
     // The address follows the step, so that a reload (or a link) shows the same.
@@ -411,7 +387,7 @@ fn ever_public(record: &cardroom_games::Record<twenty_two::State>) -> BTreeSet<C
 #[tokio::test]
 async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card() {
     // A server hosting a Twenty-Two ladder of two registered bots that move only when told.
-    let store: Arc<dyn StoreTrait> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
     let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
     let gate = Arc::new(Semaphore::new(0));
     for name in ["north", "south"] {
@@ -425,8 +401,8 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     server.client().await.create_ladder(create).await.unwrap();
 
     // Its pages, over the store and the server.
-    let local = LocalSource::new(Vec::new()).with_server(server.channel().await, None);
-    let source = StoreSource::new(Accounts::new(Arc::clone(&store)), local);
+    let matches = ServerSource::new(server.channel().await, None);
+    let source = StoreSource::new(Accounts::new(Arc::clone(&store))).with_server(matches);
     let router = cardroom_web::router(Arc::new(source), WebConfig::default());
     let pages = Pages::start(router.clone()).await;
     let base = pages.base.clone();

@@ -16,7 +16,7 @@ use cardroom_sdk::games::gin;
 use cardroom_sdk::{ConnectConfig, GameKind, MatchSpec, Organizer};
 use cardroom_server::Config;
 use cardroom_tests::TestServer;
-use cardroom_web::{LocalSource, WebConfig};
+use cardroom_web::{ServerSource, WebConfig};
 use scraper::{Html, Selector};
 use tower::ServiceExt as _;
 
@@ -36,7 +36,7 @@ fn cards_in(html: &str) -> BTreeSet<String> {
 async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     let server = TestServer::start(Config::default()).await;
     let channel = tonic::transport::Endpoint::from_shared(server.url()).unwrap().connect_lazy();
-    let source = LocalSource::new([]).with_server(channel, None);
+    let source = ServerSource::new(channel, None);
     let router = cardroom_web::router(Arc::new(source), WebConfig::default());
     let mut organizer = Organizer::new(&server.url()).unwrap();
     let created = organizer
@@ -158,7 +158,7 @@ async fn the_server_page_lists_running_matches_linked_live_and_pages_them() {
 
     let server = TestServer::start(Config::default()).await;
     let channel = tonic::transport::Endpoint::from_shared(server.url()).unwrap().connect_lazy();
-    let source = LocalSource::new([]).with_server(channel, None);
+    let source = ServerSource::new(channel, None);
     let config = WebConfig { page_size: 2, ..WebConfig::default() };
     let router = cardroom_web::router(Arc::new(source), config);
     let mut ids = Vec::new();

@@ -15,8 +15,9 @@ use cardroom_store::{
     BotId, Ladder, LadderId, LeaderboardLine, MatchState, Store, StoreError, leaderboard_order,
 };
 
+use super::name_of;
 use super::standings::{Standings, standings};
-use crate::source::{BotPage, Health, LeaderRow, Leaderboard, PageRequest};
+use crate::source::{BotPage, Health, LeaderRow, Leaderboard, PageRequest, SprtState};
 
 /// What identifies a bot page: its ladder, its bot and which page of its matches.
 type BotPageKey = (String, String, u64, u64, Option<String>);
@@ -282,9 +283,18 @@ fn build(
         })
         .collect();
     let info = super::ladder_info(ladder, lines.len(), done, done + revision.pending());
+    let sprt = s.sprt.as_ref().map(|t| SprtState {
+        a: name_of(&names, t.a),
+        b: name_of(&names, t.b),
+        llr: t.llr,
+        lower: t.lower,
+        upper: t.upper,
+        samples: t.samples,
+        decision: t.decision.clone(),
+    });
     Board {
         revision,
-        board: Leaderboard { ladder: info, rows, better, sprt: None, running: Vec::new() },
+        board: Leaderboard { ladder: info, rows, better, sprt, running: Vec::new() },
         names,
         standings,
     }

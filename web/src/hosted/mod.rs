@@ -1,11 +1,10 @@
 //! [`StoreSource`]: the pages' data from the server's store, where the hosted ladders live
-//! (`cardroom serve --store`, `cardroom demo`), with the batch ladder files and the running
-//! server of a [`LocalSource`] beside them.
+//! (`cardroom serve --store`, `cardroom demo`), with the running server of a [`ServerSource`]
+//! beside them for its matches.
 //!
 //! A hosted ladder's id in URLs is its name (ladder names are kept to letters, digits, `.`, `_`
 //! and `-`), a bot's its account name (unique in the store), a bot's number its account id, a
-//! match's id its ladder match id. A ladder id the store does not know is the
-//! [`LocalSource`]'s, so a hosted ladder hides a ladder file of the same id.
+//! match's id its ladder match id. A ladder id the store does not know is a 404.
 //!
 //! The leaderboard is computed once per revision of its ladder and kept (see
 //! [`cache`]): a page asks the store for the revision (three small reads)
@@ -24,7 +23,7 @@ use cardroom_store::{
 };
 use futures::stream::BoxStream;
 
-use crate::local::LocalSource;
+use crate::server::ServerSource;
 use crate::source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, LadderInfo, Leaderboard, LiveMatch,
     MatchLine, MatchList, PageRequest, RatingAt, ServerStats, Source, SourceError, ThinkBucket,
@@ -41,11 +40,11 @@ const FAILURES_SHOWN: u32 = 50;
 /// plays now rather than its whole history.
 const THINK_MATCHES: u32 = 200;
 
-/// The hosted ladders of a store, and a [`LocalSource`]'s ladder files and server.
+/// The hosted ladders of a store, and the matches of a [`ServerSource`] if it has one.
 #[derive(Debug)]
 pub struct StoreSource {
     accounts: Accounts,
-    local: LocalSource,
+    server: Option<ServerSource>,
     boards: BoardCache,
     bots: BotCache,
     recent_bot_pages: RecentBotPages,
@@ -57,20 +56,30 @@ fn store_error(ladder: &str) -> impl Fn(StoreError) -> SourceError + '_ {
 
 impl StoreSource {
     /// The hosted ladders of `accounts`' store (the accounts check a bot's key before its
-    /// failures are shown, as the server's `ListFailures` does), beside `local`'s ladder files
-    /// and server (`LocalSource::new(vec![]).with_server(..)` for the server alone).
-    pub fn new(accounts: Accounts, local: LocalSource) -> StoreSource {
+    /// failures are shown, as the server's `ListFailures` does), with no game server: the
+    /// server's pages are 404s until [`StoreSource::with_server`].
+    pub fn new(accounts: Accounts) -> StoreSource {
         StoreSource {
             accounts,
-            local,
+            server: None,
             boards: BoardCache::default(),
             bots: BotCache::default(),
             recent_bot_pages: RecentBotPages::default(),
         }
     }
 
+    /// This source with the game server `server` beside the store: its running matches (a
+    /// ladder's among them), its figures and its matches' pages.
+    pub fn with_server(self, server: ServerSource) -> StoreSource {
+        StoreSource { server: Some(server), ..self }
+    }
+
     fn store(&self) -> &dyn Store {
         self.accounts.store().as_ref()
+    }
+
+    fn server(&self) -> Result<&ServerSource, SourceError> {
+        self.server.as_ref().ok_or(SourceError::NoServer)
     }
 
     /// The hosted ladder named `id`, if the store has one.
@@ -261,12 +270,12 @@ impl StoreSource {
         ladder: &LadderInfo,
         names: &HashMap<BotId, String>,
     ) -> Vec<crate::source::ListedMatch> {
-        let listed = self.local.server_matches(crate::source::MatchState::Running, None, 100);
+        let Ok(server) = self.server() else { return Vec::new() };
+        let listed = server.server_matches(crate::source::MatchState::Running, None, 100);
         match listed.await {
             Ok(list) => {
                 list.matches.into_iter().filter(|m| plays_in(m, &ladder.game, names)).collect()
             }
-            Err(SourceError::NoServer) => Vec::new(),
             Err(error) => {
                 tracing::warn!(ladder = %ladder.id, %error, "the running matches are not shown");
                 Vec::new()
@@ -346,17 +355,11 @@ impl Source for StoreSource {
         for ladder in &hosted {
             out.push(self.board(ladder).await?.board.ladder.clone());
         }
-        let taken: Vec<&str> = hosted.iter().map(|l| l.spec.name.as_str()).collect();
-        out.extend(
-            self.local.ladders().await?.into_iter().filter(|l| !taken.contains(&l.id.as_str())),
-        );
         Ok(out)
     }
 
     async fn leaderboard(&self, ladder: &str) -> Result<Option<Leaderboard>, SourceError> {
-        let Some(hosted) = self.hosted(ladder).await? else {
-            return self.local.leaderboard(ladder).await;
-        };
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
         let kept = self.board(&hosted).await?;
         let mut board = kept.board.clone();
         board.running = self.running(&board.ladder, &kept.names).await;
@@ -364,13 +367,9 @@ impl Source for StoreSource {
     }
 
     async fn ladder_revision(&self, ladder: &str) -> Result<Option<u64>, SourceError> {
-        match self.hosted(ladder).await? {
-            Some(hosted) => {
-                let revision = cache::revision(self.store(), &hosted).await;
-                revision.map(|r| Some(r.key())).map_err(store_error(ladder))
-            }
-            None => self.local.ladder_revision(ladder).await,
-        }
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
+        let revision = cache::revision(self.store(), &hosted).await;
+        revision.map(|r| Some(r.key())).map_err(store_error(ladder))
     }
 
     async fn bot(
@@ -384,28 +383,20 @@ impl Source for StoreSource {
         }
         let page = match self.hosted(ladder).await? {
             Some(hosted) => self.hosted_bot(&hosted, name, matches.clone()).await?,
-            None => return self.local.bot(ladder, name, matches).await,
+            None => None,
         };
         self.recent_bot_pages.put(ladder, name, &matches, page.clone());
         Ok(page)
     }
 
     async fn bot_name(&self, ladder: &str, number: u64) -> Result<Option<String>, SourceError> {
-        let Some(hosted) = self.hosted(ladder).await? else {
-            return self.local.bot_name(ladder, number).await;
-        };
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
         let Ok(id) = i64::try_from(number) else { return Ok(None) };
         Ok(self.board(&hosted).await?.names.get(&BotId(id)).cloned())
     }
 
-    fn keeps_failures(&self) -> bool {
-        true
-    }
-
     async fn failures(&self, ladder: &str, name: &str, key: &str) -> Result<Failures, SourceError> {
-        let Some(hosted) = self.hosted(ladder).await? else {
-            return self.local.failures(ladder, name, key).await;
-        };
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(Failures::WrongKey) };
         let board = self.board(&hosted).await?;
         let Some(id) = board.bot_named(name) else {
             return Ok(Failures::WrongKey);
@@ -442,9 +433,7 @@ impl Source for StoreSource {
         ladder: &str,
         id: &str,
     ) -> Result<Option<FinishedMatch>, SourceError> {
-        let Some(hosted) = self.hosted(ladder).await? else {
-            return self.local.ladder_match(ladder, id).await;
-        };
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
         let Some(m) = self.ladder_match_of(&hosted, id).await? else { return Ok(None) };
         if m.state != MatchState::Done {
             return Ok(None);
@@ -469,7 +458,7 @@ impl Source for StoreSource {
     }
 
     async fn server_stats(&self) -> Result<ServerStats, SourceError> {
-        self.local.server_stats().await
+        self.server()?.server_stats().await
     }
 
     async fn server_matches(
@@ -478,22 +467,22 @@ impl Source for StoreSource {
         before: Option<&str>,
         limit: u64,
     ) -> Result<MatchList, SourceError> {
-        self.local.server_matches(state, before, limit).await
+        self.server()?.server_matches(state, before, limit).await
     }
 
     async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
-        self.local.live_match(id).await
+        self.server()?.live_match(id).await
     }
 
     async fn server_match(&self, id: &str) -> Result<Option<FinishedMatch>, SourceError> {
-        self.local.server_match(id).await
+        self.server()?.server_match(id).await
     }
 
     async fn watch(
         &self,
         id: &str,
     ) -> Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError> {
-        self.local.watch(id).await
+        self.server()?.watch(id).await
     }
 }
 

@@ -1,14 +1,17 @@
 //! What a hosted ladder's rated sets say about its order: each bot's rank interval and the
-//! pairwise matrix, from the arena's [`Settlement`] of the head-to-head evidence (the batch
-//! ladders' leaderboard reads the same figures).
+//! pairwise matrix, from the [`Settlement`] of the head-to-head evidence, and an SPRT ladder's
+//! test.
 //!
 //! This is the one place the pages get them: the store's standings snapshot (the hosted
 //! runner writes one per rated set, `Store::standings`) when it has one, else computed here
-//! from the rated sets (a store the runner has not yet written one in).
+//! from the rated sets (a store the runner has not yet written one in; no SPRT then).
 
-use cardroom_arena::leaderboard::ALPHA;
+use cardroom_arena::hosted::STANDINGS_CONFIDENCE;
 use cardroom_rank::{MatchOutcome, Settlement};
-use cardroom_store::{BotId, LadderId, LadderSet, Store, StoreError};
+use cardroom_store::{BotId, LadderId, LadderSet, SprtStanding, Store, StoreError};
+
+/// The error rate of the rank intervals for the whole order: the hosted runner's.
+const ALPHA: f64 = 1.0 - STANDINGS_CONFIDENCE;
 
 /// Rank intervals and the pairwise matrix, by bot in the order of the `bots` they were
 /// computed for.
@@ -23,6 +26,8 @@ pub(crate) struct Standings {
     /// By bot: its place in the standings' order (0 is first), `None` for a bot they do not
     /// hold: the leaderboard's rows follow it.
     pub(crate) position: Vec<Option<usize>>,
+    /// An SPRT ladder's test, as the snapshot holds it.
+    pub(crate) sprt: Option<SprtStanding>,
 }
 
 /// The standings of `bots` (by index) in `ladder` at tables of `table` seats, from its rated
@@ -71,6 +76,7 @@ fn from_snapshot(bots: &[BotId], snapshot: &cardroom_store::Standings) -> Standi
             })
             .collect(),
         position: at,
+        sprt: snapshot.sprt.clone(),
     }
 }
 
@@ -100,5 +106,5 @@ fn from_sets(bots: &[BotId], table: usize, sets: &[LadderSet]) -> Standings {
     let rank_intervals = settlement.rank_intervals.into_iter().map(Some).collect();
     let position =
         (0..bots.len()).map(|bot| settlement.order.iter().position(|&b| b == bot)).collect();
-    Standings { rank_intervals, p_better: settlement.p_better, position }
+    Standings { rank_intervals, p_better: settlement.p_better, position, sprt: None }
 }

@@ -250,13 +250,7 @@ pub(crate) async fn bot_page<S: Source>(
         Found::Page(loaded) => loaded,
         Found::Moved(href) => return Ok(moved(&href, raw.as_deref())),
     };
-    // The form appears only where failures are kept, so that nobody types a key for nothing.
-    let failures = if app.source.keeps_failures() {
-        failures_form(&loaded)
-    } else {
-        html! {}
-    };
-    Ok(page(&loaded, number, app.config.page_size, failures).into_response())
+    Ok(page(&loaded, number, app.config.page_size, failures_form(&loaded)).into_response())
 }
 
 /// `POST /ladders/{ladder}/bots/{name}/failures` with the bot's key: its page with its
@@ -273,9 +267,6 @@ pub(crate) async fn failures<S: Source>(
         Found::Moved(href) => return Ok(moved(&format!("{href}/failures"), raw.as_deref())),
     };
     let section = match app.source.failures(&ladder, &loaded.name, &form.key).await? {
-        Failures::NotKept => {
-            return Err(PageError::NotFound("this ladder keeps no failures".into()));
-        }
         Failures::WrongKey => html! {
             (failures_form(&loaded))
             p.error.wrong-key { "That is not this bot's key." }

@@ -17,7 +17,10 @@ use crate::streams::StreamSlot;
 fn ladder_table(ladders: &[LadderInfo]) -> Markup {
     html! {
         @if ladders.is_empty() {
-            p.none { "No ladders yet: give the pages a ladder file (" code { "--web-ladder" } ")." }
+            p.none {
+                "No ladders yet: a server with a store (" code { "--store" } ") hosts them ("
+                code { "--ladder" } ")."
+            }
         } @else {
             table.ladders {
                 thead { tr { th { "ladder" } th { "game" } th { "format" } th { "seats" }
@@ -219,7 +222,8 @@ pub(crate) async fn ladder_live<S: Source>(
 }
 
 /// A ladder's feed: its leaderboard, redrawn whenever its revision moves from `seen` (polled:
-/// another process may write the file). Over when the ladder goes away or cannot be read.
+/// the ladder's runner, on any node, writes the store). Over when the ladder goes away or
+/// cannot be read.
 async fn ladder_feed<S: Source>(app: App<S>, ladder: String, mut seen: u64, mut feed: Publisher) {
     while feed.tick().await {
         match app.source.ladder_revision(&ladder).await {

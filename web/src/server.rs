@@ -1,6 +1,7 @@
-//! A running cardroom server as the pages see it, over its own public rpcs: `GetStats`,
-//! `ListMatches`, `GetMatch`, `GetRecord` and `Watch` (the spectators' stream, which carries only the public
-//! view).
+//! [`ServerSource`]: a running cardroom server as the pages see it, over its own public rpcs:
+//! `GetStats`, `ListMatches`, `GetMatch`, `GetRecord` and `Watch` (the spectators' stream,
+//! which carries only the public view). It holds no ladder: the ladders are the store's
+//! ([`StoreSource`](crate::StoreSource)).
 
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
@@ -10,13 +11,13 @@ use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 
 use crate::source::{
-    FinishedMatch, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchList, MatchState,
-    ServerStats, SourceError, WatchUpdate,
+    BotPage, Failures, FinishedMatch, LadderInfo, Leaderboard, ListedMatch, ListedSeat, LiveMatch,
+    LiveSeat, MatchList, MatchState, PageRequest, ServerStats, Source, SourceError, WatchUpdate,
 };
 
-/// A client of one server.
+/// A client of one server: its running matches, its figures and the records it keeps.
 #[derive(Clone, Debug)]
-pub(crate) struct ServerClient {
+pub struct ServerSource {
     client: CardroomClient<Channel>,
     /// The admin token, sent with `GetStats` only (a server with a token keeps its figures to
     /// its operator).
@@ -27,36 +28,11 @@ fn server_error(status: &Status) -> SourceError {
     SourceError::Server(format!("{:?}: {}", status.code(), status.message()))
 }
 
-impl ServerClient {
-    pub(crate) fn new(channel: Channel, admin_token: Option<String>) -> ServerClient {
-        ServerClient { client: CardroomClient::new(channel), admin_token }
-    }
-
-    pub(crate) async fn stats(&self) -> Result<ServerStats, SourceError> {
-        let mut request = Request::new(pb::GetStatsRequest { reset: false });
-        if let Some(token) = &self.admin_token {
-            let value = format!("Bearer {token}")
-                .parse()
-                .map_err(|_| SourceError::Server("the admin token is not a header value".into()))?;
-            request.metadata_mut().insert("authorization", value);
-        }
-        let stats = self
-            .client
-            .clone()
-            .get_stats(request)
-            .await
-            .map_err(|s| server_error(&s))?
-            .into_inner();
-        let latency = stats.decision_round_trip.unwrap_or_default();
-        Ok(ServerStats {
-            uptime_ms: stats.uptime_ms,
-            matches_running: stats.matches_running,
-            matches_finished: stats.matches_finished,
-            connections_open: stats.connections_open,
-            decisions: stats.decisions,
-            decision_p50_us: latency.p50_us,
-            decision_p99_us: latency.p99_us,
-        })
+impl ServerSource {
+    /// The server on `channel` (a lazy channel is fine: the pages connect when first asked).
+    /// `admin_token`, if the server has one, is sent with `GetStats` only.
+    pub fn new(channel: Channel, admin_token: Option<String>) -> ServerSource {
+        ServerSource { client: CardroomClient::new(channel), admin_token }
     }
 
     /// `GetMatch`; `None` for a match the server does not know.
@@ -86,25 +62,77 @@ impl ServerClient {
             Err(status) => Err(server_error(&status)),
         }
     }
+}
 
-    pub(crate) async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
-        Ok(self.info_and_host(id).await?.map(|(info, host)| LiveMatch {
-            id: info.match_id,
-            game: cardroom_proto::wire::game_from_pb(info.game)
-                .map_or("?", |game| game.title())
-                .to_owned(),
-            seats: info
-                .seats
-                .into_iter()
-                .map(|s| LiveSeat { name: s.bot_name, connected: s.connected, strikes: s.strikes })
-                .collect(),
-            over: info.over,
-            host,
-        }))
+/// A server alone has no ladder: its ladder pages are 404s. Its matches are the rpcs'.
+impl Source for ServerSource {
+    async fn ladders(&self) -> Result<Vec<LadderInfo>, SourceError> {
+        Ok(Vec::new())
     }
 
-    /// `ListMatches`.
-    pub(crate) async fn matches(
+    async fn leaderboard(&self, _ladder: &str) -> Result<Option<Leaderboard>, SourceError> {
+        Ok(None)
+    }
+
+    async fn ladder_revision(&self, _ladder: &str) -> Result<Option<u64>, SourceError> {
+        Ok(None)
+    }
+
+    async fn bot(
+        &self,
+        _ladder: &str,
+        _name: &str,
+        _matches: PageRequest,
+    ) -> Result<Option<BotPage>, SourceError> {
+        Ok(None)
+    }
+
+    async fn failures(
+        &self,
+        _ladder: &str,
+        _name: &str,
+        _key: &str,
+    ) -> Result<Failures, SourceError> {
+        // No bot here, so no key is a bot's (the page asks only after finding the bot).
+        Ok(Failures::WrongKey)
+    }
+
+    async fn ladder_match(
+        &self,
+        _ladder: &str,
+        _id: &str,
+    ) -> Result<Option<FinishedMatch>, SourceError> {
+        Ok(None)
+    }
+
+    async fn server_stats(&self) -> Result<ServerStats, SourceError> {
+        let mut request = Request::new(pb::GetStatsRequest { reset: false });
+        if let Some(token) = &self.admin_token {
+            let value = format!("Bearer {token}")
+                .parse()
+                .map_err(|_| SourceError::Server("the admin token is not a header value".into()))?;
+            request.metadata_mut().insert("authorization", value);
+        }
+        let stats = self
+            .client
+            .clone()
+            .get_stats(request)
+            .await
+            .map_err(|s| server_error(&s))?
+            .into_inner();
+        let latency = stats.decision_round_trip.unwrap_or_default();
+        Ok(ServerStats {
+            uptime_ms: stats.uptime_ms,
+            matches_running: stats.matches_running,
+            matches_finished: stats.matches_finished,
+            connections_open: stats.connections_open,
+            decisions: stats.decisions,
+            decision_p50_us: latency.p50_us,
+            decision_p99_us: latency.p99_us,
+        })
+    }
+
+    async fn server_matches(
         &self,
         state: MatchState,
         before: Option<&str>,
@@ -161,10 +189,23 @@ impl ServerClient {
         })
     }
 
-    pub(crate) async fn finished_match(
-        &self,
-        id: &str,
-    ) -> Result<Option<FinishedMatch>, SourceError> {
+    async fn live_match(&self, id: &str) -> Result<Option<LiveMatch>, SourceError> {
+        Ok(self.info_and_host(id).await?.map(|(info, host)| LiveMatch {
+            id: info.match_id,
+            game: cardroom_proto::wire::game_from_pb(info.game)
+                .map_or("?", |game| game.title())
+                .to_owned(),
+            seats: info
+                .seats
+                .into_iter()
+                .map(|s| LiveSeat { name: s.bot_name, connected: s.connected, strikes: s.strikes })
+                .collect(),
+            over: info.over,
+            host,
+        }))
+    }
+
+    async fn server_match(&self, id: &str) -> Result<Option<FinishedMatch>, SourceError> {
         // A match the server has forgotten (`keep_finished`) may still have its record on disk.
         let info = self.info(id).await?;
         if info.as_ref().is_some_and(|info| !info.over) {
@@ -192,7 +233,7 @@ impl ServerClient {
         }))
     }
 
-    pub(crate) async fn watch(
+    async fn watch(
         &self,
         id: &str,
     ) -> Result<BoxStream<'static, Result<WatchUpdate, SourceError>>, SourceError> {
