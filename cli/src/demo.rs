@@ -210,7 +210,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .context("the pages' address of the server")?
         .connect_lazy();
     // The hosted ladders from the store, their running matches from the server.
-    let local = cardroom_web::ServerSource::new(channel, None);
+    let matches = cardroom_web::ServerSource::new(channel, None);
     // The limits of `cardroom serve`'s defaults.
     let open_files = crate::serve::raise_open_files_limit();
     let serve_config = cardroom_web::ServeConfig {
@@ -221,7 +221,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let web_config =
         cardroom_web::WebConfig::default().within_connections(serve_config.max_connections);
     crate::serve::log_pages_limits(open_files, &serve_config, &web_config);
-    let router = cardroom_web::server_router(local, config.accounts.clone(), web_config);
+    let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
     // The pages on their own runtime at the lowest priority: page load cannot starve play.
     let pages = tokio::spawn(cardroom_web::serve_apart(
         http.into_std()?,
