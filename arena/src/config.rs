@@ -410,18 +410,95 @@ impl LadderFile {
         }
     }
 
-    /// The hosted ladder file of this ladder ([`crate::hosted::HostedLadderFile`]'s keys): its
-    /// game and deals, each bot able to play `parallel` matches at once, no bot ever paused
-    /// for failing (the batch arena records failures, it does not exclude), and the format as
-    /// a schedule and a budget.
+    /// The hosted ladder file of this ladder ([`BatchLadder::hosted_text`]).
     pub fn hosted(&self) -> Result<String, ConfigError> {
+        BatchLadder {
+            name: &self.ladder_name(),
+            game: self.game,
+            seats: self.seats,
+            options: &self.options,
+            seed: self.seed,
+            duplicate: self.duplicate,
+            max_rotations: self.max_rotations,
+            rating: self.rating_system(),
+            parallel: self.parallel,
+            move_ms: self.move_ms,
+            bank_ms: self.bank_ms,
+            finals: self.finals,
+            bots: &self.names(),
+            format: &self.format,
+        }
+        .hosted_text()
+    }
+
+    /// The rating system: the file's, else Glicko-2 at tables of two and Weng-Lin at larger.
+    pub fn rating_system(&self) -> RatingSystem {
+        self.rating.unwrap_or(if self.seats == 2 {
+            RatingSystem::Glicko2
+        } else {
+            RatingSystem::WengLin
+        })
+    }
+
+    /// The bots' names, in the file's order.
+    pub fn names(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+
+    /// The options as JSON text, as the engines read them.
+    pub fn options_json(&self) -> String {
+        // A TOML table is always representable as JSON.
+        serde_json::to_string(&self.options).unwrap_or_else(|_| "{}".to_owned())
+    }
+}
+
+/// A batch ladder as a hosted ladder sees it: a ladder file's settings, or those of an old
+/// arena file being imported ([`crate::import`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BatchLadder<'a> {
+    /// The ladder's name in the store.
+    pub name: &'a str,
+    /// The game.
+    pub game: GameKind,
+    /// Seats per table.
+    pub seats: u8,
+    /// The rules' options.
+    pub options: &'a toml::Table,
+    /// Seeds every deal.
+    pub seed: u64,
+    /// Whether every seating of a set plays the same deal.
+    pub duplicate: bool,
+    /// At most this many seatings per set.
+    pub max_rotations: Option<usize>,
+    /// The rating system.
+    pub rating: RatingSystem,
+    /// Matches at once, and each bot's cap.
+    pub parallel: u32,
+    /// The clock, if set.
+    pub move_ms: Option<u32>,
+    /// Each seat's bank, if set.
+    pub bank_ms: Option<u32>,
+    /// A finals ladder.
+    pub finals: bool,
+    /// The bots' names, in order (a plan is over them).
+    pub bots: &'a [String],
+    /// The format and its budget.
+    pub format: &'a Format,
+}
+
+impl BatchLadder<'_> {
+    /// The hosted ladder file ([`crate::hosted::HostedLadderFile`]'s keys): its game and
+    /// deals, each bot able to play `parallel` matches at once, no bot ever paused for failing
+    /// (a batch ladder records failures, it does not exclude), and the format as a schedule and
+    /// a budget.
+    pub fn hosted_text(&self) -> Result<String, ConfigError> {
         use toml::Value;
         let mut t = toml::Table::new();
         let mut put = |key: &str, value: Value| {
             t.insert(key.to_owned(), value);
         };
         let int = |n: u64| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
-        put("name", Value::String(self.ladder_name()));
+        put("name", Value::String(self.name.to_owned()));
         put("game", Value::String(self.game.name().to_owned()));
         put("seats", int(u64::from(self.seats)));
         put("options", Value::Table(self.options.clone()));
@@ -430,18 +507,18 @@ impl LadderFile {
         if let Some(rotations) = self.max_rotations {
             put("max_rotations", int(rotations as u64));
         }
-        put("rating", Value::String(self.rating_system().name().to_owned()));
+        put("rating", Value::String(self.rating.name().to_owned()));
         put("max_concurrent", int(u64::from(self.parallel)));
         put("max_matches", int(u64::from(self.parallel)));
         put("move_ms", int(u64::from(self.move_ms.unwrap_or(0))));
         put("bank_ms", int(u64::from(self.bank_ms.unwrap_or(0))));
         put("finals", Value::Boolean(self.finals));
-        put("bots", Value::Array(self.names().into_iter().map(Value::String).collect()));
+        put("bots", Value::Array(self.bots.iter().cloned().map(Value::String).collect()));
         let mut health = toml::Table::new();
         health.insert("max_failures".into(), int(0));
         put("health", Value::Table(health));
         let schedule = |name: &str| Value::String(name.to_owned());
-        match &self.format {
+        match self.format {
             Format::RoundRobin { rounds } => {
                 put("schedule", schedule("round_robin"));
                 put("rounds", int(u64::from(*rounds)));
@@ -479,26 +556,6 @@ impl LadderFile {
             }
         }
         toml::to_string(&t).map_err(|e| ConfigError(format!("the hosted ladder file: {e}")))
-    }
-
-    /// The rating system: the file's, else Glicko-2 at tables of two and Weng-Lin at larger.
-    pub fn rating_system(&self) -> RatingSystem {
-        self.rating.unwrap_or(if self.seats == 2 {
-            RatingSystem::Glicko2
-        } else {
-            RatingSystem::WengLin
-        })
-    }
-
-    /// The bots' names, in the file's order.
-    pub fn names(&self) -> Vec<String> {
-        self.bots.iter().map(|b| b.name.clone()).collect()
-    }
-
-    /// The options as JSON text, as the engines read them.
-    pub fn options_json(&self) -> String {
-        // A TOML table is always representable as JSON.
-        serde_json::to_string(&self.options).unwrap_or_else(|_| "{}".to_owned())
     }
 }
 

@@ -44,13 +44,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use cardroom_games::GameKind;
 use cardroom_store::{
     AccountError, Accounts, BotId, BotName, FailureKind, LadderId, LadderStatus, Lease,
-    MatchResult, NewFailure, NewLadder, NewMatch, NewSet, SeatResult, SprtStanding, Store,
-    StoreError, StoredRating, ThinkSummary,
+    MatchResult, NewFailure, NewMatch, NewSet, SeatResult, Store, StoreError, StoredRating,
+    ThinkSummary,
 };
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::hosted::{Evidence, HostedError, HostedLadderFile, LadderFileError, Schedule, rate_set};
+use crate::config::{BatchLadder, ConfigError, Format};
+use crate::hosted::{
+    Evidence, HostedError, HostedLadderFile, LadderFileError, rate_set, sprt_standing,
+};
 use cardroom_rank::duplicate::derive_seed;
 use cardroom_rank::rating::{Rating, RatingSystem};
 use cardroom_rank::sprt::SprtConfig;
@@ -298,16 +301,7 @@ pub async fn import_arena_file(
         accounts.push(account);
     }
     let created_ms = old.created_ms.unwrap_or_else(now_ms);
-    let new = NewLadder {
-        name: file.name.clone(),
-        game: file.game.name().to_owned(),
-        options_json: file.options_json(),
-        table_seats: file.seats,
-        rating: file.rating_system().name().to_owned(),
-        seed: file.seed,
-        provisional_sets: file.provisional_sets,
-        config: text,
-    };
+    let new = file.new_ladder(&text);
     let created = match store.create_ladder(&new, created_ms).await {
         Ok(created) => created,
         Err(StoreError::LadderExists(_)) => {
@@ -361,99 +355,32 @@ pub async fn import_arena_file(
     }
 }
 
-/// The hosted ladder file of the old file's settings, named `ladder`.
-fn hosted_file_text(ladder: &str, old: &OldFile) -> Result<String, toml::ser::Error> {
+/// The hosted ladder file of the old file's settings, named `ladder`: the one `cardroom arena
+/// run` makes of a ladder file with these settings ([`BatchLadder`]), so that a run carries the
+/// imported ladder on.
+fn hosted_file_text(ladder: &str, old: &OldFile) -> Result<String, ConfigError> {
     let settings = &old.settings;
-    let mut text = HostedText {
+    let body = BatchLadder {
         name: ladder,
-        game: old.game.name(),
+        game: old.game,
         seats: settings.table,
+        options: &old.options,
         seed: settings.seed,
-        max_rotations: settings.max_rotations,
-        rating: settings.rating.name(),
         duplicate: settings.duplicate,
+        max_rotations: settings.max_rotations,
+        rating: settings.rating,
+        parallel: 2,
+        move_ms: None,
+        bank_ms: None,
+        finals: false,
         bots: &old.bots,
-        schedule: None,
-        rounds: None,
-        challenger: None,
-        max_sets: None,
-        stop_when_settled: false,
-        format: None,
-        options: old.options.clone(),
-        sprt: None,
-    };
-    match &settings.format {
-        OldFormat::RoundRobin { rounds } => {
-            text.schedule = Some(Schedule::RoundRobin.name());
-            text.rounds = Some(*rounds);
-        }
-        OldFormat::Gauntlet { challenger, rounds } => {
-            text.schedule = Some(Schedule::Gauntlet.name());
-            text.challenger = Some(challenger);
-            text.rounds = Some(*rounds);
-        }
-        OldFormat::Swiss { rounds } => {
-            text.schedule = Some(Schedule::Swiss.name());
-            text.rounds = Some(*rounds);
-        }
-        OldFormat::Adaptive { max_sets } => {
-            text.schedule = Some(Schedule::Adaptive.name());
-            text.stop_when_settled = true;
-            text.max_sets = Some(u64::from(*max_sets));
-        }
-        OldFormat::Continuous { sets } => {
-            text.schedule = Some(Schedule::LeastCertain.name());
-            text.max_sets = Some(u64::from(*sets));
-        }
-        OldFormat::Sprt { a, b, sprt, max_sets } => {
-            text.format = Some("sprt");
-            text.max_sets = Some(u64::from(*max_sets));
-            text.sprt = Some(SprtText { a, b, config: *sprt });
-        }
+        format: &settings.format,
     }
-    let body = toml::to_string(&text)?;
+    .hosted_text()?;
     Ok(format!(
         "# A ladder of the old arena, imported into the store with its bots and finished sets.\n\
          {body}"
     ))
-}
-
-/// The keys of the hosted ladder file an import writes, in their order.
-#[derive(Serialize)]
-struct HostedText<'a> {
-    name: &'a str,
-    game: &'static str,
-    seats: u8,
-    seed: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_rotations: Option<usize>,
-    rating: &'static str,
-    duplicate: bool,
-    bots: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    schedule: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rounds: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    challenger: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_sets: Option<u64>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    stop_when_settled: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    format: Option<&'static str>,
-    options: toml::Table,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sprt: Option<SprtText<'a>>,
-}
-
-/// The `[sprt]` table of an imported SPRT ladder.
-#[derive(Serialize)]
-struct SprtText<'a> {
-    a: &'a str,
-    b: &'a str,
-    #[serde(flatten)]
-    config: SprtConfig,
 }
 
 /// An import under way: the old file, the ladder created, and what is written so far.
@@ -631,17 +558,7 @@ impl Import {
                 self.summary.bots.iter().position(|bot| bot == name).map(|i| self.bots[i])
             };
             if let (Some(a), Some(b)) = (id(a), id(b)) {
-                let test = evidence.sprt(a, b, *config);
-                let (lower, upper) = test.bounds();
-                standings.sprt = Some(SprtStanding {
-                    a,
-                    b,
-                    samples: test.samples(),
-                    llr: test.llr(),
-                    lower,
-                    upper,
-                    decision: test.decision().name().to_owned(),
-                });
+                standings.sprt = Some(sprt_standing(a, b, &evidence.sprt(a, b, *config)));
             }
         }
         self.store.put_standings(self.ladder, &standings).await?;
@@ -706,51 +623,8 @@ struct OldSettings {
     seed: u64,
     duplicate: bool,
     max_rotations: Option<usize>,
-    format: OldFormat,
+    format: Format,
     rating: RatingSystem,
-}
-
-/// The old format and its budget.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum OldFormat {
-    RoundRobin {
-        #[serde(default = "one")]
-        rounds: u32,
-    },
-    Gauntlet {
-        challenger: String,
-        #[serde(default = "one")]
-        rounds: u32,
-    },
-    Swiss {
-        rounds: u32,
-    },
-    Adaptive {
-        #[serde(default = "many")]
-        max_sets: u32,
-    },
-    Continuous {
-        sets: u32,
-    },
-    Sprt {
-        a: String,
-        b: String,
-        #[serde(default)]
-        sprt: SprtConfig,
-        #[serde(default = "many")]
-        max_sets: u32,
-    },
-}
-
-/// The old formats' default `rounds`.
-fn one() -> u32 {
-    1
-}
-
-/// The old formats' default `max_sets`.
-fn many() -> u32 {
-    10_000
 }
 
 /// An old match's outcome (the `matches.outcome` JSON).
@@ -1083,6 +957,7 @@ fn read_matches(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::hosted::Schedule;
 
     #[test]
     fn think_times_keep_their_count_and_stay_within_five_percent_below() {
@@ -1164,7 +1039,7 @@ mod tests {
             assert_eq!((file.schedule, file.rounds, file.max_sets), (schedule, rounds, max_sets));
             assert_eq!(
                 file.stop_when_settled,
-                matches!(old.settings.format, OldFormat::Adaptive { .. })
+                matches!(old.settings.format, Format::Adaptive { .. })
             );
             assert_eq!((file.seed, file.max_rotations, file.duplicate), (5, Some(1), false));
             assert_eq!(file.rating_system(), RatingSystem::Glicko2);

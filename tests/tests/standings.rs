@@ -17,8 +17,8 @@ use cardroom_rank::{MatchOutcome, Rating, RatingSystem, Settlement};
 use cardroom_sdk::{AnyBot, BotKey, ConnectConfig, play_any, play_concurrently};
 use cardroom_server::{Config, Host, LadderCommand, LadderControl, Server};
 use cardroom_store::{
-    Accounts, BotId, LadderId, LadderSet, LadderStatus, Lease, MatchResult, NewLadder, NewMatch,
-    NewSet, SeatResult, SqliteStore, Store,
+    Accounts, BotId, LadderId, LadderSet, LadderStatus, Lease, MatchResult, NewMatch, NewSet,
+    SeatResult, SqliteStore, Store,
 };
 use cardroom_tests::{TestServer, eventually, lobby_bot};
 
@@ -263,16 +263,7 @@ async fn stored_ladder_of(
         bots.push((issued.bot.id, issued.key.expose().to_owned()));
     }
     let file = HostedLadderFile::parse(text).unwrap();
-    let new = NewLadder {
-        name: file.name.clone(),
-        game: file.game.name().to_owned(),
-        options_json: file.options_json(),
-        table_seats: file.seats,
-        rating: file.rating_system().name().to_owned(),
-        seed: file.seed,
-        provisional_sets: file.provisional_sets,
-        config: text.to_owned(),
-    };
+    let new = file.new_ladder(text);
     let ladder = store.create_ladder(&new, 1).await.unwrap().id;
     let initial = Rating::initial(file.rating_system());
     let initial = cardroom_store::StoredRating {

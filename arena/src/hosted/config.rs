@@ -59,6 +59,7 @@
 
 use cardroom_proto::wire::{self, WireGame, WireVisitor};
 use cardroom_sdk::GameKind;
+use cardroom_store::NewLadder;
 use serde::Deserialize;
 
 use crate::config::game_kind;
@@ -447,6 +448,20 @@ impl HostedLadderFile {
             _ => false,
         };
         more_sets || (self.schedule.is_planned() && self.plan_rounds() > stored.plan_rounds())
+    }
+
+    /// The ladder row the store creates for this file (its text `text`).
+    pub fn new_ladder(&self, text: &str) -> NewLadder {
+        NewLadder {
+            name: self.name.clone(),
+            game: self.game.name().to_owned(),
+            options_json: self.options_json(),
+            table_seats: self.seats,
+            rating: self.rating_system().name().to_owned(),
+            seed: self.seed,
+            provisional_sets: self.provisional_sets,
+            config: text.to_owned(),
+        }
     }
 
     /// The rating system: the file's, else Glicko-2 at tables of two and Weng-Lin at larger.

@@ -44,8 +44,8 @@ use cardroom_server::{
 };
 use cardroom_store::{
     BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
-    LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewLadder, NewMatch, NewSet,
-    RatingUpdate, Requeue, SeatResult, Store, StoreError, StoredRating,
+    LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewMatch, NewSet, RatingUpdate,
+    Requeue, SeatResult, Store, StoreError, StoredRating,
 };
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -56,7 +56,9 @@ pub use config::{
     Health, HostedFormat, HostedLadderFile, HostedSprt, LadderFileError, MAX_LADDER_NAME_BYTES,
     Schedule,
 };
-pub use standings::{Evidence, STANDINGS_CONFIDENCE, STANDINGS_EVERY, SnapshotThrottle};
+pub use standings::{
+    Evidence, STANDINGS_CONFIDENCE, STANDINGS_EVERY, SnapshotThrottle, sprt_standing,
+};
 
 use cardroom_rank::duplicate::{derive_seed, rotations};
 use cardroom_rank::fair::BotNow;
@@ -304,7 +306,7 @@ impl HostedLadders {
         let store = &self.shared.store;
         let found = match store.ladder(&file.name).await? {
             Some(ladder) => Some(ladder),
-            None => match store.create_ladder(&new_ladder(file, text), now_ms()).await {
+            None => match store.create_ladder(&file.new_ladder(text), now_ms()).await {
                 Ok(created) => {
                     self.run(created.clone()).await?;
                     return Ok(created);
@@ -377,20 +379,6 @@ impl HostedLadders {
     }
 }
 
-/// The ladder row a file creates.
-fn new_ladder(file: &HostedLadderFile, text: &str) -> NewLadder {
-    NewLadder {
-        name: file.name.clone(),
-        game: file.game.name().to_owned(),
-        options_json: file.options_json(),
-        table_seats: file.seats,
-        rating: file.rating_system().name().to_owned(),
-        seed: file.seed,
-        provisional_sets: file.provisional_sets,
-        config: text.to_owned(),
-    }
-}
-
 fn summary(ladder: &Ladder) -> LadderSummary {
     LadderSummary {
         name: ladder.spec.name.clone(),
@@ -407,7 +395,7 @@ impl LadderControl for HostedLadders {
         let ladder = match command {
             LadderCommand::Create { config_toml } => {
                 let file = HostedLadderFile::parse(&config_toml).map_err(HostedError::from)?;
-                let new = new_ladder(&file, &config_toml);
+                let new = file.new_ladder(&config_toml);
                 let ladder = self.shared.store.create_ladder(&new, now_ms()).await;
                 let ladder = ladder.map_err(HostedError::from)?;
                 self.run(ladder.clone()).await?;

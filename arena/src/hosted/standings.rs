@@ -81,6 +81,20 @@ impl SnapshotThrottle {
     }
 }
 
+/// The standings' line of the SPRT `test` of `a` against `b`.
+pub fn sprt_standing(a: BotId, b: BotId, test: &Sprt) -> SprtStanding {
+    let (lower, upper) = test.bounds();
+    SprtStanding {
+        a,
+        b,
+        samples: test.samples(),
+        llr: test.llr(),
+        lower,
+        upper,
+        decision: test.decision().name().to_owned(),
+    }
+}
+
 /// One rated set as the evidence keeps it: per match, each seat's bot and place.
 pub(super) type SetPlaces = Vec<Vec<(BotId, u8)>>;
 
@@ -428,19 +442,9 @@ impl super::Runner {
         let sprt = self.file.sprt.as_ref()?;
         let (a, b) = self.sprt_pair()?;
         let test = self.evidence.sprt(a, b, sprt.config());
-        let (lower, upper) = test.bounds();
-        let decision = test.decision();
-        let standing = SprtStanding {
-            a,
-            b,
-            samples: test.samples(),
-            llr: test.llr(),
-            lower,
-            upper,
-            decision: decision.name().to_owned(),
-        };
-        let verdict = (decision != SprtDecision::Continue).then(|| test.verdict(&sprt.a, &sprt.b));
-        Some((standing, verdict))
+        let verdict =
+            (test.decision() != SprtDecision::Continue).then(|| test.verdict(&sprt.a, &sprt.b));
+        Some((sprt_standing(a, b, &test), verdict))
     }
 
     /// Whether the bot `name`, not in the ladder yet, may enter it: always, but in a finals

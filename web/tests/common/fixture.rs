@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Router;
-use cardroom_arena::hosted::{Evidence, HostedLadderFile, rate_set};
+use cardroom_arena::hosted::{Evidence, HostedLadderFile, rate_set, sprt_standing};
 use cardroom_example_bots::catalogue::{ExampleGame, ExampleVisitor, visit};
 use cardroom_games::{AnyRecord, Record, gin};
 use cardroom_rank::Rating;
@@ -26,8 +26,7 @@ use cardroom_rank::duplicate::{derive_seed, rotations};
 use cardroom_sdk::{Bot, MAX_LOCAL_DECISIONS, play_local_report};
 use cardroom_store::{
     Accounts, BotId, Claim, FailureKind, KeyHash, LadderId, LadderMatchId, Lease, MatchResult,
-    NewFailure, NewLadder, NewMatch, NewSet, SeatResult, SprtStanding, SqliteStore, Store,
-    StoredRating, ThinkSummary,
+    NewFailure, NewMatch, NewSet, SeatResult, SqliteStore, Store, StoredRating, ThinkSummary,
 };
 use cardroom_web::{StoreSource, WebConfig};
 
@@ -128,17 +127,7 @@ impl Fixture {
         let mut standings = evidence.standings(2, fill.at);
         let sprt = gin_file.sprt.as_ref().unwrap();
         let (a, b) = (fill.id(&sprt.a), fill.id(&sprt.b));
-        let test = evidence.sprt(a, b, sprt.config());
-        let (lower, upper) = test.bounds();
-        standings.sprt = Some(SprtStanding {
-            a,
-            b,
-            samples: test.samples(),
-            llr: test.llr(),
-            lower,
-            upper,
-            decision: test.decision().name().to_owned(),
-        });
+        standings.sprt = Some(sprt_standing(a, b, &evidence.sprt(a, b, sprt.config())));
         store.put_standings(gin, &standings).await.unwrap();
         // The long ladder's longer match.
         let (long, long_matches) = ladders.remove(2);
@@ -245,16 +234,7 @@ impl Fill<'_> {
     async fn ladder(&mut self, text: &str, tables: &[&[&str]]) -> (LadderId, Vec<LadderMatchId>) {
         let file = HostedLadderFile::parse(text).unwrap();
         // What the runner creates from the file.
-        let spec = NewLadder {
-            name: file.name.clone(),
-            game: file.game.name().to_owned(),
-            options_json: file.options_json(),
-            table_seats: file.seats,
-            rating: file.rating_system().name().to_owned(),
-            seed: file.seed,
-            provisional_sets: file.provisional_sets,
-            config: text.to_owned(),
-        };
+        let spec = file.new_ladder(text);
         let ladder = self.store.create_ladder(&spec, self.at).await.unwrap();
         let initial = Rating::initial(file.rating_system());
         let mut entered = Vec::new();
