@@ -82,6 +82,9 @@ const LEASE: Duration = Duration::from_secs(30);
 /// standby tries to lead and the leader reads the other nodes' lobbies).
 const IDLE_LOOK: Duration = Duration::from_millis(250);
 
+/// How lately a bot seen waiting counts among a ladder's bots on `/metrics`.
+const SEEN_LATELY: Duration = Duration::from_secs(10);
+
 /// Why a hosted ladder failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HostedError {
@@ -367,6 +370,7 @@ impl HostedLadders {
         let (store, id) = (Arc::clone(&self.shared.store), ladder.id);
         let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
         self.ladders().insert(name.clone(), status_tx);
+        self.shared.metrics.ladder_started(&name);
         self.shared.tasks.spawn(async move {
             runner.run().await;
             // A standby may lead the ladder again once it is reopened.
@@ -596,6 +600,12 @@ impl Runner {
 
     /// Rates, schedules and collects ends until the ladder is closed and its last match is in.
     async fn run(mut self) {
+        self.run_steps().await;
+        self.shared.metrics.ladder_gone(&self.ladder.spec.name);
+    }
+
+    /// What [`Runner::run`] does, its gauges read out at every step.
+    async fn run_steps(&mut self) {
         let mut arrivals = self.shared.host.lobby_arrivals();
         // The standings of what the store holds, before anything more is rated.
         self.on_rated().await;
@@ -614,6 +624,7 @@ impl Runner {
                 // meanwhile moves the next set's index).
                 self.leading = false;
             }
+            self.gauges();
             tokio::select! {
                 Some(ended) = self.ended.recv() => self.on_end(ended).await,
                 changed = self.status.changed() => {
@@ -632,6 +643,17 @@ impl Runner {
                 self.on_end(ended).await;
             }
         }
+    }
+
+    /// Reads out what `/metrics` shows of the ladder now: its matches running here, and its
+    /// bots playing here or seen waiting in a lobby lately.
+    fn gauges(&self) {
+        let seen = self
+            .bots
+            .values()
+            .filter(|b| b.running > 0 || (b.node.is_some() && b.last_seen.elapsed() < SEEN_LATELY))
+            .count();
+        self.shared.metrics.ladder_now(&self.ladder.spec.name, self.running, seen);
     }
 
     /// Reads the ladder's file again (a restart or a resume may have changed its cap).
@@ -1306,8 +1328,8 @@ impl Runner {
             Ok(end) if !end.aborted => end,
             other => {
                 let (why, counted) = match other {
-                    Ok(end) => (end.reason, "aborted"),
-                    Err(error) => (error.to_string(), "lost"),
+                    Ok(end) => (end.reason, metrics::Released::Aborted),
+                    Err(error) => (error.to_string(), metrics::Released::Lost),
                 };
                 self.shared.metrics.released(&self.ladder.spec.name, counted);
                 info!(match_id = claim.id.0, %why, "match not over: it will be played again");
@@ -1338,7 +1360,7 @@ impl Runner {
         };
         if let Err(error) = timed!(self.shared, finish_match(&result, now_ms())).await {
             warn!(match_id = claim.id.0, cause = %error, "result not stored: the match will be played again");
-            self.shared.metrics.released(&self.ladder.spec.name, "not_stored");
+            self.shared.metrics.released(&self.ladder.spec.name, metrics::Released::NotStored);
             if timed!(self.shared, release_match(&claim)).await.is_ok() {
                 self.set_match_state(set, claim.id, MatchState::Planned);
             }
