@@ -117,7 +117,8 @@ pub(crate) struct ServeArgs {
     registered_only: bool,
     /// Also serve the web pages (the store's ladders, bots, replays, live matches, the
     /// server's figures) on this address, read-only for anyone, with `/healthz`, `/readyz` and
-    /// `/metrics` for the operator's tools (docs/deploy.md, "Watching it").
+    /// `/metrics` for the operator's tools (docs/deploy.md, "Watching it"). With --tls-cert,
+    /// only those three: the pages read the server over plaintext gRPC.
     #[arg(long, env = "CARDROOM_HTTP_ADDR")]
     http_addr: Option<SocketAddr>,
     /// How the log on standard error is written: `text`, or `json` (one object a line, with
@@ -269,12 +270,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let pages_limits =
         args.pages.configs(open_files, Duration::from_millis(args.shutdown_grace_ms));
     let mut config = args.config()?;
-    if web.is_some() && config.tls.is_some() {
-        anyhow::bail!(
-            "--http-addr with --tls-cert: the pages read the server over plaintext gRPC on the \
-             loopback, which a TLS server does not speak; serve the pages from a plaintext server"
-        );
-    }
     runtime.block_on(async move {
         let mut opened = None;
         // The store calls of the hot path, timed: a bot's Join (its account) and the ladders.
@@ -320,18 +315,32 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // With the gRPC listener's backlog: connections past the pages' cap wait there.
         let http =
             cardroom_server::listen(http_addr).with_context(|| format!("listening on {http_addr}"))?;
-        println!("cardroom pages on http://{}", http.local_addr()?);
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
-            .context("the pages' address of the server")?
-            .connect_lazy();
-        // The server's matches over its rpcs, and the hosted ladders of its store (if any).
-        let matches = cardroom_web::ServerSource::new(channel.clone(), config.admin_token.clone());
         let (serve_config, web_config) = pages_limits;
         log_pages_limits(open_files, &serve_config, &web_config);
         let store = config.accounts.as_ref().map(|accounts| std::sync::Arc::clone(accounts.store()));
-        let readiness = cardroom_web::Readiness::new(channel, store);
-        let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config)
-            .merge(cardroom_web::ops_router(std::sync::Arc::new(metrics), readiness));
+        let metrics = std::sync::Arc::new(metrics);
+        let router = if config.tls.is_some() {
+            // The pages read the server over plaintext gRPC on the loopback, which a TLS server
+            // does not speak: only the operator's paths, which read the server in process.
+            println!("cardroom health and metrics on http://{}", http.local_addr()?);
+            tracing::info!(
+                "the server speaks TLS, which the pages do not read: --http-addr serves only \
+                 /healthz, /readyz and /metrics"
+            );
+            let server = cardroom_web::GameServer::InProcess(server.host());
+            cardroom_web::ops_router(metrics, cardroom_web::Readiness::new(server, store))
+        } else {
+            println!("cardroom pages on http://{}", http.local_addr()?);
+            let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
+                .context("the pages' address of the server")?
+                .connect_lazy();
+            // The server's matches over its rpcs, and the hosted ladders of its store (if any).
+            let source = cardroom_web::ServerSource::new(channel.clone(), config.admin_token.clone());
+            let server = cardroom_web::GameServer::Grpc(channel);
+            let readiness = cardroom_web::Readiness::new(server, store);
+            cardroom_web::server_router(source, config.accounts.clone(), web_config)
+                .merge(cardroom_web::ops_router(metrics, readiness))
+        };
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
         // The pages on their own runtime at the lowest priority: page load cannot starve play.

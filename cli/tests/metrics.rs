@@ -73,22 +73,12 @@ impl Node {
 
     /// A GET of `path` on the pages' address: the status and the body.
     async fn get(&self, path: &str) -> (u16, String) {
-        let mut stream = tokio::net::TcpStream::connect(self.pages).await.unwrap();
-        let request =
-            format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.pages);
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).await.unwrap();
-        let (head, body) = response.split_once("\r\n\r\n").unwrap();
-        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-        (status, body.to_owned())
+        get(self.pages, path).await
     }
 
     /// `/metrics`, checked as Prometheus' text format and parsed.
     async fn scrape(&self) -> Scrape {
-        let (status, text) = self.get("/metrics").await;
-        assert_eq!(status, 200, "{text}");
-        Scrape::parse(&text)
+        scrape(self.pages).await
     }
 
     /// Stops the server with SIGTERM, as a service manager does, and returns its log.
@@ -102,6 +92,25 @@ impl Node {
         reader.join().unwrap();
         std::mem::take(&mut *log.lock().unwrap())
     }
+}
+
+/// A GET of `path` on `addr`: the status and the body.
+async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+/// `/metrics` on `addr`, checked as Prometheus' text format and parsed.
+async fn scrape(addr: SocketAddr) -> Scrape {
+    let (status, text) = get(addr, "/metrics").await;
+    assert_eq!(status, 200, "{text}");
+    Scrape::parse(&text)
 }
 
 /// One series: its name and labels.
@@ -426,5 +435,42 @@ fn readyz_answers_503_while_postgres_is_out_of_reach() {
         eventually("ready again", || async { (node.get("/readyz").await.0 == 200).then_some(()) })
             .await;
         node.stop();
+    });
+}
+
+/// A server that speaks only TLS has no pages (they read it over plaintext gRPC), but its
+/// `--http-addr` answers the operator's three paths, the game server asked in the process.
+#[test]
+fn a_tls_node_answers_health_and_metrics_on_its_http_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = cardroom_tests::TestCertificates::new().write(dir.path());
+    let mut server = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"])
+            .arg("--tls-cert")
+            .arg(&files.cert)
+            .arg("--tls-key")
+            .arg(&files.key)
+            .arg("--record-dir")
+            .arg(dir.path().join("records"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let grpc = lines.next().unwrap().unwrap();
+    assert!(grpc.starts_with("cardroom listening on 127.0.0.1:"), "{grpc}");
+    let http = lines.next().unwrap().unwrap();
+    let http = http.strip_prefix("cardroom health and metrics on http://").unwrap();
+    let http: SocketAddr = http.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        assert_eq!(get(http, "/healthz").await, (200, "ok\n".to_owned()));
+        assert_eq!(get(http, "/readyz").await, (200, "ready\n".to_owned()));
+        let figures = scrape(http).await;
+        let decisions = figures.types.get("cardroom_decisions_total").map(String::as_str);
+        assert_eq!(decisions, Some("counter"));
+        assert_eq!(get(http, "/server").await.0, 404, "no pages");
     });
 }

@@ -670,6 +670,11 @@ impl Registry {
         })
     }
 
+    /// Whether [`Registry::shutdown`] has begun.
+    pub(crate) fn is_stopping(&self) -> bool {
+        self.shared.cancel.is_cancelled()
+    }
+
     /// Ends every match as aborted and waits until each has told its bots and written its
     /// record.
     pub(crate) async fn shutdown(&self) {
