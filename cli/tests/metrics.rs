@@ -7,7 +7,8 @@
 //! - `/healthz` answers 200; `/readyz` answers 200 over a store at this build's schema and 503,
 //!   with the reason, while it is not (a SQLite file a newer cardroom migrated; a PostgreSQL
 //!   store out of reach), and 200 again once it is back;
-//! - `--log-format json` writes one JSON object a line, with its level and message.
+//! - `--log-format json` writes one JSON object a line, with its level and message;
+//! - a node that speaks TLS answers the three paths on its `--http-addr`, with no pages.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
