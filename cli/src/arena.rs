@@ -217,10 +217,12 @@ async fn run_ladder(file: &LadderFile, out: &mut dyn Write) -> anyhow::Result<()
     if local.is_none() {
         create_on_server(&mut client, &admin_token, &name, &text, out).await?;
     }
+    // The ladder's matches before this run's bots play any.
+    let before = board(&mut client, &name).await?.1;
     let mut lineup = Lineup::new(Lobby { server: url, ca_file: file.ca_file.clone() });
     let started = start_bots(&mut client, &admin_token, file, &mut lineup, out).await;
     let watched = match started {
-        Ok(()) => watch(&mut client, file, &name, &mut lineup, out).await,
+        Ok(()) => watch(&mut client, file, &name, before, &mut lineup, out).await,
         Err(error) => Err(error),
     };
     // No match starts any more; those running are played out and stored while the bots are
@@ -333,6 +335,7 @@ async fn watch(
     client: &mut CardroomClient<Channel>,
     file: &LadderFile,
     name: &str,
+    before: u64,
     lineup: &mut Lineup,
     out: &mut dyn Write,
 ) -> anyhow::Result<String> {
@@ -347,8 +350,6 @@ async fn watch(
     );
     let mut ticks = tokio::time::interval(PROGRESS_EVERY);
     let mut printed_at = None;
-    // The ladder's matches when this run began.
-    let mut before = None;
     let reason = loop {
         tokio::select! {
             _ = ticks.tick() => {}
@@ -361,12 +362,9 @@ async fn watch(
                 anyhow::bail!("interrupted: run the file again to carry the ladder on");
             }
         }
-        let request = pb::GetLeaderboardRequest { ladder: name.to_owned() };
-        let board = answer("GetLeaderboard", client.get_leaderboard(request).await)?;
+        let (board, matches) = board(client, name).await?;
         let ladder = board.ladder.clone().unwrap_or_default();
         let sets = board.standings.as_ref().map_or(0, |s| s.sets);
-        let matches = board.rows.iter().map(|r| r.matches).sum::<u64>() / seats as u64;
-        let before = *before.get_or_insert(matches);
         bar.set_position(sets);
         if let Some(sprt) = board.standings.as_ref().and_then(|s| s.sprt.as_ref()) {
             bar.set_message(format!("SPRT LLR {:.2}", sprt.llr));
@@ -390,6 +388,18 @@ async fn watch(
         }
     };
     Ok(reason)
+}
+
+/// The ladder's leaderboard (`GetLeaderboard`), and the matches its rated sets hold.
+async fn board(
+    client: &mut CardroomClient<Channel>,
+    name: &str,
+) -> anyhow::Result<(pb::LadderLeaderboard, u64)> {
+    let request = pb::GetLeaderboardRequest { ladder: name.to_owned() };
+    let board = answer("GetLeaderboard", client.get_leaderboard(request).await)?;
+    let seats = board.ladder.as_ref().map_or(1, |l| u64::from(l.table_seats.max(1)));
+    let matches = board.rows.iter().map(|r| r.matches).sum::<u64>() / seats;
+    Ok((board, matches))
 }
 
 /// The live standings: the bots in the leaderboard's order, with their ratings.

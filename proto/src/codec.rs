@@ -10,6 +10,10 @@
 //! has already buffered for it. Writing is prost's own (`tonic_prost::ProstEncoder`): writing
 //! into a plain `Vec` first was tried and saved nothing, the cost being prost's varints
 //! themselves.
+//!
+//! Each call's buffers start at [`BUFFER_SIZE`] rather than tonic's 8 KiB, and grow for a
+//! bigger message: a bot's stream holds one of each as long as it is connected, and a bot
+//! waiting for its match held 16 KiB in them for messages of a few hundred bytes.
 
 use std::marker::PhantomData;
 
@@ -17,7 +21,19 @@ use prost::Message;
 use prost::bytes::Buf;
 use tonic::Status;
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
-use tonic_prost::ProstEncoder;
+use tonic_prost::{ProstCodec, ProstEncoder};
+
+/// The bytes each call's encoder and decoder buffer starts with. A `Turn` is a few hundred
+/// bytes, an `Act` a few dozen; a bigger message grows the buffer for itself.
+pub const BUFFER_SIZE: usize = 1024;
+
+/// tonic's own: an encoder hands on what it has written once it holds this much.
+const YIELD_THRESHOLD: usize = 32 * 1024;
+
+/// The buffers of every call through [`SliceCodec`].
+fn buffer_settings() -> BufferSettings {
+    BufferSettings::new(BUFFER_SIZE, YIELD_THRESHOLD)
+}
 
 /// The codec the generated code names (`codec_path` in `build.rs`): encodes `T` as prost
 /// does, decodes `U` from one slice.
@@ -43,7 +59,7 @@ where
     type Decoder = SliceDecoder<U>;
 
     fn encoder(&mut self) -> ProstEncoder<T> {
-        ProstEncoder::default()
+        ProstCodec::<T, U>::raw_encoder(buffer_settings())
     }
 
     fn decoder(&mut self) -> SliceDecoder<U> {
@@ -76,7 +92,7 @@ impl<U: Message + Default> Decoder for SliceDecoder<U> {
     }
 
     fn buffer_settings(&self) -> BufferSettings {
-        BufferSettings::default()
+        buffer_settings()
     }
 }
 
@@ -148,6 +164,21 @@ mod tests {
     #[tokio::test]
     async fn every_message_of_a_stream_reads_back_whole() {
         let messages = vec![turn(), pb::ServerMessage::default(), turn()];
+        let bytes = body(SliceCodec::<_, pb::ServerMessage>::default().encoder(), messages.clone());
+        let decoder = SliceCodec::<pb::ServerMessage, pb::ServerMessage>::default().decoder();
+        let read: Vec<pb::ServerMessage> =
+            read(decoder, bytes.await).await.into_iter().map(Result::unwrap).collect();
+        assert_eq!(read, messages);
+    }
+
+    #[tokio::test]
+    async fn messages_many_times_the_buffer_read_back_whole() {
+        // A turn whose view carries 40 KiB of JSON: the buffers start at 1 KiB and grow for it.
+        let mut big = turn();
+        if let Some(pb::server_message::Message::Turn(turn)) = &mut big.message {
+            turn.observation.as_mut().unwrap().json = "x".repeat(40 * BUFFER_SIZE);
+        }
+        let messages = vec![turn(), big.clone(), turn(), big];
         let bytes = body(SliceCodec::<_, pb::ServerMessage>::default().encoder(), messages.clone());
         let decoder = SliceCodec::<pb::ServerMessage, pb::ServerMessage>::default().decoder();
         let read: Vec<pb::ServerMessage> =

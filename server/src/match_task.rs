@@ -249,8 +249,13 @@ impl<G: WireGame> MatchTask<G> {
     }
 
     /// Runs the match to its end (or until the server shuts down), then reports it finished.
+    ///
+    /// The task comes boxed, and every future it awaits holds a pointer to it rather than a
+    /// copy: an async fn keeps a value it takes as long as it runs, so `run(self)` held the task
+    /// (1.5 KB) twice, and the nested `finish(self)` twice more, 9.2 KB a match in all, most of
+    /// an idle seated bot's memory (BENCHMARKS.md, idle bots).
     #[tracing::instrument(name = "match", skip_all, fields(id = %self.id, game = G::NAME))]
-    pub(crate) async fn run(mut self) {
+    pub(crate) async fn run(mut self: Box<Self>) {
         let aborted = self.wait_for_seats().await;
         info!(seats = self.seats.len(), "match started");
         if !aborted {
@@ -852,7 +857,7 @@ impl<G: WireGame> MatchTask<G> {
         reason
     }
 
-    async fn finish(mut self, aborted: bool) {
+    async fn finish(mut self: Box<Self>, aborted: bool) {
         let reason = self.end_reason(aborted);
         let end = pb::MatchEnd { standings: self.standings(), aborted, reason };
         info!(aborted, reason = %end.reason, "match ended");
@@ -878,7 +883,9 @@ impl<G: WireGame> MatchTask<G> {
             let _ = report.send(hosted_end);
         }
         let finished = Finished { info, record, tokens };
-        self.registry.finished(&self.id, finished).await;
+        // Boxed: the filing's future (1 KB) is made once, at the end, rather than reserved in
+        // every running match's task.
+        Box::pin(self.registry.finished(&self.id, finished)).await;
         // Over by the rules unless a forfeit ended it first.
         self.counted.end(if aborted {
             MatchEnd::Aborted

@@ -301,7 +301,7 @@ impl Registry {
             report,
         };
         let task = MatchTask::new(setup, rx, self.clone(), self.shared.cancel.child_token());
-        self.shared.tasks.spawn(task.run());
+        self.shared.tasks.spawn(Box::new(task).run());
         for (seat, waiter) in lobby {
             let seat =
                 SeatRef { match_id: id.clone(), seat: Seat(seat as u8), holder: waiter.account };
