@@ -1,7 +1,8 @@
 // The replay's controls. The page lists the match's steps and draws one; this script moves
-// through them with the slider, the arrows (the links and the keys ← → Home End) and the list,
-// fetching each step's drawing from the server (`{match}/steps/{N}`) and keeping those fetched.
-// Without it, the same links load the page at another step (`?step=N`).
+// through them with the slider, the arrows (the links and the keys ← → Home End), the list and
+// play (the button or the space bar, at the speed chosen), fetching each step's drawing from
+// the server (`{match}/steps/{N}`) and keeping those fetched. Without it, the same links load
+// the page at another step (`?step=N`); play and its speed stay hidden.
 (function () {
   "use strict";
   const replay = document.getElementById("replay");
@@ -68,24 +69,61 @@
     draw();
   }
 
+  // Play: a step every `speed` milliseconds until the last; any other move pauses it.
+  const play = document.getElementById("play");
+  const speed = document.getElementById("speed");
+  let timer = null;
+  function pause() {
+    if (timer === null) return;
+    clearTimeout(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+    play.setAttribute("aria-pressed", "false");
+  }
+  function tick() {
+    timer = null;
+    if (wanted >= last) { pause(); return; }
+    show(wanted + 1);
+    timer = setTimeout(tick, Number(speed.value));
+  }
+  function start() {
+    if (wanted >= last) show(0);
+    play.textContent = "⏸ Pause";
+    play.setAttribute("aria-pressed", "true");
+    timer = setTimeout(tick, Number(speed.value));
+  }
+  const toggle = () => (timer === null ? start() : pause());
+  play.hidden = false;
+  document.getElementById("speed-label").hidden = false;
+  play.addEventListener("click", toggle);
+  speed.addEventListener("change", () => {
+    if (timer !== null) { clearTimeout(timer); timer = setTimeout(tick, Number(speed.value)); }
+  });
+  const moveTo = (i) => { pause(); show(i); };
+
   // A plain click steps here; one with a modifier opens the link as the browser would.
   function onClick(element, step) {
     element.addEventListener("click", (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
       e.preventDefault();
-      show(step());
+      moveTo(step());
     });
   }
-  slider.addEventListener("input", () => show(Number(slider.value)));
+  slider.addEventListener("input", () => moveTo(Number(slider.value)));
   const moves = { first: () => 0, prev: () => wanted - 1, next: () => wanted + 1, last: () => last };
   for (const id in moves) onClick(document.getElementById(id), moves[id]);
   log.forEach((li, j) => onClick(li, () => j));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type === "text") return;
     if (e.altKey || e.ctrlKey || e.metaKey) return; // the browser's own (Alt+← is "back")
+    if (e.key === " " && !(e.target instanceof HTMLButtonElement || e.target instanceof HTMLSelectElement)) {
+      e.preventDefault();
+      toggle();
+      return;
+    }
     const next = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: last }[e.key];
     if (next === undefined) return;
     e.preventDefault();
-    show(next);
+    moveTo(next);
   });
 })();

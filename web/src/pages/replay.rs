@@ -7,8 +7,7 @@
 
 use maud::{Markup, html};
 
-use super::view::{cards, value};
-use super::{PageError, layout, layout_without_htmx, ordinal};
+use super::{PageError, layout, layout_without_htmx, ordinal, table};
 use crate::replay::{Position, Replay, position, read_record, steps};
 use crate::source::FinishedMatch;
 
@@ -97,6 +96,17 @@ fn stepper(m: &FinishedMatch, href: &str, replay: &Replay, shown: &Position) -> 
                 a #last href={ "?step=" (last) } aria-label="last step" { "⇥" }
                 output #step-label for="step" { "step " (at) " of " (last) }
                 noscript { button type="submit" { "Show" } }
+                // Played by replay.js, which shows them.
+                button #play type="button" hidden aria-pressed="false" { "▶ Play" }
+                label #speed-label hidden {
+                    "speed "
+                    select #speed {
+                        option value="2000" { "½ step/s" }
+                        option value="1000" selected { "1 step/s" }
+                        option value="500" { "2 steps/s" }
+                        option value="250" { "4 steps/s" }
+                    }
+                }
             }
             div.board {
                 div #view { (draw_position(m, shown)) }
@@ -123,24 +133,17 @@ pub(super) fn fragment(m: &FinishedMatch, step: usize) -> Result<Markup, PageErr
     Ok(draw_position(m, &shown))
 }
 
-/// A position drawn: the step's action, each seat's hand and the public view. The one
-/// drawing of a step, for the page and its fragments alike.
+/// A position drawn: the step's action, what it did in one line, and the table with every
+/// hand face up. The one drawing of a step, for the page and its fragments alike.
 fn draw_position(m: &FinishedMatch, shown: &Position) -> Markup {
+    let names: Vec<String> = m.seats.iter().map(|(_, name)| name.clone()).collect();
     html! {
         section.step data-step=(shown.step) {
             h3 {
                 "Step " (shown.step) ": "
                 span.action { (shown.action.as_deref().unwrap_or("the deal")) }
             }
-            div.hands {
-                @for (seat, hand) in shown.hands.iter().enumerate() {
-                    div.hand data-seat=(seat) {
-                        h4 { (seat_name(m, seat)) }
-                        (cards(hand))
-                    }
-                }
-            }
-            div.table { (value(&shown.public)) }
+            (table::draw(&shown.table, &names, &shown.lines))
         }
     }
 }
