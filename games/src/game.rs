@@ -117,7 +117,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The events of the match's start (dealer draw, first deal).
     fn opening_events(&self) -> Vec<Self::Event>;
 
-    /// The table as a spectator sees it, from the public view alone ([`crate::table`]): every
+    /// The table as a spectator sees it, from the public view alone ([`Table`]): every
     /// hand face down but for what the rules make public. How a live match is drawn.
     fn public_table(view: &Self::PublicView) -> Table;
     /// The table as the observation's seat sees it: the public table with that seat's own

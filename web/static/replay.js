@@ -17,6 +17,9 @@
   let wanted = shown; // the step asked for last
   let fetching = false;
   drawn.set(shown, view.innerHTML);
+  // The list scrolled (not the page) to the step shown.
+  const list = document.getElementById("log");
+  list.scrollTop = log[shown].offsetTop - list.offsetTop - list.clientHeight / 3;
 
   const clamp = (i) => Math.max(0, Math.min(last, i));
 

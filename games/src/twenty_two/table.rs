@@ -4,7 +4,9 @@
 //! (TT-17). A spectator sees TT-24's public part; a seat sees its own hand and exchange discards
 //! too (TT-25).
 
-use super::view::{DealResult, Event, Observation, PhaseView, PublicView, TieBreak, Trick};
+use super::view::{
+    DealResult, Event, Observation, PhaseView, PublicView, SeatCard, TieBreak, Trick,
+};
 use crate::card::Card;
 use crate::seat::Seat;
 use crate::table::{Area, Figure, Group, Hand, Line, Mark, Perspective, Pile, Table, TableSeat};
@@ -143,40 +145,39 @@ fn trick_area(number: usize, trick: &Trick) -> Area {
     Area { title, groups }
 }
 
-/// The deal just lost: each seat's last card, the losers' marked (TT-17).
-fn deal_area(result: &DealResult) -> Area {
-    let groups = result
-        .revealed
+/// Each seat's one card in the middle, labelled `label`; those of the seats `marked` picks
+/// marked with `mark` and `note`.
+fn seat_cards(
+    cards: &[SeatCard],
+    label: &str,
+    marked: impl Fn(Seat) -> bool,
+    (mark, note): (Mark, &str),
+) -> Vec<Group> {
+    cards
         .iter()
         .map(|shown| {
-            let lost = result.losers.contains(&shown.seat);
+            let marked = marked(shown.seat);
             Group {
                 seat: Some(shown.seat),
-                mark: if lost { Mark::Lost } else { Mark::None },
-                note: lost.then(|| "loses the deal".to_owned()),
-                ..Group::new("last card", vec![shown.card])
+                mark: if marked { mark } else { Mark::None },
+                note: marked.then(|| note.to_owned()),
+                ..Group::new(label, vec![shown.card])
             }
         })
-        .collect();
-    let title = deal_lost(Line::new(), "Deal", result);
-    Area { title, groups }
+        .collect()
+}
+
+/// The deal just lost: each seat's last card, the losers' marked (TT-17).
+fn deal_area(result: &DealResult) -> Area {
+    let lost = |seat| result.losers.contains(&seat);
+    let groups = seat_cards(&result.revealed, "last card", lost, (Mark::Lost, "loses the deal"));
+    Area { title: deal_lost(Line::new(), "Deal", result), groups }
 }
 
 /// The draw for the first dealer (TT-5): the last round's cards, the dealer's marked.
 fn dealer_draw(view: &PublicView) -> Option<Area> {
     let round = view.dealer_draw.last()?;
-    let groups = round
-        .iter()
-        .map(|draw| {
-            let deals = draw.seat == view.dealer;
-            Group {
-                seat: Some(draw.seat),
-                mark: if deals { Mark::Won } else { Mark::None },
-                note: deals.then(|| "deals".to_owned()),
-                ..Group::new("draws", vec![draw.card])
-            }
-        })
-        .collect();
+    let groups = seat_cards(round, "draws", |seat| seat == view.dealer, (Mark::Won, "deals"));
     Some(Area { title: Line::new().text("The draw for the dealer"), groups })
 }
 

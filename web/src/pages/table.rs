@@ -140,8 +140,9 @@ fn seat(names: &[String], row: &TableSeat) -> Markup {
     }
 }
 
-/// A group of cards in the middle: whose, what, the cards and any added to them.
-fn group(names: &[String], g: &Group) -> Markup {
+/// A group of cards in the middle: whose (unless the group before was the same seat's), what,
+/// the cards and any added to them.
+fn group(names: &[String], g: &Group, same_seat: bool) -> Markup {
     let mark = match g.mark {
         Mark::Ahead => "ahead",
         Mark::Won => "won",
@@ -150,7 +151,7 @@ fn group(names: &[String], g: &Group) -> Markup {
     };
     html! {
         div.group data-mark=(mark) data-seat=[g.seat.map(|s| s.0)] {
-            @if let Some(s) = g.seat { span.who { (name(names, s)) } " " }
+            @if let Some(s) = g.seat.filter(|_| !same_seat) { span.who { (name(names, s)) } " " }
             @if !g.label.is_empty() { span.label { (g.label) } " " }
             (cards(&g.cards))
             @if !g.added.is_empty() { span.added title="laid off" { "+ " (cards(&g.added)) } }
@@ -179,7 +180,9 @@ pub(super) fn draw(table: &Table, names: &[String], lines: &[Line]) -> Markup {
                 @for area in &table.centre {
                     div.area {
                         h4 { (line(names, &area.title)) }
-                        @for g in &area.groups { (group(names, g)) }
+                        @for (i, g) in area.groups.iter().enumerate() {
+                            (group(names, g, i > 0 && area.groups[i - 1].seat == g.seat))
+                        }
                     }
                 }
             }
