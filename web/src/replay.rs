@@ -76,10 +76,14 @@ pub(crate) fn steps(record: &AnyRecord) -> Replay {
     record.visit(Steps)
 }
 
-/// The position after `step` (0: the opening position); `None` past the last step, or when
-/// the record does not replay that far.
-pub(crate) fn position(record: &AnyRecord, step: usize) -> Option<Position> {
-    record.visit(PositionAt(step))
+/// The position after `step` (0: the opening position), its table as `perspective` sees it;
+/// `None` past the last step, or when the record does not replay that far.
+pub(crate) fn position(
+    record: &AnyRecord,
+    step: usize,
+    perspective: Perspective,
+) -> Option<Position> {
+    record.visit(PositionAt(step, perspective))
 }
 
 struct Steps;
@@ -114,7 +118,7 @@ fn places(standings: &[cardroom_games::Standing], players: u8) -> Vec<u8> {
     places
 }
 
-struct PositionAt(usize);
+struct PositionAt(usize, Perspective);
 
 impl RecordVisitor for PositionAt {
     type Output = Option<Position>;
@@ -132,7 +136,11 @@ impl RecordVisitor for PositionAt {
             action = Some(format!("{}: {}", last.seat, last.action));
         }
         let lines = events.iter().map(G::event_line).collect();
-        Some(Position { step, action, table: state.table(Perspective::Everyone), lines })
+        let perspective = match self.1 {
+            Perspective::Seat(seat) if seat.0 >= state.players() => return None,
+            perspective => perspective,
+        };
+        Some(Position { step, action, table: state.table(perspective), lines })
     }
 }
 
@@ -158,7 +166,7 @@ mod tests {
         assert_eq!(replay.steps.len(), tt.actions.len() + 1);
         assert!(replay.places.is_some() && replay.error.is_none());
         for step in [0, 1, tt.actions.len()] {
-            let at = position(&record, step).unwrap();
+            let at = position(&record, step, Perspective::Everyone).unwrap();
             assert_eq!(at.step, step);
             assert_eq!(at.action, replay.steps[step].action);
             assert_eq!(at.table.seats.len(), 3);
@@ -170,8 +178,12 @@ mod tests {
         for a in &tt.actions[..5] {
             state.apply(a.seat, a.action).unwrap();
         }
-        assert_eq!(position(&record, 5).unwrap().table, state.table(Perspective::Everyone));
-        assert_eq!(position(&record, tt.actions.len() + 1), None);
+        let at = |step, perspective| position(&record, step, perspective);
+        assert_eq!(at(5, Perspective::Everyone).unwrap().table, state.table(Perspective::Everyone));
+        let seat = Perspective::Seat(Seat(2));
+        assert_eq!(at(5, seat).unwrap().table, state.table(seat));
+        assert_eq!(at(5, Perspective::Seat(Seat(3))), None, "no such seat");
+        assert_eq!(at(tt.actions.len() + 1, Perspective::Everyone), None);
     }
 
     #[test]
@@ -185,8 +197,8 @@ mod tests {
         let replay = steps(&record);
         assert_eq!(replay.steps.len(), 3);
         assert!(replay.error.is_some() && replay.places.is_none());
-        assert!(position(&record, 2).is_some());
-        assert_eq!(position(&record, 3), None);
-        assert_eq!(position(&record, legal), None);
+        assert!(position(&record, 2, Perspective::Everyone).is_some());
+        assert_eq!(position(&record, 3, Perspective::Everyone), None);
+        assert_eq!(position(&record, legal, Perspective::Everyone), None);
     }
 }

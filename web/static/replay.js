@@ -10,10 +10,13 @@
   const view = document.getElementById("view");
   const slider = document.getElementById("step");
   const label = document.getElementById("step-label");
+  const said = document.getElementById("said"); // the live region screen readers read out
   const log = Array.from(replay.querySelectorAll("#log li"));
   const last = log.length - 1;
   const drawn = new Map(); // step -> its drawing, as the server sent it
   let shown = Number(replay.dataset.current); // the step the view draws
+  // The seat whose eyes the table is drawn for, which every step's address keeps; none for all.
+  const eyes = replay.dataset.seat === undefined ? "" : "&seat=" + replay.dataset.seat;
   let wanted = shown; // the step asked for last
   let fetching = false;
   drawn.set(shown, view.innerHTML);
@@ -32,7 +35,13 @@
       else li.removeAttribute("aria-current");
     });
     const to = { first: 0, prev: step - 1, next: step + 1, last: last };
-    for (const id in to) document.getElementById(id).href = "?step=" + clamp(to[id]);
+    for (const id in to) document.getElementById(id).href = "?step=" + clamp(to[id]) + eyes;
+    // "Seen by" links keep the step.
+    document.querySelectorAll("#eyes a").forEach((a) => {
+      const url = new URL(a.href);
+      url.searchParams.set("step", String(step));
+      a.href = url.search;
+    });
   }
 
   // Draws the step wanted, fetching its drawing unless kept; one fetch at a time, the latest
@@ -45,16 +54,19 @@
         const step = wanted;
         let html = drawn.get(step);
         if (html === undefined) {
-          const response = await fetch(replay.dataset.href + "/steps/" + step);
+          const query = eyes === "" ? "" : "?" + eyes.slice(1);
+          const response = await fetch(replay.dataset.href + "/steps/" + step + query);
           if (!response.ok) throw new Error(response.status + " " + response.statusText);
           html = await response.text();
           drawn.set(step, html);
         }
         if (step === wanted) {
           view.innerHTML = html;
+          const line = view.querySelector(".line");
+          said.textContent = "Step " + step + ": " + (line ? line.textContent : "");
           shown = step;
           replay.dataset.current = String(step);
-          history.replaceState(null, "", "?step=" + step);
+          history.replaceState(null, "", "?step=" + step + eyes);
         }
       }
     } catch (error) {

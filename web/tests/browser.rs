@@ -6,14 +6,15 @@
 //! (printed, not bounded: speed is measured in benchmarks, not asserted in tests), then
 //! stepped through by the buttons, the keys and the list, each position fetched.
 //! Then a server hosting a ladder: from the ladder's page to its running match, whose live
-//! page updates as it is played, and no card hidden for the whole match reaches the browser,
-//! in the page or in its event stream (checked against the match's record, as
-//! `tests/wire_leak.rs` checks the wire).
+//! page (at a phone's width, no wider) updates as it is played, and no card hidden for the
+//! whole match reaches the browser, in the page or in its event stream (checked against the
+//! match's record, as `tests/wire_leak.rs` checks the wire).
 //!
-//! The table at a fixed step of a Gin Rummy replay (the first knock), at a phone's width (360 px) and a laptop's
-//! (1,440 px): screenshots of both, and what can be checked without pixels (the cards face up,
-//! the turn marked, the discard pile's top, all against the record), the page no wider than the
-//! phone, and play and pause.
+//! The table at a fixed step of a Gin Rummy replay (the first knock), at a phone's width
+//! (360 px) and a laptop's (1,440 px): screenshots of both, and what can be checked without
+//! pixels (the cards face up, the turn marked, the discard pile's top, all against the record),
+//! the page no wider than the phone, play and pause, the step said to screen readers, and the
+//! replay as one seat saw it.
 //!
 //! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
 //! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
@@ -402,7 +403,8 @@ async fn the_table_is_drawn_for_a_phone_and_a_laptop_and_shows_what_the_record_s
         assert!(codes(&client, ".fan .card.back").await.is_empty());
         let marked = client
             .execute(
-                "return [...document.querySelectorAll('.seat[data-turn]')]                      .map(s => [s.dataset.seat, getComputedStyle(s).borderTopColor])",
+                "return [...document.querySelectorAll('.seat[data-turn]')] \
+                     .map(s => [s.dataset.seat, getComputedStyle(s).borderTopColor])",
                 vec![],
             )
             .await
@@ -441,6 +443,37 @@ async fn the_table_is_drawn_for_a_phone_and_a_laptop_and_shows_what_the_record_s
     step_drawn(&client, step + 2).await;
     play.click().await.unwrap();
     assert_eq!(play.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
+    // Each step drawn is said in the live region: its number and its line.
+    let text = |css: &str| {
+        let script = format!("return document.querySelector('{css}').textContent");
+        let client = client.clone();
+        async move { client.execute(&script, vec![]).await.unwrap().as_str().unwrap().to_owned() }
+    };
+    let shown: usize = client
+        .find(Locator::Css("#replay"))
+        .await
+        .unwrap()
+        .attr("data-current")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let line = text("section.step .line").await;
+    assert_eq!(text("#said").await, format!("Step {shown}: {line}"));
+
+    // As seat 0 saw it: a step on, fetched as that seat's, seat 1's hand is face down.
+    client.find(Locator::Css("#eyes a[href$='seat=0']")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("#replay[data-seat='0']")).await.unwrap();
+    let slider = client.find(Locator::Css("#step")).await.unwrap();
+    slider.send_keys(&Key::Right.to_string()).await.unwrap();
+    step_drawn(&client, shown + 1).await;
+    let next = shown + 1;
+    let search = client.execute("return location.search", vec![]).await.unwrap();
+    assert_eq!(search, serde_json::json!(format!("?step={next}&seat=0")));
+    assert!(codes(&client, ".fan[data-seat='1'] .card[data-card]").await.is_empty());
+    assert!(!codes(&client, ".fan[data-seat='1'] .card.back").await.is_empty());
+    assert!(codes(&client, ".fan[data-seat='0'] .card.back").await.is_empty());
 
     client.close().await.unwrap();
     driver.kill().await.unwrap();
@@ -538,6 +571,8 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
     let client = browser(port, profile.path()).await;
+    // At a phone's width.
+    client.set_window_size(360, 900).await.unwrap();
     // The hosted ladder's page, to its running match.
     client.goto(&format!("{base}/ladders/live-tt")).await.unwrap();
     client.find(Locator::Css("section.running a.live")).await.unwrap().click().await.unwrap();
@@ -556,9 +591,11 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
         .await
         .unwrap();
     client.wait().for_element(Locator::Css("#public > :not(.none)")).await.unwrap();
-    // The table, as a spectator sees it: every hand face down.
+    // The table, as a spectator sees it: every hand face down; no wider than the phone.
     assert!(!codes(&client, "#public .fan .card.back").await.is_empty());
     assert!(codes(&client, "#public .fan .card[data-card]").await.is_empty());
+    let fits = "return document.documentElement.scrollWidth <= window.innerWidth";
+    assert_eq!(client.execute(fits, vec![]).await.unwrap(), serde_json::json!(true));
     let mut pages_seen = vec![client.source().await.unwrap()];
 
     // Four moves: the page shows their events as they happen, without a reload.

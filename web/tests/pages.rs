@@ -147,7 +147,24 @@ async fn a_match_replays_its_record_step_by_step_and_offers_it_for_download() {
     }
     let actor = usize::from(tt.actions[0].seat.0);
     assert_eq!(select(&one, "section.step p.line .who")[0], fixture.name_of(m.seats[actor].bot));
-    assert_eq!(attrs(&one, "section.step p.line", "aria-live"), ["polite"]);
+    assert_eq!(attrs(&one, "#replay > #said", "aria-live"), ["polite"]);
+    // As one seat saw it (`?seat=N`, for the page and its fragments): its own hand face up,
+    // the other's face down, no card of it named; every link keeps the seat.
+    let (other, own) = (usize::from(1 - to_act.0), usize::from(to_act.0));
+    let (_, seen) = get(&router, &format!("{path}?step=1&seat={own}")).await;
+    let (_, body, _) = get_raw(&router, &format!("{path}/steps/1?seat={own}")).await;
+    let fragment = Html::parse_fragment(&body);
+    for drawn in [&seen, &fragment] {
+        let hidden = select(drawn, &format!(".fan[data-seat='{other}'] .card.back"));
+        assert_eq!(hidden.len(), state.hand(cardroom_games::Seat(1 - to_act.0)).unwrap().len());
+        assert!(attrs(drawn, &format!(".fan[data-seat='{other}'] .card"), "data-card").is_empty());
+        assert!(select(drawn, &format!(".fan[data-seat='{own}'] .card.back")).is_empty());
+    }
+    assert_eq!(attrs(&seen, "#replay", "data-seat"), [own.to_string()]);
+    assert_eq!(attrs(&seen, "#next", "href"), [format!("?step=2&seat={own}")]);
+    assert_eq!(select(&seen, "#eyes a[aria-current]"), [fixture.name_of(m.seats[own].bot)]);
+    let (status, _, _) = get_raw(&router, &format!("{path}/steps/1?seat=9")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     // The seats link to their bots, by name.
     let seat_links = attrs(&page, "ol.result a.seat", "href");
     let expected: Vec<String> =

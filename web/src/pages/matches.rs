@@ -49,15 +49,16 @@ async fn ladder_finished<S: Source>(
         .ok_or_else(|| PageError::NotFound(format!("no finished match {id} in ladder {ladder}")))
 }
 
-/// Which step of a replay to draw: `?step=N`.
+/// Which step of a replay to draw, and as which seat saw it: `?step=N&seat=S`.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct StepQuery {
     step: Option<usize>,
+    seat: Option<u8>,
 }
 
 /// A step's drawing, which a browser may keep: a finished match's record does not change.
-fn step_response(m: &FinishedMatch, step: usize) -> Result<Response, PageError> {
-    let drawn = replay::fragment(m, step)?;
+fn step_response(m: &FinishedMatch, step: usize, seat: Option<u8>) -> Result<Response, PageError> {
+    let drawn = replay::fragment(m, step, seat)?;
     Ok(([(header::CACHE_CONTROL, "public, max-age=3600")], drawn).into_response())
 }
 
@@ -68,15 +69,18 @@ pub(crate) async fn ladder_match<S: Source>(
     Query(query): Query<StepQuery>,
 ) -> Result<Markup, PageError> {
     let m = ladder_finished(&app, &ladder, &id).await?;
-    Ok(replay::page(&m, &format!("/ladders/{ladder}/matches/{}", m.id), query.step))
+    let href = format!("/ladders/{ladder}/matches/{}", m.id);
+    Ok(replay::page(&m, &href, query.step, query.seat))
 }
 
-/// `/ladders/{ladder}/matches/{id}/steps/{step}`: the replay's position after that step.
+/// `/ladders/{ladder}/matches/{id}/steps/{step}?seat=S`: the replay's position after that
+/// step.
 pub(crate) async fn ladder_step<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, id, step)): Path<(String, String, usize)>,
+    Query(query): Query<StepQuery>,
 ) -> Result<Response, PageError> {
-    step_response(&ladder_finished(&app, &ladder, &id).await?, step)
+    step_response(&ladder_finished(&app, &ladder, &id).await?, step, query.seat)
 }
 
 /// `/ladders/{ladder}/matches/{id}/record.json`.
@@ -133,7 +137,7 @@ fn live_page(m: &LiveMatch) -> Markup {
                     div #public sse-swap="view" { p.none { "Waiting for the next move…" } }
                     div.events {
                         h2 { "Events" }
-                        ol #events sse-swap="events" hx-swap="beforeend" {}
+                        ol #events role="log" sse-swap="events" hx-swap="beforeend" {}
                     }
                 }
             }
@@ -158,17 +162,18 @@ pub(crate) async fn server_match<S: Source>(
         Some(live) if !live.over => Ok(live_page(&live)),
         _ => {
             let m = finished_on_server(&app, &id).await?;
-            Ok(replay::page(&m, &format!("/matches/{}", m.id), query.step))
+            Ok(replay::page(&m, &format!("/matches/{}", m.id), query.step, query.seat))
         }
     }
 }
 
-/// `/matches/{id}/steps/{step}`: a finished server match's position after that step.
+/// `/matches/{id}/steps/{step}?seat=S`: a finished server match's position after that step.
 pub(crate) async fn server_step<S: Source>(
     State(app): State<App<S>>,
     Path((id, step)): Path<(String, usize)>,
+    Query(query): Query<StepQuery>,
 ) -> Result<Response, PageError> {
-    step_response(&finished_on_server(&app, &id).await?, step)
+    step_response(&finished_on_server(&app, &id).await?, step, query.seat)
 }
 
 /// `/matches/{id}/record.json`.

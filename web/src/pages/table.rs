@@ -62,12 +62,13 @@ pub(super) fn line(names: &[String], line: &Line) -> Markup {
     }
 }
 
-/// What just happened, in one line: each event's, in order. A live region, so that a screen
-/// reader says each step as it is drawn.
+/// What just happened, in one line: each event's, in order. The pages read it out to screen
+/// readers: `replay.js` copies it into the replay's live region, and a live match's events
+/// are a log.
 fn happened(names: &[String], lines: &[Line]) -> Markup {
     html! {
-        p.line role="status" aria-live="polite" {
-            @if lines.is_empty() { "Nothing happens yet." }
+        p.line {
+            @if lines.is_empty() { "The table now" }
             @for (i, l) in lines.iter().enumerate() {
                 @if i > 0 { "; " }
                 (line(names, l))
