@@ -125,11 +125,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn seat_table(observation: &Self::Observation) -> Table;
     /// The table now, as `perspective` sees it: [`Game::public_table`] of the public view,
     /// [`Game::seat_table`] of a seat's observation, or, for [`Perspective::Everyone`], the
-    /// public table with each seat as that seat sees itself (a finished match's replay).
+    /// public table with each seat as that seat sees itself (a finished match's replay). A seat
+    /// the match does not have sees what a spectator sees.
     fn table(&self, perspective: Perspective) -> Table {
         match perspective {
-            Perspective::Spectator => Self::public_table(&self.public_view()),
-            Perspective::Seat(seat) => Self::seat_table(&self.observation(seat)),
+            Perspective::Seat(seat) if seat.0 < self.players() => {
+                Self::seat_table(&self.observation(seat))
+            }
+            Perspective::Spectator | Perspective::Seat(_) => {
+                Self::public_table(&self.public_view())
+            }
             Perspective::Everyone => {
                 let mut table = Self::public_table(&self.public_view());
                 for (index, slot) in table.seats.iter_mut().enumerate() {

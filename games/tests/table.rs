@@ -83,6 +83,8 @@ fn check_tables<G: Game>(state: &G, context: &str) {
         // The middle is the same for everybody.
         assert_eq!((&table.piles, &table.centre), (&spectator.piles, &spectator.centre));
     }
+    // A seat the match has not sees what a spectator sees.
+    assert_eq!(state.table(Perspective::Seat(Seat(state.players()))), spectator, "{context}");
     // A finished match's replay shows every hand face up.
     for (i, row) in everyone.seats.iter().enumerate() {
         assert_eq!((sorted(&row.hand.shown), row.hand.hidden), (hands[i].clone(), 0), "{context}");

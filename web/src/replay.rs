@@ -136,11 +136,11 @@ impl RecordVisitor for PositionAt {
             action = Some(format!("{}: {}", last.seat, last.action));
         }
         let lines = events.iter().map(G::event_line).collect();
-        let perspective = match self.1 {
-            Perspective::Seat(seat) if seat.0 >= state.players() => return None,
-            perspective => perspective,
-        };
-        Some(Position { step, action, table: state.table(perspective), lines })
+        // A seat the match has not is not a position (`table` would draw a spectator's).
+        if self.1.seat().is_some_and(|seat| seat.0 >= state.players()) {
+            return None;
+        }
+        Some(Position { step, action, table: state.table(self.1), lines })
     }
 }
 

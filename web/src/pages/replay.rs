@@ -129,16 +129,7 @@ fn stepper(
                     }
                 }
             }
-            p #eyes {
-                "Seen by: "
-                a href={ "?step=" (at) } aria-current=[seat.is_none().then_some("page")] { "everyone" }
-                @for s in 0..replay.players {
-                    " · "
-                    a href={ "?step=" (at) "&seat=" (s) } aria-current=[(seat == Some(s)).then_some("page")] {
-                        (m.seats.get(usize::from(s)).map_or_else(|| format!("seat {s}"), |(_, name)| name.clone()))
-                    }
-                }
-            }
+            (seen_by(m, replay.players, at, seat))
             // What each step did, said to screen readers as replay.js draws it.
             p #said .visually-hidden role="status" aria-live="polite" {}
             div.board {
@@ -150,6 +141,24 @@ fn stepper(
                             @for event in &step.events { br; (event) }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Links to step `at` as everyone and as each seat saw it, the one shown (`seat`) marked.
+fn seen_by(m: &FinishedMatch, players: u8, at: usize, seat: Option<u8>) -> Markup {
+    let name = |s: u8| m.seats.get(usize::from(s)).map(|(_, name)| name.clone());
+    let current = |shown: bool| shown.then_some("page");
+    html! {
+        p #eyes {
+            "Seen by: "
+            a href={ "?step=" (at) } aria-current=[current(seat.is_none())] { "everyone" }
+            @for s in 0..players {
+                " · "
+                a href={ "?step=" (at) "&seat=" (s) } aria-current=[current(seat == Some(s))] {
+                    (name(s).unwrap_or_else(|| format!("seat {s}")))
                 }
             }
         }
