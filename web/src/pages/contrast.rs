@@ -1,6 +1,7 @@
 //! The style sheet's colours against WCAG 2's contrast ratio: every pair of a text colour and
 //! what it sits on reaches AA's 4.5:1, every mark that is not text (the turn's border, a card's
-//! edge against the felt) 3:1. The colours are the custom properties of `:root` in
+//! edge against the felt) 3:1. (Borders and rules that only separate, such as a table's lines,
+//! are left out.) The colours are the custom properties of `:root` in
 //! `static/style.css`; the pairs are those the rules of that sheet set.
 
 use std::collections::HashMap;
@@ -18,6 +19,11 @@ const TEXT: &[(&str, &str)] = &[
     ("on-felt-muted", "felt"), // labels on the table
     ("on-felt", "felt-edge"),  // the darkest felt a seat's shade comes near
     ("ink", "turn"),           // `to play`, a group's mark
+    ("on-nav", "nav"),         // the navigation
+    ("note", "paper"),         // notes, a view's labels
+    ("note", "plot"),          // a plot's labels
+    ("error", "paper"),        // errors
+    ("on-live", "live"),       // the `live` badge
 ];
 
 /// Marks that are not text, and what they stand on.
