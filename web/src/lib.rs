@@ -71,7 +71,7 @@ pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
     Leaderboard, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchLine, MatchList, MatchState,
     PageRequest, RatingAt, ServerStats, Source, SourceError, SprtState, ThinkBucket, VersionLine,
-    WatchUpdate,
+    WatchEvent, WatchUpdate,
 };
 pub use time::utc_time;
 
