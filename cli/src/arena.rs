@@ -81,7 +81,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 pub(crate) fn run_command(command: ArenaCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
         ArenaCommand::Run { config } => {
-            crate::init_tracing("warn");
+            crate::init_tracing("warn", crate::LogFormat::Text);
             let text = std::fs::read_to_string(&config)
                 .with_context(|| format!("reading {}", config.display()))?;
             let file =
@@ -95,7 +95,7 @@ pub(crate) fn run_command(command: ArenaCommand, out: &mut dyn Write) -> anyhow:
             runtime()?.block_on(leaderboard(&store_url(&db), ladder, format, out))
         }
         ArenaCommand::Import { file, store, ladder } => {
-            crate::init_tracing("warn");
+            crate::init_tracing("warn", crate::LogFormat::Text);
             let ladder = match ladder {
                 Some(ladder) => ladder,
                 None => LadderFile::name_from_path(&file.display().to_string()),

@@ -124,7 +124,7 @@ fn example_bots(game: GameKind) -> anyhow::Result<Vec<DemoBot>> {
 
 /// Runs `cardroom demo`.
 pub(crate) fn demo(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    crate::init_tracing("warn");
+    crate::init_tracing("warn", crate::LogFormat::Text);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(run(args, out))
 }

@@ -100,18 +100,31 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs to stderr at `default` level unless `RUST_LOG` says otherwise, with colours only when
-/// stderr is a terminal (a log redirected to a file gets no escape codes).
-pub(crate) fn init_tracing(default: &str) {
+/// How a command logs: text for people, or JSON for a log collector.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    /// One line of text an event, with colours only on a terminal.
+    #[default]
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `target`, `fields` (the message and the
+    /// event's fields) and the spans it is in.
+    Json,
+}
+
+/// Logs to stderr at `default` level unless `RUST_LOG` says otherwise, in `format`; text has
+/// colours only when stderr is a terminal (a log redirected to a file gets no escape codes).
+pub(crate) fn init_tracing(default: &str, format: LogFormat) {
     use std::io::IsTerminal;
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default)),
         )
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).try_init(),
+        LogFormat::Json => logs.json().try_init(),
+    };
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -8,6 +8,10 @@ use std::time::Duration;
 use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_server::{Config, TlsIdentity};
+use cardroom_store::StoreLatency;
+use prometheus_client::registry::Registry;
+
+use crate::LogFormat;
 
 /// The server's flags; each but `--no-open-queue` and `--ladder` has an environment variable
 /// too (README.md lists them).
@@ -112,9 +116,15 @@ pub(crate) struct ServeArgs {
     #[arg(long, env = "CARDROOM_REGISTERED_ONLY", requires = "store")]
     registered_only: bool,
     /// Also serve the web pages (the store's ladders, bots, replays, live matches, the
-    /// server's figures) on this address, read-only for anyone.
+    /// server's figures) on this address, read-only for anyone, with `/healthz`, `/readyz` and
+    /// `/metrics` for the operator's tools (docs/deploy.md, "Watching it"). With --tls-cert,
+    /// only those three: the pages read the server over plaintext gRPC.
     #[arg(long, env = "CARDROOM_HTTP_ADDR")]
     http_addr: Option<SocketAddr>,
+    /// How the log on standard error is written: `text`, or `json` (one object a line, with
+    /// `timestamp`, `level`, `target` and `fields`, for a log collector).
+    #[arg(long, env = "CARDROOM_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
     #[command(flatten)]
     pages: PagesArgs,
 }
@@ -249,7 +259,7 @@ impl ServeArgs {
 
 /// Runs the server (and its web pages, with `--http-addr`) until SIGINT or SIGTERM.
 pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    crate::init_tracing("info");
+    crate::init_tracing("info", args.log_format);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
@@ -260,31 +270,33 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let pages_limits =
         args.pages.configs(open_files, Duration::from_millis(args.shutdown_grace_ms));
     let mut config = args.config()?;
-    if web.is_some() && config.tls.is_some() {
-        anyhow::bail!(
-            "--http-addr with --tls-cert: the pages read the server over plaintext gRPC on the \
-             loopback, which a TLS server does not speak; serve the pages from a plaintext server"
-        );
-    }
     runtime.block_on(async move {
         let mut opened = None;
+        // The store calls of the hot path, timed: a bot's Join (its account) and the ladders.
+        let store_latency = StoreLatency::default();
         if let Some(store) = store {
             let store = cardroom_store::open(&store)
                 .await
                 .with_context(|| format!("opening the store {store}"))?;
-            config.accounts = Some(cardroom_store::Accounts::new(std::sync::Arc::clone(&store)));
+            let accounts = cardroom_store::Accounts::new(std::sync::Arc::clone(&store));
+            config.accounts = Some(accounts.timed(store_latency.clone()));
             opened = Some(store);
         }
         let listener =
             cardroom_server::listen(addr).with_context(|| format!("listening on {addr}"))?;
         let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
+        // The figures `/metrics` encodes: the server's, and the store's and ladders' if any.
+        let mut metrics = Registry::default();
+        metrics.register_collector(Box::new(server.metrics()));
         if let Some(store) = opened {
             let scheme = if config.tls.is_some() { "https" } else { "http" };
             let advertise = advertise.unwrap_or_else(|| format!("{scheme}://{grpc_addr}"));
-            let hosted = HostedLadders::start_node(store, server.host(), advertise)
-                .await
-                .context("resuming the hosted ladders")?;
+            let started =
+                HostedLadders::start_node(store, server.host(), advertise, store_latency.clone());
+            let hosted = started.await.context("resuming the hosted ladders")?;
+            store_latency.register(&mut metrics);
+            hosted.register_metrics(&mut metrics);
             for (path, file, text) in &ladder_files {
                 let ladder = hosted
                     .open(file, text)
@@ -303,15 +315,32 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // With the gRPC listener's backlog: connections past the pages' cap wait there.
         let http =
             cardroom_server::listen(http_addr).with_context(|| format!("listening on {http_addr}"))?;
-        println!("cardroom pages on http://{}", http.local_addr()?);
-        let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
-            .context("the pages' address of the server")?
-            .connect_lazy();
-        // The server's matches over its rpcs, and the hosted ladders of its store (if any).
-        let matches = cardroom_web::ServerSource::new(channel, config.admin_token.clone());
         let (serve_config, web_config) = pages_limits;
         log_pages_limits(open_files, &serve_config, &web_config);
-        let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
+        let store = config.accounts.as_ref().map(|accounts| std::sync::Arc::clone(accounts.store()));
+        let metrics = std::sync::Arc::new(metrics);
+        let router = if config.tls.is_some() {
+            // The pages read the server over plaintext gRPC on the loopback, which a TLS server
+            // does not speak: only the operator's paths, which read the server in process.
+            println!("cardroom health and metrics on http://{}", http.local_addr()?);
+            tracing::info!(
+                "the server speaks TLS, which the pages do not read: --http-addr serves only \
+                 /healthz, /readyz and /metrics"
+            );
+            let server = cardroom_web::GameServer::InProcess(server.host());
+            cardroom_web::ops_router(metrics, cardroom_web::Readiness::new(server, store))
+        } else {
+            println!("cardroom pages on http://{}", http.local_addr()?);
+            let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
+                .context("the pages' address of the server")?
+                .connect_lazy();
+            // The server's matches over its rpcs, and the hosted ladders of its store (if any).
+            let source = cardroom_web::ServerSource::new(channel.clone(), config.admin_token.clone());
+            let server = cardroom_web::GameServer::Grpc(channel);
+            let readiness = cardroom_web::Readiness::new(server, store);
+            cardroom_web::server_router(source, config.accounts.clone(), web_config)
+                .merge(cardroom_web::ops_router(metrics, readiness))
+        };
         // One signal stops both: the pages once the server has stopped.
         let (stop, stopped) = tokio::sync::watch::channel(false);
         // The pages on their own runtime at the lowest priority: page load cannot starve play.

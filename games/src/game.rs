@@ -16,6 +16,7 @@ use crate::catalogue::GameKind;
 use crate::options::{GameOptions, OptionSpec};
 use crate::record::Record;
 use crate::seat::{Seat, Standing};
+use crate::table::{Line, Perspective, Table};
 
 /// An illegal action that knows the rule it breaks.
 pub trait RuleError: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
@@ -43,12 +44,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         + DeserializeOwned
         + Send
         + Sync;
-    /// A public event.
-    type Event: Clone + Debug + Display + Serialize + Send + Sync;
+    /// A public event. It reads back from its JSON, as a spectator receives it.
+    type Event: Clone + Debug + Display + Serialize + DeserializeOwned + Send + Sync;
     /// What one seat may see.
-    type Observation: Clone + Debug + PartialEq + Serialize + Send + Sync;
-    /// What spectators see.
-    type PublicView: Clone + Debug + PartialEq + Serialize + Send + Sync;
+    type Observation: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What spectators see. It reads back from its JSON, as a spectator receives it.
+    type PublicView: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// Why an action is refused.
     type Error: RuleError;
     /// Why a seeded match cannot be created ([`Game::new`]): options that cannot be played, or
@@ -115,6 +116,42 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn public_view(&self) -> Self::PublicView;
     /// The events of the match's start (dealer draw, first deal).
     fn opening_events(&self) -> Vec<Self::Event>;
+
+    /// The table as a spectator sees it, from the public view alone ([`Table`]): every
+    /// hand face down but for what the rules make public. How a live match is drawn.
+    fn public_table(view: &Self::PublicView) -> Table;
+    /// The table as the observation's seat sees it: the public table with that seat's own
+    /// cards face up, and what it alone knows of them.
+    fn seat_table(observation: &Self::Observation) -> Table;
+    /// The table now, as `perspective` sees it: [`Game::public_table`] of the public view,
+    /// [`Game::seat_table`] of a seat's observation, or, for [`Perspective::Everyone`], the
+    /// public table with each seat as that seat sees itself (a finished match's replay). A seat
+    /// the match does not have sees what a spectator sees.
+    fn table(&self, perspective: Perspective) -> Table {
+        match perspective {
+            Perspective::Seat(seat) if seat.0 < self.players() => {
+                Self::seat_table(&self.observation(seat))
+            }
+            Perspective::Spectator | Perspective::Seat(_) => {
+                Self::public_table(&self.public_view())
+            }
+            Perspective::Everyone => {
+                let mut table = Self::public_table(&self.public_view());
+                for (index, slot) in table.seats.iter_mut().enumerate() {
+                    let Ok(seat) = u8::try_from(index) else { break };
+                    let own = Self::seat_table(&self.observation(Seat(seat)));
+                    if let Some(row) = own.seats.into_iter().nth(index) {
+                        *slot = row;
+                    }
+                }
+                table.perspective = Perspective::Everyone;
+                table
+            }
+        }
+    }
+    /// What an event did, in one line for people: the same words as its [`Display`], with
+    /// its seats and cards as such.
+    fn event_line(event: &Self::Event) -> Line;
     /// Final standings once the match is over.
     fn standings(&self) -> Option<Vec<Standing>>;
     /// Why the match ended, in a sentence that starts with the id of the rule that ended it

@@ -28,6 +28,7 @@ mod record;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod seat;
+mod table;
 pub mod twenty_two;
 
 pub use card::{Card, ParseCardError, ParseRankError, Rank, Suit, display_cards, parse_cards};
@@ -36,3 +37,4 @@ pub use game::{Game, RuleError};
 pub use options::{GameOptions, OptionKind, OptionSpec};
 pub use record::{Record, RecordedAction, ReplayError, Start, write_json};
 pub use seat::{Seat, Standing};
+pub use table::{Area, Figure, Group, Hand, Line, Mark, Part, Perspective, Pile, Table, TableSeat};

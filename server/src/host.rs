@@ -117,6 +117,12 @@ impl Host {
         self.registry.lobby_waiting()
     }
 
+    /// Whether the server has begun to shut down (its matches end as aborted, it takes no new
+    /// one): what its gRPC health check says as not serving.
+    pub fn is_stopping(&self) -> bool {
+        self.registry.is_stopping()
+    }
+
     /// A receiver that changes whenever a bot arrives in the lobby: what a host waits on for
     /// bots, instead of polling.
     pub fn lobby_arrivals(&self) -> tokio::sync::watch::Receiver<u64> {

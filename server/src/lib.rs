@@ -18,6 +18,7 @@ pub mod fuzzing;
 mod host;
 mod listing;
 mod match_task;
+mod metrics;
 mod reads;
 mod registry;
 mod seat_streams;
@@ -44,6 +45,7 @@ pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
     LadderControlError, LadderSummary, MAX_FAILURES_KEPT, ResumedBot, Started,
 };
+pub use metrics::ServerMetrics;
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
 
@@ -99,6 +101,12 @@ impl Server {
     /// The host API over this server's matches and lobby (it works once the server serves).
     pub fn host(&self) -> Host {
         Host { registry: self.registry.clone() }
+    }
+
+    /// The server's figures for Prometheus, read at each scrape from the counters `GetStats`
+    /// reads (they move once the server serves).
+    pub fn metrics(&self) -> ServerMetrics {
+        ServerMetrics { registry: self.registry.clone() }
     }
 
     /// Serves the admin ladder rpcs (`CreateLadder`, `PauseLadder`, `ResumeLadder`,

@@ -25,7 +25,7 @@ use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
 use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
-use crate::stats::MatchOrigin;
+use crate::stats::{MatchEnd, MatchOrigin};
 use crate::status::read_error;
 use crate::wakeups::Wakeups;
 
@@ -162,24 +162,36 @@ pub(crate) struct MatchTask<G: WireGame> {
     report: Option<oneshot::Sender<HostedEnd>>,
     /// Whose match this is, for the figures (hosted: it has a `report`).
     origin: MatchOrigin,
-    /// Counts a hosted match as running while its task lives.
-    _hosted: Option<HostedRunning>,
+    /// Counts the match as running until it ends.
+    counted: Counted,
 }
 
-/// A hosted match counted in `GetStats`'s `hosted.matches_running` from its task's creation
-/// until the task is dropped, however it ends.
-struct HostedRunning(Registry);
+/// A match counted as running (`GetStats`, `/metrics`) from its task's creation until it ends,
+/// then as ended by how it did; a task dropped without an end (it panicked) counts as aborted.
+struct Counted {
+    registry: Registry,
+    game: cardroom_games::GameKind,
+    origin: MatchOrigin,
+    ended: bool,
+}
 
-impl HostedRunning {
-    fn new(registry: Registry) -> HostedRunning {
-        registry.stats().hosted_running(true);
-        HostedRunning(registry)
+impl Counted {
+    fn new(registry: Registry, game: cardroom_games::GameKind, origin: MatchOrigin) -> Counted {
+        registry.stats().match_started(game, origin);
+        Counted { registry, game, origin, ended: false }
+    }
+
+    /// The match ended as `end` says.
+    fn end(&mut self, end: MatchEnd) {
+        if !std::mem::replace(&mut self.ended, true) {
+            self.registry.stats().match_ended(self.game, self.origin, end);
+        }
     }
 }
 
-impl Drop for HostedRunning {
+impl Drop for Counted {
     fn drop(&mut self) {
-        self.0.stats().hosted_running(false);
+        self.end(MatchEnd::Aborted);
     }
 }
 
@@ -211,7 +223,7 @@ impl<G: WireGame> MatchTask<G> {
         let hosted = setup.report.is_some();
         let origin = if hosted { MatchOrigin::Hosted } else { MatchOrigin::Other };
         MatchTask {
-            _hosted: hosted.then(|| HostedRunning::new(registry.clone())),
+            counted: Counted::new(registry.clone(), G::KIND, origin),
             origin,
             id: setup.id,
             state: setup.state,
@@ -686,9 +698,11 @@ impl<G: WireGame> MatchTask<G> {
         }
     }
 
-    /// Keeps a failure of `seat` for a hosted match's report, with the observation its bot
-    /// had when the failure concerns a decision (an illegal answer, a time out).
+    /// Counts a failure of `seat`, and keeps it for a hosted match's report, with the
+    /// observation its bot had when the failure concerns a decision (an illegal answer, a time
+    /// out).
     fn fail(&mut self, seat: Seat, kind: FailureKind, answer: Option<String>, error: String) {
+        self.registry.stats().failure(self.origin, kind);
         if self.report.is_none() || self.seats[seat.index()].failures.len() >= MAX_FAILURES_KEPT {
             return;
         }
@@ -872,6 +886,14 @@ impl<G: WireGame> MatchTask<G> {
         // Boxed: the filing's future (1 KB) is made once, at the end, rather than reserved in
         // every running match's task.
         Box::pin(self.registry.finished(&self.id, finished)).await;
+        // Over by the rules unless a forfeit ended it first.
+        self.counted.end(if aborted {
+            MatchEnd::Aborted
+        } else if self.state.to_act().is_none() {
+            MatchEnd::Rules
+        } else {
+            MatchEnd::Forfeit
+        });
         for seat in 0..self.seats.len() {
             self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));
         }

@@ -150,12 +150,14 @@ impl Registry {
 
     /// The server's counters for `GetStats`.
     pub(crate) fn server_stats(&self, reset: bool) -> pb::ServerStats {
-        let running = self.lock().running.len() as u64;
-        // Every Play stream open: joined, and still waiting for its Join.
+        self.shared.stats.snapshot(self.connections_open(), reset)
+    }
+
+    /// Every Play stream open: joined, and still waiting for its Join.
+    pub(crate) fn connections_open(&self) -> u64 {
         let max = self.shared.config.max_connections;
         let joined = max - self.shared.connections.available_permits().min(max);
-        let open = joined + self.pending_joins().len();
-        self.shared.stats.snapshot(running, open as u64, reset)
+        (joined + self.pending_joins().len()) as u64
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -412,6 +414,18 @@ impl Registry {
         self.shared.lobby_arrivals.subscribe()
     }
 
+    /// The lobby's size: the names waiting, and their streams (a bot playing several matches
+    /// at once waits on several), without the names.
+    pub(crate) fn lobby_size(&self) -> (usize, usize) {
+        let registry = self.lock();
+        registry.lobby.values().fold((0, 0), |(names, streams), waiting| {
+            match waiting.iter().filter(|w| !w.reply.is_closed()).count() {
+                0 => (names, streams),
+                live => (names + 1, streams + live),
+            }
+        })
+    }
+
     /// Every lobby name with live waiters, and how many.
     pub(crate) fn lobby_waiting(&self) -> HashMap<String, usize> {
         let registry = self.lock();
@@ -584,7 +598,6 @@ impl Registry {
                 Err(error) => warn!(path = %shown, cause = %error, "record not written"),
             }
         }
-        self.shared.stats.match_finished();
         let mut registry = self.lock();
         registry.running.remove(match_id);
         registry.finished.insert(match_id.to_owned(), finished);
@@ -655,6 +668,11 @@ impl Registry {
             matches,
             next_page_token: next_page_token(page.next).unwrap_or_default(),
         })
+    }
+
+    /// Whether [`Registry::shutdown`] has begun.
+    pub(crate) fn is_stopping(&self) -> bool {
+        self.shared.cancel.is_cancelled()
     }
 
     /// Ends every match as aborted and waits until each has told its bots and written its

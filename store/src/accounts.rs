@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::Echo;
 use crate::keys::{BotKey, KeyHash};
-use crate::{BotAccount, BotId, BotVersions, Store, StoreError};
+use crate::{BotAccount, BotId, BotVersions, Store, StoreError, StoreLatency};
 
 /// The (bot, version) pairs an [`Accounts`] remembers having noted, at most.
 const MAX_NOTED: usize = 10_000;
@@ -139,12 +139,20 @@ pub struct Accounts {
     /// The (bot, version) pairs noted since this handle was made: a bot that joins again with
     /// the same version costs no write.
     noted: Arc<Mutex<HashSet<(BotId, String)>>>,
+    /// Where the calls a bot's `Join` makes are timed (nowhere read until registered).
+    latency: StoreLatency,
 }
 
 impl Accounts {
     /// Accounts kept in `store`.
     pub fn new(store: Arc<dyn Store>) -> Accounts {
-        Accounts { store, noted: Arc::default() }
+        Accounts { store, noted: Arc::default(), latency: StoreLatency::default() }
+    }
+
+    /// These accounts, timing the store calls of [`Accounts::authenticate`] and
+    /// [`Accounts::note_version`] (a bot's `Join`, the Play path) into `latency`.
+    pub fn timed(self, latency: StoreLatency) -> Accounts {
+        Accounts { latency, ..self }
     }
 
     /// The store behind.
@@ -200,7 +208,8 @@ impl Accounts {
         key: Option<&str>,
         registered_only: bool,
     ) -> Result<Option<BotAccount>, AuthError> {
-        let credential = self.store.bot_credential(name).await?;
+        let credential =
+            self.latency.time("bot_credential", self.store.bot_credential(name)).await?;
         let name = name.to_owned();
         match (credential, key) {
             (Some(_), None) => Err(AuthError::MissingKey { name }),
@@ -217,7 +226,8 @@ impl Accounts {
 
     /// Why `key` does not seat `name`: it is another bot's, or nobody's.
     async fn wrong_key(&self, name: String, key: &str) -> AuthError {
-        match self.store.bot_by_key(&KeyHash::of(key)).await {
+        let hash = KeyHash::of(key);
+        match self.latency.time("bot_by_key", self.store.bot_by_key(&hash)).await {
             Ok(Some(owner)) => AuthError::OtherBotsKey { name, key_of: owner.name },
             Ok(None) => AuthError::WrongKey { name },
             Err(error) => AuthError::Store(error),
@@ -234,7 +244,8 @@ impl Accounts {
         if self.noted.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).contains(&pair) {
             return Ok(());
         }
-        self.store.note_version(bot, version, now_ms()).await?;
+        let noting = self.store.note_version(bot, version, now_ms());
+        self.latency.time("note_version", noting).await?;
         let mut noted = self.noted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if noted.len() >= MAX_NOTED {
             // A flood of versions: forget what was noted rather than grow (the next join of

@@ -39,6 +39,9 @@ pub struct LadderMatchId(pub i64);
 macro_rules! stored_enum {
     ($ty:ident, $what:literal, { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
+            /// Every variant, in order.
+            pub const ALL: &[$ty] = &[$($ty::$variant),+];
+
             /// The name stored and shown.
             pub const fn as_str(self) -> &'static str {
                 match self {

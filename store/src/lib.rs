@@ -20,6 +20,7 @@ mod accounts;
 mod echo;
 mod keys;
 mod ladders;
+mod latency;
 mod nodes;
 mod postgres;
 mod postgres_ladders;
@@ -49,6 +50,7 @@ pub use ladders::{
     NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
     StoredRating,
 };
+pub use latency::StoreLatency;
 pub use nodes::{
     ClaimLimit, ElsewhereQuery, FinishedCursor, FinishedElsewhere, FinishedQuery, FinishedSeat,
     NODE_TTL, NodeBeat, NodeRow, RunningCursor, RunningElsewhere,
@@ -181,6 +183,14 @@ pub enum StoreError {
         /// The newest this code knows.
         known: i64,
     },
+    /// The database holds an older schema than this code knows: its migrations are not done.
+    #[error("the database has schema version {found}: its migrations up to {known} are not done")]
+    SchemaBehind {
+        /// The database's version.
+        found: i64,
+        /// The version this code migrates to.
+        known: i64,
+    },
     /// A bot of this name is registered already.
     #[error("a bot named {} is registered already", Echo(.0))]
     NameTaken(String),
@@ -231,6 +241,15 @@ pub enum StoreError {
     /// The blocking task that ran the query died.
     #[error("the storage task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
+}
+
+/// Whether a database at schema version `found` is the one this code migrates to (`known`).
+pub(crate) fn schema_is(found: i64, known: i64) -> Result<(), StoreError> {
+    match found.cmp(&known) {
+        std::cmp::Ordering::Equal => Ok(()),
+        std::cmp::Ordering::Less => Err(StoreError::SchemaBehind { found, known }),
+        std::cmp::Ordering::Greater => Err(StoreError::NewerSchema { found, known }),
+    }
 }
 
 /// The storage interface: bot accounts and the versions they report.
@@ -523,6 +542,11 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     async fn standings(&self, ladder: LadderId) -> Result<Option<Standings>, StoreError>;
 
     // The nodes on one store (the `nodes` module).
+
+    /// Whether the store answers and holds the schema this code knows, its migrations done: one
+    /// cheap query (the schema's version, on a read connection where the backend has one). What
+    /// a node's `/readyz` asks.
+    async fn ready(&self) -> Result<(), StoreError>;
 
     /// Whether several nodes may work on this store at once (PostgreSQL), or only the one
     /// process that opened it (SQLite).

@@ -680,6 +680,10 @@ impl Store for PgStore {
         crate::postgres_standings::standings(self, ladder).await
     }
 
+    async fn ready(&self) -> Result<(), StoreError> {
+        crate::schema_is(self.schema_version().await?, MIGRATIONS.len() as i64)
+    }
+
     fn is_shared(&self) -> bool {
         true
     }
@@ -758,13 +762,15 @@ mod tests {
         let Some(base) = test_pg_url("a_newer_schema_is_refused") else { return };
         let url = fresh_schema_url(&base).await.unwrap();
         let store = PgStore::connect(&url).await.unwrap();
-        store
-            .conn()
-            .await
-            .unwrap()
-            .exec("UPDATE cardroom_schema SET version = 99", &[])
-            .await
-            .unwrap();
+        store.ready().await.unwrap();
+        let conn = store.conn().await.unwrap();
+        conn.exec("UPDATE cardroom_schema SET version = 3", &[]).await.unwrap();
+        let behind = store.ready().await.unwrap_err();
+        assert!(matches!(behind, StoreError::SchemaBehind { found: 3, .. }), "{behind}");
+        conn.exec("UPDATE cardroom_schema SET version = 99", &[]).await.unwrap();
+        drop(conn);
+        let newer = store.ready().await.unwrap_err();
+        assert!(matches!(newer, StoreError::NewerSchema { found: 99, .. }), "{newer}");
         let refused = PgStore::connect(&url).await.unwrap_err();
         assert!(matches!(refused, StoreError::NewerSchema { found: 99, .. }), "{refused}");
     }

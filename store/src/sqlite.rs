@@ -669,6 +669,11 @@ impl Store for SqliteStore {
         self.read(move |conn| crate::sqlite_standings::standings(conn, ladder)).await
     }
 
+    async fn ready(&self) -> Result<(), StoreError> {
+        let found = self.read(|conn| Ok(schema_version(conn)?)).await?;
+        crate::schema_is(found, MIGRATIONS.len() as i64)
+    }
+
     /// The process that opened the file is its one node.
     fn is_shared(&self) -> bool {
         false
@@ -810,6 +815,25 @@ mod tests {
             "the set count from the primary key: {}",
             plans[2]
         );
+    }
+
+    /// Ready while the file answers at the schema this code migrates to; not once another
+    /// program has left it at an older one (or a newer one), read on the read side.
+    #[tokio::test]
+    async fn ready_means_the_file_answers_at_this_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.db");
+        let store = SqliteStore::open(&path).await.unwrap();
+        store.ready().await.unwrap();
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        let behind = store.ready().await.unwrap_err();
+        let known = MIGRATIONS.len() as i64;
+        assert!(matches!(behind, StoreError::SchemaBehind { found: 3, known: k } if k == known));
+        assert!(behind.to_string().contains("migrations up to"), "{behind}");
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        let newer = store.ready().await.unwrap_err();
+        assert!(matches!(newer, StoreError::NewerSchema { found: 99, .. }), "{newer}");
     }
 
     #[tokio::test]

@@ -7,7 +7,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
 /// A TCP proxy on `127.0.0.1:0` whose open connections can all be broken at once, one way or
-/// the other; connections opened after a break go through.
+/// another; connections opened after a break go through, except while it is [`Break::Down`].
 pub struct Proxy {
     /// Where it listens: a bot's server address.
     pub addr: SocketAddr,
@@ -23,6 +23,9 @@ pub enum Break {
     Cut,
     /// Left open with nothing crossing them, as a link through a middlebox that lost its state.
     Freeze,
+    /// Dropped, and every connection after closed at once until the next break (`None` lets
+    /// them through again): the upstream unreachable.
+    Down,
 }
 
 impl Proxy {
@@ -38,7 +41,9 @@ impl Proxy {
         tokio::spawn(async move {
             while let Ok((mut inbound, _)) = listener.accept().await {
                 let mut breaks = watching.clone();
-                breaks.borrow_and_update();
+                if *breaks.borrow_and_update() == Break::Down {
+                    continue;
+                }
                 tokio::spawn(async move {
                     let Ok(mut outbound) = TcpStream::connect(upstream).await else { return };
                     tokio::select! {
@@ -57,7 +62,8 @@ impl Proxy {
         Proxy { addr, breaks }
     }
 
-    /// Breaks every connection open now, as `how` says; later ones go through.
+    /// Breaks every connection open now, as `how` says; later ones go through unless `how` is
+    /// [`Break::Down`].
     pub fn break_links(&self, how: Break) {
         self.breaks.send_replace(how);
     }

@@ -10,6 +10,8 @@
 //!   [`ServeConfig`]: so many connections at once, a header timeout, a body timeout. The
 //!   live streams are capped in all and by address ([`WebConfig::max_streams`]), and each
 //!   live feed is polled once for all its streams.
+//! - [`ops_router`] adds what an operator's tools ask: `/healthz`, `/readyz` (a
+//!   [`Readiness`]: the game server and its store answer) and `/metrics`.
 //!
 //! The pages are HTML from [maud] templates (checked by the compiler, every value escaped
 //! unless marked otherwise): they work without JavaScript. Where a page moves (a leaderboard
@@ -44,6 +46,7 @@
 mod apart;
 mod feeds;
 mod hosted;
+mod ops;
 mod pages;
 mod plot;
 mod replay;
@@ -61,13 +64,14 @@ use axum::routing::{get, post};
 
 pub use apart::serve_apart;
 pub use hosted::StoreSource;
+pub use ops::{GameServer, READY_TIMEOUT, Readiness, ops_router};
 pub use serve::{ServeConfig, serve};
 pub use server::ServerSource;
 pub use source::{
     BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, Health, LadderInfo, LeaderRow,
     Leaderboard, ListedMatch, ListedSeat, LiveMatch, LiveSeat, MatchLine, MatchList, MatchState,
     PageRequest, RatingAt, ServerStats, Source, SourceError, SprtState, ThinkBucket, VersionLine,
-    WatchUpdate,
+    WatchEvent, WatchUpdate,
 };
 pub use time::utc_time;
 

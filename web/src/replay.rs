@@ -2,13 +2,13 @@
 //! as it was when played): the list of its steps (each action with its public events), and the
 //! position after any one step, which the replay page draws one at a time.
 //!
-//! A position is the public view and every hand (the match is over, so hands may be revealed).
-//! Replaying a record to a step takes microseconds, so positions are not kept: each is
-//! replayed when asked for.
+//! A position is the table with every hand face up (the match is over, so hands may be
+//! revealed: [`Perspective::Everyone`]) and what its step did, in lines. Replaying a record to
+//! a step takes microseconds, so positions are not kept: each is replayed when asked for.
 
-use cardroom_games::{AnyRecord, Game, GameKind, GameVisitor, Record, RecordVisitor, Seat};
-use serde::Serialize;
-use serde_json::Value;
+use cardroom_games::{
+    AnyRecord, Game, GameKind, GameVisitor, Line, Perspective, Record, RecordVisitor, Table,
+};
 
 /// One step of the replay, as its list shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,10 +42,10 @@ pub(crate) struct Position {
     pub(crate) step: usize,
     /// The action that led here, as `seat 1: play 7S`; `None` for the opening position.
     pub(crate) action: Option<String>,
-    /// The public view (the engine's JSON).
-    pub(crate) public: Value,
-    /// Each seat's hand.
-    pub(crate) hands: Vec<Value>,
+    /// The table, every hand face up.
+    pub(crate) table: Table,
+    /// What the step did: its events (the deal's, for the opening position), each in a line.
+    pub(crate) lines: Vec<Line>,
 }
 
 /// Why a record cannot be shown at all.
@@ -76,10 +76,14 @@ pub(crate) fn steps(record: &AnyRecord) -> Replay {
     record.visit(Steps)
 }
 
-/// The position after `step` (0: the opening position); `None` past the last step, or when
-/// the record does not replay that far.
-pub(crate) fn position(record: &AnyRecord, step: usize) -> Option<Position> {
-    record.visit(PositionAt(step))
+/// The position after `step` (0: the opening position), its table as `perspective` sees it;
+/// `None` past the last step, or when the record does not replay that far.
+pub(crate) fn position(
+    record: &AnyRecord,
+    step: usize,
+    perspective: Perspective,
+) -> Option<Position> {
+    record.visit(PositionAt(step, perspective))
 }
 
 struct Steps;
@@ -114,12 +118,7 @@ fn places(standings: &[cardroom_games::Standing], players: u8) -> Vec<u8> {
     places
 }
 
-struct PositionAt(usize);
-
-fn to_value(value: &impl Serialize) -> Value {
-    // The engines' views are plain data: serialising them cannot fail.
-    serde_json::to_value(value).unwrap_or(Value::Null)
-}
+struct PositionAt(usize, Perspective);
 
 impl RecordVisitor for PositionAt {
     type Output = Option<Position>;
@@ -128,27 +127,27 @@ impl RecordVisitor for PositionAt {
         let step = self.0;
         let mut state = record.initial_state().ok()?;
         let mut action = None;
+        let mut events = state.opening_events();
         if step > 0 {
             for recorded in record.actions.get(..step)? {
-                state.apply(recorded.seat, recorded.action).ok()?;
+                events = state.apply(recorded.seat, recorded.action).ok()?;
             }
             let last = &record.actions[step - 1];
             action = Some(format!("{}: {}", last.seat, last.action));
         }
-        let hands = (0..state.players())
-            .map(|seat| {
-                let observation = to_value(&state.observation(Seat(seat)));
-                observation.get("hand").cloned().unwrap_or(Value::Null)
-            })
-            .collect();
-        Some(Position { step, action, public: to_value(&state.public_view()), hands })
+        let lines = events.iter().map(G::event_line).collect();
+        // A seat the match has not is not a position (`table` would draw a spectator's).
+        if self.1.seat().is_some_and(|seat| seat.0 >= state.players()) {
+            return None;
+        }
+        Some(Position { step, action, table: state.table(self.1), lines })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cardroom_games::twenty_two;
+    use cardroom_games::{Seat, twenty_two};
 
     fn played() -> AnyRecord {
         let mut state = twenty_two::State::new(twenty_two::Options::default(), 3, 7).unwrap();
@@ -167,17 +166,24 @@ mod tests {
         assert_eq!(replay.steps.len(), tt.actions.len() + 1);
         assert!(replay.places.is_some() && replay.error.is_none());
         for step in [0, 1, tt.actions.len()] {
-            let at = position(&record, step).unwrap();
+            let at = position(&record, step, Perspective::Everyone).unwrap();
             assert_eq!(at.step, step);
             assert_eq!(at.action, replay.steps[step].action);
-            assert_eq!(at.hands.len(), 3);
+            assert_eq!(at.table.seats.len(), 3);
+            assert!(at.table.seats.iter().all(|s| s.hand.hidden == 0), "every hand face up");
+            let said: Vec<String> = at.lines.iter().map(ToString::to_string).collect();
+            assert_eq!(said, replay.steps[step].events);
         }
         let mut state = tt.initial_state().unwrap();
         for a in &tt.actions[..5] {
             state.apply(a.seat, a.action).unwrap();
         }
-        assert_eq!(position(&record, 5).unwrap().public, to_value(&state.public_view()));
-        assert_eq!(position(&record, tt.actions.len() + 1), None);
+        let at = |step, perspective| position(&record, step, perspective);
+        assert_eq!(at(5, Perspective::Everyone).unwrap().table, state.table(Perspective::Everyone));
+        let seat = Perspective::Seat(Seat(2));
+        assert_eq!(at(5, seat).unwrap().table, state.table(seat));
+        assert_eq!(at(5, Perspective::Seat(Seat(3))), None, "no such seat");
+        assert_eq!(at(tt.actions.len() + 1, Perspective::Everyone), None);
     }
 
     #[test]
@@ -191,8 +197,8 @@ mod tests {
         let replay = steps(&record);
         assert_eq!(replay.steps.len(), 3);
         assert!(replay.error.is_some() && replay.places.is_none());
-        assert!(position(&record, 2).is_some());
-        assert_eq!(position(&record, 3), None);
-        assert_eq!(position(&record, legal), None);
+        assert!(position(&record, 2, Perspective::Everyone).is_some());
+        assert_eq!(position(&record, 3, Perspective::Everyone), None);
+        assert_eq!(position(&record, legal, Perspective::Everyone), None);
     }
 }

@@ -12,7 +12,8 @@ use tonic::{Code, Request, Status};
 
 use crate::source::{
     BotPage, Failures, FinishedMatch, LadderInfo, Leaderboard, ListedMatch, ListedSeat, LiveMatch,
-    LiveSeat, MatchList, MatchState, PageRequest, ServerStats, Source, SourceError, WatchUpdate,
+    LiveSeat, MatchList, MatchState, PageRequest, ServerStats, Source, SourceError, WatchEvent,
+    WatchUpdate,
 };
 
 /// A client of one server: its running matches, its figures and the records it keeps.
@@ -195,6 +196,7 @@ impl Source for ServerSource {
             game: cardroom_proto::wire::game_from_pb(info.game)
                 .map_or("?", |game| game.title())
                 .to_owned(),
+            kind: cardroom_proto::wire::game_from_pb(info.game),
             seats: info
                 .seats
                 .into_iter()
@@ -244,7 +246,11 @@ impl Source for ServerSource {
             .map(|message| {
                 let message = message.map_err(|s| server_error(&s))?;
                 Ok(WatchUpdate {
-                    events: message.events.into_iter().map(|e| e.text).collect(),
+                    events: message
+                        .events
+                        .into_iter()
+                        .map(|e| WatchEvent { text: e.text, json: e.json })
+                        .collect(),
                     public_json: (!message.public_json.is_empty()).then_some(message.public_json),
                     end: message.end.map(|end| describe_end(&end)),
                 })

@@ -318,6 +318,8 @@ pub struct LiveMatch {
     pub id: String,
     /// The game's title.
     pub game: String,
+    /// The game, when the pages know it: its table is drawn from the public view.
+    pub kind: Option<cardroom_games::GameKind>,
     /// The seats.
     pub seats: Vec<LiveSeat>,
     /// Whether it is over (then its record may be read).
@@ -377,12 +379,21 @@ pub struct MatchList {
 /// One message of a running match's public stream (`Watch`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WatchUpdate {
-    /// The public events since the last update, as text.
-    pub events: Vec<String>,
+    /// The public events since the last update.
+    pub events: Vec<WatchEvent>,
     /// The public view now (the engine's JSON), if sent.
     pub public_json: Option<String>,
     /// How it ended, once it has: each seat's place, or why it was aborted.
     pub end: Option<String>,
+}
+
+/// A public event of a running match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WatchEvent {
+    /// A sentence for people, such as `seat 2 plays 7♠ 7♦`.
+    pub text: String,
+    /// The event in the engine's JSON form, from which its line is drawn.
+    pub json: String,
 }
 
 /// The server's figures (`GetStats`).

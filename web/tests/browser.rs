@@ -6,9 +6,15 @@
 //! (printed, not bounded: speed is measured in benchmarks, not asserted in tests), then
 //! stepped through by the buttons, the keys and the list, each position fetched.
 //! Then a server hosting a ladder: from the ladder's page to its running match, whose live
-//! page updates as it is played, and no card hidden for the whole match reaches the browser,
-//! in the page or in its event stream (checked against the match's record, as
-//! `tests/wire_leak.rs` checks the wire).
+//! page (at a phone's width, no wider) updates as it is played, and no card hidden for the
+//! whole match reaches the browser, in the page or in its event stream (checked against the
+//! match's record, as `tests/wire_leak.rs` checks the wire).
+//!
+//! The table at a fixed step of a Gin Rummy replay (the first knock), at a phone's width
+//! (360 px) and a laptop's (1,440 px): screenshots of both, and what can be checked without
+//! pixels (the cards face up, the turn marked, the discard pile's top, all against the record),
+//! the page no wider than the phone, play and pause, the step said to screen readers, and the
+//! replay as one seat saw it.
 //!
 //! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
 //! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
@@ -21,7 +27,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 
-use cardroom_games::{AnyRecord, Card, twenty_two};
+use cardroom_games::{AnyRecord, Card, Game as _, Perspective, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_store::{Accounts, SqliteStore, Store};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
@@ -326,6 +332,156 @@ async fn a_long_matchs_replay_page_is_light_and_steps_by_fetching_each_position(
     pages.stop().await;
 }
 
+/// Where the table's screenshots go: `CARDROOM_SCREENSHOTS` (the README's are taken with
+/// `CARDROOM_SCREENSHOTS=docs/screenshots`, relative to the workspace), else a directory of
+/// the test's own, forgotten after it.
+fn screenshot_dir(scratch: &std::path::Path) -> PathBuf {
+    match std::env::var_os("CARDROOM_SCREENSHOTS") {
+        Some(dir) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir),
+        None => scratch.to_path_buf(),
+    }
+}
+
+/// A PNG's width and height, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(png.get(..8), Some(&b"\x89PNG\r\n\x1a\n"[..]), "a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// The data-card codes `css` selects, sorted.
+async fn codes(client: &Client, css: &str) -> Vec<String> {
+    let script =
+        "return [...document.querySelectorAll(arguments[0])].map(c => c.dataset.card || '')";
+    let found = client.execute(script, vec![serde_json::json!(css)]).await.unwrap();
+    let mut codes: Vec<String> = serde_json::from_value(found).unwrap();
+    codes.sort();
+    codes
+}
+
+#[tokio::test]
+async fn the_table_is_drawn_for_a_phone_and_a_laptop_and_shows_what_the_record_says() {
+    let fixture = Fixture::new().await;
+    // The step: the first hand's end, the knocker's melds with the layoffs in the middle.
+    let record = &fixture.long_record;
+    let mut state: gin::State = record.initial_state().unwrap();
+    let mut step = 0;
+    while state.table(Perspective::Spectator).centre.is_empty() {
+        state.apply(record.actions[step].seat, record.actions[step].action).unwrap();
+        step += 1;
+    }
+    let pages = Pages::start(fixture.router()).await;
+    let url = format!("{}/ladders/{LONG}/matches/{}?step={step}", pages.base, fixture.long_match.0);
+    let (mut driver, port) = start_chromedriver().await;
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(port, profile.path()).await;
+    let scratch = tempfile::tempdir().unwrap();
+    let shots = screenshot_dir(scratch.path());
+
+    // The record replayed to the step: what the table must show.
+    let to_act = state.to_act().unwrap();
+    let top = state.discard_pile().last().unwrap().card.code();
+
+    for (width, height, file) in [(360, 900, "replay-phone.png"), (1440, 1000, "replay.png")] {
+        client.set_window_size(width, height).await.unwrap();
+        client.goto(&url).await.unwrap();
+        client
+            .wait()
+            .for_element(Locator::Css(&format!("#replay[data-current='{step}']")))
+            .await
+            .unwrap();
+        let inner = client.execute("return window.innerWidth", vec![]).await.unwrap();
+        assert_eq!(inner, serde_json::json!(width), "the viewport's width");
+        // Every hand face up (the match is over), each the record's; the turn marked on the
+        // seat to act, and on no other; the discard pile's top card the record's.
+        for seat in 0..2u8 {
+            let mut hand: Vec<String> = state.hand(Seat(seat)).iter().map(|c| c.code()).collect();
+            hand.sort();
+            let fan = codes(&client, &format!(".fan[data-seat='{seat}'] .card")).await;
+            assert_eq!(fan, hand, "seat {seat}'s hand at {width} px");
+        }
+        assert!(codes(&client, ".fan .card.back").await.is_empty());
+        let marked = client
+            .execute(
+                "return [...document.querySelectorAll('.seat[data-turn]')] \
+                     .map(s => [s.dataset.seat, getComputedStyle(s).borderTopColor])",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let marked: Vec<(String, String)> = serde_json::from_value(marked).unwrap();
+        assert_eq!(marked.len(), 1, "one seat to play: {marked:?}");
+        assert_eq!(marked[0].0, to_act.0.to_string());
+        assert_ne!(marked[0].1, "rgba(0, 0, 0, 0)", "its border shows");
+        let pile = codes(&client, ".pile[data-pile='discard pile'] .top .card").await;
+        assert_eq!(pile, std::slice::from_ref(&top));
+        // The knock laid out: the knocker's melds, and what the other laid off on them.
+        let melds = client.find_all(Locator::Css(".felt .area .group")).await.unwrap();
+        assert!(melds.len() >= 2, "the knock's melds and the layout are shown");
+        // Nothing wider than the window: no sideways scrolling, at a phone's width too.
+        let fits = client
+            .execute("return document.documentElement.scrollWidth <= window.innerWidth", vec![])
+            .await
+            .unwrap();
+        assert_eq!(fits, serde_json::json!(true), "the page overflows {width} px");
+        // The step at the top of the screenshot: on a phone the table starts below the fold.
+        let scroll = "document.querySelector('section.step').scrollIntoView()";
+        client.execute(scroll, vec![]).await.unwrap();
+        let png = client.screenshot().await.unwrap();
+        let ratio = client.execute("return window.devicePixelRatio", vec![]).await.unwrap();
+        let ratio = ratio.as_f64().unwrap();
+        assert_eq!(png_size(&png).0, (f64::from(width) * ratio).round() as u32);
+        std::fs::create_dir_all(&shots).unwrap();
+        std::fs::write(shots.join(file), &png).unwrap();
+    }
+
+    // Play, at four steps a second, until two more steps are drawn; then pause.
+    let play = client.find(Locator::Css("#play")).await.unwrap();
+    assert_eq!(play.attr("hidden").await.unwrap(), None, "shown where JavaScript runs");
+    client.find(Locator::Css("#speed option[value='250']")).await.unwrap().click().await.unwrap();
+    play.click().await.unwrap();
+    // (At least two: play may have drawn one more by the time this looks.)
+    cardroom_tests::eventually("play to draw two steps more", || async {
+        let current = "return Number(document.getElementById('replay').dataset.current)";
+        let current = client.execute(current, vec![]).await.unwrap().as_u64()?;
+        (usize::try_from(current).ok()? >= step + 2).then_some(())
+    })
+    .await;
+    play.click().await.unwrap();
+    assert_eq!(play.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
+    // Each step drawn is said in the live region: its number and its line (read at once, so
+    // that a step drawn meanwhile cannot come between).
+    let said = client
+        .execute(
+            "return [document.getElementById('replay').dataset.current, \
+                     document.querySelector('section.step .line').textContent, \
+                     document.getElementById('said').textContent]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (shown, line, said): (String, String, String) = serde_json::from_value(said).unwrap();
+    assert_eq!(said, format!("Step {shown}: {line}"));
+    let shown: usize = shown.parse().unwrap();
+
+    // As seat 0 saw it: a step on, fetched as that seat's, seat 1's hand is face down.
+    client.find(Locator::Css("#eyes a[href$='seat=0']")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("#replay[data-seat='0']")).await.unwrap();
+    let slider = client.find(Locator::Css("#step")).await.unwrap();
+    slider.send_keys(&Key::Right.to_string()).await.unwrap();
+    step_drawn(&client, shown + 1).await;
+    let next = shown + 1;
+    let search = client.execute("return location.search", vec![]).await.unwrap();
+    assert_eq!(search, serde_json::json!(format!("?step={next}&seat=0")));
+    assert!(codes(&client, ".fan[data-seat='1'] .card[data-card]").await.is_empty());
+    assert!(!codes(&client, ".fan[data-seat='1'] .card.back").await.is_empty());
+    assert!(codes(&client, ".fan[data-seat='0'] .card.back").await.is_empty());
+
+    client.close().await.unwrap();
+    driver.kill().await.unwrap();
+    pages.stop().await;
+}
+
 /// A registered bot waiting in the lobby under `name` with `key` that answers each turn with
 /// its first legal action, one turn per permit of `gate`: the test decides when its match
 /// moves, so that the match is surely running while the browser watches it.
@@ -417,6 +573,8 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     let (mut driver, port) = start_chromedriver().await;
     let profile = tempfile::tempdir().unwrap();
     let client = browser(port, profile.path()).await;
+    // At a phone's width.
+    client.set_window_size(360, 900).await.unwrap();
     // The hosted ladder's page, to its running match.
     client.goto(&format!("{base}/ladders/live-tt")).await.unwrap();
     client.find(Locator::Css("section.running a.live")).await.unwrap().click().await.unwrap();
@@ -435,6 +593,11 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
         .await
         .unwrap();
     client.wait().for_element(Locator::Css("#public > :not(.none)")).await.unwrap();
+    // The table, as a spectator sees it: every hand face down; no wider than the phone.
+    assert!(!codes(&client, "#public .fan .card.back").await.is_empty());
+    assert!(codes(&client, "#public .fan .card[data-card]").await.is_empty());
+    let fits = "return document.documentElement.scrollWidth <= window.innerWidth";
+    assert_eq!(client.execute(fits, vec![]).await.unwrap(), serde_json::json!(true));
     let mut pages_seen = vec![client.source().await.unwrap()];
 
     // Four moves: the page shows their events as they happen, without a reload.

@@ -90,6 +90,14 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     assert_eq!(hidden.len(), 20);
     let shown = cards_in(&view);
     assert!(!shown.is_empty(), "the upcard is shown: {view}");
+    // Drawn as a table: both hands face down, ten cards each; the upcard on the discard pile.
+    let table = Html::parse_fragment(&view);
+    assert_eq!(select(&table, ".fan .card.back").len(), 20, "{view}");
+    assert!(select(&table, ".fan [data-card]").is_empty(), "{view}");
+    let upcard = dealt.discard_pile()[0].card.code();
+    let top = Selector::parse(".pile[data-pile='discard pile'] .top .card").unwrap();
+    let top: Vec<&str> = table.select(&top).filter_map(|e| e.value().attr("data-card")).collect();
+    assert_eq!(top, [upcard.as_str()]);
     assert!(shown.is_disjoint(&hidden), "hidden cards {:?} in {view}", shown.intersection(&hidden));
 
     // Two bots play it out; the stream tells the events and the end.
@@ -133,7 +141,7 @@ async fn a_server_match_is_public_while_it_runs_and_replayed_once_over() {
     assert_eq!(select(&at_last, "section.step .action"), select(&drawn, "section.step .action"));
     let opening_hands = cards_in(
         &Html::parse_document(&page.html())
-            .select(&Selector::parse("section.step:first-of-type .hands").unwrap())
+            .select(&Selector::parse("section.step:first-of-type .hand").unwrap())
             .map(|e| e.html())
             .collect::<String>(),
     );

@@ -125,6 +125,46 @@ async fn a_match_replays_its_record_step_by_step_and_offers_it_for_download() {
     let fragment = Html::parse_fragment(&fragment);
     assert_eq!(select(&fragment, "section.step .action"), [last_action]);
     assert_eq!(select(&fragment, "section.step .hand").len(), usize::from(tt.players));
+    // The table at step 1, drawn by the server (no JavaScript): each seat by its bot's name,
+    // the seat to play marked, every hand of the finished match face up as the record holds it,
+    // and the step said in a line naming the seat that acted.
+    let mut state = tt.initial_state().unwrap();
+    state.apply(tt.actions[0].seat, tt.actions[0].action).unwrap();
+    let (_, one) = get(&router, &format!("{path}?step=1")).await;
+    let to_act = state.to_act().unwrap();
+    assert_eq!(attrs(&one, "section.step .seat[data-turn]", "data-seat"), [to_act.0.to_string()]);
+    assert!(select(&one, "section.step .fan .card.back").is_empty(), "every hand face up");
+    for (i, s) in m.seats.iter().enumerate() {
+        let seat = cardroom_games::Seat(u8::try_from(i).unwrap());
+        let name = select(&one, &format!("section.step .seat[data-seat='{i}'] > .who .name"));
+        assert_eq!(name, [fixture.name_of(s.bot)]);
+        let mut fan = attrs(&one, &format!(".fan[data-seat='{i}'] .card"), "data-card");
+        let mut hand: Vec<String> =
+            state.hand(seat).unwrap().as_slice().iter().map(|c| c.code()).collect();
+        fan.sort();
+        hand.sort();
+        assert_eq!(fan, hand, "seat {i}'s hand at step 1");
+    }
+    let actor = usize::from(tt.actions[0].seat.0);
+    assert_eq!(select(&one, "section.step p.line .who")[0], fixture.name_of(m.seats[actor].bot));
+    assert_eq!(attrs(&one, "#replay > #said", "aria-live"), ["polite"]);
+    // As one seat saw it (`?seat=N`, for the page and its fragments): its own hand face up,
+    // the other's face down, no card of it named; every link keeps the seat.
+    let (other, own) = (usize::from(1 - to_act.0), usize::from(to_act.0));
+    let (_, seen) = get(&router, &format!("{path}?step=1&seat={own}")).await;
+    let (_, body, _) = get_raw(&router, &format!("{path}/steps/1?seat={own}")).await;
+    let fragment = Html::parse_fragment(&body);
+    for drawn in [&seen, &fragment] {
+        let hidden = select(drawn, &format!(".fan[data-seat='{other}'] .card.back"));
+        assert_eq!(hidden.len(), state.hand(cardroom_games::Seat(1 - to_act.0)).unwrap().len());
+        assert!(attrs(drawn, &format!(".fan[data-seat='{other}'] .card"), "data-card").is_empty());
+        assert!(select(drawn, &format!(".fan[data-seat='{own}'] .card.back")).is_empty());
+    }
+    assert_eq!(attrs(&seen, "#replay", "data-seat"), [own.to_string()]);
+    assert_eq!(attrs(&seen, "#next", "href"), [format!("?step=2&seat={own}")]);
+    assert_eq!(select(&seen, "#eyes a[aria-current]"), [fixture.name_of(m.seats[own].bot)]);
+    let (status, _, _) = get_raw(&router, &format!("{path}/steps/1?seat=9")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     // The seats link to their bots, by name.
     let seat_links = attrs(&page, "ol.result a.seat", "href");
     let expected: Vec<String> =
@@ -173,7 +213,11 @@ async fn a_long_matchs_replay_page_is_light_and_draws_each_step_from_the_record(
         let action = format!("{}: {}", recorded.seat, recorded.action);
         assert_eq!(select(&fragment, "section.step .action"), [action]);
         let stock = cardroom_games::Game::public_view(&state).stock_size.to_string();
-        assert_eq!(select(&fragment, "dd[data-key=stock_size]"), [stock], "step {step}");
+        assert_eq!(attrs(&fragment, ".pile[data-pile=stock]", "data-count"), [stock], "{step}");
+        // The discard pile's top card is the record's (GR-15), face up and marked.
+        let top = state.discard_pile().last().map(|p| p.card.code());
+        let drawn = attrs(&fragment, ".pile[data-pile='discard pile'] .top .card", "data-card");
+        assert_eq!(drawn, Vec::from_iter(top), "step {step}");
         let (_, at) = get(&router, &format!("{path}?step={step}")).await;
         let drawn = Selector::parse("#view").unwrap();
         let drawn: String = at.select(&drawn).map(|e| e.inner_html()).collect();
@@ -442,6 +486,7 @@ impl cardroom_web::Source for OnAnotherNode {
         Ok((id == running.id).then(|| cardroom_web::LiveMatch {
             id: running.id,
             game: running.game,
+            kind: None,
             seats: running
                 .seats
                 .into_iter()

@@ -30,6 +30,7 @@
 //! once its node has stopped its heartbeat (or its lease has expired), never a live node's.
 
 mod config;
+mod metrics;
 mod nodes;
 mod plan;
 mod standings;
@@ -45,7 +46,7 @@ use cardroom_server::{
 use cardroom_store::{
     BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewMatch, NewSet, RatingUpdate,
-    Requeue, SeatResult, Store, StoreError, StoredRating,
+    Requeue, SeatResult, Store, StoreError, StoreLatency, StoredRating,
 };
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -64,6 +65,15 @@ use cardroom_rank::duplicate::{derive_seed, rotations};
 use cardroom_rank::fair::BotNow;
 use cardroom_rank::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
 
+/// A call of the shared store, timed under the method's name in the runner's store latency:
+/// `timed!(shared, claim_ready(args…))` is `shared.store.claim_ready(args…)`, timed.
+macro_rules! timed {
+    ($shared:expr, $method:ident($($arg:expr),* $(,)?)) => {
+        $shared.metrics.store.time(stringify!($method), $shared.store.$method($($arg),*))
+    };
+}
+use timed;
+
 /// How long a claim's lease lasts unrenewed; it is renewed every third of that.
 const LEASE: Duration = Duration::from_secs(30);
 
@@ -71,6 +81,9 @@ const LEASE: Duration = Duration::from_secs(30);
 /// noticed no later than this after its `absent_ms`; on a shared store, also how often a
 /// standby tries to lead and the leader reads the other nodes' lobbies).
 const IDLE_LOOK: Duration = Duration::from_millis(250);
+
+/// How lately a bot seen waiting counts among a ladder's bots on `/metrics`.
+const SEEN_LATELY: Duration = Duration::from_secs(10);
 
 /// Why a hosted ladder failed.
 #[derive(Debug, thiserror::Error)]
@@ -212,6 +225,8 @@ struct Shared {
     advertise: String,
     /// Each running ladder's status channel, by name.
     ladders: Mutex<HashMap<String, watch::Sender<LadderStatus>>>,
+    /// What this node counts for `/metrics`.
+    metrics: metrics::RunnerMetrics,
     /// Cancelled when hosting stops: no match starts any more, and each ladder's task returns
     /// once its running matches have ended and their ends are stored.
     stopping: CancellationToken,
@@ -229,23 +244,27 @@ impl HostedLadders {
     /// Starts hosting: every match an earlier run left running returns to planned, leases are
     /// renewed from now on, and every ladder in the store that is not closed resumes.
     pub async fn start(store: Arc<dyn Store>, host: Host) -> Result<HostedLadders, HostedError> {
-        HostedLadders::start_node(store, host, String::new()).await
+        HostedLadders::start_node(store, host, String::new(), StoreLatency::default()).await
     }
 
     /// Starts hosting as one node of many when the store is shared ([`Store::is_shared`]),
     /// advertising `advertise` (the address bots and spectators reach this node at) in its
     /// heartbeat: it takes back no running match (the ladders' leaders return dead nodes'
     /// matches to planned), and joins every ladder in the store that is not closed. On a store
-    /// of its own, as [`HostedLadders::start`].
+    /// of its own, as [`HostedLadders::start`]. The store calls of its hot path (claims,
+    /// results, leases, heartbeats, each step's reads) are timed into `store_latency`.
     pub async fn start_node(
         store: Arc<dyn Store>,
         host: Host,
         advertise: String,
+        store_latency: StoreLatency,
     ) -> Result<HostedLadders, HostedError> {
         let run_id = new_run_id();
+        let metrics = metrics::RunnerMetrics::new(store_latency);
         if !store.is_shared() {
-            let requeued =
-                store.requeue_matches(&Requeue::NotOwnedBy(run_id.clone()), now_ms()).await?;
+            let restart = Requeue::NotOwnedBy(run_id.clone());
+            let requeued = store.requeue_matches(&restart, now_ms()).await?;
+            metrics.requeued(&restart, requeued);
             if requeued > 0 {
                 info!(requeued, "matches left running by an earlier run will be played again");
             }
@@ -256,6 +275,7 @@ impl HostedLadders {
             run_id,
             advertise,
             ladders: Mutex::default(),
+            metrics,
             stopping: CancellationToken::new(),
             tasks: TaskTracker::new(),
         });
@@ -278,6 +298,13 @@ impl HostedLadders {
     /// This process's lease owner name.
     pub fn run_id(&self) -> &str {
         &self.shared.run_id
+    }
+
+    /// Adds what this node's ladders count to `registry`: its claims, results and matches
+    /// given back, and the failures recorded, by ladder; its requeues and lease renewals. The
+    /// store latency given to [`HostedLadders::start_node`] is its owner's to register.
+    pub fn register_metrics(&self, registry: &mut prometheus_client::registry::Registry) {
+        self.shared.metrics.register(registry);
     }
 
     /// Stops hosting: no ladder starts a match any more (nor plans a set). The matches
@@ -343,6 +370,7 @@ impl HostedLadders {
         let (store, id) = (Arc::clone(&self.shared.store), ladder.id);
         let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
         self.ladders().insert(name.clone(), status_tx);
+        self.shared.metrics.ladder_started(&name);
         self.shared.tasks.spawn(async move {
             runner.run().await;
             // A standby may lead the ladder again once it is reopened.
@@ -450,7 +478,9 @@ async fn renew_leases(shared: std::sync::Weak<Shared>) {
         every.tick().await;
         let Some(shared) = shared.upgrade() else { return };
         let until = now_ms() + LEASE.as_millis() as i64;
-        if let Err(error) = shared.store.renew_leases(&shared.run_id, until).await {
+        let renewal = timed!(shared, renew_leases(&shared.run_id, until)).await;
+        shared.metrics.renewal(&renewal);
+        if let Err(error) = renewal {
             warn!(cause = %error, "leases not renewed");
         }
     }
@@ -570,6 +600,12 @@ impl Runner {
 
     /// Rates, schedules and collects ends until the ladder is closed and its last match is in.
     async fn run(mut self) {
+        self.run_steps().await;
+        self.shared.metrics.ladder_gone(&self.ladder.spec.name);
+    }
+
+    /// What [`Runner::run`] does, its gauges read out at every step.
+    async fn run_steps(&mut self) {
         let mut arrivals = self.shared.host.lobby_arrivals();
         // The standings of what the store holds, before anything more is rated.
         self.on_rated().await;
@@ -588,6 +624,7 @@ impl Runner {
                 // meanwhile moves the next set's index).
                 self.leading = false;
             }
+            self.gauges();
             tokio::select! {
                 Some(ended) = self.ended.recv() => self.on_end(ended).await,
                 changed = self.status.changed() => {
@@ -606,6 +643,17 @@ impl Runner {
                 self.on_end(ended).await;
             }
         }
+    }
+
+    /// Reads out what `/metrics` shows of the ladder now: its matches running here, and its
+    /// bots playing here or seen waiting in a lobby lately.
+    fn gauges(&self) {
+        let seen = self
+            .bots
+            .values()
+            .filter(|b| b.running > 0 || (b.node.is_some() && b.last_seen.elapsed() < SEEN_LATELY))
+            .count();
+        self.shared.metrics.ladder_now(&self.ladder.spec.name, self.running, seen);
     }
 
     /// Reads the ladder's file again (a restart or a resume may have changed its cap).
@@ -673,7 +721,7 @@ impl Runner {
 
     /// Tries to lead the ladder (or checks that this node still does).
     async fn lead(&mut self) -> Result<(), HostedError> {
-        let leading = match self.store().try_lead(self.id()).await {
+        let leading = match timed!(self.shared, try_lead(self.id())).await {
             Ok(leading) => leading,
             Err(error) => {
                 // Unsure whether the lock still holds: plan and rate nothing until it is known.
@@ -702,13 +750,12 @@ impl Runner {
     /// where the other nodes write them too (a shared store only: on its own store this task is
     /// their only writer and its memory is current).
     async fn refresh(&mut self) -> Result<(), HostedError> {
-        let store = self.shared.store.as_ref();
-        let open = store.open_sets(self.ladder.id).await?;
+        let open = timed!(self.shared, open_sets(self.ladder.id)).await?;
         self.open = open.into_iter().map(|s| (s.index, s)).collect();
         if let Some(&last) = self.open.keys().next_back() {
             self.next_set = self.next_set.max(last + 1);
         }
-        for row in store.ladder_bots(self.ladder.id).await? {
+        for row in timed!(self.shared, ladder_bots(self.ladder.id)).await? {
             match self.bots.get_mut(&row.bot) {
                 Some(bot) => {
                     bot.rating = rating(row.rating);
@@ -742,7 +789,7 @@ impl Runner {
             let updates = rate_set(system, set, |bot| {
                 self.bots.get(&bot).map_or_else(|| Rating::initial(system), |b| b.rating)
             })?;
-            self.store().rate_set(self.id(), index, &updates, now_ms()).await?;
+            timed!(self.shared, rate_set(self.id(), index, &updates, now_ms())).await?;
             for update in &updates {
                 if let Some(bot) = self.bots.get_mut(&update.bot) {
                     bot.rating = rating(update.after);
@@ -761,9 +808,7 @@ impl Runner {
         let unknown = lobby.keys().any(|name| !self.registered.contains_key(name));
         let stale = self.registered_read.is_none_or(|read| read.elapsed() > Duration::from_secs(1));
         if unknown && stale {
-            self.registered = self
-                .store()
-                .bots()
+            self.registered = timed!(self.shared, bots())
                 .await?
                 .into_iter()
                 .filter(|bot| bot.status == BotStatus::Active)
@@ -782,7 +827,7 @@ impl Runner {
         // The other live nodes' bots, by node (a shared store, leading: the heartbeats).
         let mut elsewhere = Vec::new();
         if self.leading && self.shared.store.is_shared() {
-            for node in self.store().nodes(nodes::alive_since_ms()).await? {
+            for node in timed!(self.shared, nodes(nodes::alive_since_ms())).await? {
                 if node.beat.owner == own {
                     continue;
                 }
@@ -879,9 +924,10 @@ impl Runner {
         self.requeued = Some(Instant::now());
         let gone = Requeue::OwnerGone { seen_since_ms: nodes::alive_since_ms() };
         for which in [gone, Requeue::Expired] {
-            match self.store().requeue_matches(&which, now_ms()).await {
+            match timed!(self.shared, requeue_matches(&which, now_ms())).await {
                 Ok(0) => {}
                 Ok(requeued) => {
+                    self.shared.metrics.requeued(&which, requeued);
                     info!(requeued, ?which, "matches of a node that is gone will be played again");
                 }
                 Err(error) => warn!(cause = %error, "matches of dead nodes not requeued"),
@@ -1093,9 +1139,13 @@ impl Runner {
         };
         // The store counts every node's running matches: the cap holds across nodes.
         let limit = ClaimLimit { claims: 1, running: self.file.max_matches };
-        let claim = match self.store().claim_ready(self.id(), bots, &lease, now_ms(), limit).await {
+        let claimed = timed!(self.shared, claim_ready(self.id(), bots, &lease, now_ms(), limit));
+        let claim = match claimed.await {
             Ok(claims) => match claims.into_iter().next() {
-                Some(claim) => claim,
+                Some(claim) => {
+                    self.shared.metrics.claimed(&self.ladder.spec.name);
+                    claim
+                }
                 // Claimed by another node since this one read the open sets, or other nodes'
                 // matches fill the ladder's cap.
                 None => return false,
@@ -1112,7 +1162,7 @@ impl Runner {
         });
         let Some((set, seed, seated)) = found else {
             // Planned after this node read the open sets: it waits for the next step.
-            if let Err(error) = self.store().release_match(&claim).await {
+            if let Err(error) = timed!(self.shared, release_match(&claim)).await {
                 warn!(match_id = id.0, cause = %error, "match not released");
             }
             return false;
@@ -1133,7 +1183,8 @@ impl Runner {
             Ok(started) => {
                 if self.shared.store.is_shared() {
                     // So that a spectator asking another node is told this one's address.
-                    let noted = self.store().note_hosting(&claim, &started.match_id).await;
+                    let noted = timed!(self.shared, note_hosting(&claim, &started.match_id));
+                    let noted = noted.await;
                     if let Err(error) = noted {
                         warn!(match_id = id.0, cause = %error, "the hosting node not noted");
                     }
@@ -1150,7 +1201,7 @@ impl Runner {
             Err(error) => {
                 // A bot left the lobby since it was looked at: the match waits, planned.
                 info!(match_id = id.0, cause = %error, "match not started");
-                if let Err(error) = self.store().release_match(&claim).await {
+                if let Err(error) = timed!(self.shared, release_match(&claim)).await {
                     warn!(match_id = id.0, cause = %error, "match not released");
                 }
                 false
@@ -1232,7 +1283,7 @@ impl Runner {
             })
             .collect();
         let set = NewSet { index, seed, bots, matches };
-        let planned = self.store().plan_set(self.id(), &set, now_ms()).await?;
+        let planned = timed!(self.shared, plan_set(self.id(), &set, now_ms())).await?;
         self.next_set += 1;
         self.open.insert(index, planned);
         self.planned_at.insert(index, Instant::now());
@@ -1276,12 +1327,13 @@ impl Runner {
         let end = match end {
             Ok(end) if !end.aborted => end,
             other => {
-                let why = match other {
-                    Ok(end) => end.reason,
-                    Err(error) => error.to_string(),
+                let (why, counted) = match other {
+                    Ok(end) => (end.reason, metrics::Released::Aborted),
+                    Err(error) => (error.to_string(), metrics::Released::Lost),
                 };
+                self.shared.metrics.released(&self.ladder.spec.name, counted);
                 info!(match_id = claim.id.0, %why, "match not over: it will be played again");
-                if let Err(error) = self.store().release_match(&claim).await {
+                if let Err(error) = timed!(self.shared, release_match(&claim)).await {
                     warn!(match_id = claim.id.0, cause = %error, "match not released");
                 }
                 self.set_match_state(set, claim.id, MatchState::Planned);
@@ -1306,13 +1358,15 @@ impl Runner {
             record_json: end.record_json.clone(),
             failures: end.seats.iter().flat_map(|s| s.failures.iter().cloned()).collect(),
         };
-        if let Err(error) = self.store().finish_match(&result, now_ms()).await {
+        if let Err(error) = timed!(self.shared, finish_match(&result, now_ms())).await {
             warn!(match_id = claim.id.0, cause = %error, "result not stored: the match will be played again");
-            if self.store().release_match(&claim).await.is_ok() {
+            self.shared.metrics.released(&self.ladder.spec.name, metrics::Released::NotStored);
+            if timed!(self.shared, release_match(&claim)).await.is_ok() {
                 self.set_match_state(set, claim.id, MatchState::Planned);
             }
             return;
         }
+        self.shared.metrics.stored(&self.ladder.spec.name, &result.failures);
         if let Some(m) =
             self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id))
         {

@@ -49,7 +49,7 @@ pub(super) async fn beat_once(shared: &Shared) {
         advertise: shared.advertise.clone(),
         lobby: lobby_beat(&shared.host.lobby()),
     };
-    if let Err(error) = shared.store.beat_node(&beat, now_ms()).await {
+    if let Err(error) = super::timed!(shared, beat_node(&beat, now_ms())).await {
         warn!(cause = %error, "the node's heartbeat was not stored");
     }
 }

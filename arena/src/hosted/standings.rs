@@ -515,7 +515,8 @@ impl super::Runner {
             && (verdict.is_some() || spent.is_some() || self.file.stop_when_settled && settled);
         let force = closed || closes || self.file.finals;
         if self.snapshot.write_now(Instant::now(), force)
-            && let Err(error) = self.store().put_standings(self.id(), &standings).await
+            && let Err(error) =
+                super::timed!(self.shared, put_standings(self.id(), &standings)).await
         {
             warn!(ladder = %self.ladder.spec.name, cause = %error, "standings not stored");
         }

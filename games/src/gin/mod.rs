@@ -103,6 +103,7 @@ mod schema;
 mod setup;
 pub mod solver;
 mod state;
+mod table;
 mod view;
 
 pub use action::Action;
@@ -205,6 +206,20 @@ impl crate::game::Game for State {
             })
             .into_iter()
             .collect()
+    }
+
+    /// GR-15: each hand face down but for the cards taken from the discard pile.
+    fn public_table(view: &PublicView) -> crate::Table {
+        table::public(view)
+    }
+
+    /// GR-16: the seat's own hand face up, melds first, with its deadwood (GR-2, GR-3).
+    fn seat_table(observation: &Observation) -> crate::Table {
+        table::seat(observation)
+    }
+
+    fn event_line(event: &Event) -> crate::Line {
+        table::event_line(event)
     }
 
     fn standings(&self) -> Option<Vec<crate::Standing>> {

@@ -31,6 +31,7 @@ mod sample;
 mod schema;
 mod setup;
 mod state;
+mod table;
 mod view;
 
 use std::fmt;
@@ -153,6 +154,20 @@ impl crate::game::Game for State {
 
     fn opening_events(&self) -> Vec<Event> {
         State::opening_events(self).to_vec()
+    }
+
+    /// TT-24: every hand face down; the tricks, the penalty piles and the scores face up.
+    fn public_table(view: &PublicView) -> crate::Table {
+        table::public(view)
+    }
+
+    /// TT-25: the seat's own hand and exchange discards face up.
+    fn seat_table(observation: &Observation) -> crate::Table {
+        table::seat(observation)
+    }
+
+    fn event_line(event: &Event) -> crate::Line {
+        table::event_line(event)
     }
 
     fn standings(&self) -> Option<Vec<crate::Standing>> {

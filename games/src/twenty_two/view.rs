@@ -227,66 +227,11 @@ pub enum Event {
     },
 }
 
+/// The event's line on the table (`table.rs`), in words: for transcripts and the wire's
+/// `Event.text`.
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::DealerDrawn { rounds, dealer } => {
-                f.write_str("dealer draw:")?;
-                for round in rounds {
-                    f.write_str(" [")?;
-                    for (i, draw) in round.iter().enumerate() {
-                        let sep = if i == 0 { "" } else { ", " };
-                        write!(f, "{sep}{} {}", draw.seat, draw.card)?;
-                    }
-                    f.write_str("]")?;
-                }
-                write!(f, "; {dealer} deals")
-            }
-            Event::DealStarted { deal, dealer, hand_size, stock_len } => write!(
-                f,
-                "deal {deal}: {dealer} deals {hand_size} cards each, {stock_len} in the stock"
-            ),
-            Event::Exchanged { seat, count } => write!(f, "{seat} exchanges {count}"),
-            Event::Played { seat, cards, strongest } => {
-                write!(f, "{seat} plays {cards}{}", if *strongest { " (strongest)" } else { "" })
-            }
-            Event::TrickWon { seat } => write!(f, "{seat} wins the trick"),
-            Event::DealLost(result) => {
-                if !result.revealed.is_empty() {
-                    let shown: Vec<String> =
-                        result.revealed.iter().map(|r| format!("{} {}", r.seat, r.card)).collect();
-                    write!(f, "last cards: {}; ", shown.join(", "))?;
-                }
-                let losers: Vec<String> = result.losers.iter().map(Seat::to_string).collect();
-                write!(
-                    f,
-                    "deal {} lost with {} by {}",
-                    result.deal,
-                    result.rank,
-                    losers.join(", ")
-                )?;
-                match result.tie_break {
-                    TieBreak::None => {}
-                    TieBreak::Points => f.write_str(" (more points won)")?,
-                    TieBreak::Random => f.write_str(" (drawn at random among equals)")?,
-                }
-                if !result.eliminated.is_empty() {
-                    let out: Vec<String> = result.eliminated.iter().map(Seat::to_string).collect();
-                    write!(f, "; eliminated: {}", out.join(", "))?;
-                }
-                Ok(())
-            }
-            Event::Penalty { seat, card, score } => {
-                write!(f, "{seat} takes {card} as a penalty, score {score}")
-            }
-            Event::MatchOver { standings } => {
-                f.write_str("match over:")?;
-                for s in standings {
-                    write!(f, " {}. {}", s.place, s.seat)?;
-                }
-                Ok(())
-            }
-        }
+        super::table::event_line(self).fmt(f)
     }
 }
 

@@ -2,10 +2,13 @@
 //! a page (404 for what does not exist, 502 when the data's source failed).
 
 mod bot;
+#[cfg(test)]
+mod contrast;
 mod ladders;
 mod matches;
 mod replay;
 mod server;
+mod table;
 mod view;
 
 use std::convert::Infallible;
