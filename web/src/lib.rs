@@ -64,7 +64,7 @@ use axum::routing::{get, post};
 
 pub use apart::serve_apart;
 pub use hosted::StoreSource;
-pub use ops::{GameServer, READY_TIMEOUT, Readiness, ops_router};
+pub use ops::{GameServer, NotReady, READY_TIMEOUT, Readiness, ops_router};
 pub use serve::{ServeConfig, serve};
 pub use server::ServerSource;
 pub use source::{

@@ -50,36 +50,55 @@ impl Readiness {
         Readiness { server, store }
     }
 
-    /// `Ok` when the node is ready to play, else why not, in one line.
-    pub async fn check(&self) -> Result<(), String> {
-        let timed_out = format!("did not answer within {} s", READY_TIMEOUT.as_secs());
-        let not_serving = "the game server is not serving (it is shutting down)";
+    /// `Ok` when the node is ready to play, else why not.
+    pub async fn check(&self) -> Result<(), NotReady> {
         match &self.server {
             GameServer::Grpc(channel) => {
                 let request = HealthCheckRequest { service: SERVICE_NAME.to_owned() };
                 let mut health = HealthClient::new(channel.clone());
                 match tokio::time::timeout(READY_TIMEOUT, health.check(request)).await {
-                    Err(_) => return Err(format!("the game server {timed_out}")),
+                    Err(_) => return Err(NotReady::ServerSilent),
                     Ok(Err(status)) => {
-                        let message = status.message();
-                        return Err(format!("the game server's health check: {message}"));
+                        return Err(NotReady::ServerHealth(status.message().to_owned()));
                     }
                     Ok(Ok(answer)) if answer.get_ref().status() != ServingStatus::Serving => {
-                        return Err(not_serving.to_owned());
+                        return Err(NotReady::ServerStopping);
                     }
                     Ok(Ok(_)) => {}
                 }
             }
-            GameServer::InProcess(host) if host.is_stopping() => return Err(not_serving.to_owned()),
+            GameServer::InProcess(host) if host.is_stopping() => {
+                return Err(NotReady::ServerStopping);
+            }
             GameServer::InProcess(_) => {}
         }
         let Some(store) = &self.store else { return Ok(()) };
         match tokio::time::timeout(READY_TIMEOUT, store.ready()).await {
-            Err(_) => Err(format!("the store {timed_out}")),
-            Ok(Err(error)) => Err(format!("the store: {error}")),
+            Err(_) => Err(NotReady::StoreSilent),
+            Ok(Err(error)) => Err(NotReady::Store(error)),
             Ok(Ok(())) => Ok(()),
         }
     }
+}
+
+/// Why a node is not ready to play ([`Readiness::check`]); `/readyz` answers 503 with it.
+#[derive(Debug, thiserror::Error)]
+pub enum NotReady {
+    /// The game server's health check took longer than [`READY_TIMEOUT`].
+    #[error("the game server did not answer within {} s", READY_TIMEOUT.as_secs())]
+    ServerSilent,
+    /// The game server's health check failed.
+    #[error("the game server's health check: {0}")]
+    ServerHealth(String),
+    /// The game server says it is not serving: it is shutting down.
+    #[error("the game server is not serving (it is shutting down)")]
+    ServerStopping,
+    /// The store took longer than [`READY_TIMEOUT`] to answer.
+    #[error("the store did not answer within {} s", READY_TIMEOUT.as_secs())]
+    StoreSilent,
+    /// The store answered with an error: out of reach, or at a schema this build does not know.
+    #[error("the store: {0}")]
+    Store(cardroom_store::StoreError),
 }
 
 /// What the operator's endpoints read: the figures and the readiness.
