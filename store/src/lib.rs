@@ -27,6 +27,7 @@ mod postgres_ladders;
 mod postgres_nodes;
 mod postgres_reads;
 mod postgres_standings;
+mod postgres_tls;
 mod reads;
 mod sqlite;
 mod sqlite_ladders;
@@ -169,11 +170,27 @@ pub struct BotVersion {
     pub last_seen_ms: i64,
 }
 
+/// `error`'s message followed by each of its causes' that it does not already say: a pool's
+/// "error performing TLS handshake" says which certificate check failed only in its causes.
+fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let said = next.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = next.source();
+    }
+    text
+}
+
 /// Why storage failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database failed (its own message).
-    #[error("database: {0}")]
+    /// The database failed (its own message, with its causes).
+    #[error("database: {}", with_causes(.0.as_ref()))]
     Backend(Box<dyn std::error::Error + Send + Sync>),
     /// The database holds a newer schema than this code knows.
     #[error("the database has schema version {found}, this cardroom knows up to {known}")]
@@ -203,6 +220,10 @@ pub enum StoreError {
          lives as long as the process) or postgres://USER@HOST[:PORT]/DATABASE"
     )]
     BadUrl(String),
+    /// A PostgreSQL store's TLS, as its URL asks for it (`sslmode`, `sslrootcert`), cannot be
+    /// set up: the reason.
+    #[error("the store's TLS: {0}")]
+    StoreTls(String),
     /// A ladder of this name exists already.
     #[error("a ladder named {} exists already", Echo(.0))]
     LadderExists(String),

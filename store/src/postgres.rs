@@ -16,14 +16,15 @@ use std::time::Duration;
 
 use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{NoTls, Row};
 
 use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::postgres_reads as reads;
+use crate::postgres_tls::{self as tls, Connector};
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
     HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
@@ -90,6 +91,8 @@ pub struct PgStore {
     pool: Pool,
     /// How to connect: the pool's connections, and the schedulers' own.
     config: tokio_postgres::Config,
+    /// Through what: TLS where the URL asks for it ([`crate::postgres_tls`]).
+    connector: Connector,
     /// The ladders this handle schedules, each with its lock's connection.
     leadership: Arc<Leadership>,
     /// The server and database, for `Debug` (never the password).
@@ -104,18 +107,18 @@ impl fmt::Debug for PgStore {
 
 impl PgStore {
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
-    /// with libpq's parameters, e.g. `?options=-csearch_path%3Dladder` for a schema) and brings
-    /// its schema up to date.
+    /// with libpq's parameters, e.g. `?options=-csearch_path%3Dladder` for a schema, and
+    /// `?sslmode=verify-full&sslrootcert=ca.pem` for TLS, which always checks the server's
+    /// certificate and name) and brings its schema up to date.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
-        let mut config: tokio_postgres::Config =
-            url.parse().map_err(|_| StoreError::BadUrl(url.to_owned()))?;
+        let (mut config, connector) = tls::parse(url)?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(POOL_TIMEOUT);
         }
         let target = describe(&config);
         let manager = Manager::from_config(
             config.clone(),
-            NoTls,
+            connector.clone(),
             ManagerConfig { recycling_method: RecyclingMethod::Fast },
         );
         let pool = Pool::builder(manager)
@@ -125,7 +128,7 @@ impl PgStore {
             .create_timeout(Some(POOL_TIMEOUT))
             .build()
             .map_err(|error| StoreError::Backend(Box::new(error)))?;
-        let store = PgStore { pool, config, leadership: Arc::default(), target };
+        let store = PgStore { pool, config, connector, leadership: Arc::default(), target };
         store.migrate().await?;
         Ok(store)
     }
@@ -139,6 +142,11 @@ impl PgStore {
     /// How to connect to the database.
     pub(crate) fn config(&self) -> &tokio_postgres::Config {
         &self.config
+    }
+
+    /// What its connections go through (TLS where the URL asks for it).
+    pub(crate) fn connector(&self) -> &Connector {
+        &self.connector
     }
 
     /// The ladders this handle schedules.

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use tokio::sync::Mutex;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 
 use crate::nodes::{
     FINISHED_COLUMNS, FINISHED_JOINS, FinishedSeatRow, RunningSeatRow, cursor_bounds, encode_lobby,
@@ -147,7 +147,7 @@ pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, 
     }
     let mut config = store.config().clone();
     config.keepalives(true).keepalives_idle(KEEPALIVE_IDLE);
-    let (client, connection) = config.connect(NoTls).await?;
+    let (client, connection) = config.connect(store.connector().clone()).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
             tracing::warn!(cause = %error, "the scheduler lock's connection ended");

@@ -29,12 +29,21 @@ pub struct CertificateFiles {
 
 impl TestCertificates {
     /// A new CA (named `cardroom test CA`, its process and a number) and a server certificate
-    /// signed by it.
+    /// signed by it, for `localhost` and `127.0.0.1`.
     ///
     /// # Panics
     ///
     /// When rcgen cannot make a key or a certificate.
     pub fn new() -> TestCertificates {
+        TestCertificates::for_names(&["localhost", "127.0.0.1"])
+    }
+
+    /// A new CA and a server certificate it signs for `names` alone (host names or addresses).
+    ///
+    /// # Panics
+    ///
+    /// When rcgen cannot make a key or a certificate.
+    pub fn for_names(names: &[&str]) -> TestCertificates {
         let mut ca_params = CertificateParams::new(Vec::new()).expect("CA parameters");
         ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
         // Each CA its own name, so that one CA's certificate is never taken for another's.
@@ -45,7 +54,7 @@ impl TestCertificates {
         let ca_key = KeyPair::generate().expect("a CA key");
         let ca = CertifiedIssuer::self_signed(ca_params, ca_key).expect("a CA certificate");
 
-        let names = vec!["localhost".to_owned(), "127.0.0.1".to_owned()];
+        let names = names.iter().map(|name| (*name).to_owned()).collect::<Vec<_>>();
         let params = CertificateParams::new(names).expect("server certificate parameters");
         let key = KeyPair::generate().expect("a server key");
         let cert = params.signed_by(&key, &ca).expect("a server certificate");
