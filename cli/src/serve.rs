@@ -96,8 +96,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, env = "CARDROOM_TLS_KEY", requires = "tls_cert")]
     tls_key: Option<PathBuf>,
     /// The store of bot accounts and hosted ladders: `sqlite:FILE` (created if need be), or
-    /// `postgres://USER@HOST[:PORT]/DATABASE` for many nodes on one database (docs/deploy.md).
-    /// A lobby name registered there (`cardroom bots add`) is seated only on its own key, and
+    /// `postgres://USER@HOST[:PORT]/DATABASE` for many nodes on one database (docs/deploy.md;
+    /// over TLS with `?sslmode=verify-full&sslrootcert=CA.pem`). A lobby name registered there (`cardroom bots add`) is seated only on its own key, and
     /// every hosted ladder in it that is not closed resumes.
     #[arg(long, env = "CARDROOM_STORE")]
     store: Option<String>,
