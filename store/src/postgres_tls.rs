@@ -57,7 +57,7 @@ pub(crate) fn parse(url: &str) -> Result<(tokio_postgres::Config, Connector), St
     }
     let rest = if kept.is_empty() { String::new() } else { format!("?{}", kept.join("&")) };
     let mut config: tokio_postgres::Config =
-        format!("{base}{rest}").parse().map_err(|_| StoreError::BadUrl(url.to_owned()))?;
+        format!("{base}{rest}").parse().map_err(|_| StoreError::BadUrl(without_password(url)))?;
     config.ssl_mode(if tls { SslMode::Require } else { SslMode::Disable });
     let roots = match root_file {
         Some(file) => roots_from_file(Path::new(&file))?,
@@ -72,6 +72,17 @@ pub(crate) fn parse(url: &str) -> Result<(tokio_postgres::Config, Connector), St
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok((config, MakeRustlsConnect::new(client)))
+}
+
+/// `url` with its password, if it has one, written `***`: what an error may say of it.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else { return url.to_owned() };
+    match rest[..at].split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+        None => url.to_owned(),
+    }
 }
 
 /// The certificate authorities in the PEM file at `path` (libpq's `sslrootcert`).
@@ -123,6 +134,14 @@ mod tests {
         ] {
             assert_eq!(parse(clear).unwrap().0.get_ssl_mode(), SslMode::Disable, "{clear}");
         }
+    }
+
+    #[test]
+    fn a_bad_url_is_named_without_its_password() {
+        let bad = refusal("postgres://cardroom:hunter2@db:notaport/d?sslmode=verify-full");
+        assert!(!bad.contains("hunter2"), "{bad}");
+        assert!(bad.contains("postgres://cardroom:***@db:notaport/d"), "{bad}");
+        assert_eq!(without_password("postgres://u@h/d"), "postgres://u@h/d");
     }
 
     /// Why `url` is refused.
