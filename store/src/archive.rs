@@ -325,41 +325,7 @@ fn list(dir: &Path, at: &Path, paths: &mut Vec<PathBuf>) -> io::Result<()> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    /// One entry of a hand-made archive.
-    enum Item<'a> {
-        File(&'a str, &'a [u8]),
-        Symlink(&'a str, &'a str),
-        Hardlink(&'a str, &'a str),
-        Fifo(&'a str),
-    }
-
-    /// A `.tar.gz` of `items`, written header by header (names unchecked, as an attacker's).
-    fn archive(items: &[Item<'_>]) -> Vec<u8> {
-        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        let mut builder = tar::Builder::new(gz);
-        for item in items {
-            let mut header = tar::Header::new_gnu();
-            header.set_mode(0o644);
-            let (name, kind, link, data): (&str, _, Option<&str>, &[u8]) = match *item {
-                Item::File(name, data) => (name, tar::EntryType::Regular, None, data),
-                Item::Symlink(name, to) => (name, tar::EntryType::Symlink, Some(to), b""),
-                Item::Hardlink(name, to) => (name, tar::EntryType::Link, Some(to), b""),
-                Item::Fifo(name) => (name, tar::EntryType::Fifo, None, b""),
-            };
-            header.set_entry_type(kind);
-            header.set_size(data.len() as u64);
-            // Raw bytes: `set_path` itself refuses `..`, and the point is to send them.
-            let raw = &mut header.as_old_mut().name;
-            raw[..name.len()].copy_from_slice(name.as_bytes());
-            if let Some(link) = link {
-                header.as_old_mut().linkname[..link.len()].copy_from_slice(link.as_bytes());
-            }
-            header.set_cksum();
-            builder.append(&header, data).unwrap();
-        }
-        builder.into_inner().unwrap().finish().unwrap()
-    }
+    use crate::testing::{Item, archive};
 
     fn check(bytes: &[u8]) -> Result<CheckedArchive, ArchiveError> {
         check_archive(bytes, &ArchiveLimits::default())
