@@ -1,7 +1,8 @@
 //! `cardroom bots submit` and `cardroom bots submissions` against the stock `cardroom serve` on
 //! `127.0.0.1:0`: a directory submitted with the bot's key and by the organizer, the same tree
 //! twice as one submission, a newer one first in the list and among the bot's versions, and a
-//! wrong or another bot's key refused with its code.
+//! wrong or another bot's key, or an archive over `--max-submission-entries`, refused with its
+//! code.
 
 #![allow(clippy::unwrap_used)]
 
@@ -44,6 +45,7 @@ fn a_directory_is_submitted_by_its_author_or_the_organizer_and_listed_newest_fir
     let mut server = Reaped(
         Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["serve", "--addr", "127.0.0.1:0", "--store", &store, "--admin-token", ADMIN])
+            .args(["--max-submission-entries", "5"])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -107,6 +109,27 @@ fn a_directory_is_submitted_by_its_author_or_the_organizer_and_listed_newest_fir
     assert!(wrong.contains("SubmitBot refused: UNAUTHENTICATED"), "{wrong}");
     let others = refused(&[&submit[..], &["--key", &bob]].concat());
     assert!(others.contains("SubmitBot refused: PERMISSION_DENIED"), "{others}");
+    let many = dir.path().join("many");
+    std::fs::create_dir(&many).unwrap();
+    for i in 0..6 {
+        std::fs::write(many.join(format!("{i}.py")), "").unwrap();
+    }
+    let over = refused(&[
+        "submit",
+        "bob",
+        many.to_str().unwrap(),
+        "--server",
+        &url,
+        "--key",
+        &bob,
+        "--run",
+        "x",
+    ]);
+    assert!(
+        over.contains("SubmitBot refused: RESOURCE_EXHAUSTED")
+            && over.contains("limit of 5 entries"),
+        "{over}"
+    );
     let unknown = refused(&["submissions", "nobody", "--server", &url]);
     assert!(unknown.contains("ListSubmissions refused: NOT_FOUND"), "{unknown}");
     assert!(ok(&["submissions", "bob", "--server", &url]).lines().count() <= 1);

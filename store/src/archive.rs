@@ -116,7 +116,10 @@ pub fn check_archive(bytes: &[u8], limits: &ArchiveLimits) -> Result<CheckedArch
         ArchiveError::TooLarge { what: "bytes unpacked", limit: limits.max_unpacked_bytes };
     let walk = match walked {
         Err(_) if over.get() => return Err(too_large),
-        Err(Walk::Io(error)) => return Err(ArchiveError::NotTarGz(error.to_string())),
+        // The reader's words may quote a header (a path): echoed, at most 64 bytes of it.
+        Err(Walk::Io(error)) => {
+            return Err(ArchiveError::NotTarGz(Echo(&error.to_string()).to_string()));
+        }
         Err(Walk::Refused(error)) => return Err(error),
         Ok(walk) => walk,
     };
