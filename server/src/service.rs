@@ -821,7 +821,7 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<Streaming<pb::SubmitBotChunk>>,
     ) -> Result<Response<pb::SubmittedBot>, Status> {
         let config = self.registry.config();
-        let accounts = reads::accounts(config.accounts.as_ref())?;
+        let accounts = submissions::accounts(config)?;
         let peer = request.remote_addr().map(|addr| addr.ip());
         self.throttle.check(peer, None)?;
         let (metadata, _, chunks) = request.into_parts();
@@ -833,7 +833,7 @@ impl cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::ListSubmissionsRequest>,
     ) -> Result<Response<pb::ListSubmissionsResponse>, Status> {
-        let accounts = reads::accounts(self.registry.config().accounts.as_ref())?;
+        let accounts = submissions::accounts(self.registry.config())?;
         Ok(Response::new(submissions::list(accounts, request.get_ref()).await?))
     }
 }

@@ -11,6 +11,17 @@ use crate::accounts::{account_status, auth_status, bearer, store_status};
 use crate::config::Config;
 use crate::token::same_secret;
 
+/// The bot accounts submissions are kept with; FAILED_PRECONDITION on a server without a
+/// store.
+pub(crate) fn accounts(config: &Config) -> Result<&Accounts, Status> {
+    config.accounts.as_ref().ok_or_else(|| {
+        Status::failed_precondition(
+            "this server keeps no bot accounts, so it takes no submissions: start it with \
+             --store sqlite:FILE",
+        )
+    })
+}
+
 /// Reads a `SubmitBot` stream, checks its credential before its archive, and stores the
 /// submission. `metadata` is the call's.
 pub(crate) async fn submit(

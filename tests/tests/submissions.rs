@@ -209,3 +209,14 @@ async fn submissions_become_the_newest_version_and_bad_ones_are_refused_by_rule(
         client.list_submissions(pb::ListSubmissionsRequest { bot: "nobody".into() }).await;
     assert_eq!(unknown.unwrap_err().code(), Code::NotFound);
 }
+
+#[tokio::test]
+async fn a_server_without_a_store_takes_no_submissions() {
+    let server = TestServer::start(Config::default()).await;
+    let mut client = server.client().await;
+    let bytes = archive(&[Item::File("bot.py", b"")]);
+    let refused = submit(&mut client, "alice", &["./bot"], &bytes, Some(ADMIN)).await;
+    assert_refused("no store", refused, Code::FailedPrecondition, &["no bot accounts", "--store"]);
+    let listed = client.list_submissions(pb::ListSubmissionsRequest { bot: "alice".into() }).await;
+    assert_eq!(listed.unwrap_err().code(), Code::FailedPrecondition);
+}
