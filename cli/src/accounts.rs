@@ -73,6 +73,12 @@ pub(crate) enum BotsCommand {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Submit a bot's code for the server to run, through the running server (`SubmitBot`),
+    /// with the bot's key or the admin token: prints its version (the archive's SHA-256) and
+    /// size. The newest submission plays from its next set on.
+    Submit(crate::submit::SubmitArgs),
+    /// A bot's submissions through the running server (`ListSubmissions`), newest first.
+    Submissions(crate::submit::SubmissionsArgs),
 }
 
 /// Runs a `cardroom bots` subcommand.
@@ -114,6 +120,8 @@ pub(crate) fn run_command(command: BotsCommand, out: &mut dyn Write) -> anyhow::
             BotsCommand::Resume { ladder, name, admin_token, server } => {
                 crate::reads::resume_bot(ladder, name, &admin_token, &server, out).await
             }
+            BotsCommand::Submit(args) => crate::submit::submit(args, out).await,
+            BotsCommand::Submissions(args) => crate::submit::list(args, out).await,
         }
     })
 }

@@ -11,6 +11,7 @@ mod power;
 mod reads;
 mod replay;
 mod serve;
+mod submit;
 mod table;
 
 /// jemalloc, whose background thread hands freed memory back to the system (switched on first
@@ -43,7 +44,8 @@ enum Command {
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
     Serve(Box<serve::ServeArgs>),
     /// Bot accounts in the server's store: register a bot (printing its key once), list,
-    /// revoke, rotate; and, through a running server, lift a bot's pause in a ladder.
+    /// revoke, rotate; and, through a running server, lift a bot's pause in a ladder, submit a
+    /// bot's code and list its submissions.
     #[command(subcommand)]
     Bots(accounts::BotsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and

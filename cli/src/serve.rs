@@ -75,6 +75,15 @@ pub(crate) struct ServeArgs {
     /// Failed authentications for one bot name a minute, from any address.
     #[arg(long, env = "CARDROOM_AUTH_FAILURES_PER_BOT", default_value_t = NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN))]
     auth_failures_per_bot: NonZeroU32,
+    /// The largest bot submission (`SubmitBot`, `cardroom bots submit`): its .tar.gz, in bytes.
+    #[arg(long, env = "CARDROOM_MAX_SUBMISSION_BYTES", default_value_t = 8 * 1024 * 1024)]
+    max_submission_bytes: u64,
+    /// The largest .tar inside a submission, in bytes.
+    #[arg(long, env = "CARDROOM_MAX_SUBMISSION_UNPACKED_BYTES", default_value_t = 64 * 1024 * 1024)]
+    max_submission_unpacked_bytes: u64,
+    /// The most entries (files, directories, links) in a submission.
+    #[arg(long, env = "CARDROOM_MAX_SUBMISSION_ENTRIES", default_value_t = 10_000)]
+    max_submission_entries: u64,
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
@@ -252,6 +261,11 @@ impl ServeArgs {
             registered_only: self.registered_only,
             auth_failures_per_peer: self.auth_failures_per_peer,
             auth_failures_per_bot: self.auth_failures_per_bot,
+            submission_limits: cardroom_store::ArchiveLimits {
+                max_archive_bytes: self.max_submission_bytes,
+                max_unpacked_bytes: self.max_submission_unpacked_bytes,
+                max_entries: self.max_submission_entries,
+            },
             ..Config::default()
         })
     }

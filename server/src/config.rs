@@ -88,6 +88,9 @@ pub struct Config {
     /// Failed authentications for one bot name a minute, from any address (a name guessed
     /// from many addresses waits too).
     pub auth_failures_per_bot: NonZeroU32,
+    /// How large a submitted bot's archive may be (`SubmitBot`): compressed, unpacked, and
+    /// its entries. Over a limit is RESOURCE_EXHAUSTED naming it.
+    pub submission_limits: cardroom_store::ArchiveLimits,
 }
 
 impl Default for Config {
@@ -118,6 +121,7 @@ impl Default for Config {
             registered_only: false,
             auth_failures_per_peer: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
             auth_failures_per_bot: NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
+            submission_limits: cardroom_store::ArchiveLimits::default(),
         }
     }
 }

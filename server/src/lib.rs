@@ -26,6 +26,7 @@ mod service;
 mod standings;
 mod stats;
 mod status;
+mod submissions;
 mod throttle;
 mod tls;
 mod token;

@@ -23,6 +23,7 @@ use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
 use crate::status::read_error;
+use crate::submissions;
 use crate::throttle::{self, AuthThrottle};
 use crate::token::same_secret;
 
@@ -812,6 +813,28 @@ impl cardroom_server::Cardroom for Cardroom {
         let ResumedBot { ladder, bot, paused_reason } = control.resume_bot(ladder, bot).await?;
         info!(%ladder, %bot, "bot resumed");
         Ok(Response::new(pb::ResumedBot { ladder, bot, paused_reason }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn submit_bot(
+        &self,
+        request: Request<Streaming<pb::SubmitBotChunk>>,
+    ) -> Result<Response<pb::SubmittedBot>, Status> {
+        let config = self.registry.config();
+        let accounts = submissions::accounts(config)?;
+        let peer = request.remote_addr().map(|addr| addr.ip());
+        self.throttle.check(peer, None)?;
+        let (metadata, _, chunks) = request.into_parts();
+        let submitted = submissions::submit(accounts, config, &metadata, chunks).await;
+        Ok(Response::new(self.counted(peer, None, submitted)?))
+    }
+
+    async fn list_submissions(
+        &self,
+        request: Request<pb::ListSubmissionsRequest>,
+    ) -> Result<Response<pb::ListSubmissionsResponse>, Status> {
+        let accounts = submissions::accounts(self.registry.config())?;
+        Ok(Response::new(submissions::list(accounts, request.get_ref()).await?))
     }
 }
 

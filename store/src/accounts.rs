@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::Echo;
+use crate::archive::{ArchiveError, ArchiveLimits, check_archive};
 use crate::keys::{BotKey, KeyHash};
+use crate::submissions::{NewSubmission, Submission, Submitted, SubmittedBy};
 use crate::{BotAccount, BotId, BotVersions, Store, StoreError, StoreLatency};
 
 /// The (bot, version) pairs an [`Accounts`] remembers having noted, at most.
@@ -58,6 +60,47 @@ pub enum AccountError {
         why: String,
     },
     /// The store failed, or refused (a name taken, a bot unknown).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The most words in a submission's run command.
+pub const MAX_RUN_WORDS: usize = 64;
+
+/// The most bytes in a submission's run command, its words together.
+pub const MAX_RUN_BYTES: usize = 4096;
+
+/// Refuses a run command that is empty, too long or holds a NUL (no program takes one).
+fn check_run(run: &[String]) -> Result<(), SubmitError> {
+    let refuse = |why: String| Err(SubmitError::BadRun(why));
+    if run.first().is_none_or(String::is_empty) {
+        return refuse(
+            "it is empty: give the program and its arguments, as `python3 bot.py`".into(),
+        );
+    }
+    if run.len() > MAX_RUN_WORDS {
+        return refuse(format!("it has {} words; at most {MAX_RUN_WORDS} are kept", run.len()));
+    }
+    let bytes: usize = run.iter().map(String::len).sum();
+    if bytes > MAX_RUN_BYTES {
+        return refuse(format!("it is {bytes} bytes; at most {MAX_RUN_BYTES} are kept"));
+    }
+    if let Some(word) = run.iter().find(|word| word.contains('\0')) {
+        return refuse(format!("the word {} holds a NUL byte", Echo(word)));
+    }
+    Ok(())
+}
+
+/// Why a submission is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// The archive is refused (its size, or an entry).
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    /// The run command is refused.
+    #[error("the run command is refused: {0}")]
+    BadRun(String),
+    /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -197,6 +240,37 @@ impl Accounts {
     /// how many it forgot.
     pub async fn versions(&self, name: &str) -> Result<BotVersions, AccountError> {
         Ok(self.store.bot_versions(name).await?)
+    }
+
+    /// Checks `archive` against `limits` (off the async threads: it is read whole) and `run`,
+    /// then stores them as `bot`'s newest submission, its SHA-256 a version of `bot`.
+    pub async fn submit(
+        &self,
+        bot: BotId,
+        archive: Vec<u8>,
+        run: Vec<String>,
+        by: SubmittedBy,
+        limits: ArchiveLimits,
+    ) -> Result<Submitted, SubmitError> {
+        check_run(&run)?;
+        let (checked, archive) = tokio::task::spawn_blocking(move || {
+            check_archive(&archive, &limits).map(|checked| (checked, archive))
+        })
+        .await
+        .map_err(StoreError::from)??;
+        let new = NewSubmission {
+            sha256: checked.sha256,
+            run,
+            archive,
+            unpacked_bytes: checked.unpacked_bytes,
+            by,
+        };
+        Ok(self.store.submit_bot(bot, &new, now_ms()).await?)
+    }
+
+    /// `name`'s submissions, newest first.
+    pub async fn submissions(&self, name: &str) -> Result<Vec<Submission>, AccountError> {
+        Ok(self.store.submissions(name).await?)
     }
 
     /// Checks that `key` allows sitting down as `name`: a registered name needs its own active

@@ -17,6 +17,7 @@
 //! ```
 
 mod accounts;
+mod archive;
 mod echo;
 mod keys;
 mod ladders;
@@ -27,6 +28,7 @@ mod postgres_ladders;
 mod postgres_nodes;
 mod postgres_reads;
 mod postgres_standings;
+mod postgres_submissions;
 mod postgres_tls;
 mod reads;
 mod sqlite;
@@ -34,7 +36,9 @@ mod sqlite_ladders;
 mod sqlite_nodes;
 mod sqlite_reads;
 mod sqlite_standings;
+mod sqlite_submissions;
 mod standings;
+mod submissions;
 pub mod testing;
 mod think;
 
@@ -42,7 +46,13 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use accounts::{AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES};
+pub use accounts::{
+    AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES, MAX_RUN_BYTES,
+    MAX_RUN_WORDS, SubmitError,
+};
+pub use archive::{
+    ArchiveError, ArchiveLimits, CheckedArchive, check_archive, pack_dir, sha256_hex,
+};
 pub use echo::{ECHO_BYTES, Echo};
 pub use keys::{BotKey, KeyHash};
 pub use ladders::{
@@ -60,6 +70,9 @@ pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
+pub use submissions::{
+    ARCHIVES_KEPT, NewSubmission, SUBMISSIONS_LISTED, Submission, Submitted, SubmittedBy,
+};
 pub use think::{THINK_BUCKETS, ThinkSummary, VersionThink};
 
 /// A bot account's id in its store.
@@ -317,6 +330,28 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// The versions kept of `name`, first seen first, and how many it forgot.
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError>;
+
+    // Bot submissions (see the `submissions` module's docs).
+
+    /// Stores a checked archive as `bot`'s newest submission and notes its SHA-256 as a version
+    /// of `bot` (as [`Store::note_version`]), in one transaction. The same archive again is
+    /// no second row: it becomes the newest, with this run command.
+    async fn submit_bot(
+        &self,
+        bot: BotId,
+        submission: &NewSubmission,
+        now_ms: i64,
+    ) -> Result<Submitted, StoreError>;
+
+    /// `name`'s submissions, newest first (at most [`SUBMISSIONS_LISTED`]), without their
+    /// archives. [`StoreError::NoSuchBot`] for a name not registered.
+    async fn submissions(&self, name: &str) -> Result<Vec<Submission>, StoreError>;
+
+    /// `bot`'s newest submission and its archive, if it has one: what a runner starts.
+    async fn newest_submission(
+        &self,
+        bot: BotId,
+    ) -> Result<Option<(Submission, Vec<u8>)>, StoreError>;
 
     // Hosted ladders (see the `ladders` module's docs for a match's life).
 

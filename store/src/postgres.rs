@@ -24,7 +24,9 @@ use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::postgres_reads as reads;
+use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
+use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
     HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
@@ -70,6 +72,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::sqlite_nodes::CLAIMABLE_INDEX,
     // 10: each bot's done matches, wins and failures in a ladder, on its row.
     crate::reads::LEADERBOARD_COUNTS,
+    // 11: bot submissions: each archive, its version (SHA-256) and its run command.
+    crate::submissions::POSTGRES_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -296,6 +300,41 @@ pub(crate) fn is_unique_violation(error: &StoreError) -> bool {
         .is_some_and(|error| error.code() == Some(&SqlState::UNIQUE_VIOLATION))
 }
 
+/// Notes that `bot` reported `version` at `now_ms`, in the caller's transaction: beyond
+/// [`VERSIONS_KEPT`] versions the one least recently seen is forgotten (and counted).
+pub(crate) async fn note_version_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    bot: BotId,
+    version: &str,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    // The bot's row locked first: two notes of one bot cannot interleave their counts.
+    tx.exec("SELECT 1 FROM bots WHERE id = $1 FOR UPDATE", &[&bot.0]).await?;
+    tx.exec(
+        "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
+         VALUES ($1, $2, $3, $3)
+         ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
+        &[&bot.0, &version, &now_ms],
+    )
+    .await?;
+    let forgotten = tx
+        .exec(
+            "DELETE FROM bot_versions WHERE bot_id = $1 AND version NOT IN (
+                 SELECT version FROM bot_versions WHERE bot_id = $1
+                 ORDER BY last_seen_ms DESC, version COLLATE \"C\" DESC LIMIT $2)",
+            &[&bot.0, &(VERSIONS_KEPT as i64)],
+        )
+        .await?;
+    if forgotten > 0 {
+        tx.exec(
+            "UPDATE bots SET versions_forgotten = versions_forgotten + $2 WHERE id = $1",
+            &[&bot.0, &(forgotten as i64)],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 #[async_trait::async_trait]
 impl Store for PgStore {
     async fn register_bot(
@@ -387,32 +426,30 @@ impl Store for PgStore {
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await?;
-        // The bot's row locked first: two notes of one bot cannot interleave their counts.
-        tx.exec("SELECT 1 FROM bots WHERE id = $1 FOR UPDATE", &[&bot.0]).await?;
-        tx.exec(
-            "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
-             VALUES ($1, $2, $3, $3)
-             ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
-            &[&bot.0, &version, &now_ms],
-        )
-        .await?;
-        let forgotten = tx
-            .exec(
-                "DELETE FROM bot_versions WHERE bot_id = $1 AND version NOT IN (
-                     SELECT version FROM bot_versions WHERE bot_id = $1
-                     ORDER BY last_seen_ms DESC, version COLLATE \"C\" DESC LIMIT $2)",
-                &[&bot.0, &(VERSIONS_KEPT as i64)],
-            )
-            .await?;
-        if forgotten > 0 {
-            tx.exec(
-                "UPDATE bots SET versions_forgotten = versions_forgotten + $2 WHERE id = $1",
-                &[&bot.0, &(forgotten as i64)],
-            )
-            .await?;
-        }
+        note_version_in(&tx, bot, version, now_ms).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn submit_bot(
+        &self,
+        bot: BotId,
+        submission: &NewSubmission,
+        now_ms: i64,
+    ) -> Result<Submitted, StoreError> {
+        submissions::submit(self, bot, submission, now_ms).await
+    }
+
+    async fn submissions(&self, name: &str) -> Result<Vec<Submission>, StoreError> {
+        let bot = existing_account(&self.conn().await?, name).await?.account.id;
+        submissions::submissions(self, bot).await
+    }
+
+    async fn newest_submission(
+        &self,
+        bot: BotId,
+    ) -> Result<Option<(Submission, Vec<u8>)>, StoreError> {
+        submissions::newest(self, bot).await
     }
 
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {

@@ -13,6 +13,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::keys::KeyHash;
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
+use crate::sqlite_submissions as submissions;
+use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
     HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
@@ -65,6 +67,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::sqlite_nodes::CLAIMABLE_INDEX,
     // 10: each bot's done matches, wins and failures in a ladder, on its row.
     crate::reads::LEADERBOARD_COUNTS,
+    // 11: bot submissions: each archive, its version (SHA-256) and its run command.
+    crate::submissions::SQLITE_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -243,6 +247,35 @@ pub(crate) fn is_unique_violation(error: &rusqlite::Error) -> bool {
     )
 }
 
+/// Notes that `bot` reported `version` at `now_ms`, in the caller's transaction: beyond
+/// [`VERSIONS_KEPT`] versions the one least recently seen is forgotten (and counted).
+pub(crate) fn note_version_in(
+    tx: &Connection,
+    bot: BotId,
+    version: &str,
+    now_ms: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
+         VALUES (?1, ?2, ?3, ?3)
+         ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
+        params![bot.0, version, now_ms],
+    )?;
+    let forgotten = tx.execute(
+        "DELETE FROM bot_versions WHERE bot_id = ?1 AND version NOT IN (
+             SELECT version FROM bot_versions WHERE bot_id = ?1
+             ORDER BY last_seen_ms DESC, version DESC LIMIT ?2)",
+        params![bot.0, VERSIONS_KEPT as i64],
+    )?;
+    if forgotten > 0 {
+        tx.execute(
+            "UPDATE bots SET versions_forgotten = versions_forgotten + ?2 WHERE id = ?1",
+            params![bot.0, forgotten as i64],
+        )?;
+    }
+    Ok(())
+}
+
 #[async_trait::async_trait]
 impl Store for SqliteStore {
     async fn register_bot(
@@ -351,28 +384,37 @@ impl Store for SqliteStore {
         let version = version.to_owned();
         self.run(move |conn| {
             let tx = conn.transaction()?;
-            tx.execute(
-                "INSERT INTO bot_versions (bot_id, version, first_seen_ms, last_seen_ms)
-                 VALUES (?1, ?2, ?3, ?3)
-                 ON CONFLICT (bot_id, version) DO UPDATE SET last_seen_ms = excluded.last_seen_ms",
-                params![bot.0, version, now_ms],
-            )?;
-            let forgotten = tx.execute(
-                "DELETE FROM bot_versions WHERE bot_id = ?1 AND version NOT IN (
-                     SELECT version FROM bot_versions WHERE bot_id = ?1
-                     ORDER BY last_seen_ms DESC, version DESC LIMIT ?2)",
-                params![bot.0, VERSIONS_KEPT as i64],
-            )?;
-            if forgotten > 0 {
-                tx.execute(
-                    "UPDATE bots SET versions_forgotten = versions_forgotten + ?2 WHERE id = ?1",
-                    params![bot.0, forgotten as i64],
-                )?;
-            }
+            note_version_in(&tx, bot, &version, now_ms)?;
             tx.commit()?;
             Ok(())
         })
         .await
+    }
+
+    async fn submit_bot(
+        &self,
+        bot: BotId,
+        submission: &NewSubmission,
+        now_ms: i64,
+    ) -> Result<Submitted, StoreError> {
+        let submission = submission.clone();
+        self.run(move |conn| submissions::submit(conn, bot, &submission, now_ms)).await
+    }
+
+    async fn submissions(&self, name: &str) -> Result<Vec<Submission>, StoreError> {
+        let name = name.to_owned();
+        self.read(move |conn| {
+            let bot = account_named(conn, &name)?.account.id;
+            submissions::submissions(conn, bot)
+        })
+        .await
+    }
+
+    async fn newest_submission(
+        &self,
+        bot: BotId,
+    ) -> Result<Option<(Submission, Vec<u8>)>, StoreError> {
+        self.read(move |conn| submissions::newest(conn, bot)).await
     }
 
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {

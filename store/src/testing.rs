@@ -78,3 +78,47 @@ pub async fn fresh_pg_store(test: &str) -> Option<PgStore> {
         Err(error) => panic!("{test}: the test cluster {TEST_PG_VAR}={base} fails: {error}"),
     }
 }
+
+/// One entry of a hand-made archive ([`archive`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Item<'a> {
+    /// A regular file and its bytes.
+    File(&'a str, &'a [u8]),
+    /// A symbolic link and its target.
+    Symlink(&'a str, &'a str),
+    /// A hard link and its target.
+    Hardlink(&'a str, &'a str),
+    /// A fifo.
+    Fifo(&'a str),
+}
+
+/// A `.tar.gz` of `items`, written header by header with the names as given (at most 100
+/// bytes, unchecked: a `..` or an absolute path is written as an attacker would).
+///
+/// # Panics
+///
+/// On a name or target over 100 bytes.
+pub fn archive(items: &[Item<'_>]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut builder = tar::Builder::new(gz);
+    for item in items {
+        let mut header = tar::Header::new_gnu();
+        header.set_mode(0o644);
+        let (name, kind, link, data): (&str, _, Option<&str>, &[u8]) = match *item {
+            Item::File(name, data) => (name, tar::EntryType::Regular, None, data),
+            Item::Symlink(name, to) => (name, tar::EntryType::Symlink, Some(to), b""),
+            Item::Hardlink(name, to) => (name, tar::EntryType::Link, Some(to), b""),
+            Item::Fifo(name) => (name, tar::EntryType::Fifo, None, b""),
+        };
+        header.set_entry_type(kind);
+        header.set_size(data.len() as u64);
+        // Raw bytes: `set_path` itself refuses `..`, and the point is to send them.
+        header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        if let Some(link) = link {
+            header.as_old_mut().linkname[..link.len()].copy_from_slice(link.as_bytes());
+        }
+        header.set_cksum();
+        builder.append(&header, data).expect("writing to memory");
+    }
+    builder.into_inner().and_then(|gz| gz.finish()).expect("writing to memory")
+}

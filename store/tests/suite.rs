@@ -16,6 +16,8 @@ mod ladders;
 mod reads;
 #[path = "suite/standings.rs"]
 mod standings;
+#[path = "suite/submissions.rs"]
+mod submissions;
 
 /// Instantiates every check of the suite for one backend: `$open` is an async function of the
 /// test's name giving `Option<Arc<dyn Store>>` (`None`: the backend's tests are skipped, as
@@ -55,6 +57,10 @@ macro_rules! suite {
                 a_version_keeps_its_first_sighting_and_moves_its_last,
                 a_flood_of_versions_keeps_the_last_ones_and_a_count,
                 concurrent_registrations_commit_whole,
+            );
+            suite!(@checks $open, submissions;
+                the_newest_submission_plays_and_the_same_archive_is_one_row,
+                old_submissions_stay_listed_and_lose_their_archives,
             );
         }
     };

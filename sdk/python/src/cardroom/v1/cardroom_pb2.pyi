@@ -96,6 +96,12 @@ class BotStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BOT_STATUS_UNSPECIFIED: _ClassVar[BotStatus]
     BOT_STATUS_ACTIVE: _ClassVar[BotStatus]
     BOT_STATUS_REVOKED: _ClassVar[BotStatus]
+
+class SubmittedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SUBMITTED_BY_UNSPECIFIED: _ClassVar[SubmittedBy]
+    SUBMITTED_BY_ADMIN: _ClassVar[SubmittedBy]
+    SUBMITTED_BY_BOT: _ClassVar[SubmittedBy]
 GAME_UNSPECIFIED: Game
 GAME_TWENTY_TWO: Game
 GAME_GIN_RUMMY: Game
@@ -153,6 +159,9 @@ MATCH_STATE_FINISHED: MatchState
 BOT_STATUS_UNSPECIFIED: BotStatus
 BOT_STATUS_ACTIVE: BotStatus
 BOT_STATUS_REVOKED: BotStatus
+SUBMITTED_BY_UNSPECIFIED: SubmittedBy
+SUBMITTED_BY_ADMIN: SubmittedBy
+SUBMITTED_BY_BOT: SubmittedBy
 
 class Card(_message.Message):
     __slots__ = ("rank", "suit")
@@ -1313,3 +1322,53 @@ class ResumedBot(_message.Message):
     bot: str
     paused_reason: str
     def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ..., paused_reason: _Optional[str] = ...) -> None: ...
+
+class SubmitBotChunk(_message.Message):
+    __slots__ = ("bot", "run", "archive")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    run: _containers.RepeatedScalarFieldContainer[str]
+    archive: bytes
+    def __init__(self, bot: _Optional[str] = ..., run: _Optional[_Iterable[str]] = ..., archive: _Optional[bytes] = ...) -> None: ...
+
+class Submission(_message.Message):
+    __slots__ = ("bot", "sha256", "run", "archive_bytes", "unpacked_bytes", "submitted_ms", "submitted_by", "archive_kept")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    UNPACKED_BYTES_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_MS_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_BY_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_KEPT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    sha256: str
+    run: _containers.RepeatedScalarFieldContainer[str]
+    archive_bytes: int
+    unpacked_bytes: int
+    submitted_ms: int
+    submitted_by: SubmittedBy
+    archive_kept: bool
+    def __init__(self, bot: _Optional[str] = ..., sha256: _Optional[str] = ..., run: _Optional[_Iterable[str]] = ..., archive_bytes: _Optional[int] = ..., unpacked_bytes: _Optional[int] = ..., submitted_ms: _Optional[int] = ..., submitted_by: _Optional[_Union[SubmittedBy, str]] = ..., archive_kept: _Optional[bool] = ...) -> None: ...
+
+class SubmittedBot(_message.Message):
+    __slots__ = ("submission", "new")
+    SUBMISSION_FIELD_NUMBER: _ClassVar[int]
+    NEW_FIELD_NUMBER: _ClassVar[int]
+    submission: Submission
+    new: bool
+    def __init__(self, submission: _Optional[_Union[Submission, _Mapping]] = ..., new: _Optional[bool] = ...) -> None: ...
+
+class ListSubmissionsRequest(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    def __init__(self, bot: _Optional[str] = ...) -> None: ...
+
+class ListSubmissionsResponse(_message.Message):
+    __slots__ = ("submissions",)
+    SUBMISSIONS_FIELD_NUMBER: _ClassVar[int]
+    submissions: _containers.RepeatedCompositeFieldContainer[Submission]
+    def __init__(self, submissions: _Optional[_Iterable[_Union[Submission, _Mapping]]] = ...) -> None: ...

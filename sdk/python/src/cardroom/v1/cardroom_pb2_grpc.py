@@ -160,6 +160,16 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/cardroom.v1.Cardroom/SubmitBot',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.SubmitBotChunk.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.SubmittedBot.FromString,
+                _registered_method=True)
+        self.ListSubmissions = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListSubmissions',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -396,6 +406,32 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitBot(self, request_iterator, context):
+        """Client streaming. Submits a registered bot's code for the server to run: a .tar.gz sent in
+        chunks (each message within the server's message limit, 64 KiB unless `--max-message-bytes`
+        says otherwise), with the command that runs it. The archive's SHA-256 is its version,
+        noted as a version of the bot; the newest submission is the one that plays. The same
+        archive again is no new submission: it is the newest again, with the run command given.
+        Needs the bot's own key or the admin token as `authorization: Bearer <credential>`: none,
+        or a key that is nobody's, is UNAUTHENTICATED; another bot's key PERMISSION_DENIED; a
+        name not registered NOT_FOUND. An archive over a limit (8 MiB compressed, 64 MiB unpacked,
+        10,000 entries by default) is RESOURCE_EXHAUSTED naming the limit; a bad archive (not a
+        .tar.gz, an absolute path, a `..`, a link out of the tree, a device) or run command is
+        INVALID_ARGUMENT naming the entry and the rule (docs/protocol.md, "Bot submissions").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSubmissions(self, request, context):
+        """Unary. A registered bot's submissions, newest first (at most 100), for anyone: versions,
+        run commands and sizes, never the archives. NOT_FOUND for a name not registered;
+        FAILED_PRECONDITION on a server that keeps no accounts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -523,6 +559,16 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.ResumeBot,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.SerializeToString,
+            ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.SubmitBotChunk.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.SubmittedBot.SerializeToString,
+            ),
+            'ListSubmissions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSubmissions,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1201,6 +1247,60 @@ class Cardroom:
             '/cardroom.v1.Cardroom/ResumeBot',
             cardroom_dot_v1_dot_cardroom__pb2.ResumeBotRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.ResumedBot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/cardroom.v1.Cardroom/SubmitBot',
+            cardroom_dot_v1_dot_cardroom__pb2.SubmitBotChunk.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.SubmittedBot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSubmissions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListSubmissions',
+            cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,134 @@
+//! Bot submissions on the wire: `SubmitBot` (a .tar.gz in chunks, with the bot's key or the
+//! admin token) and the public `ListSubmissions`. The checks and the storage are
+//! `cardroom_store`'s (`Accounts::submit`).
+
+use cardroom_proto::pb;
+use cardroom_store::{Accounts, ArchiveError, Submission, SubmitError, SubmittedBy};
+use tonic::{Status, Streaming};
+use tracing::info;
+
+use crate::accounts::{account_status, auth_status, bearer, store_status};
+use crate::config::Config;
+use crate::token::same_secret;
+
+/// The bot accounts submissions are kept with; FAILED_PRECONDITION on a server without a
+/// store.
+pub(crate) fn accounts(config: &Config) -> Result<&Accounts, Status> {
+    config.accounts.as_ref().ok_or_else(|| {
+        Status::failed_precondition(
+            "this server keeps no bot accounts, so it takes no submissions: start it with \
+             --store sqlite:FILE",
+        )
+    })
+}
+
+/// Reads a `SubmitBot` stream, checks its credential before its archive, and stores the
+/// submission. `metadata` is the call's.
+pub(crate) async fn submit(
+    accounts: &Accounts,
+    config: &Config,
+    metadata: &tonic::metadata::MetadataMap,
+    mut chunks: Streaming<pb::SubmitBotChunk>,
+) -> Result<pb::SubmittedBot, Status> {
+    let first = chunks.message().await?.ok_or_else(|| {
+        Status::invalid_argument("an empty SubmitBot stream: its first message names the bot")
+    })?;
+    let pb::SubmitBotChunk { bot: name, run, archive: mut bytes } = first;
+    let bot = accounts.get(&name).await.map_err(account_status)?;
+    let by = submitter(accounts, config, metadata, &bot.name).await?;
+    let limit = config.submission_limits.max_archive_bytes;
+    while let Some(chunk) = chunks.message().await? {
+        if !chunk.bot.is_empty() || !chunk.run.is_empty() {
+            return Err(Status::invalid_argument(
+                "SubmitBot: the bot and its run command go in the first message only",
+            ));
+        }
+        bytes.extend_from_slice(&chunk.archive);
+        if bytes.len() as u64 > limit {
+            // Refused as it comes: the server never holds more than the limit.
+            let over = ArchiveError::TooLarge { what: "bytes compressed", limit };
+            return Err(Status::resource_exhausted(over.to_string()));
+        }
+    }
+    let submitted = accounts
+        .submit(bot.id, bytes, run, by, config.submission_limits)
+        .await
+        .map_err(submit_status)?;
+    let submission = &submitted.submission;
+    info!(
+        bot = %bot.name,
+        version = %submission.sha256,
+        bytes = submission.archive_bytes,
+        by = by.as_str(),
+        new = submitted.new,
+        "bot submitted"
+    );
+    Ok(pb::SubmittedBot {
+        submission: Some(to_pb(&bot.name, submitted.submission)),
+        new: submitted.new,
+    })
+}
+
+/// Who may submit for `name`: the organizer with the admin token, or the bot's author with
+/// its own active key. No credential, or one that is nobody's, is UNAUTHENTICATED; another
+/// bot's key PERMISSION_DENIED.
+async fn submitter(
+    accounts: &Accounts,
+    config: &Config,
+    metadata: &tonic::metadata::MetadataMap,
+    name: &str,
+) -> Result<SubmittedBy, Status> {
+    let credential = bearer(metadata).ok_or_else(|| {
+        Status::unauthenticated(
+            "a submission needs the bot's key or the admin token as `authorization: Bearer \
+             <credential>`",
+        )
+    })?;
+    if config.admin_token.as_deref().is_some_and(|token| same_secret(credential, token)) {
+        return Ok(SubmittedBy::Admin);
+    }
+    accounts.authenticate(name, Some(credential), true).await.map_err(auth_status)?;
+    Ok(SubmittedBy::Bot)
+}
+
+/// A refused submission's status: a size over a limit is RESOURCE_EXHAUSTED, a bad archive
+/// or run command INVALID_ARGUMENT.
+fn submit_status(error: SubmitError) -> Status {
+    match error {
+        SubmitError::Archive(error) if error.is_too_large() => {
+            Status::resource_exhausted(error.to_string())
+        }
+        SubmitError::Archive(_) | SubmitError::BadRun(_) => {
+            Status::invalid_argument(error.to_string())
+        }
+        SubmitError::Store(error) => store_status(error),
+    }
+}
+
+/// `ListSubmissions`: a bot's submissions, newest first.
+pub(crate) async fn list(
+    accounts: &Accounts,
+    request: &pb::ListSubmissionsRequest,
+) -> Result<pb::ListSubmissionsResponse, Status> {
+    let submissions = accounts.submissions(&request.bot).await.map_err(account_status)?;
+    Ok(pb::ListSubmissionsResponse {
+        submissions: submissions.into_iter().map(|s| to_pb(&request.bot, s)).collect(),
+    })
+}
+
+/// A submission on the wire.
+fn to_pb(bot: &str, submission: Submission) -> pb::Submission {
+    pb::Submission {
+        bot: bot.to_owned(),
+        sha256: submission.sha256,
+        run: submission.run,
+        archive_bytes: submission.archive_bytes,
+        unpacked_bytes: submission.unpacked_bytes,
+        submitted_ms: submission.submitted_ms,
+        submitted_by: match submission.submitted_by {
+            SubmittedBy::Admin => pb::SubmittedBy::Admin,
+            SubmittedBy::Bot => pb::SubmittedBy::Bot,
+        } as i32,
+        archive_kept: submission.archive_kept,
+    }
+}
