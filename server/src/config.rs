@@ -91,6 +91,12 @@ pub struct Config {
     /// How large a submitted bot's archive may be (`SubmitBot`): compressed, unpacked, and
     /// its entries. Over a limit is RESOURCE_EXHAUSTED naming it.
     pub submission_limits: cardroom_store::ArchiveLimits,
+    /// Submissions (`SubmitBot`) received at once; one more is RESOURCE_EXHAUSTED until one
+    /// ends. Each holds up to its compressed limit in memory while it arrives.
+    pub submissions_at_once: usize,
+    /// How long a submission's archive may take to arrive, from its first message to its
+    /// last; a slower one is DEADLINE_EXCEEDED and nothing is kept.
+    pub submission_timeout: Duration,
 }
 
 impl Default for Config {
@@ -122,6 +128,8 @@ impl Default for Config {
             auth_failures_per_peer: NonZeroU32::new(30).unwrap_or(NonZeroU32::MIN),
             auth_failures_per_bot: NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
             submission_limits: cardroom_store::ArchiveLimits::default(),
+            submissions_at_once: 4,
+            submission_timeout: Duration::from_secs(120),
         }
     }
 }

@@ -143,6 +143,7 @@ async fn serve(
         ladders,
         peers: Default::default(),
         throttle: Arc::new(throttle),
+        uploads: Arc::new(tokio::sync::Semaphore::new(config.submissions_at_once)),
     })
     .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();

@@ -37,6 +37,8 @@ pub(crate) struct Cardroom {
     pub(crate) peers: Peers,
     /// Failed authentication, throttled per peer address and per bot name.
     pub(crate) throttle: Arc<AuthThrottle>,
+    /// The submissions being received: at most `Config::submissions_at_once`.
+    pub(crate) uploads: Arc<tokio::sync::Semaphore>,
 }
 
 type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
@@ -825,7 +827,8 @@ impl cardroom_server::Cardroom for Cardroom {
         let peer = request.remote_addr().map(|addr| addr.ip());
         self.throttle.check(peer, None)?;
         let (metadata, _, chunks) = request.into_parts();
-        let submitted = submissions::submit(accounts, config, &metadata, chunks).await;
+        let submitted =
+            submissions::submit(accounts, config, &self.uploads, &metadata, chunks).await;
         Ok(Response::new(self.counted(peer, None, submitted)?))
     }
 

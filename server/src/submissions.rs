@@ -3,7 +3,8 @@
 //! `cardroom_store`'s (`Accounts::submit`).
 
 use cardroom_proto::pb;
-use cardroom_store::{Accounts, ArchiveError, Submission, SubmitError, SubmittedBy};
+use cardroom_store::{Accounts, ArchiveError, BotAccount, Submission, SubmitError, SubmittedBy};
+use tokio::sync::{Semaphore, SemaphorePermit};
 use tonic::{Status, Streaming};
 use tracing::info;
 
@@ -23,33 +24,24 @@ pub(crate) fn accounts(config: &Config) -> Result<&Accounts, Status> {
 }
 
 /// Reads a `SubmitBot` stream, checks its credential before its archive, and stores the
-/// submission. `metadata` is the call's.
+/// submission. `metadata` is the call's; `uploads` counts the submissions arriving at once.
 pub(crate) async fn submit(
     accounts: &Accounts,
     config: &Config,
+    uploads: &Semaphore,
     metadata: &tonic::metadata::MetadataMap,
-    mut chunks: Streaming<pb::SubmitBotChunk>,
+    chunks: Streaming<pb::SubmitBotChunk>,
 ) -> Result<pb::SubmittedBot, Status> {
-    let first = chunks.message().await?.ok_or_else(|| {
-        Status::invalid_argument("an empty SubmitBot stream: its first message names the bot")
-    })?;
-    let pb::SubmitBotChunk { bot: name, run, archive: mut bytes } = first;
-    let bot = accounts.get(&name).await.map_err(account_status)?;
-    let by = submitter(accounts, config, metadata, &bot.name).await?;
-    let limit = config.submission_limits.max_archive_bytes;
-    while let Some(chunk) = chunks.message().await? {
-        if !chunk.bot.is_empty() || !chunk.run.is_empty() {
-            return Err(Status::invalid_argument(
-                "SubmitBot: the bot and its run command go in the first message only",
-            ));
-        }
-        bytes.extend_from_slice(&chunk.archive);
-        if bytes.len() as u64 > limit {
-            // Refused as it comes: the server never holds more than the limit.
-            let over = ArchiveError::TooLarge { what: "bytes compressed", limit };
-            return Err(Status::resource_exhausted(over.to_string()));
-        }
-    }
+    let timeout = config.submission_timeout;
+    let late = || {
+        Status::deadline_exceeded(format!(
+            "the submission did not arrive within {} s (the server's limit): nothing is kept",
+            timeout.as_secs_f64()
+        ))
+    };
+    let arrived =
+        tokio::time::timeout(timeout, receive(accounts, config, uploads, metadata, chunks));
+    let (bot, by, run, bytes, _slot) = arrived.await.map_err(|_| late())??;
     let submitted = accounts
         .submit(bot.id, bytes, run, by, config.submission_limits)
         .await
@@ -67,6 +59,46 @@ pub(crate) async fn submit(
         submission: Some(to_pb(&bot.name, submitted.submission)),
         new: submitted.new,
     })
+}
+
+/// The bot, who submits, the run command and the archive of a `SubmitBot` stream, read whole
+/// under the compressed limit, with the slot among the submissions at once that it holds until
+/// it is stored.
+async fn receive<'a>(
+    accounts: &Accounts,
+    config: &Config,
+    uploads: &'a Semaphore,
+    metadata: &tonic::metadata::MetadataMap,
+    mut chunks: Streaming<pb::SubmitBotChunk>,
+) -> Result<(BotAccount, SubmittedBy, Vec<String>, Vec<u8>, SemaphorePermit<'a>), Status> {
+    let first = chunks.message().await?.ok_or_else(|| {
+        Status::invalid_argument("an empty SubmitBot stream: its first message names the bot")
+    })?;
+    let pb::SubmitBotChunk { bot: name, run, archive: mut bytes } = first;
+    let bot = accounts.get(&name).await.map_err(account_status)?;
+    let by = submitter(accounts, config, metadata, &bot.name).await?;
+    // Only once the credential holds does a submission take a slot and its bytes memory.
+    let slot = uploads.try_acquire().map_err(|_| {
+        Status::resource_exhausted(format!(
+            "the server is receiving {} submissions already (its limit): try again when one ends",
+            config.submissions_at_once
+        ))
+    })?;
+    let limit = config.submission_limits.max_archive_bytes;
+    while let Some(chunk) = chunks.message().await? {
+        if !chunk.bot.is_empty() || !chunk.run.is_empty() {
+            return Err(Status::invalid_argument(
+                "SubmitBot: the bot and its run command go in the first message only",
+            ));
+        }
+        bytes.extend_from_slice(&chunk.archive);
+        if bytes.len() as u64 > limit {
+            // Refused as it comes: the server never holds more than the limit.
+            let over = ArchiveError::TooLarge { what: "bytes compressed", limit };
+            return Err(Status::resource_exhausted(over.to_string()));
+        }
+    }
+    Ok((bot, by, run, bytes, slot))
 }
 
 /// Who may submit for `name`: the organizer with the admin token, or the bot's author with

@@ -220,3 +220,80 @@ async fn a_server_without_a_store_takes_no_submissions() {
     let listed = client.list_submissions(pb::ListSubmissionsRequest { bot: "alice".into() }).await;
     assert_eq!(listed.unwrap_err().code(), Code::FailedPrecondition);
 }
+
+/// A submission whose archive is still arriving: its first message sent, the stream left open
+/// until the sender is dropped.
+fn held_open(
+    client: &CardroomClient<Channel>,
+    bot: &str,
+    bytes: &[u8],
+) -> (
+    tokio::sync::mpsc::Sender<pb::SubmitBotChunk>,
+    tokio::task::JoinHandle<Result<pb::SubmittedBot, Status>>,
+) {
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    let first =
+        pb::SubmitBotChunk { bot: bot.into(), run: vec!["./bot".into()], archive: bytes.to_vec() };
+    tx.try_send(first).unwrap();
+    let mut request = Request::new(tokio_stream::wrappers::ReceiverStream::new(rx));
+    request.metadata_mut().insert("authorization", format!("Bearer {ADMIN}").parse().unwrap());
+    let mut client = client.clone();
+    let call =
+        tokio::spawn(
+            async move { client.submit_bot(request).await.map(tonic::Response::into_inner) },
+        );
+    (tx, call)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submissions_at_once_are_capped_and_a_slow_one_runs_out_of_time() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let accounts = Accounts::new(Arc::clone(&store));
+    accounts.register("alice").await.unwrap();
+    let server = TestServer::start(Config {
+        admin_token: Some(ADMIN.into()),
+        accounts: Some(accounts),
+        submission_limits: LIMITS,
+        submissions_at_once: 1,
+        submission_timeout: std::time::Duration::from_secs(2),
+        ..Config::default()
+    })
+    .await;
+    let mut client = server.client().await;
+    let slow = archive(&[Item::File("bot", b"#!/bin/sh\n")]);
+    let quick = archive(&[Item::File("bot", b"#!/bin/sh\necho quick\n")]);
+
+    // While one submission arrives, another is refused: its credential checked, nothing kept.
+    // Which of the two takes the one slot first is a race: the held one is started again
+    // until it holds the slot and the other is refused.
+    let (mut sender, mut first) = held_open(&client, "alice", &slow);
+    let refused = loop {
+        match submit(&mut client, "alice", &["./bot"], &quick, Some(ADMIN)).await {
+            Err(status) => break status,
+            Ok(_) if !first.is_finished() => continue,
+            Ok(_) => {
+                let lost = first.await.unwrap().expect_err("a held submission cannot end");
+                assert_eq!(lost.code(), Code::ResourceExhausted, "{lost:?}");
+                (sender, first) = held_open(&client, "alice", &slow);
+            }
+        }
+    };
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert!(refused.message().contains("receiving 1 submissions already"), "{refused:?}");
+
+    // Its sender gone, the first ends and is stored; the slot is free again.
+    drop(sender);
+    let stored = first.await.unwrap().unwrap().submission.unwrap();
+    assert_eq!(stored.sha256, sha256_hex(&slow));
+    submit(&mut client, "alice", &["./bot"], &quick, Some(ADMIN)).await.unwrap();
+
+    // One that never ends runs out of time, keeps nothing, and frees its slot.
+    let before = listed(&mut client, "alice").await.len();
+    let never = archive(&[Item::File("bot", b"#!/bin/sh\necho never\n")]);
+    let (_sender, late) = held_open(&client, "alice", &never);
+    let late = late.await.unwrap().expect_err("a submission that never ends");
+    assert_eq!(late.code(), Code::DeadlineExceeded, "{late:?}");
+    assert!(late.message().contains("did not arrive within 2 s"), "{late:?}");
+    assert_eq!(listed(&mut client, "alice").await.len(), before, "nothing kept");
+    submit(&mut client, "alice", &["./bot"], &quick, Some(ADMIN)).await.unwrap();
+}
