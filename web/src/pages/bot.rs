@@ -14,7 +14,7 @@ use maud::{Markup, html};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 
-use super::{PageError, duration_us, layout, ordinal, percent};
+use super::{PageError, duration_us, layout, ordinal, percent, version};
 use crate::App;
 use crate::plot;
 use crate::source::{BotPage, Failures, PageRequest, Source};
@@ -117,7 +117,7 @@ fn health_section(bot: &BotPage) -> Markup {
                 } }
                 tbody { @for v in &bot.think_by_version {
                     tr {
-                        td { code { (v.version) } } td.num { (v.matches) } td.num { (v.decisions) }
+                        td { (version(&v.version)) } td.num { (v.matches) } td.num { (v.decisions) }
                         td.num { (duration_us(v.mean_us)) } td.num { "≤ " (duration_us(v.p50_us)) }
                         td.num { "≤ " (duration_us(v.p99_us)) } td.num { (duration_us(v.max_us)) }
                     }
@@ -153,7 +153,7 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
                 table.versions {
                     thead { tr { th { "version" } th { "first seen" } th { "matches" } } }
                     tbody { @for v in &bot.versions {
-                        tr { td { code { (v.version) } } td { (v.first_seen) } td.num { (v.matches) } }
+                        tr { td { (version(&v.version)) } td { (v.first_seen) } td.num { (v.matches) } }
                     } }
                 }
             }

@@ -161,6 +161,17 @@ fn ordinal(place: u8) -> String {
     format!("{place}{suffix}")
 }
 
+/// A bot's version in a table: a submission's SHA-256 (`cardroom bots submit`) by its first
+/// 12 hex digits, as `cardroom bots submissions` shows it, the whole digest in its title; any
+/// other version as it is, free to wrap (the stylesheet), so a long one never widens a page.
+fn version(version: &str) -> maud::Markup {
+    let digest = version.len() == 64 && version.bytes().all(|b| b.is_ascii_hexdigit());
+    maud::html! {
+        @if digest { code.version title=(version) { (&version[..12]) } }
+        @else { code.version { (version) } }
+    }
+}
+
 /// Microseconds for a person: `850 µs`, `12.3 ms`, `1.20 s`.
 fn duration_us(us: f64) -> String {
     if us < 1_000.0 {
@@ -184,5 +195,15 @@ mod tests {
         assert_eq!(duration_us(12_345.0), "12.3 ms");
         assert_eq!(duration_us(1_200_000.0), "1.20 s");
         assert_eq!(percent(0.5), "50.0%");
+    }
+
+    #[test]
+    fn a_submissions_digest_is_shown_short_with_the_whole_in_its_title() {
+        let digest = "0123456789abcdef".repeat(4);
+        assert_eq!(
+            version(&digest).into_string(),
+            format!(r#"<code class="version" title="{digest}">0123456789ab</code>"#)
+        );
+        assert_eq!(version("v1.2").into_string(), r#"<code class="version">v1.2</code>"#);
     }
 }
