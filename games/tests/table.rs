@@ -123,6 +123,7 @@ fn play_out<G: Game>(mut state: G, seed: u64, check: impl Fn(&G, &Table, &str)) 
 #[test]
 fn gin_tables_show_no_hidden_card_and_the_discard_piles_top_gr_15_gr_16() {
     let mut steps = 0;
+    let known_shown = std::cell::Cell::new(0usize);
     for seed in 0..20 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let options = gin::Options { target: 25, ..common::random_gin_options(&mut rng) };
@@ -132,11 +133,21 @@ fn gin_tables_show_no_hidden_card_and_the_discard_piles_top_gr_15_gr_16() {
             let pile = table.pile("discard pile").unwrap();
             assert_eq!(pile.top.last().copied(), top, "{context}: the discard pile's top");
             assert_eq!(pile.count, state.discard_pile().len(), "{context}");
-            let stock = Game::public_view(state).stock_size;
-            assert_eq!(table.pile("stock").unwrap().count, stock, "{context}");
+            let view = Game::public_view(state);
+            assert_eq!(table.pile("stock").unwrap().count, view.stock_size, "{context}");
+            // GR-15's other half: the cards a seat took from the discard pile, and holds, are
+            // face up in its hand for everybody, and no others.
+            for (i, row) in table.seats.iter().enumerate() {
+                assert_eq!(
+                    sorted(&row.hand.shown),
+                    sorted(&view.known_cards[i].to_vec()),
+                    "{context}"
+                );
+            }
         });
     }
     assert!(steps > 1_000, "{steps} steps checked");
+    assert!(known_shown.get() > 100, "cards taken from the discard pile were seen face up");
 }
 
 #[test]
