@@ -41,7 +41,7 @@ pub(crate) async fn submit(
     };
     let arrived =
         tokio::time::timeout(timeout, receive(accounts, config, uploads, metadata, chunks));
-    let (bot, by, run, bytes, _slot) = arrived.await.map_err(|_| late())??;
+    let Received { bot, by, run, bytes, slot: _slot } = arrived.await.map_err(|_| late())??;
     let submitted = accounts
         .submit(bot.id, bytes, run, by, config.submission_limits)
         .await
@@ -61,16 +61,24 @@ pub(crate) async fn submit(
     })
 }
 
-/// The bot, who submits, the run command and the archive of a `SubmitBot` stream, read whole
-/// under the compressed limit, with the slot among the submissions at once that it holds until
-/// it is stored.
+/// A `SubmitBot` stream read whole, under the compressed limit.
+struct Received<'a> {
+    bot: BotAccount,
+    by: SubmittedBy,
+    run: Vec<String>,
+    bytes: Vec<u8>,
+    /// Its place among the submissions at once, held until it is stored.
+    slot: SemaphorePermit<'a>,
+}
+
+/// Reads a `SubmitBot` stream: its bot and credential first, then its archive.
 async fn receive<'a>(
     accounts: &Accounts,
     config: &Config,
     uploads: &'a Semaphore,
     metadata: &tonic::metadata::MetadataMap,
     mut chunks: Streaming<pb::SubmitBotChunk>,
-) -> Result<(BotAccount, SubmittedBy, Vec<String>, Vec<u8>, SemaphorePermit<'a>), Status> {
+) -> Result<Received<'a>, Status> {
     let first = chunks.message().await?.ok_or_else(|| {
         Status::invalid_argument("an empty SubmitBot stream: its first message names the bot")
     })?;
@@ -98,7 +106,7 @@ async fn receive<'a>(
             return Err(Status::resource_exhausted(over.to_string()));
         }
     }
-    Ok((bot, by, run, bytes, slot))
+    Ok(Received { bot, by, run, bytes, slot })
 }
 
 /// Who may submit for `name`: the organizer with the admin token, or the bot's author with
