@@ -1,12 +1,15 @@
 //! Three `cardroom serve` nodes on one PostgreSQL database (the test cluster of
-//! `CARDROOM_TEST_PG`) run one hosted ladder of registered random bots, three bots in each
-//! node's lobby, each the stock `random` binary started as README says. A node that does not
-//! lead the ladder is killed (SIGKILL) while it hosts a match, then the leader; the ladder goes on, a standby takes the ladder over, the restarted node claims
-//! matches again, every match of a rated set is recorded once, and the ratings equal a serial
-//! replay of the stored results. Spectators reach a match through any node: listed, asked
-//! about (`GetMatch`) and watched while it runs, and once over listed among the finished ones
-//! and its record read (`GetRecord`), also once its node is dead. Each node keeps its records
-//! in a directory of its own, so another node can answer only from the store.
+//! `CARDROOM_TEST_PG`) run one hosted ladder of three-seat tables among six registered random
+//! bots, two in each node's lobby, each the stock `random` binary started as README says on
+//! its node only. No node ever has three bots: every table borrows bots from other nodes (one
+//! pool), and every pair of bots meets. A node that does not lead the ladder is killed
+//! (SIGKILL) while it hosts a match, then the leader; the ladder goes on, a standby takes the
+//! ladder over, the restarted node hosts matches again, every match of a rated set is recorded
+//! once, no set rated before a kill is lost, and the ratings equal a serial replay of the
+//! stored results. Spectators reach a match through any node: listed, asked about
+//! (`GetMatch`) and watched while it runs, and once over listed among the finished ones and its
+//! record read (`GetRecord`), also once its node is dead. Each node keeps its records in a
+//! directory of its own, so another node can answer only from the store.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -30,11 +33,12 @@ mod support;
 
 use support::StockBot;
 
-const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 5\n\
-                      max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 6\n";
+const LADDER: &str = "name = \"trio\"\ngame = \"twenty_two\"\nseats = 3\nseed = 5\nrating = \"weng_lin\"\n\
+                      max_concurrent = 2\nabsent_ms = 3000\nmax_matches = 3\n";
 
-/// The ladder's `max_matches`: fewer than its bots could play at once on the three nodes.
-const MAX_MATCHES: u32 = 6;
+/// The ladder's `max_matches`: fewer than its bots could play at once (six bots of two
+/// streams each make four tables of three).
+const MAX_MATCHES: u32 = 3;
 
 /// What a node's log says when it becomes the ladder's scheduler.
 const LEADS: &str = "this node schedules the ladder";
@@ -151,9 +155,17 @@ async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<i64, LadderMat
     sets.into_iter().flat_map(|s| s.matches).map(|m| (m.id.0, m)).collect()
 }
 
-/// Whether every seat of `m` is one of `bots`.
-fn among(m: &LadderMatch, bots: &[BotId]) -> bool {
-    m.seats.iter().all(|seat| bots.contains(&seat.bot))
+/// Which node (by index, from its address) hosted each server match seen running, by server
+/// match id: what the test samples through the store as the ladder plays.
+type Hosts = Arc<Mutex<BTreeMap<String, usize>>>;
+
+/// The node (by index into `urls`) that hosts the running match `m` now: its lease owner's
+/// advertised address, from the nodes' heartbeats.
+async fn host_of(store: &dyn Store, urls: &[String], m: &LadderMatch) -> Option<usize> {
+    let owner = m.lease_owner.as_deref()?;
+    let nodes = store.nodes(0).await.unwrap();
+    let node = nodes.iter().find(|n| n.beat.owner == owner)?;
+    urls.iter().position(|url| *url == node.beat.advertise)
 }
 
 /// Waits until `more` sets more than now are rated.
@@ -169,7 +181,7 @@ async fn rated_more(store: &dyn Store, ladder: LadderId, more: usize, what: &str
 fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
     let Some(base) = test_pg_url("three_nodes_run_a_ladder") else { return };
     let dir = tempfile::tempdir().unwrap();
-    let (ladder_path, records) = (dir.path().join("duel.toml"), dir.path().join("records"));
+    let (ladder_path, records) = (dir.path().join("trio.toml"), dir.path().join("records"));
     std::fs::write(&ladder_path, LADDER).unwrap();
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
@@ -179,15 +191,15 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let mut nodes: Vec<Node> = (0..3)
             .map(|i| Node::start("127.0.0.1:0", &url, &ladder_path, &records.join(format!("n{i}"))))
             .collect();
-        // Three bots per node, each the stock `random` binary on its node only, as README
-        // starts it, with two streams (`--concurrency 2`).
+        // Two bots per node, each the stock `random` binary on its node only, as README starts
+        // it, with two streams (`--concurrency 2`).
         let random = support::example_bot("random");
         let mut node_bots: Vec<Vec<BotId>> = Vec::new();
         let mut names = BTreeMap::new();
         let mut processes = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             let mut bots = Vec::new();
-            for b in 0..3 {
+            for b in 0..2 {
                 let name = format!("n{i}b{b}");
                 let key = support::add_bot(&url, &name);
                 let id = store.bot_credential(&name).await.unwrap().unwrap().account.id;
@@ -200,13 +212,18 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             node_bots.push(bots);
         }
         let ladder = eventually("the ladder", || async {
-            store.ladder("duel").await.unwrap().map(|l| l.id)
+            store.ladder("trio").await.unwrap().map(|l| l.id)
         })
         .await;
-        // The most of the ladder's matches running at once on all nodes, sampled throughout.
+        let urls: Vec<String> = nodes.iter().map(|node| node.url.clone()).collect();
+        // The most of the ladder's matches running at once on all nodes, and the node hosting
+        // each match seen running, sampled throughout.
         let most_running = Arc::new(AtomicU32::new(0));
+        let hosts: Hosts = Arc::default();
         let monitor = {
-            let (store, most) = (Arc::clone(&store), Arc::clone(&most_running));
+            let (store, most, hosts) =
+                (Arc::clone(&store), Arc::clone(&most_running), Arc::clone(&hosts));
+            let urls = urls.clone();
             tokio::spawn(async move {
                 let mut every = tokio::time::interval(Duration::from_millis(20));
                 loop {
@@ -214,21 +231,48 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                     if let Ok(running) = store.running_matches(ladder, now_ms()).await {
                         most.fetch_max(running, Ordering::Relaxed);
                     }
+                    for m in matches(store.as_ref(), ladder).await.values() {
+                        let Some(id) = m.server_match_id.clone() else { continue };
+                        if m.state != MatchState::Running || hosts.lock().unwrap().contains_key(&id)
+                        {
+                            continue;
+                        }
+                        if let Some(host) = host_of(store.as_ref(), &urls, m).await {
+                            hosts.lock().unwrap().insert(id, host);
+                        }
+                    }
                 }
             })
+        };
+        let hosted_by = |host: usize, m: &LadderMatch| {
+            let id = m.server_match_id.as_deref().unwrap_or_default();
+            hosts.lock().unwrap().get(id) == Some(&host)
         };
         let leader = eventually("one leader", || async {
             let leading: Vec<usize> = (0..3).filter(|&i| nodes[i].leads()).collect();
             (leading.len() == 1).then(|| leading[0])
         })
         .await;
-        // Sets are played on every node.
-        eventually("matches done on every node", || async {
-            let all = matches(store.as_ref(), ladder).await;
-            node_bots
+        // One pool: every pair of bots meets at a table, though no node has three bots, and
+        // every node hosts matches, of bots from other nodes.
+        let all_bots: Vec<BotId> = node_bots.concat();
+        eventually("every pair of bots met, on every node", || async {
+            let done: Vec<LadderMatch> = matches(store.as_ref(), ladder)
+                .await
+                .into_values()
+                .filter(|m| m.state == MatchState::Done)
+                .collect();
+            let met = |a: BotId, b: BotId| {
+                done.iter().any(|m| {
+                    m.seats.iter().any(|s| s.bot == a) && m.seats.iter().any(|s| s.bot == b)
+                })
+            };
+            let pairs = all_bots
                 .iter()
-                .all(|bots| all.values().any(|m| m.state == MatchState::Done && among(m, bots)))
-                .then_some(())
+                .enumerate()
+                .flat_map(|(i, &a)| all_bots[i + 1..].iter().map(move |&b| (a, b)));
+            let hosting = (0..3).all(|host| done.iter().any(|m| hosted_by(host, m)));
+            (pairs.into_iter().all(|(a, b)| met(a, b)) && hosting).then_some(())
         })
         .await;
 
@@ -237,10 +281,10 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let (watched, end) = eventually("a match of another node listed and watched", || async {
             for m in matches(store.as_ref(), ladder).await.values() {
                 let Some(server_id) = m.server_match_id.clone() else { continue };
-                let Some(host) = (0..3).find(|&i| among(m, &node_bots[i])) else { continue };
                 if m.state != MatchState::Running {
                     continue;
                 }
+                let Some(host) = host_of(store.as_ref(), &urls, m).await else { continue };
                 let other = &nodes[(host + 1) % 3].url;
                 let mut client = CardroomClient::connect(other.clone()).await.unwrap();
                 let listed = running_listed(&mut client).await;
@@ -322,12 +366,13 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             let running: Vec<(i64, u32)> = matches(store.as_ref(), ladder)
                 .await
                 .values()
-                .filter(|m| m.state == MatchState::Running && among(m, &node_bots[victim]))
+                .filter(|m| m.state == MatchState::Running && hosted_by(victim, m))
                 .map(|m| (m.id.0, m.attempt))
                 .collect();
             (!running.is_empty()).then_some(running)
         };
         // What it ran as it died (a match it finished before is done and not among them).
+        let rated_before_kills = store.rated_sets(ladder).await.unwrap();
         let killed_running = support::kill_while_running(
             &mut nodes[victim].process,
             "a match running on the victim",
@@ -339,7 +384,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         let recorded = matches(store.as_ref(), ladder)
             .await
             .into_values()
-            .find(|m| m.state == MatchState::Done && among(m, &node_bots[victim]))
+            .find(|m| m.state == MatchState::Done && hosted_by(victim, m))
             .expect("a match the killed node recorded");
         let server_id = recorded.server_match_id.clone().unwrap();
         let mut client = CardroomClient::connect(nodes[leader].url.clone()).await.unwrap();
@@ -357,7 +402,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         assert_eq!(Some(record), store.ladder_record(recorded.id).await.unwrap());
 
         // Started again (a new process on the same address), its bots come back to it and it
-        // plays.
+        // hosts matches.
         let restarted_ms = now_ms();
         let addr = nodes[victim].url.trim_start_matches("http://").to_owned();
         nodes[victim] = Node::start(&addr, &url, &ladder_path, &records.join("restarted"));
@@ -367,7 +412,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
                 .values()
                 .any(|m| {
                     m.state == MatchState::Done
-                        && among(m, &node_bots[victim])
+                        && hosted_by(victim, m)
                         && m.started_ms.is_some_and(|started| started > restarted_ms)
                 })
                 .then_some(())
@@ -395,8 +440,12 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
         }
 
         // Every match of a rated set was recorded once: done, with its record, each its own
-        // server match; the matches killed with their node were played again or voided.
+        // server match; the matches killed with their node were played again or voided; no set
+        // rated before the kills was lost or changed.
         let rated = store.rated_sets(ladder).await.unwrap();
+        for set in &rated_before_kills {
+            assert!(rated.contains(set), "set {} rated before the kills is kept", set.index);
+        }
         let mut server_ids = HashSet::new();
         for m in rated.iter().flat_map(|s| &s.matches) {
             assert_eq!(m.state, MatchState::Done, "match {} of a rated set", m.id.0);
@@ -415,7 +464,7 @@ fn three_nodes_run_a_ladder_through_the_death_of_a_node_and_of_the_leader() {
             store.rating_changes(ladder).await.unwrap().iter().map(|c| c.set_index).collect();
         sets.dedup();
         assert_eq!(sets, rated.iter().map(|s| s.index).collect::<Vec<_>>());
-        assert_ratings_replay(store.as_ref(), ladder, RatingSystem::Glicko2).await;
+        assert_ratings_replay(store.as_ref(), ladder, RatingSystem::WengLin).await;
         assert_ne!(standby, leader);
         // Every bot process is still there, the killed nodes' bots waiting for them to return.
         for process in &processes {

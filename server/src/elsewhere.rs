@@ -89,7 +89,7 @@ pub(crate) struct Peers {
 impl Peers {
     /// The channel to the node at `address` (`http://…` or `https://…`, the system's roots
     /// trusted), connected at its first call.
-    fn channel(&self, address: &str) -> Result<Channel, Status> {
+    pub(crate) fn channel(&self, address: &str) -> Result<Channel, Status> {
         let mut channels = self.channels.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(channel) = channels.get(address) {
             return Ok(channel.clone());

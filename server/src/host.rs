@@ -16,6 +16,7 @@ use cardroom_store::{NewFailure, ThinkSummary};
 use tokio::sync::oneshot;
 use tonic::Status;
 
+use crate::lend::{self, Borrowed};
 use crate::registry::{MatchRequest, Registry};
 
 /// A handle on a running server's matches and lobby: clone it freely.
@@ -39,12 +40,45 @@ pub struct HostedMatch {
     pub options_json: String,
     /// The deal's seed.
     pub seed: u64,
-    /// Per seat, seat 0 first: the lobby name of the bot that takes it.
-    pub seats: Vec<String>,
+    /// Per seat, seat 0 first: the bot that takes it, and where it waits.
+    pub seats: Vec<HostedSeatFrom>,
     /// Move time per decision in milliseconds (0: the server's default).
     pub move_ms: u32,
     /// Time bank per match in milliseconds (0: the server's default).
     pub bank_ms: u32,
+}
+
+/// The bot of one seat of a hosted match, and where it waits: in this node's lobby, or in the
+/// lobby of another node of the store, which lends it (its stream stays there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostedSeatFrom {
+    /// The lobby name of the bot.
+    pub bot: String,
+    /// The node it waits on, if not this one.
+    pub lender: Option<Lender>,
+}
+
+impl HostedSeatFrom {
+    /// A bot waiting in this node's lobby.
+    pub fn here(bot: impl Into<String>) -> HostedSeatFrom {
+        HostedSeatFrom { bot: bot.into(), lender: None }
+    }
+}
+
+/// Another node of the store, as one that lends a bot: the address it advertises, and its
+/// secret, from its heartbeat in the store.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Lender {
+    /// Its advertised address (`http://…` or `https://…`).
+    pub address: String,
+    /// Its secret.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for Lender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lender").field("address", &self.address).finish_non_exhaustive()
+    }
 }
 
 /// One seat of a hosted match at its end.
@@ -129,9 +163,27 @@ impl Host {
         self.registry.lobby_arrivals()
     }
 
-    /// Creates `request`'s match from the lobby (every seat's bot must be waiting) and starts
-    /// it.
-    pub fn start(&self, request: HostedMatch) -> Result<Started, HostError> {
+    /// This process's secret, which the other nodes of its store present to borrow a bot of
+    /// its lobby: what its heartbeat writes in the store.
+    pub fn node_secret(&self) -> &str {
+        self.registry.node_secret()
+    }
+
+    /// Creates `request`'s match and starts it: each seat's bot must be waiting, in this
+    /// node's lobby or in its lender's (borrowed first, all at once; if one cannot be, none
+    /// is kept and nothing starts).
+    pub async fn start(&self, request: HostedMatch) -> Result<Started, HostError> {
+        let peers = self.registry.peers();
+        let borrowing = request.seats.iter().enumerate().filter_map(|(seat, from)| {
+            let lender = from.lender.as_ref()?;
+            let lender = (lender.address.as_str(), lender.secret.as_str());
+            Some(lend::borrow(&self.registry, peers, lender, &from.bot, seat))
+        });
+        let borrowed: Vec<Borrowed> = futures::future::join_all(borrowing)
+            .await
+            .into_iter()
+            .collect::<Result<_, Status>>()
+            .map_err(HostError::Refused)?;
         let (report, end) = oneshot::channel();
         let request = MatchRequest {
             game: wire::game_to_pb(request.game),
@@ -139,7 +191,12 @@ impl Host {
             seats: request.seats.len() as u32,
             seed: Some(request.seed),
             clock: Some(pb::Clock { move_ms: request.move_ms, bank_ms: request.bank_ms }),
-            lobby_bots: request.seats,
+            lobby_bots: request
+                .seats
+                .into_iter()
+                .map(|from| if from.lender.is_some() { String::new() } else { from.bot })
+                .collect(),
+            borrowed,
         };
         let (match_id, _) =
             self.registry.create_reported(request, Some(report)).map_err(HostError::Refused)?;

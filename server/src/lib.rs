@@ -16,6 +16,7 @@ mod elsewhere;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod host;
+mod lend;
 mod listing;
 mod match_task;
 mod metrics;
@@ -43,8 +44,9 @@ use tracing::{info, warn};
 pub use config::Config;
 pub use elsewhere::PROXIED_METADATA;
 pub use host::{
-    Host, HostError, HostedEnd, HostedMatch, HostedSeat, LadderCommand, LadderControl,
-    LadderControlError, LadderSummary, MAX_FAILURES_KEPT, ResumedBot, Started,
+    Host, HostError, HostedEnd, HostedMatch, HostedSeat, HostedSeatFrom, LadderCommand,
+    LadderControl, LadderControlError, LadderSummary, Lender, MAX_FAILURES_KEPT, ResumedBot,
+    Started,
 };
 pub use metrics::ServerMetrics;
 pub use service::NODE_METADATA;
@@ -141,9 +143,13 @@ async fn serve(
     let service = cardroom_proto::server::cardroom_server::CardroomServer::new(service::Cardroom {
         registry: registry.clone(),
         ladders,
-        peers: Default::default(),
+        peers: Arc::clone(registry.peers()),
         throttle: Arc::new(throttle),
         uploads: Arc::new(tokio::sync::Semaphore::new(config.submissions_at_once)),
+    })
+    .max_decoding_message_size(config.max_message_bytes);
+    let lending = cardroom_proto::server::nodes_server::NodesServer::new(lend::Lending {
+        registry: registry.clone(),
     })
     .max_decoding_message_size(config.max_message_bytes);
     let (health_reporter, health) = tonic_health::server::health_reporter();
@@ -188,6 +194,7 @@ async fn serve(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(service)
+        .add_service(lending)
         // No Nagle: a decision is a small message each way, and delaying it costs ~40 ms.
         .serve_with_incoming_shutdown(
             TcpIncoming::from(listener).with_nodelay(Some(true)),

@@ -998,6 +998,7 @@ mod tests {
             seed: Some(11),
             clock: None,
             lobby_bots: Vec::new(),
+            borrowed: Vec::new(),
         };
         let started = Instant::now();
         let (id, _) = registry.create_match(request).unwrap();

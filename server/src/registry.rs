@@ -25,9 +25,11 @@ use tracing::{info, warn};
 
 use crate::clock::ClockRules;
 use crate::config::Config;
+use crate::elsewhere::Peers;
 use crate::host::HostedEnd;
+use crate::lend::{Borrowed, Lent};
 use crate::listing::{self, MatchIndex, PageQuery};
-use crate::match_task::{Command, MatchSetup, MatchTask, Watched};
+use crate::match_task::{Command, Connect, MatchSetup, MatchTask, Watched};
 use crate::stats::Stats;
 use crate::token::{random_hex, random_seed};
 
@@ -66,11 +68,20 @@ pub(crate) struct Seated {
     pub(crate) handle: MatchHandle,
 }
 
+/// Where a waiting bot goes.
+pub(crate) enum Placement {
+    /// A seat of a match here.
+    Seated(Seated),
+    /// Lent to another node of the store, for a match it hosts (`crate::lend`): the waiter
+    /// hands its stream over.
+    Lent(oneshot::Sender<Lent>),
+}
+
 struct Waiting {
     id: u64,
     /// The registered bot waiting, if it is one: it holds the seat it is given.
     account: Option<String>,
-    reply: oneshot::Sender<Result<Seated, Status>>,
+    reply: oneshot::Sender<Result<Placement, Status>>,
 }
 
 /// A match request: game, options and seats, as in `CreateMatch`.
@@ -82,6 +93,8 @@ pub(crate) struct MatchRequest {
     pub(crate) clock: Option<pb::Clock>,
     /// Per seat (or empty): the lobby name of the bot that takes it, or "".
     pub(crate) lobby_bots: Vec<String>,
+    /// Bots other nodes lent for seats whose `lobby_bots` name is "" (`crate::lend`).
+    pub(crate) borrowed: Vec<Borrowed>,
 }
 
 #[derive(Default)]
@@ -114,6 +127,11 @@ struct Shared {
     stats: Stats,
     /// Counts the lobby's arrivals: what a host waiting for bots watches (`crate::host`).
     lobby_arrivals: watch::Sender<u64>,
+    /// This process's secret, which another node of its store presents to borrow a bot
+    /// (`crate::lend`).
+    node_secret: String,
+    /// Channels to the other nodes of a shared store.
+    peers: Arc<Peers>,
 }
 
 /// The handle: clone it freely.
@@ -136,12 +154,24 @@ impl Registry {
                 tasks: TaskTracker::new(),
                 stats: Stats::new(),
                 lobby_arrivals: watch::Sender::new(0),
+                node_secret: random_hex(),
+                peers: Arc::default(),
             }),
         }
     }
 
     pub(crate) fn config(&self) -> &Config {
         &self.shared.config
+    }
+
+    /// This process's secret, which the other nodes of its store present to borrow a bot.
+    pub(crate) fn node_secret(&self) -> &str {
+        &self.shared.node_secret
+    }
+
+    /// Channels to the other nodes of a shared store, shared by every request through them.
+    pub(crate) fn peers(&self) -> &Arc<Peers> {
+        &self.shared.peers
     }
 
     pub(crate) fn stats(&self) -> &Stats {
@@ -269,6 +299,15 @@ impl Registry {
                 state.players()
             )));
         }
+        for borrowed in &request.borrowed {
+            let named = request.lobby_bots.get(borrowed.seat).is_some_and(|name| !name.is_empty());
+            if borrowed.seat >= usize::from(state.players()) || named {
+                return Err(Status::internal(format!(
+                    "seat {} of a borrowed bot is not a free seat of the match",
+                    borrowed.seat
+                )));
+            }
+        }
         let id = random_hex();
         let tokens: Vec<String> = (0..state.players()).map(|_| random_hex()).collect();
         let (tx, rx) = mpsc::channel(COMMAND_BUFFER);
@@ -284,9 +323,16 @@ impl Registry {
             registry.running.insert(id.clone(), MatchHandle { commands: tx.clone() });
             registry.index.created(&id, listing::now_ms());
             for (seat, token) in tokens.iter().enumerate() {
-                // A lobby seat is held from the start by the registered bot it goes to.
-                let holder =
-                    lobby.iter().find(|(s, _)| *s == seat).and_then(|(_, w)| w.account.clone());
+                // A lobby seat is held from the start by the registered bot it goes to, as is a
+                // borrowed one (the lending node checked its key).
+                let holder = lobby
+                    .iter()
+                    .find(|(s, _)| *s == seat)
+                    .and_then(|(_, w)| w.account.clone())
+                    .or_else(|| {
+                        let borrowed = request.borrowed.iter().find(|b| b.seat == seat);
+                        borrowed.and_then(|b| b.account.clone())
+                    });
                 let seat = SeatRef { match_id: id.clone(), seat: Seat(seat as u8), holder };
                 registry.tokens.insert(token.clone(), seat);
             }
@@ -305,9 +351,17 @@ impl Registry {
         for (seat, waiter) in lobby {
             let seat =
                 SeatRef { match_id: id.clone(), seat: Seat(seat as u8), holder: waiter.account };
-            let _ = waiter
-                .reply
-                .send(Ok(Seated { seat, handle: MatchHandle { commands: tx.clone() } }));
+            let seated = Seated { seat, handle: MatchHandle { commands: tx.clone() } };
+            let _ = waiter.reply.send(Ok(Placement::Seated(seated)));
+        }
+        for borrowed in request.borrowed {
+            let connect = Connect {
+                seat: Seat(borrowed.seat as u8),
+                joining: borrowed.joining,
+                inbound: borrowed.inbound,
+            };
+            // A new task's queue has room for every seat.
+            let _ = tx.try_send(Command::Connect(Box::new(connect)));
         }
         Ok((id, tokens))
     }
@@ -340,7 +394,7 @@ impl Registry {
         queue: pb::QueueRequest,
         id: u64,
         account: Option<String>,
-    ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
+    ) -> Result<oneshot::Receiver<Result<Placement, Status>>, Status> {
         let game = pb::Game::try_from(queue.game).unwrap_or(pb::Game::Unspecified);
         // Validate and canonicalise the options, so that equal requests share a queue.
         let options = match wire::game_from_pb(queue.game) {
@@ -363,8 +417,15 @@ impl Registry {
     }
 
     fn seat_queue(&self, game: pb::Game, options_json: String, seats: u32, waiting: Vec<Waiting>) {
-        let request =
-            MatchRequest { game, options_json, seats, seed: None, clock: None, lobby_bots: vec![] };
+        let request = MatchRequest {
+            game,
+            options_json,
+            seats,
+            seed: None,
+            clock: None,
+            lobby_bots: vec![],
+            borrowed: vec![],
+        };
         let created = self.create_match(request);
         // Random seats: the order of arrival must not decide who deals or leads.
         let mut slots: Vec<usize> = (0..waiting.len()).collect();
@@ -378,7 +439,7 @@ impl Registry {
                     self.seat(&tokens[slot]).and_then(|(seat, handle)| {
                         let handle =
                             handle.ok_or_else(|| Status::unavailable("the match ended at once"))?;
-                        Ok(Seated { seat, handle })
+                        Ok(Placement::Seated(Seated { seat, handle }))
                     })
                 }
                 Err(status) => Err(status.clone()),
@@ -394,7 +455,7 @@ impl Registry {
         name: String,
         id: u64,
         account: Option<String>,
-    ) -> Result<oneshot::Receiver<Result<Seated, Status>>, Status> {
+    ) -> Result<oneshot::Receiver<Result<Placement, Status>>, Status> {
         if name.is_empty() {
             return Err(Status::invalid_argument("a lobby name cannot be empty"));
         }
@@ -407,6 +468,34 @@ impl Registry {
         }
         self.shared.lobby_arrivals.send_modify(|arrivals| *arrivals = arrivals.wrapping_add(1));
         Ok(receiver)
+    }
+
+    /// Sets aside the oldest live stream waiting in the lobby under `name` for another node
+    /// (`crate::lend`): its waiter hands it over through the receiver returned, with the
+    /// registered bot it is, if one.
+    pub(crate) fn lend(
+        &self,
+        name: &str,
+    ) -> Result<(oneshot::Receiver<Lent>, Option<String>), Status> {
+        let mut registry = self.lock();
+        let waiting = registry.lobby.get_mut(name);
+        let lent = waiting.and_then(|waiting| {
+            while !waiting.is_empty() {
+                let waiter = waiting.remove(0);
+                let (handover, lent) = oneshot::channel();
+                if waiter.reply.send(Ok(Placement::Lent(handover))).is_ok() {
+                    return Some((lent, waiter.account));
+                }
+            }
+            None
+        });
+        registry.lobby.retain(|_, waiting| !waiting.is_empty());
+        lent.ok_or_else(|| {
+            Status::failed_precondition(format!(
+                "no stream of {} waits in this node's lobby",
+                cardroom_store::Echo(name)
+            ))
+        })
     }
 
     /// A receiver that sees every arrival in the lobby.

@@ -18,10 +18,11 @@ use tracing::info;
 use crate::accounts;
 use crate::elsewhere::{self, Peer, Peers};
 use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
+use crate::lend::Lent;
 use crate::listing::{self, Elsewhere, PageQuery, page_by_name};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
-use crate::registry::{MatchHandle, MatchRequest, Registry, Seated};
+use crate::registry::{MatchHandle, MatchRequest, Placement, Registry};
 use crate::status::read_error;
 use crate::submissions;
 use crate::throttle::{self, AuthThrottle};
@@ -34,14 +35,14 @@ pub(crate) struct Cardroom {
     pub(crate) ladders: Option<Arc<dyn LadderControl>>,
     /// Channels to the other nodes of a shared store, for the `GetMatch` and `Watch` of a
     /// match one hosts.
-    pub(crate) peers: Peers,
+    pub(crate) peers: Arc<Peers>,
     /// Failed authentication, throttled per peer address and per bot name.
     pub(crate) throttle: Arc<AuthThrottle>,
     /// The submissions being received: at most `Config::submissions_at_once`.
     pub(crate) uploads: Arc<tokio::sync::Semaphore>,
 }
 
-type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
+pub(crate) type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 
 /// The trailing metadata key naming the node that hosts a match asked of another node.
 pub const NODE_METADATA: &str = "cardroom-node";
@@ -421,6 +422,7 @@ impl cardroom_server::Cardroom for Cardroom {
             seed: request.seed,
             clock: request.clock,
             lobby_bots: request.lobby_bots,
+            borrowed: Vec::new(),
         })?;
         info!(%match_id, ?game, "match created");
         let seats = tokens
@@ -859,10 +861,10 @@ fn check_name(field: &str, name: &str, max_bytes: usize) -> Result<(), Status> {
 }
 
 /// Waits (in a queue or the lobby) until the bot is seated, unless it goes away first, then
-/// connects it to its match.
-async fn wait_to_be_seated(
+/// connects it to its match (or hands its stream over to the `Lend` of another node).
+pub(crate) async fn wait_to_be_seated(
     registry: Registry,
-    seated: tokio::sync::oneshot::Receiver<Result<Seated, Status>>,
+    seated: tokio::sync::oneshot::Receiver<Result<Placement, Status>>,
     joining: Joining,
     mut inbound: Streaming<pb::BotMessage>,
 ) {
@@ -874,7 +876,12 @@ async fn wait_to_be_seated(
         }
     };
     match seated {
-        Ok(Ok(seated)) => connect(&seated.handle, seated.seat.seat, joining, inbound).await,
+        Ok(Ok(Placement::Seated(seated))) => {
+            connect(&seated.handle, seated.seat.seat, joining, inbound).await;
+        }
+        Ok(Ok(Placement::Lent(handover))) => {
+            let _ = handover.send(Lent { joining, inbound });
+        }
         Ok(Err(status)) => {
             let _ = joining.tx.send(Err(status)).await;
         }

@@ -18,6 +18,10 @@ pub struct NodeBeat {
     pub advertise: String,
     /// The bots waiting in its lobby now, by name, with how many of each one's streams wait.
     pub lobby: Vec<(String, u32)>,
+    /// A random secret of the process, new at each start: another node that asks it for a bot
+    /// of its lobby (to seat at a match it hosts) presents it. Only the store's readers learn
+    /// it, and they are trusted with everything.
+    pub secret: String,
 }
 
 /// A node as the store last heard of it.
@@ -302,6 +306,11 @@ pub(crate) const MIGRATION: &str = "
     );
     CREATE INDEX nodes_by_seen ON nodes (seen_ms);";
 
+/// Migration 12, the same SQL on both backends: each node's secret, which the other nodes
+/// present when they ask it for a bot of its lobby.
+pub(crate) const SECRET_MIGRATION: &str =
+    "ALTER TABLE nodes ADD COLUMN secret TEXT NOT NULL DEFAULT '';";
+
 /// A lobby as the `lobby` column holds it. A name with a tab or a line break (no registered
 /// bot's: registered names are letters, digits, `.`, `_` and `-`) is left out.
 pub(crate) fn encode_lobby(lobby: &[(String, u32)]) -> String {
@@ -331,9 +340,10 @@ pub(crate) fn node_row(
     started_ms: i64,
     seen_ms: i64,
     lobby: &str,
+    secret: String,
 ) -> Result<NodeRow, crate::StoreError> {
     Ok(NodeRow {
-        beat: NodeBeat { owner, advertise, lobby: decode_lobby(lobby)? },
+        beat: NodeBeat { owner, advertise, lobby: decode_lobby(lobby)?, secret },
         started_ms,
         seen_ms,
     })

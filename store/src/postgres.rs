@@ -74,6 +74,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::reads::LEADERBOARD_COUNTS,
     // 11: bot submissions: each archive, its version (SHA-256) and its run command.
     crate::submissions::POSTGRES_MIGRATION,
+    // 12: each node's secret, which the others present when they ask it for a bot.
+    crate::nodes::SECRET_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of

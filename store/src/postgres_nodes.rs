@@ -183,10 +183,11 @@ pub(crate) async fn beat_node(
         .conn()
         .await?
         .exec(
-            "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
-             VALUES ($1, $2, $3, $3, $4)
-             ON CONFLICT (owner) DO UPDATE SET advertise = $2, seen_ms = $3, lobby = $4",
-            &[&beat.owner, &beat.advertise, &now_ms, &encode_lobby(&beat.lobby)],
+            "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby, secret)
+             VALUES ($1, $2, $3, $3, $4, $5)
+             ON CONFLICT (owner) DO UPDATE SET advertise = $2, seen_ms = $3, lobby = $4,
+                 secret = $5",
+            &[&beat.owner, &beat.advertise, &now_ms, &encode_lobby(&beat.lobby), &beat.secret],
         )
         .await?;
     Ok(())
@@ -197,17 +198,25 @@ pub(crate) async fn nodes(store: &PgStore, seen_since_ms: i64) -> Result<Vec<Nod
         .conn()
         .await?
         .rows(
-            "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= $1
+            "SELECT owner, advertise, started_ms, seen_ms, lobby, secret FROM nodes WHERE seen_ms >= $1
              ORDER BY owner",
             &[&seen_since_ms],
         )
         .await?;
-    rows.iter()
-        .map(|row| {
-            let lobby: String = row.try_get(4)?;
-            node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby)
-        })
-        .collect()
+    rows.iter().map(node_of).collect()
+}
+
+/// A node's row from the columns `owner, advertise, started_ms, seen_ms, lobby, secret`.
+fn node_of(row: &tokio_postgres::Row) -> Result<NodeRow, StoreError> {
+    let lobby: String = row.try_get(4)?;
+    node_row(
+        row.try_get(0)?,
+        row.try_get(1)?,
+        row.try_get(2)?,
+        row.try_get(3)?,
+        &lobby,
+        row.try_get(5)?,
+    )
 }
 
 pub(crate) async fn note_hosting(
@@ -242,15 +251,13 @@ pub(crate) async fn hosting_node(
         .conn()
         .await?
         .opt(
-            "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+            "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby, n.secret
              FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
              WHERE m.server_match_id = $1 AND m.state = 'running'",
             &[&server_match_id],
         )
         .await?;
-    let Some(row) = row else { return Ok(None) };
-    let lobby: String = row.try_get(4)?;
-    node_row(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?, &lobby).map(Some)
+    row.as_ref().map(node_of).transpose()
 }
 
 /// Lists the matches other nodes host (`ladder_matches_by_state` finds the running ones).

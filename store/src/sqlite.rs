@@ -69,6 +69,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::reads::LEADERBOARD_COUNTS,
     // 11: bot submissions: each archive, its version (SHA-256) and its run command.
     crate::submissions::SQLITE_MIGRATION,
+    // 12: each node's secret, which the others present when they ask it for a bot.
+    crate::nodes::SECRET_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.

@@ -95,27 +95,29 @@ pub(crate) fn beat_node(
     now_ms: i64,
 ) -> Result<(), StoreError> {
     conn.execute(
-        "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby)
-         VALUES (?1, ?2, ?3, ?3, ?4)
-         ON CONFLICT (owner) DO UPDATE SET advertise = ?2, seen_ms = ?3, lobby = ?4",
-        params![beat.owner, beat.advertise, now_ms, encode_lobby(&beat.lobby)],
+        "INSERT INTO nodes (owner, advertise, started_ms, seen_ms, lobby, secret)
+         VALUES (?1, ?2, ?3, ?3, ?4, ?5)
+         ON CONFLICT (owner) DO UPDATE SET advertise = ?2, seen_ms = ?3, lobby = ?4,
+                 secret = ?5",
+        params![beat.owner, beat.advertise, now_ms, encode_lobby(&beat.lobby), beat.secret],
     )?;
     Ok(())
 }
 
 pub(crate) fn nodes(conn: &mut Connection, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT owner, advertise, started_ms, seen_ms, lobby FROM nodes WHERE seen_ms >= ?1
+        "SELECT owner, advertise, started_ms, seen_ms, lobby, secret FROM nodes WHERE seen_ms >= ?1
          ORDER BY owner",
     )?;
     let rows = stmt
         .query_map(params![seen_since_ms], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get::<_, String>(4)?))
+            let lobby: String = row.get(4)?;
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, lobby, row.get(5)?))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter()
-        .map(|(owner, advertise, started, seen, lobby)| {
-            node_row(owner, advertise, started, seen, &lobby)
+        .map(|(owner, advertise, started, seen, lobby, secret)| {
+            node_row(owner, advertise, started, seen, &lobby, secret)
         })
         .collect()
 }
@@ -125,7 +127,7 @@ const NOTE_HOSTING: &str = "UPDATE ladder_matches SET server_match_id = ?4
      WHERE id = ?1 AND state = 'running' AND lease_owner = ?2 AND attempt = ?3";
 
 /// The statement that finds a running ladder match's node by the match's server id.
-const HOSTING_NODE: &str = "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby
+const HOSTING_NODE: &str = "SELECT n.owner, n.advertise, n.started_ms, n.seen_ms, n.lobby, n.secret
      FROM ladder_matches m JOIN nodes n ON n.owner = m.lease_owner
      WHERE m.server_match_id = ?1 AND m.state = 'running'";
 
@@ -150,7 +152,7 @@ pub(crate) fn hosting_node(
     let mut rows = stmt.query(params![server_match_id])?;
     let Some(row) = rows.next()? else { return Ok(None) };
     let lobby: String = row.get(4)?;
-    node_row(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, &lobby).map(Some)
+    node_row(row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, &lobby, row.get(5)?).map(Some)
 }
 
 /// The statement that lists the matches other nodes host (`ladder_matches_by_state` finds the

@@ -18,30 +18,34 @@
 //! them too), and then
 //!
 //! - the leader alone rates the complete sets in set order, returns the matches of dead nodes
-//!   to planned, voids the sets that cannot be played, and plans new sets, each among bots that
-//!   wait in ONE node's lobby (the nodes' heartbeats carry their lobbies: the `nodes` module);
-//! - every node claims ([`Store::claim_ready`]) the planned matches whose bots all wait in its
-//!   own lobby, hosts them under its lease, renews the lease, and commits each result under its
-//!   claim.
+//!   to planned, voids the sets that cannot be played, and plans new sets among the bots that
+//!   wait on any live node (one pool: the nodes' heartbeats carry their lobbies, the `nodes`
+//!   module);
+//! - every node claims ([`Store::claim_ready`]) the planned matches it hosts (the node where
+//!   most of a match's bots wait: `pool.rs`), borrows the bots that wait on other nodes
+//!   (`cardroom_server`'s `Lend`), hosts them under its lease, renews the lease, and commits
+//!   each result under its claim.
 //!
-//! So a bot's stream never moves between nodes. On a store of one node's own (SQLite) the node
-//! always leads, and on start every running match of an earlier process returns to planned; on
-//! a shared store, a starting node takes back nothing: the leader returns a match to planned
-//! once its node has stopped its heartbeat (or its lease has expired), never a live node's.
+//! A bot's stream never moves between nodes: its node passes its messages on. On a store of
+//! one node's own (SQLite) the node always leads, and on start every running match of an
+//! earlier process returns to planned; on a shared store, a starting node takes back nothing:
+//! the leader returns a match to planned once its node has stopped its heartbeat (or its
+//! lease has expired), never a live node's.
 
 mod config;
 mod metrics;
 mod nodes;
 mod plan;
+mod pool;
 mod standings;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cardroom_server::{
-    Host, HostError, HostedEnd, HostedMatch, LadderCommand, LadderControl, LadderControlError,
-    LadderSummary, ResumedBot,
+    Host, HostError, HostedEnd, HostedMatch, HostedSeatFrom, LadderCommand, LadderControl,
+    LadderControlError, LadderSummary, Lender, ResumedBot,
 };
 use cardroom_store::{
     BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
@@ -64,6 +68,7 @@ pub use standings::{
 use cardroom_rank::duplicate::{derive_seed, rotations};
 use cardroom_rank::fair::BotNow;
 use cardroom_rank::rating::{PairedResult, Rating, RatingError, RatingSystem, Ratings};
+use pool::{NodeLobby, Pool};
 
 /// A call of the shared store, timed under the method's name in the runner's store latency:
 /// `timed!(shared, claim_ready(args…))` is `shared.store.claim_ready(args…)`, timed.
@@ -547,6 +552,9 @@ struct Runner {
     /// When this node planned each open set it planned (a set waiting for a busy bot waits
     /// `wait_ms` at most).
     planned_at: HashMap<u64, Instant>,
+    /// When a match this node tried to start could not be (a bot borrowed from another node
+    /// was no longer there): it is not tried again before that node's next heartbeat.
+    not_started: HashMap<LadderMatchId, Instant>,
 }
 
 impl Runner {
@@ -587,6 +595,7 @@ impl Runner {
             evidence,
             snapshot: SnapshotThrottle::default(),
             planned_at: HashMap::new(),
+            not_started: HashMap::new(),
         })
     }
 
@@ -820,73 +829,59 @@ impl Runner {
     }
 
     /// Starts what can start and, leading, voids what cannot be played and plans new sets for
-    /// idle bots (on each node, among the bots waiting there).
+    /// idle bots, among the bots waiting on every live node of the store (one pool).
     async fn schedule(&mut self) -> Result<(), HostedError> {
         let own = self.shared.run_id.clone();
-        let mut free = self.waiting(&own, &self.shared.host.lobby()).await?;
-        // The other live nodes' bots, by node (a shared store, leading: the heartbeats).
-        let mut elsewhere = Vec::new();
-        if self.leading && self.shared.store.is_shared() {
+        let here = self.waiting(&own, &self.shared.host.lobby(), true).await?;
+        let mut pool =
+            Pool { lobbies: vec![NodeLobby { owner: own.clone(), lender: None, free: here }] };
+        if self.shared.store.is_shared() {
+            // The other live nodes' lobbies, from their heartbeats.
             for node in timed!(self.shared, nodes(nodes::alive_since_ms())).await? {
-                if node.beat.owner == own {
+                let beat = node.beat;
+                // A node that advertises no address cannot lend its bots.
+                if beat.owner == own || beat.advertise.is_empty() {
                     continue;
                 }
-                let lobby = node.beat.lobby.into_iter().map(|(name, n)| (name, n as usize));
-                let waiting = self.waiting(&node.beat.owner, &lobby.collect()).await?;
-                elsewhere.push((node.beat.owner, waiting));
+                let lobby = beat.lobby.into_iter().map(|(name, n)| (name, n as usize)).collect();
+                let leading = self.leading;
+                let free = self.waiting(&beat.owner, &lobby, leading).await?;
+                let lender = Lender { address: beat.advertise, secret: beat.secret };
+                pool.lobbies.push(NodeLobby { owner: beat.owner, lender: Some(lender), free });
             }
-            self.requeue_gone().await;
+            if self.leading {
+                self.requeue_gone().await;
+            }
         }
         if self.leading {
-            let mut anywhere = free.clone();
-            for (&bot, &n) in elsewhere.iter().flat_map(|(_, free)| free) {
-                *anywhere.entry(bot).or_default() += n;
-            }
+            let anywhere = pool.anywhere();
             self.void_unplayable(&anywhere).await?;
             self.void_waited_out(&anywhere).await?;
         }
-        self.start_planned(&mut free).await?;
+        self.start_planned(&mut pool).await?;
         if self.leading {
-            // One set per lobby in turn, from a lobby that moves on with the sets planned: under
-            // the ladder's cap, no node's bots wait while another node's take every free place.
-            let lobbies = 1 + elsewhere.len();
-            let (mut turn, mut idle) = (self.next_set as usize, 0);
-            while idle < lobbies {
-                let lobby = turn % lobbies;
-                turn += 1;
-                let planned = match lobby.checked_sub(1) {
-                    None => self.plan_one(&free, &own).await?,
-                    Some(other) => {
-                        let (node, free) = &elsewhere[other];
-                        self.plan_one(free, node).await?
-                    }
-                };
-                if !planned {
-                    idle += 1;
-                    continue;
-                }
-                idle = 0;
-                if lobby == 0 {
-                    self.start_planned(&mut free).await?;
-                }
+            while self.plan_one(&pool.anywhere()).await? {
+                self.start_planned(&mut pool).await?;
             }
         }
         Ok(())
     }
 
     /// The ladder's bots waiting in `node`'s lobby (`lobby`), by id, with their free streams;
-    /// a registered bot the ladder admits is entered in it when first seen.
+    /// a registered bot the ladder admits is entered in it when first seen, if `enter` (this
+    /// node's own lobby, or any when it leads).
     async fn waiting(
         &mut self,
         node: &str,
         lobby: &HashMap<String, usize>,
+        enter: bool,
     ) -> Result<HashMap<BotId, usize>, HostedError> {
         self.registered(lobby).await?;
         let now = Instant::now();
         let mut free: HashMap<BotId, usize> = HashMap::new();
         for (name, &waiting) in lobby {
             let Some(&id) = self.registered.get(name) else { continue };
-            if !self.file.admits(name) {
+            if !self.file.admits(name) || !(enter || self.bots.contains_key(&id)) {
                 continue;
             }
             if !self.bots.contains_key(&id) {
@@ -969,16 +964,8 @@ impl Runner {
         })
     }
 
-    /// Whether the bots of a set were last seen waiting on different nodes: no node can host
-    /// its matches, whose bots must all wait in its lobby.
-    fn apart(&self, bots: &[BotId]) -> bool {
-        let nodes: BTreeSet<&str> =
-            bots.iter().filter_map(|bot| self.bots.get(bot)?.node.as_deref()).collect();
-        nodes.len() > 1
-    }
-
-    /// Voids every open set that has a planned match with a bot that left (or bots now on
-    /// different nodes) and nothing running.
+    /// Voids every open set that has a planned match with a bot that left, and nothing
+    /// running.
     async fn void_unplayable(&mut self, free: &HashMap<BotId, usize>) -> Result<(), HostedError> {
         let playing: HashSet<BotId> = self
             .open
@@ -990,11 +977,6 @@ impl Runner {
         let mut void = Vec::new();
         for set in self.open.values() {
             if set.matches.iter().any(|m| m.state == MatchState::Running) {
-                continue;
-            }
-            let planned = set.matches.iter().any(|m| m.state == MatchState::Planned);
-            if planned && self.apart(&set.bots) {
-                void.push((set.index, "its bots wait on different nodes".to_owned()));
                 continue;
             }
             let gone = set
@@ -1055,9 +1037,9 @@ impl Runner {
         Ok(())
     }
 
-    /// How the adaptive schedule sees each bot seen in `node`'s lobby ([`BotNow`]), with the
-    /// sets each has planned or running, and its table ([`Evidence::fair_table`]).
-    fn fair_table(&self, free: &HashMap<BotId, usize>, node: &str) -> Option<Vec<BotId>> {
+    /// How the adaptive schedule sees each bot ([`BotNow`]), with the sets each has planned or
+    /// running, and its table ([`Evidence::fair_table`]).
+    fn fair_table(&self, free: &HashMap<BotId, usize>) -> Option<Vec<BotId>> {
         let mut held = HashSet::new();
         let mut playing = HashSet::new();
         let mut in_flight: HashMap<BotId, u64> = HashMap::new();
@@ -1077,7 +1059,7 @@ impl Runner {
         let now = self
             .bots
             .iter()
-            .filter(|(_, b)| b.paused.is_none() && b.node.as_deref().is_none_or(|n| n == node))
+            .filter(|(_, b)| b.paused.is_none())
             .filter_map(|(&id, b)| {
                 let state = if held.contains(&id) {
                     BotNow::Held
@@ -1094,33 +1076,40 @@ impl Runner {
         self.evidence.fair_table(&now, &in_flight, usize::from(self.file.seats))
     }
 
-    /// Claims and starts every planned match whose bots can all play now.
-    async fn start_planned(&mut self, free: &mut HashMap<BotId, usize>) -> Result<(), HostedError> {
+    /// Claims and starts every planned match whose bots can all play now, somewhere in the
+    /// pool, and which this node hosts ([`Pool::seat`]).
+    async fn start_planned(&mut self, pool: &mut Pool) -> Result<(), HostedError> {
         let running = self.running_anywhere();
+        self.not_started.retain(|_, at| at.elapsed() < nodes::BEAT);
         let mut startable = Vec::new();
         for set in self.open.values() {
-            for m in set.matches.iter().filter(|m| m.state == MatchState::Planned) {
+            let planned = set.matches.iter().filter(|m| m.state == MatchState::Planned);
+            for m in planned.filter(|m| !self.not_started.contains_key(&m.id)) {
                 if running + startable.len() as u32 >= self.file.max_matches {
                     break;
                 }
                 let bots: Vec<BotId> = m.seats.iter().map(|s| s.bot).collect();
-                if bots.iter().all(|&bot| self.can_play(bot, free)) {
-                    for bot in &bots {
-                        if let Some(n) = free.get_mut(bot) {
-                            *n -= 1;
-                        }
-                        if let Some(state) = self.bots.get_mut(bot) {
-                            // Counted now, so the cap holds within this pass.
-                            state.running += 1;
-                        }
-                    }
-                    startable.push(bots);
+                let may_play = |bot: &BotId| {
+                    let state = self.bots.get(bot);
+                    state
+                        .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
+                };
+                if !bots.iter().all(may_play) {
+                    continue;
                 }
+                let Some(seating) = pool.seat(&bots, m.id) else { continue };
+                for bot in &bots {
+                    if let Some(state) = self.bots.get_mut(bot) {
+                        // Counted now, so the cap holds within this pass.
+                        state.running += 1;
+                    }
+                }
+                startable.push(seating);
             }
         }
-        for bots in startable {
-            if !self.start(&bots).await {
-                for bot in &bots {
+        for seating in startable {
+            if !self.start(&seating).await {
+                for (bot, _) in &seating {
                     if let Some(state) = self.bots.get_mut(bot) {
                         state.running -= 1;
                     }
@@ -1130,16 +1119,18 @@ impl Runner {
         Ok(())
     }
 
-    /// Claims the earliest planned match among `bots` (the one looked at, or one before it that
-    /// another node gave back meanwhile) and starts it; returns whether it runs.
-    async fn start(&mut self, bots: &[BotId]) -> bool {
+    /// Claims the earliest planned match among the bots of `seating` (the one looked at, or one
+    /// before it that another node gave back meanwhile) and starts it, each bot taken from
+    /// where `seating` says; returns whether it runs.
+    async fn start(&mut self, seating: &[(BotId, Option<Lender>)]) -> bool {
+        let bots: Vec<BotId> = seating.iter().map(|(bot, _)| *bot).collect();
         let lease = Lease {
             owner: self.shared.run_id.clone(),
             until_ms: now_ms() + LEASE.as_millis() as i64,
         };
         // The store counts every node's running matches: the cap holds across nodes.
         let limit = ClaimLimit { claims: 1, running: self.file.max_matches };
-        let claimed = timed!(self.shared, claim_ready(self.id(), bots, &lease, now_ms(), limit));
+        let claimed = timed!(self.shared, claim_ready(self.id(), &bots, &lease, now_ms(), limit));
         let claim = match claimed.await {
             Ok(claims) => match claims.into_iter().next() {
                 Some(claim) => {
@@ -1169,7 +1160,10 @@ impl Runner {
         };
         let seats = seated
             .iter()
-            .map(|bot| self.bots.get(bot).map_or_else(String::new, |b| b.name.clone()))
+            .map(|bot| HostedSeatFrom {
+                bot: self.bots.get(bot).map_or_else(String::new, |b| b.name.clone()),
+                lender: seating.iter().find(|(b, _)| b == bot).and_then(|(_, l)| l.clone()),
+            })
             .collect();
         let request = HostedMatch {
             game: self.file.game,
@@ -1179,7 +1173,7 @@ impl Runner {
             move_ms: self.file.move_ms,
             bank_ms: self.file.bank_ms,
         };
-        match self.shared.host.start(request) {
+        match self.shared.host.start(request).await {
             Ok(started) => {
                 if self.shared.store.is_shared() {
                     // So that a spectator asking another node is told this one's address.
@@ -1199,8 +1193,9 @@ impl Runner {
                 true
             }
             Err(error) => {
-                // A bot left the lobby since it was looked at: the match waits, planned.
+                // A bot left its lobby since it was looked at: the match waits, planned.
                 info!(match_id = id.0, cause = %error, "match not started");
+                self.not_started.insert(id, Instant::now());
                 if let Err(error) = timed!(self.shared, release_match(&claim)).await {
                     warn!(match_id = id.0, cause = %error, "match not released");
                 }
@@ -1217,14 +1212,10 @@ impl Runner {
         }
     }
 
-    /// Plans one new set for the bots of `node`'s lobby (`free`): by the adaptive schedule among
-    /// every bot there, free or busy (a set for a busy bot waits for it), else among the bots
-    /// that wait, may play and have no planned match yet; returns whether it did.
-    async fn plan_one(
-        &mut self,
-        free: &HashMap<BotId, usize>,
-        node: &str,
-    ) -> Result<bool, HostedError> {
+    /// Plans one new set for the bots of the pool (`free`, every node's): by the adaptive
+    /// schedule among every bot, free or busy (a set for a busy bot waits for it), else among
+    /// the bots that wait, may play and have no planned match yet; returns whether it did.
+    async fn plan_one(&mut self, free: &HashMap<BotId, usize>) -> Result<bool, HostedError> {
         let planned_unstarted: usize = self
             .open
             .values()
@@ -1257,7 +1248,7 @@ impl Runner {
                 plan::Next::Wait | plan::Next::Done => None,
             }
         } else if adaptive {
-            self.fair_table(free, node)
+            self.fair_table(free)
         } else {
             let candidates: Vec<BotId> = self
                 .bots

@@ -2,9 +2,9 @@
 //! learns from the others'.
 //!
 //! Every node writes a heartbeat to the store's `nodes` table every [`BEAT`] (and soon after a
-//! bot arrives in its lobby): its lease owner name, the address it advertises and the bots
-//! waiting in its lobby. A ladder's scheduler reads the live nodes' lobbies to plan tables of
-//! bots that wait on one node (the node that will claim and host the set's matches), and takes a
+//! bot arrives in its lobby): its lease owner name, the address it advertises, the bots
+//! waiting in its lobby and its secret (which the others present to borrow a bot). A ladder's
+//! scheduler reads the live nodes' lobbies as one pool (`pool.rs`), and takes a
 //! node not seen for [`NODE_TTL`] as dead: the matches it was running return to planned
 //! (`Requeue::OwnerGone`) without waiting for their leases to run out. The same heartbeat
 //! picks up the ladders created, paused, resumed or closed through another node.
@@ -48,6 +48,7 @@ pub(super) async fn beat_once(shared: &Shared) {
         owner: shared.run_id.clone(),
         advertise: shared.advertise.clone(),
         lobby: lobby_beat(&shared.host.lobby()),
+        secret: shared.host.node_secret().to_owned(),
     };
     if let Err(error) = super::timed!(shared, beat_node(&beat, now_ms())).await {
         warn!(cause = %error, "the node's heartbeat was not stored");

@@ -335,6 +335,7 @@ pub(crate) async fn node_heartbeats_tell_live_nodes_and_requeue_a_dead_ones_matc
         owner: owner.into(),
         advertise: format!("http://{owner}:50051"),
         lobby: lobby.iter().map(|&(name, n)| (name.to_owned(), n)).collect(),
+        secret: format!("secret of {owner}"),
     };
     store.beat_node(&beat("live", &[("alice", 2)]), 100).await.unwrap();
     store.beat_node(&beat("dead", &[("bob", 1)]), 100).await.unwrap();
@@ -407,6 +408,7 @@ pub(crate) async fn a_node_lists_the_matches_other_live_nodes_host(store: Arc<dy
         owner: owner.into(),
         advertise: format!("http://{owner}:50051"),
         lobby: Vec::new(),
+        secret: String::new(),
     };
     for owner in ["here", "there", "gone"] {
         store.beat_node(&beat(owner), if owner == "gone" { 100 } else { 1_000 }).await.unwrap();
@@ -460,6 +462,7 @@ pub(crate) async fn a_node_lists_the_matches_other_nodes_recorded(store: Arc<dyn
                 owner: "there".into(),
                 advertise: "http://there:50051".into(),
                 lobby: Vec::new(),
+                secret: String::new(),
             },
             1_000,
         )
