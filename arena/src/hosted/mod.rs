@@ -34,6 +34,7 @@ mod metrics;
 mod nodes;
 mod plan;
 mod standings;
+mod unstored;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -540,6 +541,8 @@ struct Runner {
     requeued: Option<Instant>,
     ended_tx: mpsc::UnboundedSender<Ended>,
     ended: mpsc::UnboundedReceiver<Ended>,
+    /// Results not stored yet, tried again at every step (`unstored.rs`).
+    unstored: VecDeque<unstored::Unstored>,
     /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
     evidence: Evidence,
     /// When the standings snapshot is written.
@@ -584,6 +587,7 @@ impl Runner {
             requeued: None,
             ended_tx,
             ended,
+            unstored: VecDeque::new(),
             evidence,
             snapshot: SnapshotThrottle::default(),
             planned_at: HashMap::new(),
@@ -618,6 +622,7 @@ impl Runner {
             }
             // Stopping, it rates what completes and starts nothing.
             let status = if stopped { LadderStatus::Paused } else { status };
+            self.retry_unstored().await;
             if let Err(error) = self.step(status).await {
                 warn!(ladder = %self.ladder.spec.name, cause = %error, "ladder step failed");
                 // Lead again from what the store holds (a set planned by a node that led
@@ -1358,29 +1363,8 @@ impl Runner {
             record_json: end.record_json.clone(),
             failures: end.seats.iter().flat_map(|s| s.failures.iter().cloned()).collect(),
         };
-        if let Err(error) = timed!(self.shared, finish_match(&result, now_ms())).await {
-            warn!(match_id = claim.id.0, cause = %error, "result not stored: the match will be played again");
-            self.shared.metrics.released(&self.ladder.spec.name, metrics::Released::NotStored);
-            if timed!(self.shared, release_match(&claim)).await.is_ok() {
-                self.set_match_state(set, claim.id, MatchState::Planned);
-            }
-            return;
-        }
-        self.shared.metrics.stored(&self.ladder.spec.name, &result.failures);
-        if let Some(m) =
-            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id))
-        {
-            m.state = MatchState::Done;
-            for (seat, played) in m.seats.iter_mut().zip(&end.seats) {
-                seat.place = Some(played.place);
-                seat.forfeited = played.forfeited;
-                seat.version = Some(played.version.clone());
-                seat.failure = played.failures.first().map(|f| f.kind);
-            }
-        }
-        for (bot, played) in bots.iter().zip(&end.seats) {
-            self.check_health(*bot, played.failures.first()).await;
-        }
+        let pending = unstored::Unstored { set, bots, end, result, since: Instant::now() };
+        self.store_result(pending, false).await;
     }
 
     /// Counts `bot`'s latest match and pauses it if too many of its recent ones failed.
