@@ -43,6 +43,11 @@ pub(crate) struct ServeArgs {
     /// How long a Play stream may take to send its Join, in milliseconds.
     #[arg(long, env = "CARDROOM_JOIN_TIMEOUT_MS", default_value_t = 10_000)]
     join_timeout_ms: u64,
+    /// How often the server pings a bot's connection that has sent nothing, and how long it
+    /// waits for the answer before closing it, in milliseconds (0: never): a silent link's bot
+    /// leaves the lobby and loses its seats' connection.
+    #[arg(long, env = "CARDROOM_KEEP_ALIVE_MS", default_value_t = 10_000)]
+    keep_alive_ms: u64,
     /// The most matches running at once.
     #[arg(long, env = "CARDROOM_MAX_MATCHES", default_value_t = 10_000)]
     max_matches: usize,
@@ -250,6 +255,7 @@ impl ServeArgs {
             max_connections: self.max_connections,
             max_pending_joins: self.max_pending_joins,
             join_timeout: Duration::from_millis(self.join_timeout_ms),
+            keep_alive: (self.keep_alive_ms > 0).then(|| Duration::from_millis(self.keep_alive_ms)),
             max_move_time: Duration::from_millis(self.max_move_ms),
             max_bank_time: Duration::from_millis(self.max_bank_ms),
             max_name_bytes: self.max_name_bytes,

@@ -322,8 +322,9 @@ fn bounded_config(
 /// Checks a pooled connection before it is handed out again if it was last handed out longer
 /// than `bound` ago: it sat idle that long, or a call that timed out on it gave it back. A link
 /// gone silent without closing looks alive to the pool until something is asked of it; one
-/// round trip within `bound` tells, and a connection that fails it is dropped for a new one. A
-/// connection in steady use is handed out with no check.
+/// round trip within a quarter of `bound` tells (so that one call can get past several silent
+/// connections), and a connection that fails it is dropped for a new one. A connection in
+/// steady use is handed out with no check.
 async fn check_if_idle(
     client: &mut deadpool_postgres::ClientWrapper,
     metrics: deadpool_postgres::Metrics,
@@ -332,7 +333,7 @@ async fn check_if_idle(
     if metrics.last_used() <= bound {
         return Ok(());
     }
-    match tokio::time::timeout(bound, client.simple_query("")).await {
+    match tokio::time::timeout(bound / 4, client.simple_query("")).await {
         Ok(Ok(_)) => Ok(()),
         Ok(Err(error)) => Err(HookError::Backend(error)),
         Err(_) => Err(HookError::message("the connection did not answer: dropped")),

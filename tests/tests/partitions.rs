@@ -24,17 +24,23 @@ use std::time::{Duration, Instant};
 
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_rank::RatingSystem;
+use cardroom_server::Config;
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
 use cardroom_store::{
     LadderId, LadderMatch, MatchState, NODE_TTL, Store, StoreError, StoreOptions,
 };
 use cardroom_tests::{
-    Break, Proxy, TestServer, assert_ratings_replay, eventually, hosted_server, lobby_bot, register,
+    Break, Proxy, TestServer, assert_ratings_replay, eventually, hosted_server_with, lobby_bot,
+    register,
 };
 use prometheus_client::registry::Registry;
 
 /// The nodes' bound on a store call: short, so that a cut is noticed in a test's time.
 const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How often a node pings a bot's connection that has sent nothing, and how long it waits for
+/// the answer.
+const KEEP_ALIVE: Duration = Duration::from_secs(1);
 
 /// The ladder: two-seat Twenty-Two; a bot plays at most one match on each node at once.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 11\n\
@@ -52,11 +58,13 @@ struct Node {
 }
 
 impl Node {
-    /// A node over the store at `url`, bounded as [`CALL_TIMEOUT`] says.
+    /// A node over the store at `url`, bounded as [`CALL_TIMEOUT`] says, that pings its bots'
+    /// silent connections every [`KEEP_ALIVE`].
     async fn start(url: &str) -> Node {
         let options = StoreOptions { call_timeout: CALL_TIMEOUT };
         let store = cardroom_store::open_with(url, options).await.unwrap();
-        let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+        let keep_alive = |config: &mut Config| config.keep_alive = Some(KEEP_ALIVE);
+        let (server, hosted) = hosted_server_with(Arc::clone(&store), keep_alive).await;
         let mut metrics = Registry::default();
         hosted.register_metrics(&mut metrics);
         Node { store, server, hosted, metrics }
@@ -296,4 +304,66 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_millis() as i64)
+}
+
+/// The ladder of the bots' partition: a short clock (100 ms a move, no bank), so that a seat
+/// cut off loses its match in a test's time, and a health check that pauses no bot for it.
+const QUICK_LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\nseats = 2\nseed = 13\n\
+                            max_concurrent = 2\nabsent_ms = 3000\nmove_ms = 100\nbank_ms = 1\n\
+                            [health]\nwindow = 5\nmax_failures = 0\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_its_bots_records_their_losses_and_they_come_back() {
+    let Some(base) = test_pg_url("a_node_cut_off_from_its_bots") else { return };
+    let (url, store, keys) = setup(&base).await;
+    let a = Node::start(&url).await;
+    let b = Node::start(&url).await;
+    // The bots reach A through the proxy, B directly.
+    let proxy = Proxy::start(a.server.addr).await;
+    bots_on(&format!("http://{}", proxy.addr), &keys);
+    bots_on(&b.server.url(), &keys);
+    a.hosted.open(&HostedLadderFile::parse(QUICK_LADDER).unwrap(), QUICK_LADDER).await.unwrap();
+    let ladder = store.ladder("duel").await.unwrap().unwrap().id;
+    let a_id = a.hosted.run_id().to_owned();
+    let timeouts = "cardroom_ladder_failures_total{ladder=\"duel\",kind=\"timeout\"}";
+
+    eventually("matches done on A and B", || async {
+        (a.results() >= 2 && b.results() >= 2).then_some(())
+    })
+    .await;
+    let failed_before = a.counted(timeouts);
+    proxy.break_links(Break::Partition);
+    let cut = Instant::now();
+    // What A plays with the silent bots ends by the clock, recorded with their time-outs, until
+    // its pings find the links silent: then its lobby is empty, and it starts nothing more.
+    let emptied = eventually("A's lobby emptied", || async {
+        let since = now_ms() - NODE_TTL.as_millis() as i64;
+        let nodes = store.nodes(since).await.unwrap();
+        let beat = nodes.into_iter().find(|n| n.beat.owner == a_id)?;
+        let running = running_on(store.as_ref(), ladder, &a_id).await;
+        (beat.beat.lobby.is_empty() && running.is_empty()).then(|| cut.elapsed())
+    })
+    .await;
+    let failed = a.counted(timeouts) - failed_before;
+    eprintln!(
+        "A's lobby emptied {emptied:?} after the cut (keep-alive {KEEP_ALIVE:?}); \
+         {failed} seats' time-outs recorded meanwhile"
+    );
+    assert!(emptied < 4 * KEEP_ALIVE + Duration::from_secs(2), "{emptied:?}");
+    assert!(failed >= 1, "the silent seats' matches were recorded with their time-outs");
+    // The ladder plays on through B meanwhile.
+    let b_results = b.results();
+    eventually("results on B", || async { (b.results() >= b_results + 3).then_some(()) }).await;
+    let a_results = a.results();
+
+    // Healed: the bots' runners come back to A by themselves, and play there.
+    proxy.break_links(Break::None);
+    let healed = Instant::now();
+    let back = eventually("the bots playing on A again", || async {
+        (a.results() >= a_results + 2).then(|| healed.elapsed())
+    })
+    .await;
+    eprintln!("the bots play on A again {back:?} after the heal");
+    let stored = a.stop().await + b.stop().await;
+    assert_each_result_once(store.as_ref(), ladder, stored).await;
 }
