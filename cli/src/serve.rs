@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
 use cardroom_server::{Config, TlsIdentity};
-use cardroom_store::StoreLatency;
+use cardroom_store::{StoreLatency, StoreOptions};
 use prometheus_client::registry::Registry;
 
 use crate::LogFormat;
@@ -43,6 +43,11 @@ pub(crate) struct ServeArgs {
     /// How long a Play stream may take to send its Join, in milliseconds.
     #[arg(long, env = "CARDROOM_JOIN_TIMEOUT_MS", default_value_t = 10_000)]
     join_timeout_ms: u64,
+    /// How often the server pings a bot's connection that has sent nothing, and how long it
+    /// waits for the answer before closing it, in milliseconds (0: never): a silent link's bot
+    /// leaves the lobby and loses its seats' connection.
+    #[arg(long, env = "CARDROOM_KEEP_ALIVE_MS", default_value_t = 10_000)]
+    keep_alive_ms: u64,
     /// The most matches running at once.
     #[arg(long, env = "CARDROOM_MAX_MATCHES", default_value_t = 10_000)]
     max_matches: usize,
@@ -110,6 +115,12 @@ pub(crate) struct ServeArgs {
     /// every hosted ladder in it that is not closed resumes.
     #[arg(long, env = "CARDROOM_STORE")]
     store: Option<String>,
+    /// The longest a call of a shared store (`postgres://…`) may take, in milliseconds: past
+    /// it the call fails, so a node cut off from its database notices within this time
+    /// (docs/deploy.md, "Partitions"). It also bounds a transaction a silent node left open,
+    /// and (twice it) a ladder's scheduler lock held by a node that fell silent.
+    #[arg(long, env = "CARDROOM_STORE_TIMEOUT_MS", default_value_t = 10_000, requires = "store")]
+    store_timeout_ms: u64,
     /// A hosted ladder file (TOML): the server runs the ladder itself among the registered bots
     /// waiting in its lobby, created in the store or resumed from it; repeatable (needs --store).
     #[arg(long = "ladder", requires = "store")]
@@ -244,6 +255,7 @@ impl ServeArgs {
             max_connections: self.max_connections,
             max_pending_joins: self.max_pending_joins,
             join_timeout: Duration::from_millis(self.join_timeout_ms),
+            keep_alive: (self.keep_alive_ms > 0).then(|| Duration::from_millis(self.keep_alive_ms)),
             max_move_time: Duration::from_millis(self.max_move_ms),
             max_bank_time: Duration::from_millis(self.max_bank_ms),
             max_name_bytes: self.max_name_bytes,
@@ -277,6 +289,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let store = args.store.clone();
+    let store_timeout_ms = args.store_timeout_ms;
     let advertise = args.advertise.clone();
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr;
@@ -289,7 +302,8 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         // The store calls of the hot path, timed: a bot's Join (its account) and the ladders.
         let store_latency = StoreLatency::default();
         if let Some(store) = store {
-            let store = cardroom_store::open(&store)
+            let options = StoreOptions { call_timeout: Duration::from_millis(store_timeout_ms) };
+            let store = cardroom_store::open_with(&store, options)
                 .await
                 .with_context(|| format!("opening the store {store}"))?;
             let accounts = cardroom_store::Accounts::new(std::sync::Arc::clone(&store));

@@ -28,6 +28,11 @@ pub struct Config {
     /// How long a `Play` stream may take to send its `Join`; one that takes longer ends with
     /// DEADLINE_EXCEEDED.
     pub join_timeout: Duration,
+    /// How often the server pings a bot's connection that has sent nothing (HTTP/2 PING), and
+    /// how long it waits for the answer before it closes the connection; none never pings. A
+    /// link gone silent (a partition, a middlebox that lost its state) is so noticed: the
+    /// bot's waiting streams leave the lobby, and its seats lose their connection.
+    pub keep_alive: Option<Duration>,
     /// The longest move time a match may ask for (`Clock.move_ms`); more is INVALID_ARGUMENT.
     pub max_move_time: Duration,
     /// The largest bank a match may ask for (`Clock.bank_ms`); more is INVALID_ARGUMENT.
@@ -107,6 +112,7 @@ impl Default for Config {
             max_connections: 10_000,
             max_pending_joins: 1_000,
             join_timeout: Duration::from_secs(10),
+            keep_alive: Some(Duration::from_secs(10)),
             max_move_time: Duration::from_secs(60),
             max_bank_time: Duration::from_secs(15 * 60),
             max_name_bytes: 64,

@@ -164,7 +164,9 @@ async fn serve(
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
-    let mut builder = tonic::transport::Server::builder();
+    let mut builder = tonic::transport::Server::builder()
+        .http2_keepalive_interval(config.keep_alive)
+        .http2_keepalive_timeout(config.keep_alive);
     if let Some(identity) = &config.tls {
         let tls = ServerTlsConfig::new()
             .identity(identity.to_tonic())

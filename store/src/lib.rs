@@ -269,6 +269,19 @@ pub enum StoreError {
         /// The attempt it claimed.
         attempt: u32,
     },
+    /// A call of a shared store (PostgreSQL) that took longer than its bound
+    /// ([`StoreOptions::call_timeout`]): the database is out of reach, or stalled. Nothing is
+    /// known of what the call did: a write may have committed or not.
+    #[error(
+        "the store's {operation} took longer than {} ms: the database is out of reach or stalled",
+        .after.as_millis()
+    )]
+    Timeout {
+        /// The `Store` method.
+        operation: &'static str,
+        /// Its bound.
+        after: std::time::Duration,
+    },
     /// A stored value this code cannot read.
     #[error("the store holds a value this cardroom cannot read: {0}")]
     Corrupt(String),
@@ -685,11 +698,33 @@ impl std::str::FromStr for StoreUrl {
 
 /// Opens the store at `url` (see [`StoreUrl`]), bringing its schema up to date.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    open_with(url, StoreOptions::default()).await
+}
+
+/// [`open`] with `options`.
+pub async fn open_with(url: &str, options: StoreOptions) -> Result<Arc<dyn Store>, StoreError> {
     Ok(match url.parse()? {
         StoreUrl::Sqlite(path) => Arc::new(SqliteStore::open(path).await?),
         StoreUrl::SqliteMemory => Arc::new(SqliteStore::in_memory().await?),
-        StoreUrl::Postgres(url) => Arc::new(PgStore::connect(&url).await?),
+        StoreUrl::Postgres(url) => Arc::new(PgStore::connect_with(&url, options).await?),
     })
+}
+
+/// How a store is opened. Only a shared store (PostgreSQL) uses it: a SQLite file is on the
+/// node's own disk, where no link can be cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    /// The longest a store call may take, a free connection and a new one included: past it the
+    /// call fails with [`StoreError::Timeout`]. It also bounds what the database holds for a
+    /// node that fell silent: a transaction it left open, and a ladder's scheduler lock (twice
+    /// this) once its session stops answering (docs/deploy.md, "Partitions").
+    pub call_timeout: std::time::Duration,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions { call_timeout: std::time::Duration::from_secs(10) }
+    }
 }
 
 #[cfg(test)]

@@ -11,11 +11,14 @@
 //! (`postgres_nodes`).
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::GenericClient;
-use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{
+    Hook, HookError, Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime,
+};
 use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
@@ -31,8 +34,8 @@ use crate::{
     AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
     HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
     LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoredRating,
-    VERSIONS_KEPT,
+    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoreOptions,
+    StoredRating, VERSIONS_KEPT,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -88,8 +91,8 @@ const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, 
 /// The most connections one node keeps open.
 const POOL_SIZE: usize = 16;
 
-/// How long a query waits for a free connection, or for a new one, before it fails.
-const POOL_TIMEOUT: Duration = Duration::from_secs(10);
+/// How many TCP keep-alive probes go unanswered before a connection is given up.
+const KEEPALIVE_PROBES: u32 = 3;
 
 /// The store in a PostgreSQL database.
 #[derive(Clone)]
@@ -101,6 +104,8 @@ pub struct PgStore {
     connector: Connector,
     /// The ladders this handle schedules, each with its lock's connection.
     leadership: Arc<Leadership>,
+    /// The longest a call may take ([`StoreOptions::call_timeout`]).
+    call_timeout: Duration,
     /// The server and database, for `Debug` (never the password).
     target: String,
 }
@@ -115,12 +120,19 @@ impl PgStore {
     /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
     /// with libpq's parameters, e.g. `?options=-csearch_path%3Dladder` for a schema, and
     /// `?sslmode=verify-full&sslrootcert=ca.pem` for TLS, which always checks the server's
-    /// certificate and name) and brings its schema up to date.
+    /// certificate and name) and brings its schema up to date, with the default
+    /// [`StoreOptions`].
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
-        let (mut config, connector) = tls::parse(url)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(POOL_TIMEOUT);
-        }
+        PgStore::connect_with(url, StoreOptions::default()).await
+    }
+
+    /// [`PgStore::connect`] with `options`: every call of the store ends within
+    /// `options.call_timeout`, answered or failed with [`StoreError::Timeout`], whatever the
+    /// link to the database does (the migrations at the start excepted: one may take long).
+    pub async fn connect_with(url: &str, options: StoreOptions) -> Result<PgStore, StoreError> {
+        let bound = options.call_timeout;
+        let (config, connector) = tls::parse(url)?;
+        let config = bounded_config(config, url, bound);
         let target = describe(&config);
         let manager = Manager::from_config(
             config.clone(),
@@ -130,11 +142,22 @@ impl PgStore {
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
             .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(POOL_TIMEOUT))
-            .create_timeout(Some(POOL_TIMEOUT))
+            .wait_timeout(Some(bound))
+            .create_timeout(Some(bound))
+            .recycle_timeout(Some(bound))
+            .pre_recycle(Hook::async_fn(move |client, metrics| {
+                Box::pin(check_if_idle(client, *metrics, bound))
+            }))
             .build()
             .map_err(|error| StoreError::Backend(Box::new(error)))?;
-        let store = PgStore { pool, config, connector, leadership: Arc::default(), target };
+        let store = PgStore {
+            pool,
+            config,
+            connector,
+            leadership: Arc::default(),
+            call_timeout: bound,
+            target,
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -158,6 +181,25 @@ impl PgStore {
     /// The ladders this handle schedules.
     pub(crate) fn leadership(&self) -> &Leadership {
         &self.leadership
+    }
+
+    /// The longest a call may take.
+    pub(crate) fn call_timeout(&self) -> Duration {
+        self.call_timeout
+    }
+
+    /// `call` (the `Store` method `operation`), failed with [`StoreError::Timeout`] once it has
+    /// taken [`StoreOptions::call_timeout`]. A call dropped so drops its connection's future
+    /// with it: the connection goes back to the pool, checked before its next use
+    /// ([`check_if_idle`]), and a transaction it left open is rolled back by the server.
+    async fn bounded<T>(
+        &self,
+        operation: &'static str,
+        call: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        tokio::time::timeout(self.call_timeout, call)
+            .await
+            .unwrap_or(Err(StoreError::Timeout { operation, after: self.call_timeout }))
     }
 
     /// A connection from the pool.
@@ -232,6 +274,73 @@ pub(crate) trait Cached: GenericClient + Sync {
 }
 
 impl<C: GenericClient + Sync> Cached for C {}
+
+/// `config` (read from `url`) with the bounds every connection of a shared store keeps, each
+/// where the URL names none of its own, in libpq's terms:
+///
+/// - `connect_timeout`: a connection is made within `bound`;
+/// - TCP keep-alives after `bound` idle, every third of it, three unanswered probes: a link
+///   that went dark while idle is given up in about twice `bound`;
+/// - `tcp_user_timeout` of `bound`: a link that went dark while data was in flight is given up
+///   once that data has waited `bound` for its acknowledgement;
+/// - on the server's side, a transaction left idle for `bound` is ended
+///   (`idle_in_transaction_session_timeout`), with its row and claim locks: a node that falls
+///   silent in the middle of a claim holds up the others' claims no longer than that.
+///
+/// The keep-alives and the user timeout see only a link whose packets are lost: a peer that
+/// still acknowledges but never answers (a stalled server, a middlebox holding the connection)
+/// is bounded by the call's own timeout ([`PgStore::bounded`]).
+fn bounded_config(
+    mut config: tokio_postgres::Config,
+    url: &str,
+    bound: Duration,
+) -> tokio_postgres::Config {
+    let named = |key: &str| tls::names(url, key);
+    if !named("connect_timeout") {
+        config.connect_timeout(bound);
+    }
+    if !named("keepalives_idle") {
+        config.keepalives_idle(bound);
+    }
+    if !named("keepalives_interval") {
+        config.keepalives_interval((bound / 3).max(Duration::from_secs(1)));
+    }
+    if !named("keepalives_retries") {
+        config.keepalives_retries(KEEPALIVE_PROBES);
+    }
+    if !named("tcp_user_timeout") {
+        config.tcp_user_timeout(bound);
+    }
+    // First, so that the URL's own `-c idle_in_transaction_session_timeout=…` wins.
+    let options = format!(
+        "-c idle_in_transaction_session_timeout={} {}",
+        bound.as_millis(),
+        config.get_options().unwrap_or_default()
+    );
+    config.options(options.trim_end());
+    config
+}
+
+/// Checks a pooled connection before it is handed out again if it was last handed out longer
+/// than `bound` ago: it sat idle that long, or a call that timed out on it gave it back. A link
+/// gone silent without closing looks alive to the pool until something is asked of it; one
+/// round trip within a quarter of `bound` tells (so that one call can get past several silent
+/// connections), and a connection that fails it is dropped for a new one. A connection in
+/// steady use is handed out with no check.
+async fn check_if_idle(
+    client: &mut deadpool_postgres::ClientWrapper,
+    metrics: deadpool_postgres::Metrics,
+    bound: Duration,
+) -> Result<(), HookError> {
+    if metrics.last_used() <= bound {
+        return Ok(());
+    }
+    match tokio::time::timeout(bound / 4, client.simple_query("")).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(error)) => Err(HookError::Backend(error)),
+        Err(_) => Err(HookError::message("the connection did not answer: dropped")),
+    }
+}
 
 /// `user@host:port/database` of a connection's configuration.
 fn describe(config: &tokio_postgres::Config) -> String {
@@ -345,26 +454,29 @@ impl Store for PgStore {
         key_hash: KeyHash,
         now_ms: i64,
     ) -> Result<BotAccount, StoreError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await?;
-        let inserted = tx
-            .one(
-                &format!(
-                    "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms)
-                     VALUES ($1, $2, $3, $3) RETURNING {ACCOUNT_COLUMNS}"
-                ),
-                &[&name, &key_hash.0.as_slice(), &now_ms],
-            )
-            .await;
-        let row = match inserted {
-            Err(error) if is_unique_violation(&error) => {
-                return Err(StoreError::NameTaken(name.to_owned()));
-            }
-            other => other?,
-        };
-        let account = credential(&row)?.account;
-        tx.commit().await?;
-        Ok(account)
+        self.bounded("register_bot", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            let inserted = tx
+                .one(
+                    &format!(
+                        "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms)
+                         VALUES ($1, $2, $3, $3) RETURNING {ACCOUNT_COLUMNS}"
+                    ),
+                    &[&name, &key_hash.0.as_slice(), &now_ms],
+                )
+                .await;
+            let row = match inserted {
+                Err(error) if is_unique_violation(&error) => {
+                    return Err(StoreError::NameTaken(name.to_owned()));
+                }
+                other => other?,
+            };
+            let account = credential(&row)?.account;
+            tx.commit().await?;
+            Ok(account)
+        })
+        .await
     }
 
     async fn replace_key(
@@ -373,64 +485,85 @@ impl Store for PgStore {
         key_hash: KeyHash,
         now_ms: i64,
     ) -> Result<BotAccount, StoreError> {
-        let conn = self.conn().await?;
-        let row = conn
-            .opt(
-                &format!(
-                    "UPDATE bots SET key_hash = $2, key_issued_ms = $3, revoked_ms = NULL
-                     WHERE name = $1 RETURNING {ACCOUNT_COLUMNS}"
-                ),
-                &[&name, &key_hash.0.as_slice(), &now_ms],
-            )
-            .await?;
-        let row = row.ok_or_else(|| StoreError::NoSuchBot(name.to_owned()))?;
-        Ok(credential(&row)?.account)
+        self.bounded("replace_key", async {
+            let conn = self.conn().await?;
+            let row = conn
+                .opt(
+                    &format!(
+                        "UPDATE bots SET key_hash = $2, key_issued_ms = $3, revoked_ms = NULL
+                         WHERE name = $1 RETURNING {ACCOUNT_COLUMNS}"
+                    ),
+                    &[&name, &key_hash.0.as_slice(), &now_ms],
+                )
+                .await?;
+            let row = row.ok_or_else(|| StoreError::NoSuchBot(name.to_owned()))?;
+            Ok(credential(&row)?.account)
+        })
+        .await
     }
 
     async fn revoke_bot(&self, name: &str, now_ms: i64) -> Result<BotAccount, StoreError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await?;
-        tx.exec(
-            "UPDATE bots SET key_hash = NULL, revoked_ms = $2
-             WHERE name = $1 AND revoked_ms IS NULL",
-            &[&name, &now_ms],
-        )
-        .await?;
-        let account = existing_account(&tx, name).await?.account;
-        tx.commit().await?;
-        Ok(account)
+        self.bounded("revoke_bot", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            tx.exec(
+                "UPDATE bots SET key_hash = NULL, revoked_ms = $2
+                 WHERE name = $1 AND revoked_ms IS NULL",
+                &[&name, &now_ms],
+            )
+            .await?;
+            let account = existing_account(&tx, name).await?.account;
+            tx.commit().await?;
+            Ok(account)
+        })
+        .await
     }
 
     async fn bots(&self) -> Result<Vec<BotAccount>, StoreError> {
-        let conn = self.conn().await?;
-        let rows = conn
-            .rows(&format!("SELECT {ACCOUNT_COLUMNS} FROM bots ORDER BY name COLLATE \"C\""), &[])
-            .await?;
-        rows.iter().map(|row| credential(row).map(|c| c.account)).collect()
+        self.bounded("bots", async {
+            let conn = self.conn().await?;
+            let rows = conn
+                .rows(
+                    &format!("SELECT {ACCOUNT_COLUMNS} FROM bots ORDER BY name COLLATE \"C\""),
+                    &[],
+                )
+                .await?;
+            rows.iter().map(|row| credential(row).map(|c| c.account)).collect()
+        })
+        .await
     }
 
     async fn bot_credential(&self, name: &str) -> Result<Option<BotCredential>, StoreError> {
-        let conn = self.conn().await?;
-        account_named(&conn, name).await
+        self.bounded("bot_credential", async {
+            let conn = self.conn().await?;
+            account_named(&conn, name).await
+        })
+        .await
     }
 
     async fn bot_by_key(&self, key_hash: &KeyHash) -> Result<Option<BotAccount>, StoreError> {
-        let conn = self.conn().await?;
-        let row = conn
-            .opt(
-                &format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE key_hash = $1"),
-                &[&key_hash.0.as_slice()],
-            )
-            .await?;
-        Ok(row.as_ref().map(credential).transpose()?.map(|credential| credential.account))
+        self.bounded("bot_by_key", async {
+            let conn = self.conn().await?;
+            let row = conn
+                .opt(
+                    &format!("SELECT {ACCOUNT_COLUMNS} FROM bots WHERE key_hash = $1"),
+                    &[&key_hash.0.as_slice()],
+                )
+                .await?;
+            Ok(row.as_ref().map(credential).transpose()?.map(|credential| credential.account))
+        })
+        .await
     }
 
     async fn note_version(&self, bot: BotId, version: &str, now_ms: i64) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await?;
-        note_version_in(&tx, bot, version, now_ms).await?;
-        tx.commit().await?;
-        Ok(())
+        self.bounded("note_version", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            note_version_in(&tx, bot, version, now_ms).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn submit_bot(
@@ -439,63 +572,69 @@ impl Store for PgStore {
         submission: &NewSubmission,
         now_ms: i64,
     ) -> Result<Submitted, StoreError> {
-        submissions::submit(self, bot, submission, now_ms).await
+        self.bounded("submit_bot", submissions::submit(self, bot, submission, now_ms)).await
     }
 
     async fn submissions(&self, name: &str) -> Result<Vec<Submission>, StoreError> {
-        let bot = existing_account(&self.conn().await?, name).await?.account.id;
-        submissions::submissions(self, bot).await
+        self.bounded("submissions", async {
+            let bot = existing_account(&self.conn().await?, name).await?.account.id;
+            submissions::submissions(self, bot).await
+        })
+        .await
     }
 
     async fn newest_submission(
         &self,
         bot: BotId,
     ) -> Result<Option<(Submission, Vec<u8>)>, StoreError> {
-        submissions::newest(self, bot).await
+        self.bounded("newest_submission", submissions::newest(self, bot)).await
     }
 
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.build_transaction().read_only(true).start().await?;
-        let bot = existing_account(&tx, name).await?.account.id;
-        let rows = tx
-            .rows(
-                "SELECT version, first_seen_ms, last_seen_ms FROM bot_versions
-                 WHERE bot_id = $1 ORDER BY first_seen_ms, version COLLATE \"C\"",
-                &[&bot.0],
-            )
-            .await?;
-        let versions = rows
-            .iter()
-            .map(|row| {
-                Ok(BotVersion {
-                    version: row.try_get(0)?,
-                    first_seen_ms: row.try_get(1)?,
-                    last_seen_ms: row.try_get(2)?,
+        self.bounded("bot_versions", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.build_transaction().read_only(true).start().await?;
+            let bot = existing_account(&tx, name).await?.account.id;
+            let rows = tx
+                .rows(
+                    "SELECT version, first_seen_ms, last_seen_ms FROM bot_versions
+                     WHERE bot_id = $1 ORDER BY first_seen_ms, version COLLATE \"C\"",
+                    &[&bot.0],
+                )
+                .await?;
+            let versions = rows
+                .iter()
+                .map(|row| {
+                    Ok(BotVersion {
+                        version: row.try_get(0)?,
+                        first_seen_ms: row.try_get(1)?,
+                        last_seen_ms: row.try_get(2)?,
+                    })
                 })
-            })
-            .collect::<Result<_, StoreError>>()?;
-        let forgotten: i64 = tx
-            .rows("SELECT versions_forgotten FROM bots WHERE id = $1", &[&bot.0])
-            .await?
-            .first()
-            .map(|row| row.try_get(0))
-            .transpose()?
-            .unwrap_or(0);
-        tx.commit().await?;
-        Ok(BotVersions { kept: versions, forgotten: u64::try_from(forgotten).unwrap_or(0) })
+                .collect::<Result<_, StoreError>>()?;
+            let forgotten: i64 = tx
+                .rows("SELECT versions_forgotten FROM bots WHERE id = $1", &[&bot.0])
+                .await?
+                .first()
+                .map(|row| row.try_get(0))
+                .transpose()?
+                .unwrap_or(0);
+            tx.commit().await?;
+            Ok(BotVersions { kept: versions, forgotten: u64::try_from(forgotten).unwrap_or(0) })
+        })
+        .await
     }
 
     async fn create_ladder(&self, ladder: &NewLadder, now_ms: i64) -> Result<Ladder, StoreError> {
-        ladders::create_ladder(self, ladder, now_ms).await
+        self.bounded("create_ladder", ladders::create_ladder(self, ladder, now_ms)).await
     }
 
     async fn ladders(&self) -> Result<Vec<Ladder>, StoreError> {
-        ladders::ladders(self).await
+        self.bounded("ladders", ladders::ladders(self)).await
     }
 
     async fn ladder(&self, name: &str) -> Result<Option<Ladder>, StoreError> {
-        ladders::ladder_named(self, name).await
+        self.bounded("ladder", ladders::ladder_named(self, name)).await
     }
 
     async fn set_ladder_status(
@@ -505,11 +644,15 @@ impl Store for PgStore {
         reason: Option<&str>,
         now_ms: i64,
     ) -> Result<Ladder, StoreError> {
-        ladders::set_ladder_status(self, ladder, status, reason, now_ms).await
+        self.bounded(
+            "set_ladder_status",
+            ladders::set_ladder_status(self, ladder, status, reason, now_ms),
+        )
+        .await
     }
 
     async fn reopen_ladder(&self, ladder: LadderId, now_ms: i64) -> Result<Ladder, StoreError> {
-        ladders::reopen_ladder(self, ladder, now_ms).await
+        self.bounded("reopen_ladder", ladders::reopen_ladder(self, ladder, now_ms)).await
     }
 
     async fn update_ladder_config(
@@ -518,7 +661,11 @@ impl Store for PgStore {
         provisional_sets: u32,
         config: &str,
     ) -> Result<Ladder, StoreError> {
-        ladders::update_ladder_config(self, ladder, provisional_sets, config).await
+        self.bounded(
+            "update_ladder_config",
+            ladders::update_ladder_config(self, ladder, provisional_sets, config),
+        )
+        .await
     }
 
     async fn enter_ladder(
@@ -528,11 +675,12 @@ impl Store for PgStore {
         initial: StoredRating,
         now_ms: i64,
     ) -> Result<LadderBot, StoreError> {
-        ladders::enter_ladder(self, ladder, bot, initial, now_ms).await
+        self.bounded("enter_ladder", ladders::enter_ladder(self, ladder, bot, initial, now_ms))
+            .await
     }
 
     async fn ladder_bots(&self, ladder: LadderId) -> Result<Vec<LadderBot>, StoreError> {
-        ladders::ladder_bots(self, ladder).await
+        self.bounded("ladder_bots", ladders::ladder_bots(self, ladder)).await
     }
 
     async fn pause_bot(
@@ -542,11 +690,12 @@ impl Store for PgStore {
         reason: &str,
         now_ms: i64,
     ) -> Result<LadderBot, StoreError> {
-        ladders::pause_bot(self, ladder, bot, Some((reason, now_ms))).await
+        self.bounded("pause_bot", ladders::pause_bot(self, ladder, bot, Some((reason, now_ms))))
+            .await
     }
 
     async fn resume_bot(&self, ladder: LadderId, bot: BotId) -> Result<LadderBot, StoreError> {
-        ladders::pause_bot(self, ladder, bot, None).await
+        self.bounded("resume_bot", ladders::pause_bot(self, ladder, bot, None)).await
     }
 
     async fn plan_set(
@@ -555,19 +704,19 @@ impl Store for PgStore {
         set: &NewSet,
         now_ms: i64,
     ) -> Result<LadderSet, StoreError> {
-        ladders::plan_set(self, ladder, set, now_ms).await
+        self.bounded("plan_set", ladders::plan_set(self, ladder, set, now_ms)).await
     }
 
     async fn set_count(&self, ladder: LadderId) -> Result<u64, StoreError> {
-        ladders::set_count(self, ladder).await
+        self.bounded("set_count", ladders::set_count(self, ladder)).await
     }
 
     async fn open_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
-        ladders::sets_in_state(self, ladder, SetState::Open).await
+        self.bounded("open_sets", ladders::sets_in_state(self, ladder, SetState::Open)).await
     }
 
     async fn rated_sets(&self, ladder: LadderId) -> Result<Vec<LadderSet>, StoreError> {
-        ladders::sets_in_state(self, ladder, SetState::Rated).await
+        self.bounded("rated_sets", ladders::sets_in_state(self, ladder, SetState::Rated)).await
     }
 
     async fn claim_match(
@@ -576,23 +725,23 @@ impl Store for PgStore {
         lease: &Lease,
         now_ms: i64,
     ) -> Result<Claim, StoreError> {
-        ladders::claim_match(self, id, lease, now_ms).await
+        self.bounded("claim_match", ladders::claim_match(self, id, lease, now_ms)).await
     }
 
     async fn renew_leases(&self, owner: &str, until_ms: i64) -> Result<u64, StoreError> {
-        ladders::renew_leases(self, owner, until_ms).await
+        self.bounded("renew_leases", ladders::renew_leases(self, owner, until_ms)).await
     }
 
     async fn finish_match(&self, result: &MatchResult, now_ms: i64) -> Result<(), StoreError> {
-        ladders::finish_match(self, result, now_ms).await
+        self.bounded("finish_match", ladders::finish_match(self, result, now_ms)).await
     }
 
     async fn release_match(&self, claim: &Claim) -> Result<(), StoreError> {
-        ladders::release_match(self, claim).await
+        self.bounded("release_match", ladders::release_match(self, claim)).await
     }
 
     async fn requeue_matches(&self, which: &Requeue, now_ms: i64) -> Result<u64, StoreError> {
-        ladders::requeue_matches(self, which, now_ms).await
+        self.bounded("requeue_matches", ladders::requeue_matches(self, which, now_ms)).await
     }
 
     async fn void_set(
@@ -602,7 +751,7 @@ impl Store for PgStore {
         reason: &str,
         now_ms: i64,
     ) -> Result<(), StoreError> {
-        ladders::void_set(self, ladder, index, reason, now_ms).await
+        self.bounded("void_set", ladders::void_set(self, ladder, index, reason, now_ms)).await
     }
 
     async fn rate_set(
@@ -612,11 +761,11 @@ impl Store for PgStore {
         updates: &[RatingUpdate],
         now_ms: i64,
     ) -> Result<(), StoreError> {
-        ladders::rate_set(self, ladder, index, updates, now_ms).await
+        self.bounded("rate_set", ladders::rate_set(self, ladder, index, updates, now_ms)).await
     }
 
     async fn rating_changes(&self, ladder: LadderId) -> Result<Vec<RatingChangeRow>, StoreError> {
-        ladders::rating_changes(self, ladder).await
+        self.bounded("rating_changes", ladders::rating_changes(self, ladder)).await
     }
 
     async fn recent_outcomes(
@@ -625,7 +774,7 @@ impl Store for PgStore {
         bot: BotId,
         limit: u32,
     ) -> Result<Vec<SeatOutcome>, StoreError> {
-        ladders::recent_outcomes(self, ladder, bot, limit).await
+        self.bounded("recent_outcomes", ladders::recent_outcomes(self, ladder, bot, limit)).await
     }
 
     async fn failures(
@@ -634,11 +783,11 @@ impl Store for PgStore {
         bot: BotId,
         limit: u32,
     ) -> Result<Vec<FailureRow>, StoreError> {
-        ladders::failures(self, ladder, bot, limit).await
+        self.bounded("failures", ladders::failures(self, ladder, bot, limit)).await
     }
 
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
-        ladders::record(self, id).await
+        self.bounded("ladder_record", ladders::record(self, id)).await
     }
 
     async fn claim_ready(
@@ -649,23 +798,24 @@ impl Store for PgStore {
         now_ms: i64,
         limit: crate::ClaimLimit,
     ) -> Result<Vec<Claim>, StoreError> {
-        nodes::claim_ready(self, ladder, ready, lease, now_ms, limit).await
+        self.bounded("claim_ready", nodes::claim_ready(self, ladder, ready, lease, now_ms, limit))
+            .await
     }
 
     async fn running_matches(&self, ladder: LadderId, now_ms: i64) -> Result<u32, StoreError> {
-        nodes::running_matches(self, ladder, now_ms).await
+        self.bounded("running_matches", nodes::running_matches(self, ladder, now_ms)).await
     }
 
     async fn try_lead(&self, ladder: LadderId) -> Result<bool, StoreError> {
-        nodes::try_lead(self, ladder).await
+        self.bounded("try_lead", nodes::try_lead(self, ladder)).await
     }
 
     async fn resign(&self, ladder: LadderId) -> Result<(), StoreError> {
-        nodes::resign(self, ladder).await
+        self.bounded("resign", nodes::resign(self, ladder)).await
     }
 
     async fn leaderboard(&self, ladder: LadderId) -> Result<Vec<LeaderboardLine>, StoreError> {
-        reads::leaderboard(self, ladder).await
+        self.bounded("leaderboard", reads::leaderboard(self, ladder)).await
     }
 
     async fn bot_matches(
@@ -675,7 +825,7 @@ impl Store for PgStore {
         before: Option<LadderMatchId>,
         limit: u32,
     ) -> Result<Vec<LadderMatch>, StoreError> {
-        reads::bot_matches(self, ladder, bot, before, limit).await
+        self.bounded("bot_matches", reads::bot_matches(self, ladder, bot, before, limit)).await
     }
 
     async fn bot_rating_history(
@@ -683,7 +833,7 @@ impl Store for PgStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<RatingChangeRow>, StoreError> {
-        reads::bot_rating_history(self, ladder, bot).await
+        self.bounded("bot_rating_history", reads::bot_rating_history(self, ladder, bot)).await
     }
 
     async fn head_to_head(
@@ -691,7 +841,7 @@ impl Store for PgStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<HeadToHead>, StoreError> {
-        reads::head_to_head(self, ladder, bot).await
+        self.bounded("head_to_head", reads::head_to_head(self, ladder, bot)).await
     }
 
     async fn bot_ladder_versions(
@@ -699,11 +849,11 @@ impl Store for PgStore {
         ladder: LadderId,
         bot: BotId,
     ) -> Result<Vec<LadderVersion>, StoreError> {
-        reads::bot_ladder_versions(self, ladder, bot).await
+        self.bounded("bot_ladder_versions", reads::bot_ladder_versions(self, ladder, bot)).await
     }
 
     async fn ladder_match(&self, id: LadderMatchId) -> Result<Option<LadderMatch>, StoreError> {
-        reads::ladder_match(self, id).await
+        self.bounded("ladder_match", reads::ladder_match(self, id)).await
     }
 
     async fn bot_think_times(
@@ -712,7 +862,7 @@ impl Store for PgStore {
         bot: BotId,
         matches: u32,
     ) -> Result<Vec<crate::VersionThink>, StoreError> {
-        reads::bot_think_times(self, ladder, bot, matches).await
+        self.bounded("bot_think_times", reads::bot_think_times(self, ladder, bot, matches)).await
     }
 
     async fn put_standings(
@@ -720,15 +870,22 @@ impl Store for PgStore {
         ladder: LadderId,
         standings: &crate::Standings,
     ) -> Result<(), StoreError> {
-        crate::postgres_standings::put_standings(self, ladder, standings).await
+        self.bounded(
+            "put_standings",
+            crate::postgres_standings::put_standings(self, ladder, standings),
+        )
+        .await
     }
 
     async fn standings(&self, ladder: LadderId) -> Result<Option<crate::Standings>, StoreError> {
-        crate::postgres_standings::standings(self, ladder).await
+        self.bounded("standings", crate::postgres_standings::standings(self, ladder)).await
     }
 
     async fn ready(&self) -> Result<(), StoreError> {
-        crate::schema_is(self.schema_version().await?, MIGRATIONS.len() as i64)
+        self.bounded("ready", async {
+            crate::schema_is(self.schema_version().await?, MIGRATIONS.len() as i64)
+        })
+        .await
     }
 
     fn is_shared(&self) -> bool {
@@ -736,40 +893,41 @@ impl Store for PgStore {
     }
 
     async fn beat_node(&self, beat: &NodeBeat, now_ms: i64) -> Result<(), StoreError> {
-        nodes::beat_node(self, beat, now_ms).await
+        self.bounded("beat_node", nodes::beat_node(self, beat, now_ms)).await
     }
 
     async fn nodes(&self, seen_since_ms: i64) -> Result<Vec<NodeRow>, StoreError> {
-        nodes::nodes(self, seen_since_ms).await
+        self.bounded("nodes", nodes::nodes(self, seen_since_ms)).await
     }
 
     async fn note_hosting(&self, claim: &Claim, server_match_id: &str) -> Result<(), StoreError> {
-        nodes::note_hosting(self, claim, server_match_id).await
+        self.bounded("note_hosting", nodes::note_hosting(self, claim, server_match_id)).await
     }
 
     async fn hosting_node(&self, server_match_id: &str) -> Result<Option<NodeRow>, StoreError> {
-        nodes::hosting_node(self, server_match_id).await
+        self.bounded("hosting_node", nodes::hosting_node(self, server_match_id)).await
     }
 
     async fn running_elsewhere(
         &self,
         query: &crate::ElsewhereQuery,
     ) -> Result<Vec<crate::RunningElsewhere>, StoreError> {
-        nodes::running_elsewhere(self, query).await
+        self.bounded("running_elsewhere", nodes::running_elsewhere(self, query)).await
     }
 
     async fn finished_elsewhere(
         &self,
         query: &crate::FinishedQuery,
     ) -> Result<Vec<crate::FinishedElsewhere>, StoreError> {
-        nodes::finished_elsewhere(self, query).await
+        self.bounded("finished_elsewhere", nodes::finished_elsewhere(self, query)).await
     }
 
     async fn finished_by_server_id(
         &self,
         server_match_id: &str,
     ) -> Result<Option<crate::FinishedElsewhere>, StoreError> {
-        nodes::finished_by_server_id(self, server_match_id).await
+        self.bounded("finished_by_server_id", nodes::finished_by_server_id(self, server_match_id))
+            .await
     }
 }
 

@@ -3,15 +3,17 @@
 //!
 //! A scheduler's lock lives on a connection of its own, outside the pool, held for as long as
 //! the node leads: when the node's process dies, the kernel closes its socket, PostgreSQL ends
-//! the session and the lock is free for a standby at its next [`Store::try_lead`]. (A machine
-//! that vanishes without closing its sockets is noticed by TCP keepalives, which the connection
-//! turns on.) A leader that lost its lock without knowing yet can do no harm: planning a set
-//! index already planned and rating a set already rated are refused by the store.
+//! the session and the lock is free for a standby at its next [`Store::try_lead`]. A node cut
+//! off without its sockets closing (a partition, a machine gone dark) asks nothing more of its
+//! session, and the server ends it once it has been idle for twice the store's call timeout
+//! (`idle_session_timeout`, which the leader's every step, at most 250 ms apart, resets). On
+//! its side, the cut-off node's next step finds the session silent within the call timeout,
+//! and stops leading. A leader that lost its lock without knowing yet can do no harm: planning
+//! a set index already planned and rating a set already rated are refused by the store.
 //!
 //! [`Store::try_lead`]: crate::Store::try_lead
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use tokio::sync::Mutex;
 use tokio_postgres::Client;
@@ -45,9 +47,6 @@ const TRY_LOCK: &str = "SELECT pg_try_advisory_lock(hashtextextended(
 /// Releases a ladder's scheduler lock taken with [`TRY_LOCK`] on the same session.
 const UNLOCK: &str = "SELECT pg_advisory_unlock(hashtextextended(
     'cardroom scheduler ' || current_schema() || ' ' || ($1::BIGINT)::TEXT, 0))";
-
-/// How long an idle leader's connection waits before TCP keepalives probe the server.
-const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
 
 /// The connections on which this handle holds ladders' scheduler locks.
 #[derive(Debug, Default)]
@@ -139,20 +138,29 @@ pub(crate) async fn running_matches(
 pub(crate) async fn try_lead(store: &PgStore, ladder: LadderId) -> Result<bool, StoreError> {
     let mut sessions = store.leadership().sessions.lock().await;
     if let Some(session) = sessions.get(&ladder) {
-        // Still leading while the session lives: one round trip tells.
-        if !session.is_closed() && session.simple_query("").await.is_ok() {
+        // Still leading while the session lives: one round trip tells, within half the call's
+        // bound (so that a silent session is dropped here, before the whole call times out).
+        let bound = store.call_timeout() / 2;
+        let answered = !session.is_closed()
+            && tokio::time::timeout(bound, session.simple_query("")).await.is_ok_and(|a| a.is_ok());
+        if answered {
             return Ok(true);
         }
         sessions.remove(&ladder);
     }
-    let mut config = store.config().clone();
-    config.keepalives(true).keepalives_idle(KEEPALIVE_IDLE);
-    let (client, connection) = config.connect(store.connector().clone()).await?;
+    let (client, connection) = store.config().connect(store.connector().clone()).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
             tracing::warn!(cause = %error, "the scheduler lock's connection ended");
         }
     });
+    // The server ends the session, and frees the lock, once the node has asked nothing of it
+    // for twice the call's bound (PostgreSQL 14 and later; before, the lock lasts until the
+    // server sees the connection gone).
+    let idle = format!("SET idle_session_timeout = {}", 2 * store.call_timeout().as_millis());
+    if let Err(error) = client.batch_execute(&idle).await {
+        tracing::warn!(cause = %error, "the scheduler's session has no idle timeout");
+    }
     let won: bool = client.query_one(TRY_LOCK, &[&ladder.0]).await?.try_get(0)?;
     if won {
         sessions.insert(ladder, client);

@@ -74,6 +74,11 @@ pub(crate) fn parse(url: &str) -> Result<(tokio_postgres::Config, Connector), St
     Ok((config, MakeRustlsConnect::new(client)))
 }
 
+/// Whether `url` (a URL's query, or libpq's `key=value` form) gives the parameter `key`.
+pub(crate) fn names(url: &str, key: &str) -> bool {
+    url.split(['?', '&', ' ']).any(|pair| pair.split_once('=').is_some_and(|(k, _)| k == key))
+}
+
 /// `url` with its password, if it has one, written `***`: what an error may say of it.
 fn without_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
@@ -134,6 +139,14 @@ mod tests {
         ] {
             assert_eq!(parse(clear).unwrap().0.get_ssl_mode(), SslMode::Disable, "{clear}");
         }
+    }
+
+    #[test]
+    fn the_parameters_a_url_gives_are_named() {
+        let url = "postgres://u@h/d?connect_timeout=3&keepalives_idle=5";
+        assert!(names(url, "connect_timeout") && names(url, "keepalives_idle"));
+        assert!(!names(url, "keepalives") && !names("postgres://u@h/connect_timeout", "d"));
+        assert!(names("host=h tcp_user_timeout=1000", "tcp_user_timeout"));
     }
 
     #[test]

@@ -26,7 +26,19 @@ pub const ADMIN: &str = "admin-secret";
 ///
 /// When the hosted ladders cannot start on `store`.
 pub async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders) {
-    let config = Config {
+    hosted_server_with(store, |_| {}).await
+}
+
+/// [`hosted_server`] with its configuration changed by `change`.
+///
+/// # Panics
+///
+/// When the hosted ladders cannot start on `store`.
+pub async fn hosted_server_with(
+    store: Arc<dyn Store>,
+    change: impl FnOnce(&mut Config),
+) -> (TestServer, HostedLadders) {
+    let mut config = Config {
         admin_token: Some(ADMIN.into()),
         accounts: Some(Accounts::new(Arc::clone(&store))),
         registered_only: true,
@@ -34,6 +46,7 @@ pub async fn hosted_server(store: Arc<dyn Store>) -> (TestServer, HostedLadders)
         reconnect_grace: Duration::from_millis(300),
         ..Config::default()
     };
+    change(&mut config);
     let server = Server::new(config);
     let hosted = HostedLadders::start(store, server.host()).await.expect("hosted ladders start");
     let server = server.ladders(Arc::new(hosted.clone()));

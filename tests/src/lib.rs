@@ -21,7 +21,10 @@ use std::time::Duration;
 pub use bot::{
     Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
 };
-pub use hosted::{ADMIN, assert_ratings_replay, crashing_bot, hosted_server, lobby_bot, register};
+pub use hosted::{
+    ADMIN, assert_ratings_replay, crashing_bot, hosted_server, hosted_server_with, lobby_bot,
+    register,
+};
 pub use proxy::{Break, Proxy};
 pub use python::{PYTHON_VAR, PythonBot, python, workspace_root};
 pub use replay::{Actions, Replay, ReplayGame, places};

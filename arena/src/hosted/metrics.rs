@@ -44,10 +44,14 @@ pub(super) enum Released {
     Lost,
     /// Its result could not be stored.
     NotStored,
+    /// Its result came after its claim had lapsed (this node was cut off from the store): the
+    /// store refused it, and the match is played again elsewhere.
+    Refused,
 }
 
 impl Released {
-    const ALL: [Released; 3] = [Released::Aborted, Released::Lost, Released::NotStored];
+    const ALL: [Released; 4] =
+        [Released::Aborted, Released::Lost, Released::NotStored, Released::Refused];
 
     /// Its name in the `why` label.
     const fn name(self) -> &'static str {
@@ -55,6 +59,7 @@ impl Released {
             Released::Aborted => "aborted",
             Released::Lost => "lost",
             Released::NotStored => "not_stored",
+            Released::Refused => "refused",
         }
     }
 }
@@ -175,7 +180,8 @@ impl RunnerMetrics {
             "cardroom_ladder_matches_released",
             "Claimed matches this node gave back to be played again, by ladder and why (aborted: \
              the server shut down; lost: the match ended without a report; not_stored: its \
-             result could not be stored)",
+             result could not be stored; refused: its result came after its claim had lapsed, \
+             and the store refused it)",
             self.released.clone(),
         );
         registry.register(
@@ -248,6 +254,7 @@ mod tests {
             // There from the start, at 0.
             "cardroom_ladder_failures_total{ladder=\"duel\",kind=\"crash\"} 0",
             "cardroom_ladder_matches_released_total{ladder=\"duel\",why=\"not_stored\"} 0",
+            "cardroom_ladder_matches_released_total{ladder=\"duel\",why=\"refused\"} 0",
             "cardroom_requeued_matches_total{why=\"restart\"} 0",
         ] {
             assert!(text.lines().any(|l| l == line), "no line {line:?} in:\n{text}");

@@ -38,6 +38,7 @@ mod nodes;
 mod plan;
 mod pool;
 mod standings;
+mod unstored;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -545,6 +546,8 @@ struct Runner {
     requeued: Option<Instant>,
     ended_tx: mpsc::UnboundedSender<Ended>,
     ended: mpsc::UnboundedReceiver<Ended>,
+    /// Results not stored yet, tried again at every step (`unstored.rs`).
+    unstored: VecDeque<unstored::Unstored>,
     /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
     evidence: Evidence,
     /// When the standings snapshot is written.
@@ -592,6 +595,7 @@ impl Runner {
             requeued: None,
             ended_tx,
             ended,
+            unstored: VecDeque::new(),
             evidence,
             snapshot: SnapshotThrottle::default(),
             planned_at: HashMap::new(),
@@ -627,6 +631,7 @@ impl Runner {
             }
             // Stopping, it rates what completes and starts nothing.
             let status = if stopped { LadderStatus::Paused } else { status };
+            self.retry_unstored().await;
             if let Err(error) = self.step(status).await {
                 warn!(ladder = %self.ladder.spec.name, cause = %error, "ladder step failed");
                 // Lead again from what the store holds (a set planned by a node that led
@@ -833,21 +838,24 @@ impl Runner {
     async fn schedule(&mut self) -> Result<(), HostedError> {
         let own = self.shared.run_id.clone();
         let here = self.waiting(&own, &self.shared.host.lobby(), true).await?;
-        let mut pool =
-            Pool { lobbies: vec![NodeLobby { owner: own.clone(), lender: None, free: here }] };
+        let lends = !self.shared.advertise.is_empty();
+        let own_lobby = NodeLobby { owner: own.clone(), lender: None, lends, free: here };
+        let mut pool = Pool { lobbies: vec![own_lobby] };
         if self.shared.store.is_shared() {
             // The other live nodes' lobbies, from their heartbeats.
             for node in timed!(self.shared, nodes(nodes::alive_since_ms())).await? {
                 let beat = node.beat;
-                // A node that advertises no address cannot lend its bots.
-                if beat.owner == own || beat.advertise.is_empty() {
+                if beat.owner == own {
                     continue;
                 }
                 let lobby = beat.lobby.into_iter().map(|(name, n)| (name, n as usize)).collect();
                 let leading = self.leading;
                 let free = self.waiting(&beat.owner, &lobby, leading).await?;
-                let lender = Lender { address: beat.advertise, secret: beat.secret };
-                pool.lobbies.push(NodeLobby { owner: beat.owner, lender: Some(lender), free });
+                // A node that advertises no address cannot lend its bots.
+                let lends = !beat.advertise.is_empty();
+                let lender =
+                    lends.then_some(Lender { address: beat.advertise, secret: beat.secret });
+                pool.lobbies.push(NodeLobby { owner: beat.owner, lender, lends, free });
             }
             if self.leading {
                 self.requeue_gone().await;
@@ -1349,29 +1357,8 @@ impl Runner {
             record_json: end.record_json.clone(),
             failures: end.seats.iter().flat_map(|s| s.failures.iter().cloned()).collect(),
         };
-        if let Err(error) = timed!(self.shared, finish_match(&result, now_ms())).await {
-            warn!(match_id = claim.id.0, cause = %error, "result not stored: the match will be played again");
-            self.shared.metrics.released(&self.ladder.spec.name, metrics::Released::NotStored);
-            if timed!(self.shared, release_match(&claim)).await.is_ok() {
-                self.set_match_state(set, claim.id, MatchState::Planned);
-            }
-            return;
-        }
-        self.shared.metrics.stored(&self.ladder.spec.name, &result.failures);
-        if let Some(m) =
-            self.open.get_mut(&set).and_then(|s| s.matches.iter_mut().find(|m| m.id == claim.id))
-        {
-            m.state = MatchState::Done;
-            for (seat, played) in m.seats.iter_mut().zip(&end.seats) {
-                seat.place = Some(played.place);
-                seat.forfeited = played.forfeited;
-                seat.version = Some(played.version.clone());
-                seat.failure = played.failures.first().map(|f| f.kind);
-            }
-        }
-        for (bot, played) in bots.iter().zip(&end.seats) {
-            self.check_health(*bot, played.failures.first()).await;
-        }
+        let pending = unstored::Unstored { set, bots, end, result, since: Instant::now() };
+        self.store_result(pending, false).await;
     }
 
     /// Counts `bot`'s latest match and pauses it if too many of its recent ones failed.

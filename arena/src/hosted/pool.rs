@@ -18,8 +18,10 @@ use cardroom_store::{BotId, LadderMatchId};
 pub(super) struct NodeLobby {
     /// The node's lease owner name.
     pub(super) owner: String,
-    /// How to borrow from it: `None` for this node.
+    /// How to borrow from it: `None` for this node, and for a node that lends nothing.
     pub(super) lender: Option<Lender>,
+    /// Whether it lends its bots to the others (it advertises an address).
+    pub(super) lends: bool,
     /// The ladder's bots waiting there, with their free streams.
     pub(super) free: HashMap<BotId, usize>,
 }
@@ -39,17 +41,21 @@ impl Pool {
         anywhere
     }
 
-    /// The lobby (an index into `lobbies`) whose node hosts match `id` of `bots`: the one where
-    /// most of them wait, ties broken by [`tie_break`]. `None` when a bot waits nowhere.
+    /// The lobby (an index into `lobbies`) whose node hosts match `id` of `bots`: of the nodes
+    /// that can seat them all (from their own lobby, or borrowed from nodes that lend), the one
+    /// where most of them wait, ties broken by [`tie_break`]. `None` when no node can.
     pub(super) fn host(&self, bots: &[BotId], id: LadderMatchId) -> Option<usize> {
-        let anywhere = self.anywhere();
-        if !bots.iter().all(|bot| anywhere.get(bot).is_some_and(|&n| n > 0)) {
-            return None;
-        }
-        (0..self.lobbies.len()).max_by_key(|&i| {
+        let waits = |lobby: &NodeLobby, bot: &BotId| lobby.free.get(bot).is_some_and(|&n| n > 0);
+        let can_seat = |i: usize| {
+            bots.iter().all(|bot| {
+                let lobbies = self.lobbies.iter().enumerate();
+                lobbies.into_iter().any(|(j, lobby)| waits(lobby, bot) && (j == i || lobby.lends))
+            })
+        };
+        (0..self.lobbies.len()).filter(|&i| can_seat(i)).max_by_key(|&i| {
             let lobby = &self.lobbies[i];
-            let here = bots.iter().filter(|bot| lobby.free.get(bot).is_some_and(|&n| n > 0));
-            (here.count(), tie_break(id, &lobby.owner))
+            let here = bots.iter().filter(|bot| waits(lobby, bot)).count();
+            (here, tie_break(id, &lobby.owner))
         })
     }
 
@@ -66,7 +72,10 @@ impl Pool {
         }
         let mut seating = Vec::with_capacity(bots.len());
         for &bot in bots {
-            let lobby = self.lobbies.iter_mut().find(|l| l.free.get(&bot).is_some_and(|&n| n > 0));
+            let lobby = self.lobbies.iter_mut().enumerate().find_map(|(i, lobby)| {
+                let waits = lobby.free.get(&bot).is_some_and(|&n| n > 0);
+                (waits && (i == 0 || lobby.lender.is_some())).then_some(lobby)
+            });
             // Found: `host` saw every bot waiting somewhere.
             let lobby = lobby?;
             if let Some(n) = lobby.free.get_mut(&bot) {
@@ -97,8 +106,27 @@ mod tests {
         NodeLobby {
             owner: owner.to_owned(),
             lender,
+            lends: true,
             free: bots.iter().map(|&b| (BotId(b), 1)).collect(),
         }
+    }
+
+    #[test]
+    fn a_node_that_lends_nothing_hosts_only_what_it_can_seat_itself() {
+        let bots = [BotId(1), BotId(2)];
+        let mut silent = lobby("b", &[1, 2]);
+        (silent.lender, silent.lends) = (None, false);
+        // It has both: it hosts.
+        let pool = Pool { lobbies: vec![lobby("", &[1]), silent] };
+        assert_eq!(pool.host(&bots, LadderMatchId(1)), Some(1));
+        // It has one and this node the other, neither lends: nobody hosts.
+        let mut silent = lobby("b", &[2]);
+        (silent.lender, silent.lends) = (None, false);
+        let mut here = lobby("", &[1]);
+        here.lends = false;
+        let mut pool = Pool { lobbies: vec![here, silent] };
+        assert_eq!(pool.host(&bots, LadderMatchId(1)), None);
+        assert_eq!(pool.seat(&bots, LadderMatchId(1)), None);
     }
 
     #[test]
