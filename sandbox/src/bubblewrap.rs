@@ -118,6 +118,8 @@ impl Bubblewrap {
         let size = spec.limits.home.to_string();
         add(&[&"--size", &size, &"--perms", &"0700", &"--tmpfs", &HOME_IN_SANDBOX]);
         add(&[&"--symlink", &"home/bot", &"/tmp"]);
+        // bwrap builds the root on a tmpfs of its own, with no size: read-only once built.
+        add(&[&"--remount-ro", &"/"]);
         add(&[&"--chdir", &CODE_IN_SANDBOX]);
         let mut path: Vec<&Path> = spec.runtime.bin.iter().map(PathBuf::as_path).collect();
         path.extend([Path::new("/usr/bin"), Path::new("/bin")]);

@@ -1,8 +1,8 @@
 //! The hostile bots in Rust: one binary, the misdeed chosen by its first argument.
 //!
 //! - `alloc`: allocates and touches memory without end.
-//! - `spawn-bomb`: starts copies of itself without end (a fork bomb without `unsafe`).
-//! - `spin`: burns CPU without end.
+//! - `spawn-bomb`: starts copies of itself without end (a fork bomb without `unsafe`); the
+//!   first copy refused a process exits 1.
 //! - `connect ADDRESS`: connects to a TCP address; exits 0 if refused, 3 if connected.
 
 use std::net::TcpStream;
@@ -19,15 +19,13 @@ fn main() {
                 hoard.push(vec![1; 1 << 20]);
             }
         }
+        // Each copy starts copies until one is refused a process and exits with the error.
         Some("spawn-bomb") => loop {
-            let _ = Command::new("/proc/self/exe").arg("spawn-bomb").spawn();
-        },
-        Some("spin") => {
-            let mut n: u64 = 0;
-            loop {
-                n = std::hint::black_box(n.wrapping_add(1));
+            if let Err(error) = Command::new("/proc/self/exe").arg("spawn-bomb").spawn() {
+                eprintln!("refused a process: {error}");
+                std::process::exit(1);
             }
-        }
+        },
         Some("connect") => {
             let address = args.get(2).cloned().unwrap_or_default();
             let addr = address.parse().expect("an address");
@@ -40,7 +38,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: hostile-bot alloc|spawn-bomb|spin|connect ADDRESS");
+            eprintln!("usage: hostile-bot alloc|spawn-bomb|connect ADDRESS");
             std::process::exit(2);
         }
     }
