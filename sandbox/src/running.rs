@@ -4,6 +4,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
 use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -80,6 +82,11 @@ impl RunningBot {
     /// Kills every process of the bot, telling its end as `why`.
     fn kill_for(&self, why: End) {
         self.killed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(why);
+        // The sandbox's first process too: just after the spawn it may not have entered the
+        // cgroups yet. Its death takes the rest (bwrap's --die-with-parent).
+        if let Some(pid) = self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
         self.cgroup.kill_all();
     }
 

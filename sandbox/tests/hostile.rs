@@ -143,28 +143,30 @@ async fn no_network_but_the_socket_in_rust() {
     scene.finish().await;
 }
 
+/// Runs the Python hostile bot doing `misdeed` and checks that it ended well with `attempts`
+/// attempts blocked, each refused with `refusal`.
+async fn all_blocked(scene: &Scene, misdeed: &str, attempts: usize, refusal: &str) {
+    let (end, output) = scene.run(scene.python(misdeed), secs(30)).await;
+    assert_eq!(end, End::Exited { code: 0 }, "{output}");
+    let blocked = blocked(&output);
+    assert_eq!(blocked.len(), attempts, "{output}");
+    assert!(blocked.iter().all(|l| l.contains(refusal)), "{output}");
+}
+
 #[tokio::test]
 async fn the_host_files_another_bot_and_the_store_are_not_there() {
     let scene = Scene::new().await;
-    let (end, output) = scene.run(scene.python("read"), secs(30)).await;
-    assert_eq!(end, End::Exited { code: 0 }, "{output}");
     // /etc/shadow, /etc/passwd, the other bot's code and the store; the host path of the
     // socket too (the bot has it at /run/cardroom.sock only).
-    let blocked = blocked(&output);
-    assert_eq!(blocked.len(), 5, "{output}");
-    assert!(blocked.iter().all(|l| l.contains("No such file or directory")), "{output}");
+    all_blocked(&scene, "read", 5, "No such file or directory").await;
     scene.finish().await;
 }
 
 #[tokio::test]
 async fn its_own_code_and_the_runtime_are_read_only() {
     let scene = Scene::new().await;
-    let (end, output) = scene.run(scene.python("write-code"), secs(30)).await;
-    assert_eq!(end, End::Exited { code: 0 }, "{output}");
     // Its code, the runtime, and the root bubblewrap built.
-    let blocked = blocked(&output);
-    assert_eq!(blocked.len(), 5, "{output}");
-    assert!(blocked.iter().all(|l| l.contains("Read-only file system")), "{output}");
+    all_blocked(&scene, "write-code", 5, "Read-only file system").await;
     scene.finish().await;
 }
 
@@ -251,12 +253,9 @@ async fn a_frozen_bot_spins_on_no_cpu() {
 #[tokio::test]
 async fn another_bot_cannot_be_seen_signalled_or_traced() {
     let scene = Scene::new().await;
-    let (end, output) = scene.run(scene.python("signal"), secs(30)).await;
-    assert_eq!(end, End::Exited { code: 0 }, "{output}");
-    // kill and ptrace for each of the good bot's processes.
-    let blocked = blocked(&output);
-    assert_eq!(blocked.len(), 2 * scene.good.pids().len(), "{output}");
-    assert!(blocked.iter().all(|l| l.contains("No such process")), "{output}");
+    // kill and ptrace for each of the good bot's processes: none is in its pid namespace.
+    let attempts = 2 * scene.good.pids().len();
+    all_blocked(&scene, "signal", attempts, "No such process").await;
     scene.finish().await;
 }
 
