@@ -90,7 +90,11 @@ impl Server {
     /// Waits until the server has answered a check after this call: whoever checks still
     /// works.
     pub async fn next_check(&self) {
-        let seen = self.checks.load(Ordering::SeqCst);
+        self.check_past(self.checks.load(Ordering::SeqCst)).await;
+    }
+
+    /// Waits until the server has answered more than `seen` checks in all.
+    pub async fn check_past(&self, seen: u64) {
         tokio::time::timeout(Duration::from_secs(30), async {
             while self.checks.load(Ordering::SeqCst) <= seen {
                 let notified = self.checked.notified();
