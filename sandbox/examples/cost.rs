@@ -30,14 +30,19 @@ async fn main() {
     let (interpreter, _) = python();
 
     let mut sandboxed = Vec::new();
+    let mut two_cores = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..STARTS {
-        let seen = server.checks.load(Ordering::SeqCst);
-        let start = Instant::now();
-        let bot = sandbox.spawn(&python_bot(&server, code.path(), &[])).expect("spawn");
-        server.check_past(seen).await;
-        sandboxed.push(start.elapsed());
-        bot.kill();
+        for (cpus, times) in [(1.0, &mut sandboxed), (2.0, &mut two_cores)] {
+            let mut spec = python_bot(&server, code.path(), &[]);
+            spec.limits.cpus = cpus;
+            let seen = server.checks.load(Ordering::SeqCst);
+            let start = Instant::now();
+            let bot = sandbox.spawn(&spec).expect("spawn");
+            server.check_past(seen).await;
+            times.push(start.elapsed());
+            bot.kill();
+        }
 
         let seen = server.checks.load(Ordering::SeqCst);
         let start = Instant::now();
@@ -56,6 +61,10 @@ async fn main() {
     }
     println!("start until the first call is answered, median of {STARTS}:");
     println!("  sandboxed:   {:>6.1} ms", median_ms(&mut sandboxed));
+    println!(
+        "  two cores:   {:>6.1} ms (sandboxed, the CPU quota at two cores)",
+        median_ms(&mut two_cores)
+    );
     println!("  unsandboxed: {:>6.1} ms", median_ms(&mut bare));
 
     let mut inside = Vec::new();
