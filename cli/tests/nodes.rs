@@ -9,7 +9,8 @@
 //! stored results. Spectators reach a match through any node: listed, asked about
 //! (`GetMatch`) and watched while it runs, and once over listed among the finished ones and its
 //! record read (`GetRecord`), also once its node is dead. Each node keeps its records in a
-//! directory of its own, so another node can answer only from the store.
+//! directory of its own, so another node can answer only from the store. A bot lent to
+//! another node and revoked mid-match forfeits there, saying why, and its stock runner stops.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -26,8 +27,9 @@ use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_rank::RatingSystem;
 use cardroom_server::{NODE_METADATA, PROXIED_METADATA};
 use cardroom_store::testing::{fresh_schema_url, test_pg_url};
-use cardroom_store::{BotId, LadderId, LadderMatch, MatchState, Store};
+use cardroom_store::{BotId, FailureKind, LadderId, LadderMatch, MatchState, Store};
 use cardroom_tests::{assert_ratings_replay, eventually};
+use nix::sys::signal::Signal;
 
 mod support;
 
@@ -478,4 +480,95 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_millis() as i64)
+}
+
+/// Long matches of two seats, one bot a match at most.
+const LONG_DUEL: &str = "name = \"long\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
+                         seats = 2\nseed = 5\nmax_concurrent = 1\n";
+
+#[test]
+fn a_lent_bot_revoked_mid_match_forfeits_there_and_stops() {
+    let Some(base) = test_pg_url("a_bot_lent_is_revoked") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ladder_path = dir.path().join("long.toml");
+    std::fs::write(&ladder_path, LONG_DUEL).unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async {
+        let url = fresh_schema_url(&base).await.unwrap();
+        let store = cardroom_store::open(&url).await.unwrap();
+        let records = |i: usize| dir.path().join(format!("records-{i}"));
+        let nodes: Vec<Node> =
+            (0..2).map(|i| Node::start("127.0.0.1:0", &url, &ladder_path, &records(i))).collect();
+        let urls: Vec<String> = nodes.iter().map(|node| node.url.clone()).collect();
+        // Ann waits on the first node, ben on the second: each of their matches borrows one.
+        let random = support::example_bot("random");
+        let names = ["ann", "ben"];
+        let bots: Vec<StockBot> = names
+            .iter()
+            .zip(&nodes)
+            .map(|(name, node)| {
+                let key = support::add_bot(&url, name);
+                let args =
+                    ["--server", &node.url, "--lobby", name, "--key", &key, "--matches", "0"];
+                StockBot::start(&format!("random as {name}"), &random, &args)
+            })
+            .collect();
+        let ladder = eventually("the ladder", || async {
+            store.ladder("long").await.unwrap().map(|l| l.id)
+        })
+        .await;
+        // A match held mid-way: the bot that waits on its host stopped, so that the match waits
+        // for it. The other bot is the lent one.
+        let (running, lent) = eventually("a match held with a lent bot", || async {
+            let open = store.open_sets(ladder).await.unwrap();
+            let m = open
+                .into_iter()
+                .flat_map(|s| s.matches)
+                .find(|m| m.state == MatchState::Running && m.server_match_id.is_some())?;
+            let host = host_of(store.as_ref(), &urls, &m).await?;
+            bots[host].signal(Signal::SIGSTOP);
+            let mut client = CardroomClient::connect(urls[host].clone()).await.ok()?;
+            let asked = pb::GetMatchRequest { match_id: m.server_match_id.clone()? };
+            let info = client.get_match(asked).await.ok()?.into_inner();
+            if info.over {
+                // Over before it was held: the next one.
+                bots[host].signal(Signal::SIGCONT);
+                return None;
+            }
+            Some((m, 1 - host))
+        })
+        .await;
+        let lent_id = store.bot_credential(names[lent]).await.unwrap().unwrap().account.id;
+
+        // The lent bot is revoked on the store, by another process, as an operator does. Both
+        // nodes read the change within a second: the node hosting the match forfeits its seat
+        // and ends its stream there; the node where it waits ends its stream (if first) or
+        // passes the end on; either way the bot is refused when it joins again, and stops.
+        let revoked = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["bots", "revoke", names[lent], "--store", &url])
+            .output()
+            .unwrap();
+        assert!(revoked.status.success(), "{}", String::from_utf8_lossy(&revoked.stderr));
+        eventually("the lent bot stopped", || async { bots[lent].exited().then_some(()) }).await;
+        let said = bots[lent].tail();
+        assert!(said.contains("was revoked"), "{said}");
+        assert!(said.contains("waiting cannot change this, so the bot stops"), "{said}");
+        bots[1 - lent].signal(Signal::SIGCONT);
+        // The match's result is stored with the lent bot's forfeit, saying why.
+        let failures = eventually("the match's result stored with the forfeit", || async {
+            let failures = store.failures(ladder, lent_id, 10).await.unwrap();
+            let forfeit = failures
+                .iter()
+                .any(|f| f.failure.kind == FailureKind::Forfeit && f.match_id == running.id);
+            forfeit.then_some(failures)
+        })
+        .await;
+        let forfeit = failures.iter().find(|f| f.failure.kind == FailureKind::Forfeit);
+        assert!(
+            forfeit.is_some_and(|f| f.failure.error.contains("was revoked")),
+            "the failures say why: {failures:?}"
+        );
+        bots[1 - lent].assert_running();
+    });
 }
