@@ -320,10 +320,10 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             cardroom_server::listen(addr).with_context(|| format!("listening on {addr}"))?;
         let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
-        let unix = match unix {
-            Some(path) => Some(listen_unix(&path)?),
-            None => None,
+        let listen_unix = |path: PathBuf| {
+            cardroom_server::listen_unix(&path).with_context(|| format!("--unix {}", path.display()))
         };
+        let unix = unix.map(listen_unix).transpose()?;
         // The figures `/metrics` encodes: the server's, and the store's and ladders' if any.
         let mut metrics = Registry::default();
         metrics.register_collector(Box::new(server.metrics()));
@@ -397,17 +397,6 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let pages = pages.await.context("the pages' task")?.context("serving the pages");
         served.and(pages)
     })
-}
-
-/// The listener of `--unix PATH`.
-#[cfg(unix)]
-fn listen_unix(path: &std::path::Path) -> anyhow::Result<cardroom_server::UnixSocketListener> {
-    cardroom_server::listen_unix(path).with_context(|| format!("--unix {}", path.display()))
-}
-
-#[cfg(not(unix))]
-fn listen_unix(path: &std::path::Path) -> anyhow::Result<std::convert::Infallible> {
-    anyhow::bail!("--unix {}: Unix sockets need a Unix system", path.display())
 }
 
 /// Reads and checks every `--ladder` file before anything starts.

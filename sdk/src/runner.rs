@@ -55,9 +55,11 @@ pub enum RunError {
         /// The address given.
         address: String,
     },
-    /// A `unix:` server address names no socket (`unix:PATH`, `unix:///ABSOLUTE/PATH`).
+    /// A `unix:` server address names no socket (`unix:PATH`, `unix:///ABSOLUTE/PATH`), or
+    /// the system has no Unix sockets.
     #[error(
-        "the server address {address:?} names no Unix socket: write unix:PATH or unix:///ABSOLUTE/PATH"
+        "the server address {address:?} names no Unix socket: write unix:PATH or \
+         unix:///ABSOLUTE/PATH (on a Unix system)"
     )]
     UnixSocketPath {
         /// The address given.

@@ -53,17 +53,19 @@ pub(crate) struct ServerEndpoint {
 impl ServerEndpoint {
     /// A channel that connects on first use.
     pub(crate) fn connect_lazy(self) -> tonic::transport::Channel {
-        let Some(socket) = self.socket else { return self.endpoint.connect_lazy() };
-        let socket = std::sync::Arc::new(socket);
-        self.endpoint.connect_with_connector_lazy(tower::service_fn(
-            move |_: tonic::codegen::http::Uri| {
+        #[cfg(unix)]
+        if let Some(socket) = self.socket {
+            let socket = std::sync::Arc::new(socket);
+            let connector = tower::service_fn(move |_: tonic::codegen::http::Uri| {
                 let socket = std::sync::Arc::clone(&socket);
                 async move {
                     let stream = tokio::net::UnixStream::connect(socket.as_path()).await?;
                     Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(stream))
                 }
-            },
-        ))
+            });
+            return self.endpoint.connect_with_connector_lazy(connector);
+        }
+        self.endpoint.connect_lazy()
     }
 }
 
@@ -83,7 +85,9 @@ pub(crate) fn endpoint(server: &str, tls: &TlsOptions) -> Result<ServerEndpoint,
         if tls.is_set() {
             return Err(RunError::TlsOverUnixSocket { address });
         }
-        if path.is_empty() || (server.starts_with("unix://") && !path.starts_with('/')) {
+        // `unix://` takes an absolute path only: `unix://run/x.sock` is a mistake, not a path.
+        let named = !path.is_empty() && (path.starts_with('/') || !server.starts_with("unix://"));
+        if !named || cfg!(not(unix)) {
             return Err(RunError::UnixSocketPath { address });
         }
         // The URI only fills the requests' `:authority`; connections go to the socket.
