@@ -23,7 +23,7 @@ pub(crate) struct ServeArgs {
     /// Also serve gRPC on this Unix socket (plaintext, whatever --tls-cert says): hosted bots
     /// in their sandbox reach the server through it, as `unix:PATH`. The file is made with
     /// mode 0660, replaces a stale socket file nothing listens on, and is removed on shutdown.
-    #[arg(long, env = "CARDROOM_UNIX")]
+    #[arg(long, env = "CARDROOM_UNIX", value_name = "PATH")]
     unix: Option<PathBuf>,
     /// When set, CreateMatch needs `authorization: Bearer <token>`.
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
