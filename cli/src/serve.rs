@@ -20,6 +20,11 @@ pub(crate) struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CARDROOM_ADDR", default_value = "127.0.0.1:50051")]
     addr: SocketAddr,
+    /// Also serve gRPC on this Unix socket (plaintext, whatever --tls-cert says): hosted bots
+    /// in their sandbox reach the server through it, as `unix:PATH`. The file is made with
+    /// mode 0660, replaces a stale socket file nothing listens on, and is removed on shutdown.
+    #[arg(long, env = "CARDROOM_UNIX", value_name = "PATH")]
+    unix: Option<PathBuf>,
     /// When set, CreateMatch needs `authorization: Bearer <token>`.
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -288,6 +293,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::init_tracing("info", args.log_format);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
+    let unix = args.unix.clone();
     let store = args.store.clone();
     let store_timeout_ms = args.store_timeout_ms;
     let advertise = args.advertise.clone();
@@ -314,6 +320,10 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             cardroom_server::listen(addr).with_context(|| format!("listening on {addr}"))?;
         let grpc_addr = listener.local_addr()?;
         let mut server = cardroom_server::Server::new(config.clone());
+        let listen_unix = |path: PathBuf| {
+            cardroom_server::listen_unix(&path).with_context(|| format!("--unix {}", path.display()))
+        };
+        let unix = unix.map(listen_unix).transpose()?;
         // The figures `/metrics` encodes: the server's, and the store's and ladders' if any.
         let mut metrics = Registry::default();
         metrics.register_collector(Box::new(server.metrics()));
@@ -337,6 +347,11 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
         println!("cardroom listening on {grpc_addr}");
+        if let Some(socket) = unix {
+            // The same line for the socket, as the SDKs' `--server` takes it.
+            println!("cardroom listening on unix:{}", socket.path().display());
+            server = server.unix(socket);
+        }
         let Some(http_addr) = web else {
             return server.serve(listener, shutdown).await;
         };

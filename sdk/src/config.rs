@@ -96,8 +96,8 @@ impl Backoff {
 /// Everything the networked runner needs to play one match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConnectConfig {
-    /// The server's address, such as `http://127.0.0.1:50051`, or `https://host:port` for a
-    /// server that speaks TLS.
+    /// The server's address, such as `http://127.0.0.1:50051`, `https://host:port` for a
+    /// server that speaks TLS, or `unix:/run/cardroom.sock` for its Unix socket.
     pub server: String,
     /// How an `https://` server's certificate is checked (kept across reconnections).
     pub tls: TlsOptions,
@@ -187,7 +187,8 @@ impl ConnectConfig {
 /// The flags every bot binary takes (flatten them with `#[command(flatten)]`).
 ///
 /// ```text
-/// --server URL          [env CARDROOM_SERVER]   default http://127.0.0.1:50051; https://… for TLS
+/// --server URL          [env CARDROOM_SERVER]   default http://127.0.0.1:50051; https://… for TLS;
+///                                               unix:PATH for a Unix socket (`serve --unix`)
 /// --ca-file PEM         [env CARDROOM_CA_FILE]  trust this CA for https:// (default: the system's)
 /// --tls-server-name N   [env CARDROOM_TLS_SERVER_NAME]  the name the certificate must carry
 /// --token TOKEN         [env CARDROOM_TOKEN]    a seat token; or join a queue:
@@ -203,7 +204,8 @@ impl ConnectConfig {
 /// ```
 #[derive(Clone, Debug, clap::Args)]
 pub struct ConnectArgs {
-    /// The server's address.
+    /// The server's address: `host:port`, `http://…`, `https://…` for TLS, or `unix:PATH` (or
+    /// `unix:///ABSOLUTE/PATH`) for its Unix socket (`cardroom serve --unix PATH`).
     #[arg(long, env = "CARDROOM_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
     /// For an https:// server: trust the certificate authorities in this PEM file instead of

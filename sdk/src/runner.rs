@@ -46,6 +46,25 @@ pub enum RunError {
         /// The address given.
         address: String,
     },
+    /// A CA file or TLS server name was given for a server reached through a Unix socket.
+    #[error(
+        "TLS settings (a CA file, a server name) were given, but {address:?} is a Unix socket, \
+         which is always plaintext: drop them"
+    )]
+    TlsOverUnixSocket {
+        /// The address given.
+        address: String,
+    },
+    /// A `unix:` server address names no socket (`unix:PATH`, `unix:///ABSOLUTE/PATH`), or
+    /// the system has no Unix sockets.
+    #[error(
+        "the server address {address:?} names no Unix socket: write unix:PATH or \
+         unix:///ABSOLUTE/PATH (on a Unix system)"
+    )]
+    UnixSocketPath {
+        /// The address given.
+        address: String,
+    },
     /// The CA file cannot be used.
     #[error("the CA file {}: {cause}", path.display())]
     CaFile {
@@ -397,14 +416,16 @@ async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Jo
 /// A client over a lazily connected channel: connection failures surface in calls, where the
 /// back-off handles them.
 fn client(config: &ConnectConfig) -> Result<Grpc<Channel>, RunError> {
-    let mut endpoint = tls::endpoint(&config.server, &config.tls)?.connect_timeout(CONNECT_TIMEOUT);
+    let mut server = tls::endpoint(&config.server, &config.tls)?;
+    server.endpoint = server.endpoint.connect_timeout(CONNECT_TIMEOUT);
     if let Some(keep_alive) = config.keep_alive {
-        endpoint = endpoint
+        server.endpoint = server
+            .endpoint
             .http2_keep_alive_interval(keep_alive)
             .keep_alive_timeout(keep_alive)
             .keep_alive_while_idle(true);
     }
-    Ok(Grpc::new(endpoint.connect_lazy()))
+    Ok(Grpc::new(server.connect_lazy()))
 }
 
 /// Whether a failed call is worth retrying: the connection failed, not the request.

@@ -31,6 +31,8 @@ mod submissions;
 mod throttle;
 mod tls;
 mod token;
+#[cfg(unix)]
+mod unix;
 mod wakeups;
 
 use std::future::Future;
@@ -38,6 +40,8 @@ use std::sync::Arc;
 
 use cardroom_proto::pb;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::service::Routes;
 use tonic::transport::server::{ServerTlsConfig, TcpIncoming};
 use tracing::{info, warn};
 
@@ -51,6 +55,8 @@ pub use host::{
 pub use metrics::ServerMetrics;
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
+#[cfg(unix)]
+pub use unix::{SOCKET_MODE, UnixSocketListener, listen_unix};
 
 /// The pending connections a listener from [`listen`] asks the kernel to hold (it caps them
 /// at `net.core.somaxconn`, 4,096 on current Linux).
@@ -92,13 +98,22 @@ pub struct Server {
     config: Config,
     registry: registry::Registry,
     ladders: Option<Arc<dyn LadderControl>>,
+    /// The Unix socket served beside the TCP listener, if any.
+    #[cfg(unix)]
+    unix: Option<UnixSocketListener>,
 }
 
 impl Server {
     /// A server with `config`, not serving yet.
     pub fn new(config: Config) -> Server {
         let registry = registry::Registry::new(config.clone());
-        Server { config, registry, ladders: None }
+        Server {
+            config,
+            registry,
+            ladders: None,
+            #[cfg(unix)]
+            unix: None,
+        }
     }
 
     /// The host API over this server's matches and lobby (it works once the server serves).
@@ -119,24 +134,33 @@ impl Server {
         self
     }
 
-    /// Serves on `listener` as [`run`] does.
+    /// Serves the same services on the Unix socket `socket` too (from [`listen_unix`]), in
+    /// plaintext whatever `config.tls` says: it is how sandboxed bots, which have no network,
+    /// reach the server. Its file is removed once the server has stopped.
+    #[cfg(unix)]
+    pub fn unix(mut self, socket: UnixSocketListener) -> Server {
+        self.unix = Some(socket);
+        self
+    }
+
+    /// Serves on `listener` (and on the Unix socket of [`Server::unix`]) as [`run`] does.
     pub async fn serve(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let Server { config, registry, ladders } = self;
-        serve(listener, config, registry, ladders, shutdown).await
+        serve(listener, self, shutdown).await
     }
 }
 
 async fn serve(
     listener: TcpListener,
-    config: Config,
-    registry: registry::Registry,
-    ladders: Option<Arc<dyn LadderControl>>,
+    server: Server,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    let unix = server.unix;
+    let Server { config, registry, ladders, .. } = server;
     let address = listener.local_addr()?;
     let throttle =
         throttle::AuthThrottle::new(config.auth_failures_per_peer, config.auth_failures_per_bot);
@@ -164,14 +188,21 @@ async fn serve(
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
-    let mut builder = tonic::transport::Server::builder()
+    let routes = Routes::new(health)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(service)
+        .add_service(lending);
+    let builder = tonic::transport::Server::builder()
         .http2_keepalive_interval(config.keep_alive)
-        .http2_keepalive_timeout(config.keep_alive);
+        .http2_keepalive_timeout(config.keep_alive)
+        .layer(tower::util::MapResponseLayer::new(oversized_is_resource_exhausted));
+    let mut over_tcp = builder.clone();
     if let Some(identity) = &config.tls {
         let tls = ServerTlsConfig::new()
             .identity(identity.to_tonic())
             .timeout(config.tls_handshake_timeout);
-        builder = builder.tls_config(tls)?;
+        over_tcp = over_tcp.tls_config(tls)?;
     } else if tokens_in_clear(&config, address) {
         warn!(
             %address,
@@ -180,6 +211,10 @@ async fn serve(
         );
     }
     info!(%address, tls = config.tls.is_some(), "cardroom serving");
+    #[cfg(unix)]
+    if let Some(socket) = &unix {
+        info!(path = %socket.path().display(), "cardroom serving on a Unix socket too");
+    }
     // A key revoked or replaced anywhere ends the bot's streams here (an admin rpc does it at
     // once); the watch stops with the server.
     let _keys = config.accounts.clone().map(|accounts| {
@@ -188,28 +223,51 @@ async fn serve(
             accounts,
         )))
     });
+    // The shutdown ends every match while both listeners still serve (a bot's last messages
+    // get through), then stops both.
     let stopping = registry.clone();
+    let stop = CancellationToken::new();
     let (drained, drained_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = builder
-        .layer(tower::util::MapResponseLayer::new(oversized_is_resource_exhausted))
-        .add_service(health)
-        .add_service(reflection_v1)
-        .add_service(reflection_v1alpha)
-        .add_service(service)
-        .add_service(lending)
+    let draining = {
+        let stop = stop.clone();
+        async move {
+            shutdown.await;
+            info!("shutting down: ending running matches");
+            health_reporter
+                .set_not_serving::<cardroom_proto::server::cardroom_server::CardroomServer<service::Cardroom>>()
+                .await;
+            stopping.shutdown().await;
+            let _ = drained.send(());
+            stop.cancel();
+            Ok(())
+        }
+    };
+    let tcp = over_tcp
+        .add_routes(routes.clone())
         // No Nagle: a decision is a small message each way, and delaying it costs ~40 ms.
         .serve_with_incoming_shutdown(
             TcpIncoming::from(listener).with_nodelay(Some(true)),
-            async move {
-                shutdown.await;
-                info!("shutting down: ending running matches");
-                health_reporter
-                    .set_not_serving::<cardroom_proto::server::cardroom_server::CardroomServer<service::Cardroom>>()
-                    .await;
-                stopping.shutdown().await;
-                let _ = drained.send(());
-            },
+            stop.clone().cancelled_owned(),
         );
+    // The socket's file is removed once the server returns, when `_socket_file` drops.
+    #[cfg(unix)]
+    let (unix, _socket_file) = unix.map(|socket| (socket.listener, socket.file)).unzip();
+    let over_unix = async move {
+        #[cfg(unix)]
+        if let Some(listener) = unix {
+            let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
+            let mut plaintext = builder;
+            return plaintext
+                .add_routes(routes)
+                .serve_with_incoming_shutdown(incoming, stop.cancelled_owned())
+                .await;
+        }
+        Ok(())
+    };
+    let server = async {
+        tokio::try_join!(draining, tcp, over_unix)?;
+        Ok::<_, tonic::transport::Error>(())
+    };
     // Once every match has ended, clients get `shutdown_grace` to close their connections; a
     // client that never does cannot keep the server alive.
     let grace = config.shutdown_grace;

@@ -25,7 +25,7 @@ use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Placement, Registry};
 use crate::status::read_error;
 use crate::submissions;
-use crate::throttle::{self, AuthThrottle};
+use crate::throttle::{self, AuthThrottle, PeerKey};
 use crate::token::same_secret;
 
 /// The service: a registry handle.
@@ -261,7 +261,7 @@ impl Cardroom {
 
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
         let Some(expected) = &self.registry.config().admin_token else { return Ok(()) };
-        let peer = request.remote_addr().map(|addr| addr.ip());
+        let peer = PeerKey::of(request);
         self.throttle.check(peer, None)?;
         let given = request
             .metadata()
@@ -285,7 +285,7 @@ impl Cardroom {
     /// counted by the throttle when it fails.
     fn counted<T>(
         &self,
-        peer: Option<std::net::IpAddr>,
+        peer: Option<PeerKey>,
         name: Option<&str>,
         checked: Result<T, Status>,
     ) -> Result<T, Status> {
@@ -454,7 +454,7 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<Streaming<pb::BotMessage>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
         let key = accounts::bearer(request.metadata()).map(str::to_owned);
-        let peer = request.remote_addr().map(|addr| addr.ip());
+        let peer = PeerKey::of(&request);
         let mut inbound = request.into_inner();
         let id = self.registry.next_id();
         let join = {
@@ -694,7 +694,7 @@ impl cardroom_server::Cardroom for Cardroom {
         request: Request<pb::ListFailuresRequest>,
     ) -> Result<Response<pb::ListFailuresResponse>, Status> {
         let accounts = reads::accounts(self.registry.config().accounts.as_ref())?;
-        let peer = request.remote_addr().map(|addr| addr.ip());
+        let peer = PeerKey::of(&request);
         let bot = request.get_ref().bot.as_str();
         self.throttle.check(peer, Some(bot))?;
         let read = reads::failures(accounts, request.metadata(), request.get_ref()).await;
@@ -826,7 +826,7 @@ impl cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<pb::SubmittedBot>, Status> {
         let config = self.registry.config();
         let accounts = submissions::accounts(config)?;
-        let peer = request.remote_addr().map(|addr| addr.ip());
+        let peer = PeerKey::of(&request);
         self.throttle.check(peer, None)?;
         let (metadata, _, chunks) = request.into_parts();
         let submitted =

@@ -9,6 +9,13 @@
 //! message and in `grpc-retry-pushback-ms`) before any key is looked at: a guess costs the
 //! guesser time, not the server work. A name's quota is larger than a peer's, because guesses
 //! from many addresses at one bot also make that bot's own joins wait until the flood stops.
+//!
+//! A peer is a [`PeerKey`]: its IP address over TCP, its process over the Unix socket
+//! (`serve --unix`), where there is no address. Every sandboxed bot connects through that one
+//! socket, so one key for the socket would let any bot lock every other out; a process is one
+//! bot's. A bot that starts process after process for fresh keys is held back by its sandbox's
+//! pids limit and by the quota of every name it claims. A peer with neither (a Unix socket
+//! that gives no credentials) is counted by name only.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -21,17 +28,49 @@ use governor::{DefaultKeyedRateLimiter, Quota};
 use tonic::Status;
 use tracing::warn;
 
+/// Who a request came from, as the throttle counts peers (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PeerKey {
+    /// A TCP peer's IP address.
+    Address(IpAddr),
+    /// A Unix socket peer's process id, as the server's pid namespace sees it (`SO_PEERCRED`).
+    Process(i32),
+}
+
+impl PeerKey {
+    /// The peer of `request`, if its transport says who it is.
+    pub(crate) fn of<T>(request: &tonic::Request<T>) -> Option<PeerKey> {
+        if let Some(address) = request.remote_addr() {
+            return Some(PeerKey::Address(address.ip()));
+        }
+        #[cfg(unix)]
+        if let Some(unix) = request.extensions().get::<tonic::transport::server::UdsConnectInfo>() {
+            return unix.peer_cred.and_then(|cred| cred.pid()).map(PeerKey::Process);
+        }
+        None
+    }
+}
+
+impl std::fmt::Display for PeerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PeerKey::Address(ip) => write!(f, "{ip}"),
+            PeerKey::Process(pid) => write!(f, "process {pid} on the Unix socket"),
+        }
+    }
+}
+
 /// What a throttle counts failures against.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Subject {
-    Peer(IpAddr),
+    Peer(PeerKey),
     Name(String),
 }
 
 impl std::fmt::Display for Subject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Subject::Peer(ip) => write!(f, "{ip}"),
+            Subject::Peer(peer) => write!(f, "{peer}"),
             Subject::Name(name) => write!(f, "bot {}", cardroom_store::Echo(name)),
         }
     }
@@ -42,7 +81,7 @@ const PRUNE_AT: usize = 10_000;
 
 /// The throttle of failed authentication (see the [module docs](self)).
 pub(crate) struct AuthThrottle {
-    peers: DefaultKeyedRateLimiter<IpAddr>,
+    peers: DefaultKeyedRateLimiter<PeerKey>,
     names: DefaultKeyedRateLimiter<String>,
     /// Who waits, until when.
     waiting: Mutex<HashMap<Subject, Instant>>,
@@ -67,7 +106,7 @@ impl AuthThrottle {
 
     /// RESOURCE_EXHAUSTED, with the time to wait, if `peer` or `name` must wait out a burst of
     /// failures; checked before any credential is looked at.
-    pub(crate) fn check(&self, peer: Option<IpAddr>, name: Option<&str>) -> Result<(), Status> {
+    pub(crate) fn check(&self, peer: Option<PeerKey>, name: Option<&str>) -> Result<(), Status> {
         let subjects = subjects(peer, name);
         let now = Instant::now();
         let waiting = self.waiting();
@@ -83,13 +122,13 @@ impl AuthThrottle {
 
     /// Counts a failed authentication from `peer` (for `name`, when one was claimed). A quota
     /// it spends makes its subject wait, and says so in the log once per burst.
-    pub(crate) fn failed(&self, peer: Option<IpAddr>, name: Option<&str>) {
+    pub(crate) fn failed(&self, peer: Option<PeerKey>, name: Option<&str>) {
         let now = self.clock.now();
         let mut spent = Vec::new();
-        if let Some(ip) = peer
-            && let Err(until) = self.peers.check_key(&ip)
+        if let Some(peer) = peer
+            && let Err(until) = self.peers.check_key(&peer)
         {
-            spent.push((Subject::Peer(ip), until.wait_time_from(now)));
+            spent.push((Subject::Peer(peer), until.wait_time_from(now)));
         }
         if let Some(name) = name
             && let Err(until) = self.names.check_key(&name.to_owned())
@@ -116,7 +155,7 @@ impl AuthThrottle {
             if was.is_none_or(|was| was <= at) {
                 warn!(
                     who = %subject,
-                    peer = ?peer,
+                    peer = peer.map(tracing::field::display),
                     wait_ms = wait.as_millis() as u64,
                     "failed authentications over the limit: refusing until the wait is over"
                 );
@@ -126,7 +165,7 @@ impl AuthThrottle {
 }
 
 /// The subjects an attempt is counted against.
-fn subjects(peer: Option<IpAddr>, name: Option<&str>) -> Vec<Subject> {
+fn subjects(peer: Option<PeerKey>, name: Option<&str>) -> Vec<Subject> {
     peer.map(Subject::Peer).into_iter().chain(name.map(|n| Subject::Name(n.to_owned()))).collect()
 }
 
@@ -158,8 +197,8 @@ mod tests {
     fn a_peer_that_keeps_failing_waits_and_others_do_not() {
         let throttle =
             AuthThrottle::new(NonZeroU32::new(3).unwrap(), NonZeroU32::new(100).unwrap());
-        let guesser: IpAddr = "192.0.2.1".parse().unwrap();
-        let other: IpAddr = "192.0.2.2".parse().unwrap();
+        let guesser = PeerKey::Address("192.0.2.1".parse().unwrap());
+        let other = PeerKey::Address("192.0.2.2".parse().unwrap());
         for _ in 0..3 {
             assert!(throttle.check(Some(guesser), Some("ann")).is_ok());
             throttle.failed(Some(guesser), Some("ann"));
@@ -180,10 +219,29 @@ mod tests {
         let throttle =
             AuthThrottle::new(NonZeroU32::new(100).unwrap(), NonZeroU32::new(2).unwrap());
         for i in 0..3u8 {
-            throttle.failed(Some(IpAddr::from([192, 0, 2, i])), Some("ann"));
+            throttle.failed(Some(PeerKey::Address(IpAddr::from([192, 0, 2, i]))), Some("ann"));
         }
-        let refused = throttle.check(Some("198.51.100.7".parse().unwrap()), Some("ann"));
+        let elsewhere = Some(PeerKey::Address("198.51.100.7".parse().unwrap()));
+        let refused = throttle.check(elsewhere, Some("ann"));
         assert!(refused.unwrap_err().message().contains("bot \"ann\""));
-        assert!(throttle.check(Some("198.51.100.7".parse().unwrap()), Some("bob")).is_ok());
+        assert!(throttle.check(elsewhere, Some("bob")).is_ok());
+    }
+
+    /// Over the Unix socket each process is a peer of its own: one sandboxed bot that keeps
+    /// failing waits, the others on the same socket do not; a peer with no key is counted by
+    /// name only.
+    #[test]
+    fn unix_socket_peers_are_their_processes() {
+        let throttle =
+            AuthThrottle::new(NonZeroU32::new(2).unwrap(), NonZeroU32::new(100).unwrap());
+        let (guesser, other) = (PeerKey::Process(4242), PeerKey::Process(4243));
+        for _ in 0..3 {
+            throttle.failed(Some(guesser), None);
+            throttle.failed(None, None);
+        }
+        let refused = throttle.check(Some(guesser), None).unwrap_err();
+        assert!(refused.message().contains("process 4242 on the Unix socket"), "{refused:?}");
+        assert!(throttle.check(Some(other), None).is_ok());
+        assert!(throttle.check(None, None).is_ok());
     }
 }

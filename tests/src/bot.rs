@@ -206,6 +206,21 @@ impl Bot {
         Ok(self.next_raw().await?.map(|bytes| decode_server_message(&bytes)))
     }
 
+    /// Skips every message until the match's end and returns it.
+    ///
+    /// # Panics
+    ///
+    /// When the stream fails (see [`Bot::next`]) or closes before the end.
+    pub async fn until_end(&mut self) -> pb::MatchEnd {
+        loop {
+            match self.next().await.expect("the stream does not fail") {
+                Some(pb::server_message::Message::End(end)) => return end,
+                Some(_) => {}
+                None => panic!("the stream closed before the match's end"),
+            }
+        }
+    }
+
     /// Skips events and returns the next message of another kind.
     ///
     /// # Panics

@@ -384,13 +384,7 @@ async fn a_gin_seat_that_forfeits_loses_the_match_at_once() {
     // One bot joins and never answers; the other seat stays empty. The match starts after the
     // grace, and the first seat to act times out and forfeits.
     let mut watcher = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
-    let end = loop {
-        match watcher.next().await.unwrap() {
-            Some(Message::End(end)) => break end,
-            Some(_) => {}
-            None => panic!("no end"),
-        }
-    };
+    let end = watcher.until_end().await;
     assert_eq!(end.standings.len(), 2);
     let loser = end.standings.iter().find(|s| s.forfeited).expect("one seat forfeited");
     assert_eq!(loser.place, 2);
@@ -436,13 +430,7 @@ async fn shutdown_aborts_running_matches_tells_the_bots_and_writes_records() {
     let mut bot = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
     assert!(matches!(bot.next().await.unwrap(), Some(Message::Joined(_))));
     let stopping = tokio::spawn(server.stop());
-    let end = loop {
-        match bot.next().await.unwrap() {
-            Some(Message::End(end)) => break end,
-            Some(_) => {}
-            None => panic!("no end before the stream closed"),
-        }
-    };
+    let end = bot.until_end().await;
     assert!(end.aborted);
     assert!(end.reason.contains("shutting down"), "{}", end.reason);
     assert_eq!(bot.next().await.unwrap(), None, "the stream closes after the end");

@@ -166,7 +166,8 @@ class RunConfig:
         parser.add_argument(
             "--server",
             default=env.server,
-            help="host:port, or https://host:port for TLS (CARDROOM_SERVER)",
+            help="host:port, https://host:port for TLS, or unix:PATH for a Unix socket "
+            "(CARDROOM_SERVER)",
         )
         parser.add_argument(
             "--ca-file",
@@ -266,15 +267,21 @@ class RunConfig:
 
     def channel(self, options: Sequence[tuple[str, object]] = ()) -> grpc.Channel:
         """A new channel to the server: TLS for ``https://`` (trusting :attr:`ca_file`, else
-        gRPC's default roots), plaintext otherwise. Raises :class:`CardroomError` when TLS
-        settings are given for a plaintext server or the CA file cannot be read."""
+        gRPC's default roots), plaintext otherwise, over a Unix socket for ``unix:PATH``. Raises
+        :class:`CardroomError` when TLS settings are given for a plaintext server or the CA file
+        cannot be read."""
         if not self.tls:
             if self.ca_file or self.tls_server_name:
                 raise CardroomError(
                     f"TLS settings (a CA file, a server name) were given, but {self.server!r} "
                     "is not an https:// URL"
                 )
-            return grpc.insecure_channel(self.target, options=list(options))
+            options = list(options)
+            if self.server.startswith("unix:"):
+                # gRPC sends the socket's path as `:authority`, which the server's HTTP/2 refuses
+                # (RST_STREAM PROTOCOL_ERROR): any host name does.
+                options.append(("grpc.default_authority", "localhost"))
+            return grpc.insecure_channel(self.target, options=options)
         roots = None
         if self.ca_file:
             try:
