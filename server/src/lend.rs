@@ -52,6 +52,10 @@ const LEND_PATH: &str = "/cardroom.v1.Nodes/Lend";
 /// How long a borrower waits for a lender to set its bot aside (the connection included).
 const LEND_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How long a lender waits for a stream of the bot asked for to arrive in its lobby, when none
+/// waits there as the call comes.
+const LEND_WAIT: Duration = Duration::from_secs(1);
+
 /// A bot's stream set aside in the lobby for a `Lend`: handed over by its waiter.
 pub(crate) struct Lent {
     pub(crate) joining: Joining,
@@ -92,7 +96,19 @@ impl Nodes for Lending {
             .and_then(|value| value.to_str().ok())
             .ok_or_else(|| Status::invalid_argument("Lend names its bot in `cardroom-lend`"))?
             .to_owned();
-        let (handover, account) = self.registry.lend(&name)?;
+        // The borrower saw the bot waiting in this node's last heartbeat: it may be between two
+        // matches, about to join again. It is waited for, a little.
+        let mut arrivals = self.registry.lobby_arrivals();
+        let waited = tokio::time::Instant::now() + LEND_WAIT;
+        let (handover, account) = loop {
+            match self.registry.lend(&name) {
+                Ok(found) => break found,
+                Err(status) => match tokio::time::timeout_at(waited, arrivals.changed()).await {
+                    Ok(Ok(())) => {}
+                    _ => return Err(status),
+                },
+            }
+        };
         let lent = tokio::time::timeout(LEND_TIMEOUT, handover).await;
         let Ok(Ok(lent)) = lent else {
             return Err(Status::failed_precondition(format!(

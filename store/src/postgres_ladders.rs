@@ -18,8 +18,8 @@ use crate::postgres::is_unique_violation;
 use crate::{
     BotId, Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchSeat, MatchState, NewFailure, NewLadder,
-    NewSet, PgStore, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, StoreError,
-    StoredRating, ThinkSummary,
+    NewSet, PgStore, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
+    StoreError, StoredRating, ThinkSummary,
 };
 
 /// Migration 2: the hosted ladders (SQLite's migration 2 in PostgreSQL's dialect: identity
@@ -749,6 +749,15 @@ async fn check_claim(tx: &Transaction<'_>, claim: &Claim) -> Result<LadderMatch>
 pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: i64) -> Result<()> {
     let mut conn = store.conn().await?;
     let tx = conn.transaction().await?;
+    // The ladder's row first, as the rows that refer to it will (`FOR KEY SHARE`): a set being
+    // rated holds it (`FOR UPDATE`, then its bots' rows), so a result waits for the rating
+    // before it locks any bot's row, never in a cycle with it.
+    tx.exec(
+        "SELECT 1 FROM ladders l JOIN ladder_matches m ON m.ladder_id = l.id
+         WHERE m.id = $1 FOR KEY SHARE OF l",
+        &[&result.claim.id.0],
+    )
+    .await?;
     let found = check_claim(&tx, &result.claim).await?;
     if result.seats.len() != found.seats.len() {
         return Err(StoreError::Conflict(format!(
@@ -773,7 +782,12 @@ pub(crate) async fn finish_match(store: &PgStore, result: &MatchResult, now_ms: 
         ],
     )
     .await?;
-    for seat in &result.seats {
+    // The seats in the order of their bots: each bot's row is locked in bot order, so that two
+    // nodes finishing matches of the same bots (one pool) never wait on each other in a cycle.
+    let bot_of = |seat: u8| found.seats.iter().find(|s| s.seat == seat).map(|s| s.bot.0);
+    let mut seats: Vec<&SeatResult> = result.seats.iter().collect();
+    seats.sort_by_key(|seat| bot_of(seat.seat));
+    for seat in seats {
         let Some(planned) = found.seats.iter().find(|s| s.seat == seat.seat) else {
             return Err(StoreError::Conflict(format!(
                 "match {} has no seat {}",
@@ -979,6 +993,10 @@ pub(crate) async fn rate_set(
         )
         .await?
         .try_get(0)?;
+    // Each bot's row locked in bot order, as `finish_match` does: two nodes' transactions
+    // over the same bots never wait on each other in a cycle.
+    let mut updates: Vec<&RatingUpdate> = updates.iter().collect();
+    updates.sort_by_key(|update| update.bot.0);
     for update in updates {
         tx.exec(
             "INSERT INTO rating_changes (ladder_id, seq, set_index, bot_id, mean_before,
