@@ -129,6 +129,29 @@ async fn leader(base: &str) -> Option<String> {
     row.map(|row| row.get(0))
 }
 
+/// The nodes' database sessions, with the locks they hold and wait for: what a failure prints,
+/// to tell which session kept what.
+async fn sessions(base: &str) -> String {
+    let (client, connection) = tokio_postgres::connect(base, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    let rows = client
+        .query(
+            "SELECT a.application_name || ' pid ' || a.pid || ' ' || COALESCE(a.state, '?')
+                 || ' for ' || COALESCE(EXTRACT(EPOCH FROM now() - a.state_change)::TEXT, '?')
+                 || ' s, waits ' || COALESCE(a.wait_event_type || '/' || a.wait_event, 'nothing')
+                 || ', locks ' || COALESCE((SELECT string_agg(l.locktype || ':' || l.mode
+                     || CASE WHEN l.granted THEN '' ELSE ' (waiting)' END, ', ')
+                     FROM pg_locks l WHERE l.pid = a.pid), 'none')
+                 || ': ' || left(a.query, 80)
+             FROM pg_stat_activity a WHERE a.application_name LIKE 'node-%'
+             ORDER BY a.application_name, a.pid",
+            &[],
+        )
+        .await
+        .unwrap();
+    rows.iter().map(|row| row.get::<_, String>(0)).collect::<Vec<_>>().join("\n")
+}
+
 /// Every match of the ladder's open and rated sets, by id.
 async fn matches(store: &dyn Store, ladder: LadderId) -> BTreeMap<i64, LadderMatch> {
     let mut sets = store.open_sets(ladder).await.unwrap();
@@ -231,7 +254,13 @@ async fn a_node_cut_off_from_the_store_is_fenced_off_and_rejoins_by_itself() {
     assert!(took < CALL_TIMEOUT + Duration::from_secs(1), "{took:?}");
 
     // B takes A's matches back once A's heartbeat is gone, and plays them under new claims.
+    let told = std::cell::Cell::new(false);
     let taken_back = eventually("A's matches taken back", || async {
+        if !told.get() && cut.elapsed() > 10 * NODE_TTL {
+            // Long past the heartbeat's lifetime: what the sessions hold, should this fail.
+            told.set(true);
+            eprintln!("sessions {:?} after the cut:\n{}", cut.elapsed(), sessions(&base).await);
+        }
         let now = matches(store.as_ref(), ladder).await;
         cut_off
             .iter()
