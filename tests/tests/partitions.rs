@@ -252,6 +252,18 @@ async fn a_node_cut_off_from_the_store_is_fenced_off_and_rejoins_by_itself() {
     eprintln!("a store call of the cut-off node failed after {took:?}: {failed}");
     assert!(matches!(failed, StoreError::Timeout { .. }), "{failed}");
     assert!(took < CALL_TIMEOUT + Duration::from_secs(1), "{took:?}");
+    // A result whose commit reached the store as the links went silent is stored under A's
+    // claim, rightly (the lease still held): such a match was not cut off.
+    let now = matches(store.as_ref(), ladder).await;
+    let (stored_at_cut, cut_off): (Vec<_>, Vec<_>) =
+        cut_off.into_iter().partition(|(id, attempt)| {
+            now.get(id).is_some_and(|m| m.state == MatchState::Done && m.attempt == *attempt)
+        });
+    eprintln!(
+        "{} of A's matches stored as the cut came, {} cut off",
+        stored_at_cut.len(),
+        cut_off.len()
+    );
 
     // B takes A's matches back once A's heartbeat is gone, and plays them under new claims.
     let told = std::cell::Cell::new(false);
@@ -284,7 +296,9 @@ async fn a_node_cut_off_from_the_store_is_fenced_off_and_rejoins_by_itself() {
         "A's matches taken back {taken_back:?} after the cut (heartbeat TTL {NODE_TTL:?}), \
          played again by {played:?}"
     );
-    assert!(taken_back >= NODE_TTL, "taken back only once A's heartbeat is stale");
+    if !cut_off.is_empty() {
+        assert!(taken_back >= NODE_TTL, "taken back only once A's heartbeat is stale");
+    }
     let b_leads = eventually("B leading", || async {
         (leader(&base).await.as_deref() == Some("node-b")).then(|| cut.elapsed())
     })
@@ -301,7 +315,9 @@ async fn a_node_cut_off_from_the_store_is_fenced_off_and_rejoins_by_itself() {
     let results_before_heal = a.results();
     proxy.break_links(Break::None);
     let healed = Instant::now();
-    eventually("A's late results refused", || async { (a.refused() >= 1).then_some(()) }).await;
+    if !cut_off.is_empty() {
+        eventually("A's late results refused", || async { (a.refused() >= 1).then_some(()) }).await;
+    }
     eventually("A's heartbeat seen again", || async {
         let since = now_ms() - NODE_TTL.as_millis() as i64;
         let nodes = store.nodes(since).await.unwrap();
