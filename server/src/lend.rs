@@ -253,7 +253,9 @@ pub(crate) async fn borrow(
     let mut request = Request::new(frames);
     let metadata = request.metadata_mut();
     metadata.insert(LEND_METADATA, MetadataValue::try_from(bot).map_err(|_| bad_name(bot))?);
-    metadata.insert(SECRET_METADATA, MetadataValue::try_from(secret).map_err(|_| bad_name(bot))?);
+    let secret = MetadataValue::try_from(secret)
+        .map_err(|_| refused(Status::internal("the lender's secret in the store is not text")))?;
+    metadata.insert(SECRET_METADATA, secret);
     let mut grpc = tonic::client::Grpc::new(peers.channel(address)?);
     let call = async {
         grpc.ready().await.map_err(|error| Status::unavailable(error.to_string()))?;

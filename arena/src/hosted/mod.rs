@@ -951,12 +951,18 @@ impl Runner {
         self.running.max(u32::try_from(listed).unwrap_or(u32::MAX))
     }
 
-    /// Whether `bot` may start another match now: known, not paused, under its cap.
+    /// Whether `bot` may start another match now: [`Runner::may_start`], and a stream of it
+    /// waits in `free`.
     fn can_play(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
+        self.may_start(bot) && free.get(&bot).is_some_and(|&n| n > 0)
+    }
+
+    /// Whether `bot` may start another match, wherever it waits: known, not paused, under its
+    /// cap.
+    fn may_start(&self, bot: BotId) -> bool {
         self.bots
             .get(&bot)
             .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
-            && free.get(&bot).is_some_and(|&n| n > 0)
     }
 
     /// Whether `bot` has left: paused, or out of every lobby (`free`) for `absent_ms` playing
@@ -1097,12 +1103,7 @@ impl Runner {
                     break;
                 }
                 let bots: Vec<BotId> = m.seats.iter().map(|s| s.bot).collect();
-                let may_play = |bot: &BotId| {
-                    let state = self.bots.get(bot);
-                    state
-                        .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
-                };
-                if !bots.iter().all(may_play) {
+                if !bots.iter().all(|&bot| self.may_start(bot)) {
                     continue;
                 }
                 let Some(seating) = pool.seat(&bots, m.id) else { continue };
