@@ -22,7 +22,6 @@ use cardroom_proto::frame::ServerFrame;
 use cardroom_proto::pb;
 use cardroom_proto::server::nodes_server::Nodes;
 use cardroom_proto::wire;
-use futures::FutureExt as _;
 use http_body::Frame;
 use http_body_util::StreamBody;
 use prost::Message as _;
@@ -154,26 +153,9 @@ impl Relay {
         answers: mpsc::Sender<Result<pb::BotMessage, Status>>,
     ) {
         let Lent { joining, mut inbound } = lent;
-        let revoked =
-            self.account.clone().map(|account| self.registry.note_lent(joining.id, account));
-        // Fused: once told (or its sender gone), it is never polled to an end again.
-        let revoked = async {
-            match revoked {
-                Some(told) => told.await.ok(),
-                None => std::future::pending().await,
-            }
-        }
-        .fuse();
-        tokio::pin!(revoked);
         let mut relayed = false;
         let end = loop {
             tokio::select! {
-                Some(reason) = &mut revoked => {
-                    // Its key was revoked or replaced: its stream ends here, as on its own node;
-                    // the match, told by the store, forfeits the seat.
-                    let _ = joining.tx.send(Err(Status::unauthenticated(reason))).await;
-                    break RelayEnd::Bot;
-                }
                 frame = frames.message() => match frame {
                     Ok(Some(frame)) => {
                         relayed = true;
@@ -194,7 +176,6 @@ impl Relay {
                 },
             }
         };
-        self.registry.lent_back(joining.id);
         match end {
             RelayEnd::Borrower(_) if !relayed => {
                 // Never seated there: the bot waits here again, as it was.

@@ -109,9 +109,6 @@ struct State {
     queues: HashMap<(i32, String, u32), Vec<Waiting>>,
     /// Bots waiting for an organizer to seat them, by lobby name, oldest first.
     lobby: HashMap<String, Vec<Waiting>>,
-    /// Registered bots lent to another node now (`crate::lend`), by connection id: their
-    /// account, and where a revocation of its key is told.
-    lent: HashMap<u64, (String, oneshot::Sender<String>)>,
 }
 
 struct Shared {
@@ -501,19 +498,6 @@ impl Registry {
         })
     }
 
-    /// Notes that the stream `id` of the registered bot `account` is lent to another node: a
-    /// revocation of its key is told through the receiver returned ([`Registry::revoke`]).
-    pub(crate) fn note_lent(&self, id: u64, account: String) -> oneshot::Receiver<String> {
-        let (tell, told) = oneshot::channel();
-        self.lock().lent.insert(id, (account, tell));
-        told
-    }
-
-    /// Forgets the lent stream `id` (its relay ended).
-    pub(crate) fn lent_back(&self, id: u64) {
-        self.lock().lent.remove(&id);
-    }
-
     /// A receiver that sees every arrival in the lobby.
     pub(crate) fn lobby_arrivals(&self) -> watch::Receiver<u64> {
         self.shared.lobby_arrivals.subscribe()
@@ -545,10 +529,9 @@ impl Registry {
     }
 
     /// Ends everything the registered bot `account` holds, its key revoked or replaced: its
-    /// waiters in the lobby and the queues get UNAUTHENTICATED with `reason`, every running
-    /// match with a seat it holds is told to end that seat's stream and forfeit it, and its
-    /// streams lent to other nodes end with UNAUTHENTICATED. Returns how many waiters, seats
-    /// and lent streams it reached.
+    /// waiters in the lobby and the queues get UNAUTHENTICATED with `reason`, and every running
+    /// match with a seat it holds is told to end that seat's stream and forfeit it. Returns how
+    /// many waiters and seats it reached.
     pub(crate) fn revoke(&self, account: &str, reason: &str) -> usize {
         let held = |w: &Waiting| w.account.as_deref() == Some(account);
         let (waiters, seats) = {
@@ -571,20 +554,7 @@ impl Registry {
                 .collect();
             (waiters, seats)
         };
-        let lent: Vec<oneshot::Sender<String>> = {
-            let mut registry = self.lock();
-            let ids: Vec<u64> = registry
-                .lent
-                .iter()
-                .filter(|(_, (held, _))| held == account)
-                .map(|(&id, _)| id)
-                .collect();
-            ids.iter().filter_map(|id| registry.lent.remove(id)).map(|(_, tell)| tell).collect()
-        };
-        let reached = waiters.len() + seats.len() + lent.len();
-        for tell in lent {
-            let _ = tell.send(reason.to_owned());
-        }
+        let reached = waiters.len() + seats.len();
         for waiter in waiters {
             let _ = waiter.reply.send(Err(Status::unauthenticated(reason.to_owned())));
         }
