@@ -13,6 +13,7 @@
 pub mod config;
 pub mod hosted;
 pub mod import;
+pub mod runner;
 
 pub use config::{BotEntry, BotSource, ConfigError, Format, LadderFile};
 pub use import::{ImportError, Imported, import_arena_file};

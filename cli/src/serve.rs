@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
+use cardroom_arena::runner::{HostedBots, Limits, RunnerConfig};
 use cardroom_server::{Config, TlsIdentity};
 use cardroom_store::{StoreLatency, StoreOptions};
 use prometheus_client::registry::Registry;
@@ -25,6 +26,28 @@ pub(crate) struct ServeArgs {
     /// mode 0660, replaces a stale socket file nothing listens on, and is removed on shutdown.
     #[arg(long, env = "CARDROOM_UNIX", value_name = "PATH")]
     unix: Option<PathBuf>,
+    /// Run the store's submitted bots here, each in a sandbox (bubblewrap, cgroups v1; needs
+    /// root): the newest submission of every active bot waits in the lobby under its name,
+    /// joined through the Unix socket (--unix, else one in --host-bots-dir), frozen whenever
+    /// its seat is not to act (needs --store).
+    #[arg(long, env = "CARDROOM_HOST_BOTS", requires = "store")]
+    host_bots: bool,
+    /// Where the hosted bots' submissions are unpacked, one directory a bot and version.
+    #[arg(long, env = "CARDROOM_HOST_BOTS_DIR", default_value = "hosted-bots")]
+    host_bots_dir: PathBuf,
+    /// The Python that `python3` names in a hosted bot's run command (a venv's `bin/python`
+    /// with the cardroom SDK installed); unset: Debian's python3.
+    #[arg(long, env = "CARDROOM_BOT_PYTHON", value_name = "PATH")]
+    bot_python: Option<PathBuf>,
+    /// A hosted bot's memory, in MiB (memory and swap together; its home counts in it).
+    #[arg(long, env = "CARDROOM_BOT_MEMORY_MB", default_value_t = 256)]
+    bot_memory_mb: u64,
+    /// A hosted bot's CPU, in cores (0.5: half of one).
+    #[arg(long, env = "CARDROOM_BOT_CPUS", default_value_t = 1.0)]
+    bot_cpus: f64,
+    /// A hosted bot's processes and threads at once.
+    #[arg(long, env = "CARDROOM_BOT_PIDS", default_value_t = 64)]
+    bot_pids: u32,
     /// When set, CreateMatch needs `authorization: Bearer <token>`.
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -244,6 +267,26 @@ pub(crate) fn log_pages_limits(
 }
 
 impl ServeArgs {
+    /// The hosted bots' runner, with `--host-bots`.
+    fn runner_config(&self) -> Option<RunnerConfig> {
+        if !self.host_bots {
+            return None;
+        }
+        let socket = self.unix.clone().unwrap_or_else(|| self.host_bots_dir.join("cardroom.sock"));
+        let limits = Limits {
+            memory: self.bot_memory_mb << 20,
+            pids: self.bot_pids,
+            cpus: self.bot_cpus,
+            ..Limits::default()
+        };
+        Some(RunnerConfig {
+            socket,
+            work: self.host_bots_dir.clone(),
+            python: self.bot_python.clone(),
+            limits,
+        })
+    }
+
     fn config(self) -> anyhow::Result<Config> {
         let tls = match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => Some(TlsIdentity::from_pem_files(cert, key)?),
@@ -293,7 +336,8 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     crate::init_tracing("info", args.log_format);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
-    let unix = args.unix.clone();
+    let runner = args.runner_config();
+    let unix = runner.as_ref().map(|runner| runner.socket.clone()).or(args.unix.clone());
     let store = args.store.clone();
     let store_timeout_ms = args.store_timeout_ms;
     let advertise = args.advertise.clone();
@@ -323,6 +367,10 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listen_unix = |path: PathBuf| {
             cardroom_server::listen_unix(&path).with_context(|| format!("--unix {}", path.display()))
         };
+        if let Some(runner) = &runner {
+            std::fs::create_dir_all(&runner.work)
+                .with_context(|| format!("--host-bots-dir {}", runner.work.display()))?;
+        }
         let unix = unix.map(listen_unix).transpose()?;
         // The figures `/metrics` encodes: the server's, and the store's and ladders' if any.
         let mut metrics = Registry::default();
@@ -344,16 +392,27 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             }
             server = server.ladders(std::sync::Arc::new(hosted));
         }
+        // The hosted bots, once the server serves: their runner stops after it.
+        let hosted_bots = match (runner, &config.accounts) {
+            (Some(runner), Some(accounts)) => {
+                let store = std::sync::Arc::clone(accounts.store());
+                let started = HostedBots::start(store, server.host(), runner).await;
+                Some(started.context("--host-bots")?)
+            }
+            _ => None,
+        };
         let shutdown = shutdown_signal().context("installing the signal handlers")?;
         // One line on stdout, so that a script or a test that asked for port 0 learns the port.
-        println!("cardroom listening on {grpc_addr}");
+        announce(&format!("cardroom listening on {grpc_addr}"));
         if let Some(socket) = unix {
             // The same line for the socket, as the SDKs' `--server` takes it.
-            println!("cardroom listening on unix:{}", socket.path().display());
+            announce(&format!("cardroom listening on unix:{}", socket.path().display()));
             server = server.unix(socket);
         }
         let Some(http_addr) = web else {
-            return server.serve(listener, shutdown).await;
+            let served = server.serve(listener, shutdown).await;
+            stop_hosted_bots(hosted_bots).await?;
+            return served;
         };
         // With the gRPC listener's backlog: connections past the pages' cap wait there.
         let http =
@@ -365,7 +424,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let router = if config.tls.is_some() {
             // The pages read the server over plaintext gRPC on the loopback, which a TLS server
             // does not speak: only the operator's paths, which read the server in process.
-            println!("cardroom health and metrics on http://{}", http.local_addr()?);
+            announce(&format!("cardroom health and metrics on http://{}", http.local_addr()?));
             tracing::info!(
                 "the server speaks TLS, which the pages do not read: --http-addr serves only \
                  /healthz, /readyz and /metrics"
@@ -373,7 +432,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             let server = cardroom_web::GameServer::InProcess(server.host());
             cardroom_web::ops_router(metrics, cardroom_web::Readiness::new(server, store))
         } else {
-            println!("cardroom pages on http://{}", http.local_addr()?);
+            announce(&format!("cardroom pages on http://{}", http.local_addr()?));
             let channel = tonic::transport::Endpoint::from_shared(format!("http://{grpc_addr}"))
                 .context("the pages' address of the server")?
                 .connect_lazy();
@@ -393,10 +452,28 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 let _ = stopped.wait_for(|s| *s).await;
             }));
         let served = server.serve(listener, shutdown).await;
+        stop_hosted_bots(hosted_bots).await?;
         let _ = stop.send(true);
         let pages = pages.await.context("the pages' task")?.context("serving the pages");
         served.and(pages)
     })
+}
+
+/// Writes one of the lines that say where the server listens on stdout. A reader that took the
+/// first line and closed the pipe (a script, a test, `| head -1`) does not stop the server:
+/// `println!` would panic on the broken pipe.
+fn announce(line: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+}
+
+/// Stops the hosted bots' runner, if any, and waits for every bot to end.
+async fn stop_hosted_bots(runner: Option<HostedBots>) -> anyhow::Result<()> {
+    if let Some(runner) = runner {
+        runner.stop().await.context("--host-bots")?;
+    }
+    Ok(())
 }
 
 /// Reads and checks every `--ladder` file before anything starts.

@@ -204,6 +204,11 @@ impl BotCgroup {
         self.write(Controller::Freezer, "freezer.state", "THAWED")
     }
 
+    /// A handle on the bot's freezer alone, for whoever holds the bot's clock.
+    pub(crate) fn freezer(&self) -> Freezer {
+        Freezer { state: self.dir(Controller::Freezer).join("freezer.state").into() }
+    }
+
     /// The host pids of the bot's processes.
     pub(crate) fn pids(&self) -> Vec<i32> {
         self.read(Controller::Freezer, "cgroup.procs")
@@ -263,6 +268,29 @@ impl Drop for BotCgroup {
     fn drop(&mut self) {
         self.kill_all();
         self.remove();
+    }
+}
+
+/// Freezes or thaws one bot without waiting: what a match task calls between two decisions,
+/// where blocking is not allowed. The kernel stops the bot's tasks within microseconds of the
+/// write; [`crate::RunningBot::freeze`] is the call that waits until they have stopped.
+///
+/// A bot that is gone (its cgroup removed) makes both calls fail with `NotFound`, harmlessly.
+#[derive(Clone, Debug)]
+pub struct Freezer {
+    /// The cgroup's `freezer.state` file.
+    state: std::sync::Arc<Path>,
+}
+
+impl Freezer {
+    /// Asks the kernel to stop every process of the bot.
+    pub fn freeze(&self) -> io::Result<()> {
+        fs::write(&self.state, "FROZEN")
+    }
+
+    /// Lets the bot's processes run again.
+    pub fn thaw(&self) -> io::Result<()> {
+        fs::write(&self.state, "THAWED")
     }
 }
 

@@ -46,7 +46,7 @@ mod running;
 mod spec;
 
 pub use bubblewrap::Bubblewrap;
-pub use cgroup::CgroupRoot;
+pub use cgroup::{CgroupRoot, Freezer};
 pub use end::End;
 pub use error::SandboxError;
 pub use output::Output;

@@ -10,7 +10,7 @@ use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::cgroup::BotCgroup;
+use crate::cgroup::{BotCgroup, Freezer};
 use crate::end::{End, Facts};
 use crate::error::SandboxError;
 use crate::output::{self, CappedOutput, Output, Stream};
@@ -61,6 +61,11 @@ impl RunningBot {
     /// Lets the bot's processes run again.
     pub fn thaw(&self) -> Result<(), SandboxError> {
         self.cgroup.thaw()
+    }
+
+    /// A handle that freezes and thaws the bot without waiting, for a match task to hold.
+    pub fn freezer(&self) -> Freezer {
+        self.cgroup.freezer()
     }
 
     /// The CPU time all of the bot's processes have used so far.

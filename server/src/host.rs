@@ -18,6 +18,7 @@ use tonic::Status;
 
 use crate::lend::{self, Borrowed};
 use crate::registry::{MatchRequest, Registry};
+use crate::sandboxed::{Filed, SandboxedBot};
 
 /// A handle on a running server's matches and lobby: clone it freely.
 #[derive(Clone)]
@@ -145,6 +146,31 @@ impl Started {
 }
 
 impl Host {
+    /// Files a hosted bot the runner started, whose processes are in the freezer cgroup named
+    /// `cgroup`: its streams over the Unix socket are that bot's, without a key, until the
+    /// filing is dropped (`crate::sandboxed`).
+    pub fn file_sandboxed(&self, cgroup: &str, bot: SandboxedBot) -> Filed {
+        self.registry.sandboxed().file(cgroup, bot)
+    }
+
+    /// Ends the streams of the registered bot `name` that wait in the lobby (or a queue) with
+    /// UNAVAILABLE and `reason`, leaving its matches be; returns how many.
+    pub fn end_waiting(&self, name: &str, reason: &str) -> usize {
+        self.registry.end_waiting(name, &Status::unavailable(reason.to_owned()))
+    }
+
+    /// Whether the registered bot `name` holds a seat of a running match here.
+    pub fn is_playing(&self, name: &str) -> bool {
+        self.registry.is_playing(name)
+    }
+
+    /// Ends what the registered bot `name` holds here, with `reason`: its waiting streams
+    /// end with UNAUTHENTICATED, and its seats in running matches forfeit, the failure saying
+    /// why (a revoked key; a hosted bot whose process ended).
+    pub fn end_bot(&self, name: &str, reason: &str) -> usize {
+        self.registry.revoke(name, reason)
+    }
+
     /// Every name waiting in the lobby now, with how many of its streams wait (a bot that
     /// plays several matches at once waits on several).
     pub fn lobby(&self) -> HashMap<String, usize> {

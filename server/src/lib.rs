@@ -22,6 +22,7 @@ mod match_task;
 mod metrics;
 mod reads;
 mod registry;
+mod sandboxed;
 mod seat_streams;
 mod service;
 mod standings;
@@ -53,6 +54,7 @@ pub use host::{
     Started,
 };
 pub use metrics::ServerMetrics;
+pub use sandboxed::{Filed, Freeze, SandboxedBot};
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
 #[cfg(unix)]

@@ -4,6 +4,7 @@
 //! no lock ever guards game state.
 
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ use cardroom_store::{FailureKind, NewFailure, ThinkSummary};
 use crate::clock::{Clock, ClockRules, DeadlineTimer};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
+use crate::sandboxed::{Freeze, SeatFreezer};
 use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
 use crate::stats::{MatchEnd, MatchOrigin};
@@ -68,6 +70,8 @@ pub(crate) struct Joining {
     pub(crate) omit: pb::Omit,
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
+    /// A hosted bot's freezer: the bot runs only while its seat is to act.
+    pub(crate) freezer: Option<Arc<dyn Freeze>>,
 }
 
 /// The match task's wake sources besides its seats, as [`Wakeups`] numbers them.
@@ -103,6 +107,8 @@ struct Connection {
     /// Acts received on this connection since its last one was applied or its last `Turn`
     /// was sent.
     unapplied: u32,
+    /// A hosted bot's freezer (thawed when the connection is let go).
+    freezer: Option<SeatFreezer>,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -436,7 +442,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn connect(&mut self, connect: Connect) {
         let Connect { seat, joining, inbound } = connect;
-        let Joining { id, bot_name, bot_version, omit, tx, permit } = joining;
+        let Joining { id, bot_name, bot_version, omit, tx, permit, freezer } = joining;
         if seat.index() >= self.seats.len() {
             return;
         }
@@ -473,12 +479,15 @@ impl<G: WireGame> MatchTask<G> {
             slot.bot_version = bot_version;
             slot.connected_once = true;
         }
-        slot.connection = Some(Connection { tx, omit, unapplied: 0, _permit: permit });
+        let freezer = freezer.map(SeatFreezer::new);
+        slot.connection = Some(Connection { tx, omit, unapplied: 0, freezer, _permit: permit });
         self.inbound.insert(seat.index(), inbound);
         self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
         if self.started && self.state.to_act() == Some(seat) {
             self.send_turn(seat, Instant::now());
+        } else {
+            self.run_only(self.state.to_act());
         }
     }
 
@@ -689,12 +698,24 @@ impl<G: WireGame> MatchTask<G> {
         // Written straight from the engine's observation: the bytes prost would write for the
         // typed `Turn`, without the tree.
         let (frame, bytes) = ServerFrame::turn::<G>(header, observation, &omit);
+        self.run_only(Some(seat));
         if self.send_frame(seat, frame) {
             if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
                 connection.unapplied = 0;
             }
             self.turn_sent = Some(Instant::now());
             self.registry.stats().turn_sent(bytes);
+        }
+    }
+
+    /// Fair clocks for hosted bots: the bot of `seat` may run, every other hosted bot of the
+    /// match is frozen (it cannot think on another seat's time).
+    fn run_only(&mut self, seat: Option<Seat>) {
+        for (index, slot) in self.seats.iter_mut().enumerate() {
+            let freezer = slot.connection.as_mut().and_then(|c| c.freezer.as_mut());
+            if let Some(freezer) = freezer {
+                freezer.set_frozen(seat.is_none_or(|seat| seat.index() != index));
+            }
         }
     }
 
@@ -895,6 +916,11 @@ impl<G: WireGame> MatchTask<G> {
             MatchEnd::Forfeit
         });
         for seat in 0..self.seats.len() {
+            // A hosted bot runs again to read its end and join again.
+            let connection = self.seats[seat].connection.as_mut();
+            if let Some(freezer) = connection.and_then(|c| c.freezer.as_mut()) {
+                freezer.set_frozen(false);
+            }
             self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));
         }
         let last = pb::WatchMessage {

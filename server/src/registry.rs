@@ -132,6 +132,8 @@ struct Shared {
     node_secret: String,
     /// Channels to the other nodes of a shared store.
     peers: Arc<Peers>,
+    /// The hosted bots running now, which join by the Unix socket without a key.
+    sandboxed: crate::sandboxed::Sandboxed,
 }
 
 /// The handle: clone it freely.
@@ -156,6 +158,7 @@ impl Registry {
                 lobby_arrivals: watch::Sender::new(0),
                 node_secret: random_hex(),
                 peers: Arc::default(),
+                sandboxed: crate::sandboxed::Sandboxed::default(),
             }),
         }
     }
@@ -167,6 +170,11 @@ impl Registry {
     /// This process's secret, which the other nodes of its store present to borrow a bot.
     pub(crate) fn node_secret(&self) -> &str {
         &self.shared.node_secret
+    }
+
+    /// The hosted bots running now (`crate::sandboxed`).
+    pub(crate) fn sandboxed(&self) -> &crate::sandboxed::Sandboxed {
+        &self.shared.sandboxed
     }
 
     /// Channels to the other nodes of a shared store, shared by every request through them.
@@ -533,8 +541,31 @@ impl Registry {
     /// match with a seat it holds is told to end that seat's stream and forfeit it. Returns how
     /// many waiters and seats it reached.
     pub(crate) fn revoke(&self, account: &str, reason: &str) -> usize {
+        let waiters = self.end_waiting(account, &Status::unauthenticated(reason.to_owned()));
+        let seats: Vec<(MatchHandle, Seat)> = {
+            let registry = self.lock();
+            registry
+                .tokens
+                .values()
+                .filter(|seat| seat.holder.as_deref() == Some(account))
+                .filter_map(|seat| Some((registry.running.get(&seat.match_id)?.clone(), seat.seat)))
+                .collect()
+        };
+        let reached = waiters + seats.len();
+        for (handle, seat) in seats {
+            let reason = reason.to_owned();
+            tokio::spawn(async move {
+                let _ = handle.commands.send(Command::Revoke { seat, reason }).await;
+            });
+        }
+        reached
+    }
+
+    /// Ends the streams of the registered bot `account` that wait in the lobby or a queue with
+    /// `status`; returns how many.
+    pub(crate) fn end_waiting(&self, account: &str, status: &Status) -> usize {
         let held = |w: &Waiting| w.account.as_deref() == Some(account);
-        let (waiters, seats) = {
+        let waiters = {
             let mut registry = self.lock();
             let registry = &mut *registry;
             let mut waiters = Vec::new();
@@ -546,25 +577,21 @@ impl Registry {
             }
             registry.queues.retain(|_, waiting| !waiting.is_empty());
             registry.lobby.retain(|_, waiting| !waiting.is_empty());
-            let seats: Vec<(MatchHandle, Seat)> = registry
-                .tokens
-                .values()
-                .filter(|seat| seat.holder.as_deref() == Some(account))
-                .filter_map(|seat| Some((registry.running.get(&seat.match_id)?.clone(), seat.seat)))
-                .collect();
-            (waiters, seats)
+            waiters
         };
-        let reached = waiters.len() + seats.len();
+        let ended = waiters.len();
         for waiter in waiters {
-            let _ = waiter.reply.send(Err(Status::unauthenticated(reason.to_owned())));
+            let _ = waiter.reply.send(Err(status.clone()));
         }
-        for (handle, seat) in seats {
-            let reason = reason.to_owned();
-            tokio::spawn(async move {
-                let _ = handle.commands.send(Command::Revoke { seat, reason }).await;
-            });
-        }
-        reached
+        ended
+    }
+
+    /// Whether the registered bot `account` holds a seat of a running match.
+    pub(crate) fn is_playing(&self, account: &str) -> bool {
+        let registry = self.lock();
+        registry.tokens.values().any(|seat| {
+            seat.holder.as_deref() == Some(account) && registry.running.contains_key(&seat.match_id)
+        })
     }
 
     /// Removes a waiter (of a queue or the lobby) that gave up.

@@ -455,6 +455,11 @@ impl cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<Self::PlayStream>, Status> {
         let key = accounts::bearer(request.metadata()).map(str::to_owned);
         let peer = PeerKey::of(&request);
+        // A hosted bot is known by its process, not by a key (`crate::sandboxed`).
+        let sandboxed = match peer {
+            Some(PeerKey::Process(pid)) => self.registry.sandboxed().of_process(pid),
+            _ => None,
+        };
         let mut inbound = request.into_inner();
         let id = self.registry.next_id();
         let join = {
@@ -500,13 +505,18 @@ impl cardroom_server::Cardroom for Cardroom {
             }
         }
         let omit = wire::check_omit(join.omit)?;
+        if let Some(bot) = &sandboxed {
+            check_sandboxed_join(bot, &join.seat)?;
+        }
         // The name whose key is checked: the lobby's, else the bot's.
         let claimed = match &join.seat {
             Some(pb::join::Seat::Lobby(name)) => Some(name.clone()),
             _ => Some(join.bot_name.clone()).filter(|name| !name.is_empty()),
         };
         let claimed = claimed.as_deref();
-        self.throttle.check(peer, claimed)?;
+        if sandboxed.is_none() {
+            self.throttle.check(peer, claimed)?;
+        }
         // A seat token names its seat, and the seat its holder: looked up first, so that a
         // rejoin is checked against the bot that sat there, not the name it claims.
         let seat = match &join.seat {
@@ -517,8 +527,17 @@ impl cardroom_server::Cardroom for Cardroom {
         };
         let holder = seat.as_ref().and_then(|(seat, _)| seat.holder.as_deref());
         let mut bot_name = join.bot_name;
+        let mut bot_version = join.bot_version;
         let mut account = None;
-        if let Some(accounts) = &config.accounts {
+        if let Some(bot) = sandboxed.as_ref() {
+            if holder.is_some_and(|holder| holder != bot.name) {
+                return Err(accounts::held_by_another(holder.unwrap_or("")));
+            }
+            // It is who its runner filed it as, at the version the runner started.
+            bot_name = bot.name.clone();
+            bot_version = bot.version.clone();
+            account = Some(bot.name.clone());
+        } else if let Some(accounts) = &config.accounts {
             let bot = match holder {
                 Some(holder) => {
                     let checked = accounts::holder(accounts, holder, key.as_deref()).await;
@@ -532,7 +551,7 @@ impl cardroom_server::Cardroom for Cardroom {
                 }
             };
             if let Some(bot) = bot {
-                accounts::note_version(accounts, &bot, &join.bot_version).await;
+                accounts::note_version(accounts, &bot, &bot_version).await;
                 // A registered bot plays under its registered name.
                 bot_name = bot.name;
                 account = Some(bot_name.clone());
@@ -541,7 +560,8 @@ impl cardroom_server::Cardroom for Cardroom {
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
-        let joining = Joining { id, bot_name, bot_version: join.bot_version, omit, tx, permit };
+        let freezer = sandboxed.map(|bot| bot.freezer);
+        let joining = Joining { id, bot_name, bot_version, omit, tx, permit, freezer };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = match seat {
@@ -902,6 +922,33 @@ async fn connect(
 ) {
     let connect = Box::new(Connect { seat, joining, inbound });
     let _ = handle.commands.send(Command::Connect(connect)).await;
+}
+
+/// PERMISSION_DENIED unless a hosted bot's `Join` waits in the lobby under its own name or
+/// takes back a seat by its token (checked against the seat's holder after): a hosted bot plays
+/// only as itself, where its ladders seat it.
+fn check_sandboxed_join(
+    bot: &crate::sandboxed::SandboxedBot,
+    seat: &Option<pb::join::Seat>,
+) -> Result<(), Status> {
+    match seat {
+        Some(pb::join::Seat::Lobby(_))
+            if bot.retiring.load(std::sync::atomic::Ordering::SeqCst) =>
+        {
+            Err(Status::unavailable(format!(
+                "the hosted bot {:?} is being replaced by its newer submission: this process \
+                 plays no new match",
+                bot.name
+            )))
+        }
+        Some(pb::join::Seat::Lobby(name)) if *name == bot.name => Ok(()),
+        Some(pb::join::Seat::SeatToken(_)) => Ok(()),
+        _ => Err(Status::permission_denied(format!(
+            "a hosted bot waits only in the lobby under its own name ({:?}) or takes its own \
+             seat back by its token",
+            bot.name
+        ))),
+    }
 }
 
 /// Resolves when the bot's stream ends; messages before the seat exists are refused.

@@ -306,6 +306,18 @@ pub fn pack_dir(dir: &Path) -> io::Result<Vec<u8>> {
     builder.into_inner()?.finish()
 }
 
+/// Unpacks a stored archive (one [`check_archive`] passed) into the new directory `dir`, for a
+/// runner to start the bot from. tar's own checks hold again: no entry is written outside
+/// `dir`. Modes are kept; owners and times are not.
+pub fn unpack_archive(bytes: &[u8], dir: &Path) -> io::Result<()> {
+    std::fs::create_dir(dir)?;
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+    archive.set_preserve_permissions(true);
+    archive.set_preserve_mtime(false);
+    archive.set_overwrite(false);
+    archive.unpack(dir)
+}
+
 /// Appends every path under `dir.join(at)`, relative to `dir`, sorted by name, a directory
 /// before what it holds.
 fn list(dir: &Path, at: &Path, paths: &mut Vec<PathBuf>) -> io::Result<()> {
@@ -332,6 +344,27 @@ mod tests {
 
     fn check(bytes: &[u8]) -> Result<CheckedArchive, ArchiveError> {
         check_archive(bytes, &ArchiveLimits::default())
+    }
+
+    #[test]
+    fn a_packed_directory_unpacks_to_the_same_tree_and_mode() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let code = dir.path().join("code");
+        std::fs::create_dir_all(code.join("lib")).unwrap();
+        std::fs::write(code.join("bot.py"), "print('hi')\n").unwrap();
+        std::fs::write(code.join("lib/run"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(code.join("lib/run"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        let bytes = pack_dir(&code).unwrap();
+        check(&bytes).unwrap();
+        let out = dir.path().join("out");
+        unpack_archive(&bytes, &out).unwrap();
+        assert_eq!(std::fs::read_to_string(out.join("bot.py")).unwrap(), "print('hi')\n");
+        let mode = std::fs::metadata(out.join("lib/run")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o111, 0o111, "an executable stays executable");
+        let again = unpack_archive(&bytes, &out).unwrap_err();
+        assert_eq!(again.kind(), std::io::ErrorKind::AlreadyExists, "never over another tree");
     }
 
     fn refused_entry(bytes: &[u8]) -> (String, &'static str) {

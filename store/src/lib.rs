@@ -52,6 +52,7 @@ pub use accounts::{
 };
 pub use archive::{
     ArchiveError, ArchiveLimits, CheckedArchive, check_archive, pack_dir, sha256_hex,
+    unpack_archive,
 };
 pub use echo::{ECHO_BYTES, Echo};
 pub use keys::{BotKey, KeyHash};

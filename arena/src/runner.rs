@@ -1,0 +1,397 @@
+//! The runner: the submitted bots a node hosts, each in a sandbox (`cardroom serve
+//! --host-bots`, issue 39).
+//!
+//! Every second the runner reads the store's bots. An active bot with a submission runs its
+//! newest one: the archive unpacked once under the runner's directory, its run command started
+//! in a [`Sandbox`] with the server's Unix socket bound in and the stock runner's settings in
+//! its environment (`CARDROOM_SERVER`, `CARDROOM_LOBBY`, `CARDROOM_MATCHES=0`). It has no key:
+//! the server knows it by its cgroup (`cardroom_server::Host::file_sandboxed`), and freezes it
+//! whenever its seat is not to act. It waits in the lobby under its name, and the node's
+//! hosted ladders seat it like any bot there.
+//!
+//! - A newer submission replaces the running one once the bot plays no match here: the new
+//!   version plays from its next set on.
+//! - A revoked bot, or one whose submissions are gone, is stopped.
+//! - A bot whose process ends (a crash, the memory limit, a signal) forfeits the seats it held,
+//!   the failure saying why, and starts again after a pause that doubles up to a minute.
+//!   The ladders' health rule pauses a bot that keeps failing.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+pub use cardroom_sandbox::Limits;
+use cardroom_sandbox::{
+    BotSpec, Bubblewrap, Freezer, RunningBot, Runtime, SERVER_URL_IN_SANDBOX, Sandbox,
+};
+use cardroom_server::{Freeze, Host, SandboxedBot};
+use cardroom_store::{BotStatus, Store, StoreError, Submission};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+/// How often the runner reads the store's bots and submissions.
+pub const RUNNER_POLL: Duration = Duration::from_secs(1);
+
+/// The first pause before a bot whose process ended starts again; it doubles up to
+/// [`MAX_RESTART_PAUSE`], and starts over once a run lasted that long.
+const FIRST_RESTART_PAUSE: Duration = Duration::from_secs(1);
+
+/// The longest pause before a bot starts again.
+const MAX_RESTART_PAUSE: Duration = Duration::from_secs(60);
+
+/// What a runner needs besides its store and server.
+#[derive(Clone, Debug)]
+pub struct RunnerConfig {
+    /// The server's Unix socket on the host, bound into every sandbox.
+    pub socket: PathBuf,
+    /// Where submissions are unpacked, one directory a bot and version.
+    pub work: PathBuf,
+    /// The interpreter (a venv's `bin/python` with the cardroom SDK) that `python3` names
+    /// in a run command; `None`: Debian's.
+    pub python: Option<PathBuf>,
+    /// Every hosted bot's limits.
+    pub limits: Limits,
+}
+
+/// The runner at work: [`HostedBots::stop`] stops it and every bot it runs.
+#[derive(Debug)]
+pub struct HostedBots {
+    task: JoinHandle<Result<(), RunnerError>>,
+    stop: CancellationToken,
+}
+
+impl HostedBots {
+    /// Starts the runner of `store`'s submitted bots on the server of `host`, in bubblewrap
+    /// sandboxes; an error if bubblewrap or the cgroups are not there.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        host: Host,
+        config: RunnerConfig,
+    ) -> Result<HostedBots, RunnerError> {
+        let sandbox = Bubblewrap::new().await.map_err(RunnerError::Sandbox)?;
+        let stop = CancellationToken::new();
+        let task = tokio::spawn(run(store, host, Arc::new(sandbox), config, stop.clone()));
+        Ok(HostedBots { task, stop })
+    }
+
+    /// Stops the runner and every bot it runs (a bot in a match forfeits it), and waits for
+    /// them to end.
+    pub async fn stop(self) -> Result<(), RunnerError> {
+        self.stop.cancel();
+        self.task.await.map_err(|error| RunnerError::Task(error.to_string()))?
+    }
+}
+
+/// Runs the hosted bots of `store` on the server of `host` until `stop` is cancelled, then
+/// stops them all and returns.
+pub async fn run(
+    store: Arc<dyn Store>,
+    host: Host,
+    sandbox: Arc<dyn Sandbox>,
+    config: RunnerConfig,
+    stop: CancellationToken,
+) -> Result<(), RunnerError> {
+    let runtime = match &config.python {
+        Some(python) => Runtime::python(python).map_err(RunnerError::Runtime)?,
+        None => Runtime::native(),
+    };
+    std::fs::create_dir_all(&config.work)
+        .map_err(|source| RunnerError::Work { path: config.work.clone(), source })?;
+    let runner = Runner { store, host, sandbox, config, runtime };
+    let mut running: HashMap<String, Hosted> = HashMap::new();
+    let mut every = tokio::time::interval(RUNNER_POLL);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = every.tick() => {}
+            () = stop.cancelled() => break,
+        }
+        match runner.wanted().await {
+            Ok(wanted) => runner.reconcile(&mut running, wanted).await,
+            Err(error) => warn!(cause = %error, "the runner could not read the bots"),
+        }
+    }
+    for (_, hosted) in running.drain() {
+        hosted.stop().await;
+    }
+    Ok(())
+}
+
+/// Why the runner could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// The sandbox cannot run here.
+    #[error("the hosted bots' sandbox: {0}")]
+    Sandbox(cardroom_sandbox::SandboxError),
+    /// The runner's task failed.
+    #[error("the hosted bots' runner: {0}")]
+    Task(String),
+    /// The Python runtime could not be read.
+    #[error("the hosted bots' Python: {0}")]
+    Runtime(cardroom_sandbox::SandboxError),
+    /// The working directory could not be made.
+    #[error("the runner's directory {}: {source}", path.display())]
+    Work {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+struct Runner {
+    store: Arc<dyn Store>,
+    host: Host,
+    sandbox: Arc<dyn Sandbox>,
+    config: RunnerConfig,
+    runtime: Runtime,
+}
+
+/// A hosted bot the runner looks after: the version it runs, and how to stop it.
+struct Hosted {
+    version: String,
+    /// Set once a newer submission waits to replace it (`SandboxedBot::retiring`).
+    retiring: Arc<AtomicBool>,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<()>,
+}
+
+impl Hosted {
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+}
+
+impl Runner {
+    /// Every active bot with a submission, and its newest one.
+    async fn wanted(&self) -> Result<HashMap<String, Submission>, StoreError> {
+        let mut wanted = HashMap::new();
+        for bot in self.store.bots().await? {
+            if bot.status != BotStatus::Active {
+                continue;
+            }
+            if let Some(newest) = self.store.submissions(&bot.name).await?.into_iter().next() {
+                wanted.insert(bot.name, newest);
+            }
+        }
+        Ok(wanted)
+    }
+
+    /// Starts what is wanted and not running, stops what runs and is not wanted, and replaces
+    /// an older version once its bot plays no match here.
+    async fn reconcile(
+        &self,
+        running: &mut HashMap<String, Hosted>,
+        wanted: HashMap<String, Submission>,
+    ) {
+        let gone: Vec<String> =
+            running.keys().filter(|name| !wanted.contains_key(*name)).cloned().collect();
+        for name in gone {
+            if let Some(hosted) = running.remove(&name) {
+                info!(bot = %name, "hosted bot stopped: revoked, or its submissions gone");
+                hosted.stop().await;
+            }
+        }
+        for (name, submission) in wanted {
+            if let Some(hosted) = running.get(&name) {
+                if hosted.version == submission.sha256 {
+                    continue;
+                }
+                if !hosted.retiring.swap(true, Ordering::SeqCst) {
+                    // Seated in no new match: replaced once its matches here are over.
+                    let why = "the hosted bot is being replaced by its newer submission";
+                    self.host.end_waiting(&name, why);
+                }
+                if self.host.is_playing(&name) {
+                    continue;
+                }
+                if let Some(old) = running.remove(&name) {
+                    info!(bot = %name, from = %old.version, to = %submission.sha256,
+                        "hosted bot replaced by its newer submission");
+                    old.stop().await;
+                }
+            }
+            match self.prepare(&name, &submission).await {
+                Ok(spec) => {
+                    let hosted = self.start(name.clone(), submission.sha256.clone(), spec);
+                    running.insert(name, hosted);
+                }
+                Err(error) => warn!(bot = %name, cause = %error, "hosted bot not started"),
+            }
+        }
+    }
+
+    /// The bot's code unpacked (once a version) and what to run.
+    async fn prepare(&self, name: &str, submission: &Submission) -> Result<BotSpec, String> {
+        let code = self.config.work.join(dir_name(name)).join(&submission.sha256);
+        if !code.is_dir() {
+            let newest = self.store.newest_submission(submission.bot).await;
+            let (newest, archive) = newest
+                .map_err(|error| error.to_string())?
+                .ok_or("its submission is gone from the store")?;
+            if newest.sha256 != submission.sha256 {
+                return Err("a newer submission came meanwhile".into());
+            }
+            unpack(&archive, &code).map_err(|error| format!("unpacking it: {error}"))?;
+        }
+        let env = [
+            ("CARDROOM_SERVER", SERVER_URL_IN_SANDBOX),
+            ("CARDROOM_LOBBY", name),
+            ("CARDROOM_BOT_NAME", name),
+            ("CARDROOM_MATCHES", "0"),
+            ("CARDROOM_CONCURRENCY", "1"),
+            ("PYTHONUNBUFFERED", "1"),
+        ];
+        Ok(BotSpec {
+            code,
+            command: submission.run.clone(),
+            socket: self.config.socket.clone(),
+            env: env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(),
+            runtime: self.runtime.clone(),
+            limits: self.config.limits.clone(),
+        })
+    }
+
+    /// Starts the bot's task: it runs the bot, files it with the server, and starts it again
+    /// whenever it ends, until told to stop.
+    fn start(&self, name: String, version: String, spec: BotSpec) -> Hosted {
+        let (stop, stopped) = oneshot::channel();
+        let retiring = Arc::new(AtomicBool::new(false));
+        let filing = SandboxedBot {
+            name,
+            version: version.clone(),
+            freezer: Arc::new(NoFreezer),
+            retiring: Arc::clone(&retiring),
+        };
+        let host = self.host.clone();
+        let sandbox = Arc::clone(&self.sandbox);
+        let task = tokio::spawn(keep_running(host, sandbox, filing, spec, stopped));
+        Hosted { version, retiring, stop, task }
+    }
+}
+
+/// Runs one hosted bot again and again until `stopped`.
+async fn keep_running(
+    host: Host,
+    sandbox: Arc<dyn Sandbox>,
+    filing: SandboxedBot,
+    spec: BotSpec,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let (name, version) = (filing.name.clone(), filing.version.clone());
+    let mut pause = FIRST_RESTART_PAUSE;
+    loop {
+        let started = tokio::time::Instant::now();
+        match sandbox.spawn(&spec) {
+            Ok(mut bot) => {
+                info!(bot = %name, %version, cgroup = bot.cgroup(), "hosted bot started");
+                let freezer = Arc::new(CgroupFreezer(bot.freezer()));
+                let sandboxed = SandboxedBot { freezer, ..filing.clone() };
+                let filed = host.file_sandboxed(bot.cgroup(), sandboxed);
+                let end = tokio::select! {
+                    end = bot.wait() => end,
+                    _ = &mut stopped => {
+                        drop(filed);
+                        finish(&mut bot).await;
+                        return;
+                    }
+                };
+                drop(filed);
+                let output = bot.take_output();
+                let why = match &end {
+                    Ok(end) => format!("its process {end}"),
+                    Err(error) => format!("its process could not be watched: {error}"),
+                };
+                warn!(bot = %name, %version, %why, stderr = %last_bytes(&output.stderr, 2048),
+                    "hosted bot ended");
+                // Whatever it held here forfeits now, saying why, rather than after the
+                // reconnect grace.
+                host.end_bot(&name, &format!("the hosted bot {name:?} ended: {why}"));
+            }
+            Err(error) => warn!(bot = %name, cause = %error, "hosted bot could not start"),
+        }
+        if started.elapsed() >= MAX_RESTART_PAUSE {
+            pause = FIRST_RESTART_PAUSE;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            _ = &mut stopped => return,
+        }
+        pause = (pause * 2).min(MAX_RESTART_PAUSE);
+    }
+}
+
+/// The last `n` bytes of `bytes` as text, for a log line.
+fn last_bytes(bytes: &[u8], n: usize) -> String {
+    String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(n)..]).into_owned()
+}
+
+/// Kills a bot no longer wanted and waits for its end.
+async fn finish(bot: &mut RunningBot) {
+    bot.kill();
+    let _ = bot.wait().await;
+}
+
+/// The freezer of a filing made before its bot runs: replaced by the bot's own.
+struct NoFreezer;
+
+impl Freeze for NoFreezer {
+    fn freeze(&self) {}
+    fn thaw(&self) {}
+}
+
+/// The sandbox's freezer, as the server's match tasks call it.
+struct CgroupFreezer(Freezer);
+
+impl Freeze for CgroupFreezer {
+    fn freeze(&self) {
+        if let Err(error) = self.0.freeze() {
+            tracing::debug!(cause = %error, "freezing a hosted bot");
+        }
+    }
+
+    fn thaw(&self) {
+        if let Err(error) = self.0.thaw() {
+            tracing::debug!(cause = %error, "thawing a hosted bot");
+        }
+    }
+}
+
+/// A bot's directory under the runner's: its name, which is printable text without a slash
+/// once `/` and a leading `.` are replaced.
+fn dir_name(name: &str) -> String {
+    let name = name.replace('/', "_");
+    match name.strip_prefix('.') {
+        Some(rest) => format!("_{rest}"),
+        None => name,
+    }
+}
+
+/// Unpacks `archive` at `code` through a directory beside it, so that a half-unpacked tree is
+/// never taken for a whole one.
+fn unpack(archive: &[u8], code: &Path) -> std::io::Result<()> {
+    let parent = code.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)?;
+    let partial = parent.join(format!(".partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&partial);
+    cardroom_store::unpack_archive(archive, &partial)?;
+    std::fs::rename(&partial, code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bots_directory_name_stays_under_the_runners() {
+        assert_eq!(dir_name("alice"), "alice");
+        assert_eq!(dir_name("a/b"), "a_b");
+        assert_eq!(dir_name(".."), "_.");
+        assert_eq!(dir_name(".hidden"), "_hidden");
+    }
+}

@@ -1,0 +1,260 @@
+//! Hosted bots through the stock commands (issue 39): `cardroom serve --host-bots` over a
+//! SQLite store with a hosted ladder, an author's `cardroom bots submit` of the example Python
+//! bot, and a stock `random` bot playing it from outside with its key.
+//!
+//! - The submitted bot plays rated sets at its submission's version (its SHA-256), with no key.
+//! - While the remote bot holds its turn (SIGSTOP), the hosted bot's cgroup is frozen.
+//! - A newer submission plays from its next match on.
+//! - A submitted bot that crashes on its first turn forfeits that match, its failure naming
+//!   its exit code, and is started again.
+//! - A revoked hosted bot is stopped.
+//!
+//! It needs root (bubblewrap's namespaces, cgroups v1) and `CARDROOM_PYTHON`, as `.ci/run`
+//! gives it.
+
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use cardroom_store::{BotId, FailureKind, LadderId, MatchState, Store};
+use cardroom_tests::eventually;
+use nix::sys::signal::Signal;
+
+mod support;
+
+use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
+
+/// Short two-seat matches, one at a time a bot, so that sets come quickly; a failing bot is
+/// paused only after many failures.
+const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
+                      seats = 2\nseed = 3\nmax_concurrent = 1\n[health]\nmax_failures = 0\n";
+
+/// A bot that dies at its first turn, exit code 3 (`os._exit`: `sys.exit` in the SDK's
+/// thread would end only that thread).
+const CRASHER: &str = "import os\nimport sys\nimport cardroom\n\n\
+                       class Crash(cardroom.Bot):\n    \
+                       def choose(self, turn):\n        \
+                       print('leaving on purpose', flush=True)\n        \
+                       os._exit(3)\n\n\
+                       sys.exit(cardroom.main(Crash()))\n";
+
+/// Runs `cardroom bots ARGS`; its stdout, or a panic with its stderr.
+fn bots(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_cardroom")).arg("bots").args(args).output().unwrap();
+    assert!(out.status.success(), "bots {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The example Python bot's code in a directory of its own, `extra` written beside it.
+fn code(dir: &Path, name: &str, extra: &str) -> String {
+    let code = dir.join(name);
+    std::fs::create_dir_all(&code).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    std::fs::copy(root.join("example-bots/python/tt_bot.py"), code.join("tt_bot.py")).unwrap();
+    std::fs::write(code.join("NOTE"), extra).unwrap();
+    code.display().to_string()
+}
+
+/// The version a submission's output names (`… sha256 HEX …`).
+fn version_in(submitted: &str) -> String {
+    submitted
+        .split_whitespace()
+        .find(|word| word.len() == 64 && word.chars().all(|c| c.is_ascii_hexdigit()))
+        .unwrap_or_else(|| panic!("no version in {submitted:?}"))
+        .to_owned()
+}
+
+/// The versions `bot` played at in the ladder's finished matches, oldest first.
+async fn versions(store: &dyn Store, ladder: LadderId, bot: BotId) -> Vec<String> {
+    let mut sets = store.rated_sets(ladder).await.unwrap();
+    sets.extend(store.open_sets(ladder).await.unwrap());
+    let mut matches: Vec<_> = sets.into_iter().flat_map(|s| s.matches).collect();
+    matches.sort_by_key(|m| m.id.0);
+    matches
+        .iter()
+        .filter(|m| m.state == MatchState::Done)
+        .flat_map(|m| &m.seats)
+        .filter(|s| s.bot == bot)
+        .filter_map(|s| s.version.clone())
+        .collect()
+}
+
+/// The server's log, printed when the test fails.
+struct Log(std::path::PathBuf);
+
+impl Drop for Log {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let text = std::fs::read_to_string(&self.0).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            eprintln!(
+                "--- the server's log, last lines\n{}",
+                lines[lines.len().saturating_sub(80)..].join("\n")
+            );
+        }
+    }
+}
+
+/// The freezer state of the hosted bots this server started (`r{pid}-b{n}` cgroups).
+fn freezer_states(server_pid: u32) -> Vec<String> {
+    let parent = Path::new("/sys/fs/cgroup/freezer/cardroom");
+    let prefix = format!("r{server_pid}-b");
+    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("freezer.state")).ok())
+        .map(|state| state.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and_stopped() {
+    let python = cardroom_tests::python();
+    let dir = tempfile::tempdir().unwrap();
+    let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
+    let ladder_path = dir.path().join("duel.toml");
+    std::fs::write(&ladder_path, LADDER).unwrap();
+    let ann = add_bot(&store_url, "ann");
+    let ben = add_bot(&store_url, "ben");
+    let log_path = dir.path().join("server.log");
+    let _log = Log(log_path.clone());
+    let mut server = Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
+            .args(["--admin-token", "T", "--host-bots", "--bot-python"])
+            .arg(&python)
+            .arg("--host-bots-dir")
+            .arg(dir.path().join("hosted"))
+            .arg("--ladder")
+            .arg(&ladder_path)
+            .arg("--record-dir")
+            .arg(dir.path().join("records"))
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log_path).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let url = format!("http://{}", listening_address(&mut server));
+    // Ann is submitted by her author, with her key; ben plays from outside.
+    let first = bots(&[
+        "submit",
+        "ann",
+        &code(dir.path(), "v1", "one"),
+        "--run",
+        "python3 tt_bot.py",
+        "--server",
+        &url,
+        "--key",
+        &ann,
+    ]);
+    let v1 = version_in(&first);
+    let random = example_bot("random");
+    let args = ["--server", &url, "--lobby", "ben", "--key", &ben, "--matches", "0"];
+    let ben_bot = StockBot::start("random as ben", &random, &args);
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async {
+        let store = cardroom_store::open(&store_url).await.unwrap();
+        let ladder = eventually("the ladder", || async {
+            store.ladder("duel").await.unwrap().map(|l| l.id)
+        })
+        .await;
+        let ann_id = store.bot_credential("ann").await.unwrap().unwrap().account.id;
+        // Rated sets, ann at her submission's version.
+        eventually("three rated sets with the hosted bot", || async {
+            (store.rated_sets(ladder).await.unwrap().len() >= 3).then_some(())
+        })
+        .await;
+        let played = versions(store.as_ref(), ladder, ann_id).await;
+        assert!(!played.is_empty() && played.iter().all(|v| *v == v1), "{played:?}");
+
+        // Ben holds his turn: ann's processes are frozen meanwhile.
+        let pid = server.id();
+        eventually("the hosted bot frozen while the other seat holds its turn", || async {
+            let running = store
+                .open_sets(ladder)
+                .await
+                .unwrap()
+                .into_iter()
+                .flat_map(|s| s.matches)
+                .any(|m| m.state == MatchState::Running);
+            if !running {
+                return None;
+            }
+            ben_bot.signal(Signal::SIGSTOP);
+            // A turn of ben's comes within the match (his clock is 2 s and a bank).
+            let frozen = eventually_quick(|| freezer_states(pid).iter().any(|s| s == "FROZEN"));
+            ben_bot.signal(Signal::SIGCONT);
+            frozen.then_some(())
+        })
+        .await;
+
+        // A newer submission plays from its next match on.
+        let second = bots(&[
+            "submit",
+            "ann",
+            &code(dir.path(), "v2", "two"),
+            "--run",
+            "python3 tt_bot.py",
+            "--server",
+            &url,
+            "--admin-token",
+            "T",
+        ]);
+        let v2 = version_in(&second);
+        assert_ne!(v1, v2);
+        eventually("a match at the newer version", || async {
+            versions(store.as_ref(), ladder, ann_id).await.contains(&v2).then_some(())
+        })
+        .await;
+        let played = versions(store.as_ref(), ladder, ann_id).await;
+        let first_v2 = played.iter().position(|v| *v == v2).unwrap();
+        assert!(played[first_v2..].iter().all(|v| *v == v2), "never back to v1: {played:?}");
+
+        // A crash on the first turn: the match's failure says how the process ended.
+        let crasher = dir.path().join("crasher");
+        std::fs::create_dir_all(&crasher).unwrap();
+        std::fs::write(crasher.join("bot.py"), CRASHER).unwrap();
+        bots(&[
+            "submit",
+            "ann",
+            &crasher.display().to_string(),
+            "--run",
+            "python3 bot.py",
+            "--server",
+            &url,
+            "--key",
+            &ann,
+        ]);
+        let failure = eventually("the crash's forfeit, saying why", || async {
+            let failures = store.failures(ladder, ann_id, 10).await.unwrap();
+            failures.into_iter().find(|f| {
+                f.failure.kind == FailureKind::Forfeit && f.failure.error.contains("exit")
+            })
+        })
+        .await;
+        assert!(failure.failure.error.contains("code 3"), "{:?}", failure.failure.error);
+
+        // Revoked: stopped, and no hosted bot is left in its cgroups.
+        bots(&["revoke", "ann", "--store", &store_url]);
+        eventually("the revoked hosted bot stopped", || async {
+            freezer_states(pid).is_empty().then_some(())
+        })
+        .await;
+        ben_bot.assert_running();
+    });
+}
+
+/// Whether `check` holds within a few seconds, asked every 10 ms (a bound, not a sleep).
+fn eventually_quick(mut check: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
