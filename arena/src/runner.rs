@@ -24,9 +24,9 @@ use std::time::Duration;
 
 pub use cardroom_sandbox::Limits;
 use cardroom_sandbox::{
-    BotSpec, Bubblewrap, Freezer, RunningBot, Runtime, SERVER_URL_IN_SANDBOX, Sandbox,
+    BotSpec, Bubblewrap, Freezer, OutputTaker, RunningBot, Runtime, SERVER_URL_IN_SANDBOX, Sandbox,
 };
-use cardroom_server::{Freeze, Host, SandboxedBot};
+use cardroom_server::{Host, HostedControl, SandboxedBot};
 use cardroom_store::{BotStatus, Store, StoreError, Submission};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -265,7 +265,7 @@ impl Runner {
         let filing = SandboxedBot {
             name,
             version: version.clone(),
-            freezer: Arc::new(NoFreezer),
+            control: Arc::new(NotStarted),
             retiring: Arc::clone(&retiring),
         };
         let host = self.host.clone();
@@ -290,8 +290,8 @@ async fn keep_running(
         match sandbox.spawn(&spec) {
             Ok(mut bot) => {
                 info!(bot = %name, %version, cgroup = bot.cgroup(), "hosted bot started");
-                let freezer = Arc::new(CgroupFreezer(bot.freezer()));
-                let sandboxed = SandboxedBot { freezer, ..filing.clone() };
+                let control = Arc::new(Control(bot.freezer(), bot.output_taker()));
+                let sandboxed = SandboxedBot { control, ..filing.clone() };
                 let filed = host.file_sandboxed(bot.cgroup(), sandboxed);
                 let end = tokio::select! {
                     end = bot.wait() => end,
@@ -311,7 +311,8 @@ async fn keep_running(
                     "hosted bot ended");
                 // Whatever it held here forfeits now, saying why, rather than after the
                 // reconnect grace.
-                host.end_bot(&name, &format!("the hosted bot {name:?} ended: {why}"));
+                let reason = format!("the hosted bot {name:?} ended: {why}");
+                host.end_bot(&name, &reason, &output.to_string());
             }
             Err(error) => warn!(bot = %name, cause = %error, "hosted bot could not start"),
         }
@@ -337,18 +338,25 @@ async fn finish(bot: &mut RunningBot) {
     let _ = bot.wait().await;
 }
 
-/// The freezer of a filing made before its bot runs: replaced by the bot's own.
-struct NoFreezer;
+/// The control of a filing made before its bot runs: replaced by the bot's own.
+struct NotStarted;
 
-impl Freeze for NoFreezer {
+impl HostedControl for NotStarted {
     fn freeze(&self) {}
     fn thaw(&self) {}
+    fn take_output(&self) -> String {
+        String::new()
+    }
 }
 
-/// The sandbox's freezer, as the server's match tasks call it.
-struct CgroupFreezer(Freezer);
+/// The sandbox's freezer and the bot's output, as the server's match tasks call them.
+struct Control(Freezer, OutputTaker);
 
-impl Freeze for CgroupFreezer {
+impl HostedControl for Control {
+    fn take_output(&self) -> String {
+        self.1.take().to_string()
+    }
+
     fn freeze(&self) {
         if let Err(error) = self.0.freeze() {
             tracing::debug!(cause = %error, "freezing a hosted bot");

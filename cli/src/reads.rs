@@ -575,9 +575,10 @@ fn against_row(bot: Option<&str>, h: &pb::HeadToHead) -> Vec<String> {
     bot.map(str::to_owned).into_iter().chain([h.opponent.clone()]).chain(numbers).collect()
 }
 
-/// `ListFailures`: one line per failure, the observation last (it is long).
+/// `ListFailures`: one line per failure, the observation and a hosted bot's output last (they
+/// are long).
 fn failures_table(reply: &pb::ListFailuresResponse, exact: Exact) -> Table {
-    let columns = ["match", "at", "kind", "version", "error", "answer", "observation"];
+    let columns = ["match", "at", "kind", "version", "error", "answer", "observation", "output"];
     Table::of(&columns, &reply.failures, |f| {
         vec![
             f.match_id.to_string(),
@@ -587,6 +588,7 @@ fn failures_table(reply: &pb::ListFailuresResponse, exact: Exact) -> Table {
             f.error.clone(),
             f.answer.clone(),
             f.observation_json.clone(),
+            f.output.clone(),
         ]
     })
 }

@@ -236,6 +236,16 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
         })
         .await;
         assert!(failure.failure.error.contains("code 3"), "{:?}", failure.failure.error);
+        // Its author reads what it wrote in that match, with its key.
+        let read = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["failures", "duel", "ann", "--key", &ann, "--server", &url, "--format", "json"])
+            .output()
+            .unwrap();
+        let read = String::from_utf8_lossy(&read.stdout);
+        assert!(read.contains("leaving on purpose"), "the crash's output is shown: {read}");
+        // Each of its failures carries what it wrote in that match.
+        let outputs = store.failures(ladder, ann_id, 10).await.unwrap();
+        assert!(outputs.iter().all(|f| f.output.is_some()), "{outputs:?}");
 
         // Revoked: stopped, and no hosted bot is left in its cgroups.
         bots(&["revoke", "ann", "--store", &store_url]);

@@ -49,7 +49,7 @@ pub use bubblewrap::Bubblewrap;
 pub use cgroup::{CgroupRoot, Freezer};
 pub use end::End;
 pub use error::SandboxError;
-pub use output::Output;
+pub use output::{Output, OutputTaker};
 pub use running::RunningBot;
 pub use spec::{
     BotSpec, CODE_IN_SANDBOX, HOME_IN_SANDBOX, Limits, Runtime, SERVER_URL_IN_SANDBOX,

@@ -70,6 +70,18 @@ impl CappedOutput {
     }
 }
 
+/// A handle on a bot's output, for whoever sees its matches end
+/// ([`crate::RunningBot::output_taker`]).
+#[derive(Clone, Debug)]
+pub struct OutputTaker(pub(crate) Arc<Mutex<CappedOutput>>);
+
+impl OutputTaker {
+    /// What the bot wrote since the last take, and a fresh start: one call per match.
+    pub fn take(&self) -> Output {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
 /// Reads `from` to its end into `into`: past the cap, the bytes are only counted, so the bot
 /// never blocks on a full pipe.
 pub(crate) async fn drain(

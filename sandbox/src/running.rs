@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use crate::cgroup::{BotCgroup, Freezer};
 use crate::end::{End, Facts};
 use crate::error::SandboxError;
-use crate::output::{self, CappedOutput, Output, Stream};
+use crate::output::{self, CappedOutput, Output, OutputTaker, Stream};
 use crate::spec::Limits;
 
 /// A sandboxed bot: freeze and thaw it, read its output, kill it, wait for its end.
@@ -82,6 +82,12 @@ impl RunningBot {
     /// start: one call per match.
     pub fn take_output(&self) -> Output {
         self.output.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// A handle that takes the bot's output as [`RunningBot::take_output`] does, for whoever
+    /// sees its matches end.
+    pub fn output_taker(&self) -> OutputTaker {
+        OutputTaker(Arc::clone(&self.output))
     }
 
     /// Kills every process of the bot, telling its end as `why`.

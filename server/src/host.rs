@@ -97,6 +97,8 @@ pub struct HostedSeat {
     pub failures: Vec<NewFailure>,
     /// Its bot's think times (`SeatInfo.think_us`), summed up.
     pub think: ThinkSummary,
+    /// A hosted bot's stdout and stderr in the match (`crate::HostedControl::take_output`).
+    pub output: Option<String>,
 }
 
 /// The most failures a hosted match keeps per seat: a bot that times out every decision of a
@@ -164,11 +166,12 @@ impl Host {
         self.registry.is_playing(name)
     }
 
-    /// Ends what the registered bot `name` holds here, with `reason`: its waiting streams
-    /// end with UNAUTHENTICATED, and its seats in running matches forfeit, the failure saying
-    /// why (a revoked key; a hosted bot whose process ended).
-    pub fn end_bot(&self, name: &str, reason: &str) -> usize {
-        self.registry.revoke(name, reason)
+    /// Ends what the hosted bot `name` held here when its process ended, with `reason`: its
+    /// waiting streams end with UNAVAILABLE, and its seats in running matches forfeit, the
+    /// failure saying why, each match keeping `output` (what the bot wrote) as its output.
+    pub fn end_bot(&self, name: &str, reason: &str, output: &str) -> usize {
+        let waiting = self.end_waiting(name, reason);
+        waiting + self.registry.end_seats(name, reason, Some(output))
     }
 
     /// Every name waiting in the lobby now, with how many of its streams wait (a bot that

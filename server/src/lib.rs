@@ -54,7 +54,7 @@ pub use host::{
     Started,
 };
 pub use metrics::ServerMetrics;
-pub use sandboxed::{Filed, Freeze, SandboxedBot};
+pub use sandboxed::{Filed, HostedControl, SandboxedBot};
 pub use service::NODE_METADATA;
 pub use tls::{TlsError, TlsIdentity};
 #[cfg(unix)]

@@ -24,7 +24,7 @@ use cardroom_store::{FailureKind, NewFailure, ThinkSummary};
 use crate::clock::{Clock, ClockRules, DeadlineTimer};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
-use crate::sandboxed::{Freeze, SeatFreezer};
+use crate::sandboxed::{HostedControl, SeatFreezer};
 use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
 use crate::stats::{MatchEnd, MatchOrigin};
@@ -50,7 +50,7 @@ pub(crate) enum Command {
     Info { reply: oneshot::Sender<pb::MatchInfo> },
     /// The key of the registered bot holding `seat` was revoked or replaced: its stream ends
     /// UNAUTHENTICATED with `reason`, and the seat forfeits.
-    Revoke { seat: Seat, reason: String },
+    Revoke { seat: Seat, reason: String, output: Option<String> },
 }
 
 /// A bot joining `seat`: from now on the task reads `inbound` itself.
@@ -71,7 +71,7 @@ pub(crate) struct Joining {
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
     /// A hosted bot's freezer: the bot runs only while its seat is to act.
-    pub(crate) freezer: Option<Arc<dyn Freeze>>,
+    pub(crate) freezer: Option<Arc<dyn HostedControl>>,
 }
 
 /// The match task's wake sources besides its seats, as [`Wakeups`] numbers them.
@@ -123,6 +123,9 @@ struct SeatSlot {
     forfeit_reason: Option<String>,
     /// What went wrong for this seat (hosted matches only, at most `MAX_FAILURES_KEPT`).
     failures: Vec<NewFailure>,
+    /// A hosted bot's output in this match, once taken: at the end, or when its process
+    /// ended mid-match (its runner took it then).
+    output: Option<String>,
     connection: Option<Connection>,
     forfeited: bool,
     /// Its actions refused as illegal or malformed.
@@ -218,6 +221,7 @@ impl<G: WireGame> MatchTask<G> {
                 connected_once: false,
                 forfeit_reason: None,
                 failures: Vec::new(),
+                output: None,
                 connection: None,
                 forfeited: false,
                 refused: 0,
@@ -418,7 +422,14 @@ impl<G: WireGame> MatchTask<G> {
             Command::Info { reply } => {
                 let _ = reply.send(self.info(None));
             }
-            Command::Revoke { seat, reason } => self.revoke(seat, &reason),
+            Command::Revoke { seat, reason, output } => {
+                if let Some(slot) = self.seats.get_mut(seat.index())
+                    && output.is_some()
+                {
+                    slot.output = output;
+                }
+                self.revoke(seat, &reason);
+            }
         }
     }
 
@@ -840,6 +851,8 @@ impl<G: WireGame> MatchTask<G> {
             .enumerate()
             .map(|(seat, slot)| {
                 let standing = end.standings.iter().find(|s| s.seat as usize == seat);
+                let hosted = slot.connection.as_ref().and_then(|c| c.freezer.as_ref());
+                let output = hosted.map(SeatFreezer::take_output).or(slot.output.take());
                 HostedSeat {
                     bot_name: slot.bot_name.clone(),
                     version: slot.bot_version.clone(),
@@ -847,6 +860,7 @@ impl<G: WireGame> MatchTask<G> {
                     forfeited: slot.forfeited,
                     failures: std::mem::take(&mut slot.failures),
                     think: ThinkSummary::from_micros(&slot.think_us),
+                    output,
                 }
             })
             .collect();

@@ -373,5 +373,6 @@ fn failure_to_pb(row: FailureRow) -> pb::Failure {
         answer: row.failure.answer.unwrap_or_default(),
         error: row.failure.error,
         at_ms: row.at_ms,
+        output: row.output.unwrap_or_default(),
     }
 }

@@ -542,6 +542,12 @@ impl Registry {
     /// many waiters and seats it reached.
     pub(crate) fn revoke(&self, account: &str, reason: &str) -> usize {
         let waiters = self.end_waiting(account, &Status::unauthenticated(reason.to_owned()));
+        waiters + self.end_seats(account, reason, None)
+    }
+
+    /// Tells every running match with a seat `account` holds to end that seat's stream and
+    /// forfeit it with `reason`, keeping `output` as the seat's output; returns how many.
+    pub(crate) fn end_seats(&self, account: &str, reason: &str, output: Option<&str>) -> usize {
         let seats: Vec<(MatchHandle, Seat)> = {
             let registry = self.lock();
             registry
@@ -551,11 +557,11 @@ impl Registry {
                 .filter_map(|seat| Some((registry.running.get(&seat.match_id)?.clone(), seat.seat)))
                 .collect()
         };
-        let reached = waiters + seats.len();
+        let reached = seats.len();
         for (handle, seat) in seats {
-            let reason = reason.to_owned();
+            let (reason, output) = (reason.to_owned(), output.map(str::to_owned));
             tokio::spawn(async move {
-                let _ = handle.commands.send(Command::Revoke { seat, reason }).await;
+                let _ = handle.commands.send(Command::Revoke { seat, reason, output }).await;
             });
         }
         reached

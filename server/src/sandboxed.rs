@@ -15,12 +15,16 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-/// Stops and restarts a hosted bot's processes, without waiting (a match task calls it).
-pub trait Freeze: Send + Sync {
+/// What a match task does to a hosted bot: stop and restart its processes, without waiting,
+/// and take what it wrote once its match is over.
+pub trait HostedControl: Send + Sync {
     /// Stops every process of the bot.
     fn freeze(&self);
     /// Lets them run again.
     fn thaw(&self);
+    /// Its stdout and stderr since the last take (capped by the runner), as its author reads
+    /// them: one take a match.
+    fn take_output(&self) -> String;
 }
 
 /// A hosted bot as its runner filed it.
@@ -30,8 +34,8 @@ pub struct SandboxedBot {
     pub name: String,
     /// The version it runs (its submission's SHA-256).
     pub version: String,
-    /// Its freezer.
-    pub freezer: Arc<dyn Freeze>,
+    /// Its freezer and output.
+    pub control: Arc<dyn HostedControl>,
     /// Set when a newer submission is to replace it: its next `Join` of the lobby is refused
     /// (UNAVAILABLE), so that it plays out its matches here and is seated in no new one.
     pub retiring: Arc<AtomicBool>,
@@ -116,21 +120,28 @@ fn cgroup_of(text: &str, controller: &str) -> Option<String> {
 /// when it is not, and thawed for good when the task lets the connection go (the bot must be
 /// able to read its `End` and join again).
 pub(crate) struct SeatFreezer {
-    freezer: Arc<dyn Freeze>,
+    control: Arc<dyn HostedControl>,
     frozen: bool,
 }
 
 impl SeatFreezer {
-    pub(crate) fn new(freezer: Arc<dyn Freeze>) -> SeatFreezer {
-        SeatFreezer { freezer, frozen: false }
+    pub(crate) fn new(control: Arc<dyn HostedControl>) -> SeatFreezer {
+        SeatFreezer { control, frozen: false }
     }
 
     /// Freezes the bot, or thaws it, unless it is so already.
     pub(crate) fn set_frozen(&mut self, frozen: bool) {
         if self.frozen != frozen {
             self.frozen = frozen;
-            if frozen { self.freezer.freeze() } else { self.freezer.thaw() }
+            if frozen { self.control.freeze() } else { self.control.thaw() }
         }
+    }
+}
+
+impl SeatFreezer {
+    /// The bot's output since the last take.
+    pub(crate) fn take_output(&self) -> String {
+        self.control.take_output()
     }
 }
 
@@ -160,14 +171,17 @@ mod tests {
         let pid = std::process::id() as i32;
         assert!(sandboxed.of_process(pid).is_none());
         struct Never;
-        impl Freeze for Never {
+        impl HostedControl for Never {
             fn freeze(&self) {}
             fn thaw(&self) {}
+            fn take_output(&self) -> String {
+                String::new()
+            }
         }
         let bot = SandboxedBot {
             name: "x".into(),
             version: "v".into(),
-            freezer: Arc::new(Never),
+            control: Arc::new(Never),
             retiring: Arc::default(),
         };
         let filed = sandboxed.file("no-such-cgroup", bot);
@@ -181,7 +195,7 @@ mod tests {
         /// Counts: +1 a freeze, -1 a thaw, and how many calls.
         #[derive(Default)]
         struct Count(AtomicI32, AtomicI32);
-        impl Freeze for Count {
+        impl HostedControl for Count {
             fn freeze(&self) {
                 self.0.fetch_add(1, Ordering::SeqCst);
                 self.1.fetch_add(1, Ordering::SeqCst);
@@ -189,6 +203,9 @@ mod tests {
             fn thaw(&self) {
                 self.0.fetch_sub(1, Ordering::SeqCst);
                 self.1.fetch_add(1, Ordering::SeqCst);
+            }
+            fn take_output(&self) -> String {
+                String::new()
             }
         }
         let count = Arc::new(Count::default());

@@ -359,6 +359,31 @@ pub struct SeatResult {
     pub think: crate::ThinkSummary,
 }
 
+/// The outputs kept of a bot in a ladder: its last this many hosted matches' (older ones are
+/// dropped as a new one is kept).
+pub const OUTPUTS_KEPT: i64 = 100;
+
+/// Migration 13, the same in both dialects: a hosted bot's stdout and stderr in each of its
+/// matches (capped by its runner), for its author.
+pub(crate) const OUTPUTS_MIGRATION: &str = "CREATE TABLE ladder_outputs (
+        ladder_id BIGINT NOT NULL,
+        match_id BIGINT NOT NULL,
+        bot_id BIGINT NOT NULL,
+        output TEXT NOT NULL,
+        PRIMARY KEY (match_id, bot_id)
+    );
+    CREATE INDEX ladder_outputs_by_bot ON ladder_outputs (ladder_id, bot_id, match_id);";
+
+/// Keeps `output` as the one of `bot` in `match_id`, and drops that bot's outputs in the ladder
+/// past the last [`OUTPUTS_KEPT`]: the statements, in both dialects' placeholders.
+pub(crate) const KEEP_OUTPUT: [&str; 2] = [
+    "INSERT INTO ladder_outputs (ladder_id, match_id, bot_id, output) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (match_id, bot_id) DO UPDATE SET output = excluded.output",
+    "DELETE FROM ladder_outputs WHERE ladder_id = $1 AND bot_id = $2 AND match_id <= (
+         SELECT match_id FROM ladder_outputs WHERE ladder_id = $1 AND bot_id = $2
+         ORDER BY match_id DESC LIMIT 1 OFFSET $3)",
+];
+
 /// One failure of a bot in a match, with what its author needs to see why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewFailure {
@@ -428,6 +453,8 @@ pub struct FailureRow {
     pub failure: NewFailure,
     /// When it was stored.
     pub at_ms: i64,
+    /// A hosted bot's stdout and stderr in that match, while kept ([`OUTPUTS_KEPT`]).
+    pub output: Option<String>,
 }
 
 /// One finished match of a bot, as the health check sees it.

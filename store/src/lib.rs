@@ -59,8 +59,8 @@ pub use keys::{BotKey, KeyHash};
 pub use ladders::{
     Claim, FailureKind, FailureRow, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchSeat, MatchState, NewFailure, NewLadder,
-    NewMatch, NewSet, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SeatResult, SetState,
-    StoredRating,
+    NewMatch, NewSet, OUTPUTS_KEPT, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome,
+    SeatResult, SetState, StoredRating,
 };
 pub use latency::StoreLatency;
 pub use nodes::{
@@ -514,6 +514,16 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// A ladder match's record, once it is done.
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError>;
+
+    /// Keeps a hosted bot's stdout and stderr in a ladder match, for its author (read with
+    /// its failures); only its last [`OUTPUTS_KEPT`] in the ladder stay.
+    async fn keep_output(
+        &self,
+        ladder: LadderId,
+        id: LadderMatchId,
+        bot: BotId,
+        output: &str,
+    ) -> Result<(), StoreError>;
 
     // Many nodes on one store (see the `postgres` module's docs).
 

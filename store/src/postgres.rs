@@ -79,6 +79,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::submissions::POSTGRES_MIGRATION,
     // 12: each node's secret, which the others present when they ask it for a bot.
     crate::nodes::SECRET_MIGRATION,
+    // 13: a hosted bot's output in each of its matches.
+    crate::ladders::OUTPUTS_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -788,6 +790,25 @@ impl Store for PgStore {
 
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
         self.bounded("ladder_record", ladders::record(self, id)).await
+    }
+
+    async fn keep_output(
+        &self,
+        ladder: LadderId,
+        id: LadderMatchId,
+        bot: BotId,
+        output: &str,
+    ) -> Result<(), StoreError> {
+        self.bounded("keep_output", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+            tx.exec(keep, &[&ladder.0, &id.0, &bot.0, &output]).await?;
+            tx.exec(drop, &[&ladder.0, &bot.0, &crate::OUTPUTS_KEPT]).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn claim_ready(

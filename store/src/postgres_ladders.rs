@@ -1117,10 +1117,12 @@ pub(crate) async fn failures(
     let conn = store.conn().await?;
     let rows = conn
         .rows(
-            "SELECT id, match_id, seat, bot_id, version, kind, observation_json, answer, error,
-                 at_ms
-             FROM ladder_failures WHERE ladder_id = $1 AND bot_id = $2
-             ORDER BY id DESC LIMIT $3",
+            "SELECT f.id, f.match_id, f.seat, f.bot_id, f.version, f.kind, f.observation_json,
+                 f.answer, f.error, f.at_ms, o.output
+             FROM ladder_failures f LEFT JOIN ladder_outputs o
+                 ON o.match_id = f.match_id AND o.bot_id = f.bot_id
+             WHERE f.ladder_id = $1 AND f.bot_id = $2
+             ORDER BY f.id DESC LIMIT $3",
             &[&ladder.0, &bot.0, &i64::from(limit)],
         )
         .await?;
@@ -1139,6 +1141,7 @@ pub(crate) async fn failures(
                     error: row.try_get(8)?,
                 },
                 at_ms: row.try_get(9)?,
+                output: row.try_get(10)?,
             })
         })
         .collect()

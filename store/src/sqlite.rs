@@ -71,6 +71,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::submissions::SQLITE_MIGRATION,
     // 12: each node's secret, which the others present when they ask it for a bot.
     crate::nodes::SECRET_MIGRATION,
+    // 13: a hosted bot's output in each of its matches.
+    crate::ladders::OUTPUTS_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -619,6 +621,25 @@ impl Store for SqliteStore {
 
     async fn ladder_record(&self, id: LadderMatchId) -> Result<Option<String>, StoreError> {
         self.read(move |conn| ladders::record(conn, id)).await
+    }
+
+    async fn keep_output(
+        &self,
+        ladder: LadderId,
+        id: LadderMatchId,
+        bot: BotId,
+        output: &str,
+    ) -> Result<(), StoreError> {
+        let output = output.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+            tx.execute(keep, rusqlite::params![ladder.0, id.0, bot.0, output])?;
+            tx.execute(drop, rusqlite::params![ladder.0, bot.0, crate::OUTPUTS_KEPT])?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
     }
 
     async fn claim_ready(

@@ -949,10 +949,25 @@ pub(crate) fn failures(
     limit: u32,
 ) -> Result<Vec<FailureRow>> {
     let mut stmt = conn.prepare(
-        "SELECT id, match_id, seat, bot_id, version, kind, observation_json, answer, error, at_ms
-         FROM ladder_failures WHERE ladder_id = ?1 AND bot_id = ?2 ORDER BY id DESC LIMIT ?3",
+        "SELECT f.id, f.match_id, f.seat, f.bot_id, f.version, f.kind, f.observation_json,
+             f.answer, f.error, f.at_ms, o.output
+         FROM ladder_failures f LEFT JOIN ladder_outputs o
+             ON o.match_id = f.match_id AND o.bot_id = f.bot_id
+         WHERE f.ladder_id = ?1 AND f.bot_id = ?2 ORDER BY f.id DESC LIMIT ?3",
     )?;
-    type Columns = (i64, i64, u8, i64, String, String, Option<String>, Option<String>, String, i64);
+    type Columns = (
+        i64,
+        i64,
+        u8,
+        i64,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+        i64,
+        Option<String>,
+    );
     let rows: Vec<Columns> = stmt
         .query_map(params![ladder.0, bot.0, limit], |row| {
             Ok((
@@ -966,18 +981,22 @@ pub(crate) fn failures(
                 row.get(7)?,
                 row.get(8)?,
                 row.get(9)?,
+                row.get(10)?,
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
-        .map(|(id, match_id, seat, bot, version, kind, observation_json, answer, error, at_ms)| {
+        .map(|row| {
+            let (id, match_id, seat, bot, version, kind, observation_json, answer, error) =
+                (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8);
             Ok(FailureRow {
                 id,
                 match_id: LadderMatchId(match_id),
                 bot: BotId(bot),
                 version,
                 failure: NewFailure { seat, kind: parse(kind)?, observation_json, answer, error },
-                at_ms,
+                at_ms: row.9,
+                output: row.10,
             })
         })
         .collect()

@@ -274,6 +274,8 @@ pub struct Failure {
     pub answer: Option<String>,
     /// The observation it had (JSON).
     pub observation: String,
+    /// What a hosted bot wrote in that match (stdout and stderr), while kept.
+    pub output: Option<String>,
 }
 
 /// What a bot's author may read of its failures.

@@ -1340,6 +1340,14 @@ impl Runner {
                 return;
             }
         };
+        // A hosted bot's output, for its author: kept beside the result, never in its way.
+        for (seat, bot) in end.seats.iter().zip(&bots) {
+            let Some(output) = seat.output.as_deref().filter(|o| !o.is_empty()) else { continue };
+            let kept = timed!(self.shared, keep_output(self.ladder.id, claim.id, *bot, output));
+            if let Err(error) = kept.await {
+                warn!(match_id = claim.id.0, cause = %error, "a hosted bot's output not kept");
+            }
+        }
         let result = MatchResult {
             claim: claim.clone(),
             server_match_id: end.match_id.clone(),

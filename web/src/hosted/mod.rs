@@ -423,6 +423,7 @@ impl Source for StoreSource {
                         .failure
                         .observation_json
                         .unwrap_or_else(|| "(none: the failure was not at a decision)".to_owned()),
+                    output: row.output,
                 })
                 .collect(),
         ))

@@ -279,6 +279,9 @@ pub(crate) async fn failures<S: Source>(
                     h3 { "Match " (f.match_id) ": " (f.error) }
                     @if let Some(answer) = &f.answer { p { "Its answer: " code { (answer) } } }
                     details { summary { "The observation it had" } pre { (f.observation) } }
+                    @if let Some(output) = &f.output {
+                        details { summary { "What it wrote in that match" } pre { (output) } }
+                    }
                 }
             }
         },
