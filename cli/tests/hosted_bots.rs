@@ -255,6 +255,8 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
         .await;
         ben_bot.assert_running();
     });
+    support::stop_gracefully(&mut server);
+    assert_eq!(support::hosted_cgroups(server.id()), Vec::<String>::new(), "no bot is left");
 }
 
 /// Whether `check` holds within a few seconds, asked every 10 ms (a bound, not a sleep).

@@ -235,16 +235,16 @@ impl BotCgroup {
     }
 
     /// Kills every process of the bot: frozen first, so that none forks in between, then
-    /// SIGKILLed, then thawed so that the signals are delivered.
+    /// SIGKILLed, then thawed so that the signals are delivered. Thawed even when the freeze
+    /// did not finish in time: a cgroup left freezing keeps its killed processes stuck, each
+    /// with its signal pending (seen once, with 50 bots on a busy machine).
     pub(crate) fn kill_all(&self) {
-        let frozen = self.freeze().is_ok();
+        let _ = self.freeze();
         for pid in self.pids() {
             // A process may be gone already.
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
-        if frozen {
-            let _ = self.thaw();
-        }
+        let _ = self.thaw();
     }
 
     /// Waits until the bot's processes have left, then removes its directories. A cgroup still

@@ -179,6 +179,35 @@ pub(crate) fn add_bot(store: &str, name: &str) -> String {
     String::from_utf8(output.stdout).expect("a key is ASCII").trim().to_owned()
 }
 
+/// Stops `server` with SIGTERM, as an operator's Ctrl-C does, and waits for it to exit (at most
+/// [`cardroom_tests::PATIENCE`]); panics if it does not, or exits with an error.
+#[allow(dead_code, reason = "the suites that stop a server gracefully use it")]
+pub(crate) fn stop_gracefully(server: &mut Child) {
+    let pid = Pid::from_raw(i32::try_from(server.id()).expect("a process id is an i32"));
+    nix::sys::signal::kill(pid, Signal::SIGTERM).expect("the server takes SIGTERM");
+    let deadline = std::time::Instant::now() + cardroom_tests::PATIENCE;
+    let status = loop {
+        if let Some(status) = server.try_wait().expect("the server's status") {
+            break status;
+        }
+        assert!(std::time::Instant::now() < deadline, "the server did not stop on SIGTERM");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "the server stopped with {status}");
+}
+
+/// The cgroups (v1 freezer) of the hosted bots the server `pid` started that are still there.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) fn hosted_cgroups(pid: u32) -> Vec<String> {
+    let prefix = format!("r{pid}-b");
+    let Ok(entries) = std::fs::read_dir("/sys/fs/cgroup/freezer/cardroom") else { return vec![] };
+    entries
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&prefix))
+        .collect()
+}
+
 /// A server child killed (SIGKILL) and reaped when dropped, so that a failing test leaves no
 /// server running behind it.
 #[allow(dead_code, reason = "the suites that start a server of their own use it")]
