@@ -1,6 +1,8 @@
 //! `cardroom demo`: the service in one command. It starts a server in this process with its web
 //! pages, on free ports; registers the example bots in a SQLite store (the Python example bot
-//! too, when a Python with the SDK is found); opens two hosted ladders, Twenty-Two at four-seat
+//! too, when a Python with the SDK is found: submitted, and hosted in a sandbox as `serve
+//! --host-bots` does where bubblewrap and cgroups v1 are there, else run as a plain process);
+//! opens two hosted ladders, Twenty-Two at four-seat
 //! tables and Gin Rummy; lets the bots wait in the lobby with their keys while the server
 //! schedules, plays and rates duplicate sets by itself; prints the pages' address; and stops
 //! after `--matches N` or Ctrl-C, leaving the store where it says, so that `cardroom serve
@@ -14,12 +16,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use cardroom_arena::hosted::{HostedLadderFile, HostedLadders};
+use cardroom_arena::runner::{HostedBots, Limits, RunnerConfig};
 use cardroom_example_bots::catalogue::{self, ExampleGame, ExampleVisitor};
 use cardroom_example_bots::diluted::Diluted;
 use cardroom_example_bots::search::{Budget, SearchBot, SearchConfig};
 use cardroom_sdk::GameKind;
 use cardroom_server::{Config, Server};
-use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError};
+use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError, SubmittedBy};
 
 /// `cardroom demo`'s flags.
 #[derive(Debug, clap::Args)]
@@ -45,6 +48,9 @@ pub(crate) struct DemoArgs {
     /// Leave the Python example bot out.
     #[arg(long)]
     no_python: bool,
+    /// Run the Python example bot as a plain process, not hosted in a sandbox.
+    #[arg(long)]
+    no_sandbox: bool,
 }
 
 /// Matches each in-process bot plays at once (its streams in the lobby, and the ladders' cap):
@@ -192,7 +198,22 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
         ladders.push((ladder.spec.name.clone(), ladder.id));
     }
-    let server = server.ladders(Arc::new(hosted.clone()));
+    let mut server = server.ladders(Arc::new(hosted.clone()));
+    // The Python example bot, submitted and hosted in a sandbox where the machine allows it.
+    let work = std::env::temp_dir().join(format!("cardroom-demo-{}", std::process::id()));
+    let mut hosted_bots = None;
+    if let Some(bot) = bots.iter().find(|b| matches!(b.kind, Kind::Python(..)))
+        && !args.no_sandbox
+    {
+        match host_python_bot(&accounts_of(&config)?, &server, bot, &work).await {
+            Ok((socket, runner)) => {
+                writeln!(out, "Python example bot hosted in a sandbox (its submission plays)")?;
+                server = server.unix(socket);
+                hosted_bots = Some(runner);
+            }
+            Err(why) => writeln!(out, "Python example bot not hosted ({why:#}): a plain process")?,
+        }
+    }
     let listener = cardroom_server::listen(args.addr)
         .with_context(|| format!("listening on {}", args.addr))?;
     let grpc_addr = listener.local_addr()?;
@@ -234,6 +255,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut lineup = Lineup::new(Lobby { server: format!("http://{grpc_addr}"), ca_file: None });
     for (bot, key) in bots.iter().zip(keys) {
         match &bot.kind {
+            Kind::Python(..) if hosted_bots.is_some() => {}
             Kind::InProcess(make) => {
                 lineup.in_process(&bot.name, key.expose(), DEMO_STREAMS, Arc::clone(make))?
             }
@@ -297,6 +319,10 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     // The bots go next, so that none of them sees the server go and tries again.
     lineup.stop().await;
+    if let Some(runner) = hosted_bots {
+        runner.stop().await.context("the hosted bots")?;
+    }
+    let _ = std::fs::remove_dir_all(&work);
     let _ = stop.send(true);
     serving.await.context("the server's task")??;
     pages.await.context("the pages' task")?.context("serving the pages")?;
@@ -314,6 +340,42 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(out, "  cardroom serve --store sqlite:{file} --http-addr 127.0.0.1:8080")?;
     writeln!(out, "serves them again (and `cardroom demo --store {file}` carries them on)")?;
     Ok(())
+}
+
+/// The accounts of the demo's server.
+fn accounts_of(config: &Config) -> anyhow::Result<Accounts> {
+    config.accounts.clone().context("the demo's server keeps accounts")
+}
+
+/// Submits the Python example bot's script as `bot`'s code (by the organizer) and starts the
+/// runner that hosts it, with a Unix socket under `work` for the server to serve; or why not.
+async fn host_python_bot(
+    accounts: &Accounts,
+    server: &Server,
+    bot: &DemoBot,
+    work: &Path,
+) -> anyhow::Result<(cardroom_server::UnixSocketListener, HostedBots)> {
+    let Kind::Python(python, script) = &bot.kind else { anyhow::bail!("not the Python bot") };
+    let code = work.join("code");
+    std::fs::create_dir_all(&code).with_context(|| format!("making {}", code.display()))?;
+    let name = script.file_name().context("the script's name")?;
+    std::fs::copy(script, code.join(name)).context("copying the script")?;
+    let archive = cardroom_store::pack_dir(&code).context("packing the script")?;
+    let id = accounts.store().bot_credential(&bot.name).await?.context("the bot's account")?;
+    let run = vec!["python3".to_owned(), name.to_string_lossy().into_owned()];
+    let limits = cardroom_store::ArchiveLimits::default();
+    accounts.submit(id.account.id, archive, run, SubmittedBy::Admin, limits).await?;
+    let socket = work.join("cardroom.sock");
+    let listener = cardroom_server::listen_unix(&socket).context("the Unix socket")?;
+    let config = RunnerConfig {
+        socket,
+        work: work.join("hosted"),
+        python: Some(python.clone()),
+        limits: Limits::default(),
+    };
+    let store = Arc::clone(accounts.store());
+    let runner = HostedBots::start(store, server.host(), config).await?;
+    Ok((listener, runner))
 }
 
 /// Matches played in rated sets, by ladder.

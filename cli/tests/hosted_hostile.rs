@@ -4,8 +4,9 @@
 //!
 //! - `alloc` allocates without end: the memory limit kills it, and its match's failure says so;
 //! - `fork` forks without end: the pids limit stops it;
-//! - `escape` tries the server's TCP port, the internet, the host's files and its own code, and
-//!   then leaves (exit 0): every attempt is blocked, as the output its author reads says.
+//! - `escape` tries the server's TCP port, the internet, a host file, the store, another bot's
+//!   code, the host's `/etc/shadow`, its own code and `/usr`, and fills its home; then it
+//!   leaves (exit 0): every attempt is blocked, as the output its author reads says.
 //!
 //! The good bots' matches go on throughout and the host's files are unchanged.
 //!
@@ -49,7 +50,9 @@ def escape():
             print(f"ESCAPED: connect to {address}", flush=True)
         except OSError as error:
             print(f"blocked: connect to {address}: {error}", flush=True)
-    for path, mode in [(os.environ["HOST_FILE"], "r"), ("/bot/bot.py", "a"), ("/usr/x", "w")]:
+    reads = [(path, "r") for path in os.environ["HOST_FILES"].split(":") + ["/etc/shadow"]]
+    writes = [("/bot/bot.py", "a"), ("/usr/x", "w")]
+    for path, mode in reads + writes:
         try:
             with open(path, mode) as file:
                 file.write("planted") if mode != "r" else file.read(1)
@@ -57,6 +60,13 @@ def escape():
             print(f"ESCAPED: open {path} ({mode})", flush=True)
         except OSError as error:
             print(f"blocked: open {path} ({mode}): {error}", flush=True)
+    try:
+        with open("/tmp/fill", "wb") as file:
+            while True:
+                file.write(b"x" * (1 << 20))
+                file.flush()
+    except OSError as error:
+        print(f"blocked: fill the disk: {error}", flush=True)
     os._exit(3 if escaped else 0)
 
 
@@ -156,11 +166,14 @@ fn hostile_hosted_bots_lose_their_own_matches_and_nothing_else() {
             std::fs::copy(root.join("example-bots/python/tt_bot.py"), code.join("bot.py")).unwrap();
             "python3 bot.py".to_owned()
         } else {
-            // What the escape tries, written into its code: the server's TCP address and a
-            // host file.
+            // What the escape tries, written into its code: the server's TCP address, a host
+            // file, the store and another bot's code.
+            let good_code = dir.path().join("code-good1").join("bot.py");
+            let store_file = dir.path().join("store.db");
+            let files = [&secret, &store_file, &good_code].map(|p| p.display().to_string());
             let text = HOSTILE
                 .replace(r#"os.environ["HOST_TCP"]"#, &format!("{address:?}"))
-                .replace(r#"os.environ["HOST_FILE"]"#, &format!("{:?}", secret.display()));
+                .replace(r#"os.environ["HOST_FILES"]"#, &format!("{:?}", files.join(":")));
             std::fs::write(code.join("bot.py"), text).unwrap();
             format!("python3 bot.py {name}")
         };
@@ -194,7 +207,9 @@ fn hostile_hosted_bots_lose_their_own_matches_and_nothing_else() {
         })
         .await;
         let said = escape.output.unwrap_or_default();
-        assert_eq!(said.matches("blocked: ").count(), 5, "every attempt blocked:\n{said}");
+        // Two connections, four reads, two writes and the disk, all refused.
+        assert_eq!(said.matches("blocked: ").count(), 9, "every attempt blocked:\n{said}");
+        assert!(said.contains("No space left"), "the home is capped:\n{said}");
         assert!(!said.contains("ESCAPED"), "{said}");
         // The good bots played on, among themselves, after all that.
         let before = done_between(store, ladder, "good1", "good2").await;
