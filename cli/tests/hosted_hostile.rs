@@ -8,6 +8,8 @@
 //!   code, the host's `/etc/shadow`, its own code and `/usr`, and fills its home; then it
 //!   leaves (exit 0): every attempt is blocked, as the output its author reads says.
 //!
+//! - `stop` stops its whole process (SIGSTOP) at its turn: it times out, and loses by the clock.
+//!
 //! The good bots' matches go on throughout and the host's files are unchanged.
 //!
 //! It needs root (bubblewrap's namespaces, cgroups v1) and `CARDROOM_PYTHON`, as `.ci/run`
@@ -26,12 +28,15 @@ mod support;
 use support::{add_bot, serve_ladder};
 
 /// Two-seat matches, one at a time a bot, no pause however often a bot fails.
+/// Short clocks (half a second a move, a one-second bank), so that a bot that stops loses soon.
 const LADDER: &str = "name = \"rough\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
-                      seats = 2\nseed = 9\nmax_concurrent = 1\n[health]\nmax_failures = 0\n";
+                      seats = 2\nseed = 9\nmax_concurrent = 1\nmove_ms = 500\nbank_ms = 1000\n\
+                      [health]\nmax_failures = 0\n";
 
 /// A bot that plays the first legal action, after its misdeed (its first argument) at its
 /// first turn.
 const HOSTILE: &str = r#"import os
+import signal
 import socket
 import sys
 
@@ -80,6 +85,9 @@ def misdeed():
             os.fork()
     elif MISDEED == "escape":
         escape()
+    elif MISDEED == "stop":
+        # Past the clock: the whole process stops, its SDK's timer too.
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 class Hostile(cardroom.Bot):
@@ -146,7 +154,7 @@ fn hostile_hosted_bots_lose_their_own_matches_and_nothing_else() {
     std::fs::write(&ladder_path, LADDER).unwrap();
     let secret = dir.path().join("secret");
     std::fs::write(&secret, "the host's").unwrap();
-    let names = ["good1", "good2", "alloc", "fork", "escape"];
+    let names = ["good1", "good2", "alloc", "fork", "escape", "stop"];
     for name in names {
         add_bot(&store_url, name);
     }
@@ -211,6 +219,8 @@ fn hostile_hosted_bots_lose_their_own_matches_and_nothing_else() {
         assert_eq!(said.matches("blocked: ").count(), 9, "every attempt blocked:\n{said}");
         assert!(said.contains("No space left"), "the home is capped:\n{said}");
         assert!(!said.contains("ESCAPED"), "{said}");
+        // The bot that stops past its clock loses its match by the clock.
+        failure_of(store, ladder, "stop", |f| f.failure.kind == FailureKind::Timeout).await;
         // The good bots played on, among themselves, after all that.
         let before = done_between(store, ladder, "good1", "good2").await;
         eventually("the good bots' next match", || async {

@@ -1114,7 +1114,7 @@ class ListFailuresResponse(_message.Message):
     def __init__(self, failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ...) -> None: ...
 
 class Failure(_message.Message):
-    __slots__ = ("match_id", "kind", "version", "observation_json", "answer", "error", "at_ms")
+    __slots__ = ("match_id", "kind", "version", "observation_json", "answer", "error", "at_ms", "output")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -1122,6 +1122,7 @@ class Failure(_message.Message):
     ANSWER_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     AT_MS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
     match_id: int
     kind: str
     version: str
@@ -1129,7 +1130,8 @@ class Failure(_message.Message):
     answer: str
     error: str
     at_ms: int
-    def __init__(self, match_id: _Optional[int] = ..., kind: _Optional[str] = ..., version: _Optional[str] = ..., observation_json: _Optional[str] = ..., answer: _Optional[str] = ..., error: _Optional[str] = ..., at_ms: _Optional[int] = ...) -> None: ...
+    output: str
+    def __init__(self, match_id: _Optional[int] = ..., kind: _Optional[str] = ..., version: _Optional[str] = ..., observation_json: _Optional[str] = ..., answer: _Optional[str] = ..., error: _Optional[str] = ..., at_ms: _Optional[int] = ..., output: _Optional[str] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ("reset",)
