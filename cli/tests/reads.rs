@@ -243,7 +243,7 @@ async fn a_hosted_ladder_is_read_through_every_subcommand_and_a_paused_bot_resum
     request.metadata_mut().insert("authorization", bearer);
     let expected = client.list_failures(request).await.unwrap().into_inner();
     assert!(!expected.failures.is_empty());
-    let header = ["match", "at", "kind", "version", "error", "answer", "observation"];
+    let header = ["match", "at", "kind", "version", "error", "answer", "observation", "output"];
     let args = ["failures", "duel", "crasher", "--key", &crasher_key];
     let (json, rows, table) = formats::<pb::ListFailuresResponse>(&url, &args, &header).await;
     assert_eq!(json, expected);
