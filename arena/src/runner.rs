@@ -86,6 +86,21 @@ impl HostedBots {
     }
 }
 
+impl RunnerConfig {
+    /// How the bots are hosted, in a sentence for the ladder pages: the limits every hosted
+    /// bot shares, and the freezer.
+    pub fn describe(&self) -> String {
+        let Limits { memory, pids, cpus, home, .. } = self.limits;
+        format!(
+            "Submitted bots are hosted here, each in a sandbox with no network: {} MiB of \
+             memory, {cpus} CPU cores, {pids} processes and a {} MiB home, the same for every \
+             hosted bot; a hosted bot is frozen while its seat is not to act.",
+            memory >> 20,
+            home >> 20
+        )
+    }
+}
+
 /// Runs the hosted bots of `store` on the server of `host` until `stop` is cancelled, then
 /// stops them all and returns.
 pub async fn run(

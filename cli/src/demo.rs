@@ -202,14 +202,16 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // The Python example bot, submitted and hosted in a sandbox where the machine allows it.
     let work = std::env::temp_dir().join(format!("cardroom-demo-{}", std::process::id()));
     let mut hosted_bots = None;
+    let mut hosting = None;
     if let Some(bot) = bots.iter().find(|b| matches!(b.kind, Kind::Python(..)))
         && !args.no_sandbox
     {
         match host_python_bot(&accounts_of(&config)?, &server, bot, &work).await {
-            Ok((socket, runner)) => {
+            Ok((socket, runner, described)) => {
                 writeln!(out, "Python example bot hosted in a sandbox (its submission plays)")?;
                 server = server.unix(socket);
                 hosted_bots = Some(runner);
+                hosting = Some(described.into());
             }
             Err(why) => writeln!(out, "Python example bot not hosted ({why:#}): a plain process")?,
         }
@@ -239,8 +241,8 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ..cardroom_web::ServeConfig::default()
     }
     .within_open_files(open_files);
-    let web_config =
-        cardroom_web::WebConfig::default().within_connections(serve_config.max_connections);
+    let web_config = cardroom_web::WebConfig { hosted_bots: hosting, ..Default::default() }
+        .within_connections(serve_config.max_connections);
     crate::serve::log_pages_limits(open_files, &serve_config, &web_config);
     let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
     // The pages on their own runtime at the lowest priority: page load cannot starve play.
@@ -348,13 +350,14 @@ fn accounts_of(config: &Config) -> anyhow::Result<Accounts> {
 }
 
 /// Submits the Python example bot's script as `bot`'s code (by the organizer) and starts the
-/// runner that hosts it, with a Unix socket under `work` for the server to serve; or why not.
+/// runner that hosts it, with a Unix socket under `work` for the server to serve, and says how
+/// it hosts for the pages; or why not.
 async fn host_python_bot(
     accounts: &Accounts,
     server: &Server,
     bot: &DemoBot,
     work: &Path,
-) -> anyhow::Result<(cardroom_server::UnixSocketListener, HostedBots)> {
+) -> anyhow::Result<(cardroom_server::UnixSocketListener, HostedBots, String)> {
     let Kind::Python(python, script) = &bot.kind else { anyhow::bail!("not the Python bot") };
     let code = work.join("code");
     std::fs::create_dir_all(&code).with_context(|| format!("making {}", code.display()))?;
@@ -373,9 +376,10 @@ async fn host_python_bot(
         python: Some(python.clone()),
         limits: Limits::default(),
     };
+    let described = config.describe();
     let store = Arc::clone(accounts.store());
     let runner = HostedBots::start(store, server.host(), config).await?;
-    Ok((listener, runner))
+    Ok((listener, runner, described))
 }
 
 /// Matches played in rated sets, by ladder.

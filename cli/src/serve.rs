@@ -337,6 +337,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let addr = args.addr;
     let runner = args.runner_config();
+    let hosting = runner.as_ref().map(|runner| runner.describe().into());
     let unix = runner.as_ref().map(|runner| runner.socket.clone()).or(args.unix.clone());
     let store = args.store.clone();
     let store_timeout_ms = args.store_timeout_ms;
@@ -418,6 +419,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let http =
             cardroom_server::listen(http_addr).with_context(|| format!("listening on {http_addr}"))?;
         let (serve_config, web_config) = pages_limits;
+        let web_config = cardroom_web::WebConfig { hosted_bots: hosting, ..web_config };
         log_pages_limits(open_files, &serve_config, &web_config);
         let store = config.accounts.as_ref().map(|accounts| std::sync::Arc::clone(accounts.store()));
         let metrics = std::sync::Arc::new(metrics);

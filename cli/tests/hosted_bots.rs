@@ -23,12 +23,13 @@ use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{Reaped, StockBot, add_bot, example_bot, listening_address};
+use support::{Reaped, StockBot, add_bot, example_bot};
 
 /// Short two-seat matches, one at a time a bot, so that sets come quickly; a failing bot is
 /// paused only after many failures.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
-                      seats = 2\nseed = 3\nmax_concurrent = 1\n[health]\nmax_failures = 0\n";
+                      seats = 2\nseed = 3\nmax_concurrent = 1\nmove_ms = 2000\nbank_ms = 30000\n\
+                      [health]\nmax_failures = 0\n";
 
 /// A bot that dies at its first turn, exit code 3 (`os._exit`: `sys.exit` in the SDK's
 /// thread would end only that thread).
@@ -131,12 +132,13 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
             .arg(&ladder_path)
             .arg("--record-dir")
             .arg(dir.path().join("records"))
+            .args(["--http-addr", "127.0.0.1:0"])
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log_path).unwrap())
             .spawn()
             .unwrap(),
     );
-    let url = format!("http://{}", listening_address(&mut server));
+    let (url, pages) = addresses(&mut server);
     // Ann is submitted by her author, with her key; ben plays from outside.
     let first = bots(&[
         "submit",
@@ -162,6 +164,11 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
         })
         .await;
         let ann_id = store.bot_credential("ann").await.unwrap().unwrap().account.id;
+        // The ladder's page says how its bots are hosted, and its clock.
+        let page = get(&pages, "/ladders/duel");
+        assert!(page.contains("Clock: 2000 ms a move and a bank of 30000 ms a seat."), "{page}");
+        assert!(page.contains("256 MiB of memory"), "{page}");
+        assert!(page.contains("frozen while its seat is not to act"), "{page}");
         // Rated sets, ann at her submission's version.
         eventually("three rated sets with the hosted bot", || async {
             (store.rated_sets(ladder).await.unwrap().len() >= 3).then_some(())
@@ -257,6 +264,33 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     });
     support::stop_gracefully(&mut server);
     assert_eq!(support::hosted_cgroups(server.id()), Vec::<String>::new(), "no bot is left");
+}
+
+/// The server's gRPC URL and its pages' address, from the lines it prints on stdout (the
+/// gRPC port, the Unix socket of its hosted bots, the pages).
+fn addresses(server: &mut std::process::Child) -> (String, String) {
+    use std::io::BufRead as _;
+    let lines = std::io::BufReader::new(server.stdout.take().unwrap()).lines();
+    let (mut url, mut pages) = (None, None);
+    for line in lines.map(Result::unwrap) {
+        if let Some(address) = line.strip_prefix("cardroom listening on 127.0.0.1:") {
+            url = Some(format!("http://127.0.0.1:{address}"));
+        } else if let Some(address) = line.strip_prefix("cardroom pages on http://") {
+            pages = Some(address.to_owned());
+            break;
+        }
+    }
+    (url.unwrap(), pages.unwrap())
+}
+
+/// The whole HTTP/1.0 answer to `GET path` from the pages at `address`.
+fn get(address: &str, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
 }
 
 /// Whether `check` holds within a few seconds, asked every 10 ms (a bound, not a sleep).

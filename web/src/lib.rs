@@ -76,7 +76,7 @@ pub use source::{
 pub use time::utc_time;
 
 /// How the pages behave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WebConfig {
     /// How often live pages look for news where nothing tells them (a ladder's revision in
     /// the store, the server's figures).
@@ -89,6 +89,10 @@ pub struct WebConfig {
     /// more is refused with 429. A request that comes without its peer's address (the
     /// router served some other way) counts under the unspecified address.
     pub max_streams_per_address: usize,
+    /// How this server hosts submitted bots, in a sentence the ladder pages show (`serve
+    /// --host-bots`: the sandbox's limits, the same for every hosted bot); `None`: it hosts
+    /// none.
+    pub hosted_bots: Option<Arc<str>>,
 }
 
 impl Default for WebConfig {
@@ -98,6 +102,7 @@ impl Default for WebConfig {
             page_size: 50,
             max_streams: 512,
             max_streams_per_address: 16,
+            hosted_bots: None,
         }
     }
 }
@@ -127,7 +132,7 @@ impl<S> Clone for App<S> {
     fn clone(&self) -> App<S> {
         App {
             source: Arc::clone(&self.source),
-            config: self.config,
+            config: self.config.clone(),
             streams: self.streams.clone(),
             feeds: self.feeds.clone(),
         }
@@ -159,8 +164,8 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .fallback(pages::not_found)
         .with_state(App {
             source,
-            config,
             streams: streams::LiveStreams::new(config.max_streams, config.max_streams_per_address),
+            config,
             feeds: feeds::Feeds::default(),
         })
 }
@@ -186,11 +191,11 @@ mod tests {
     fn live_streams_take_at_most_half_the_connections() {
         let config =
             WebConfig { max_streams: 512, max_streams_per_address: 16, ..WebConfig::default() };
-        let fitted = config.within_connections(64);
+        let fitted = config.clone().within_connections(64);
         assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (32, 16));
-        let fitted = config.within_connections(10);
+        let fitted = config.clone().within_connections(10);
         assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (5, 5));
-        assert_eq!(config.within_connections(4_096), config);
+        assert_eq!(config.clone().within_connections(4_096), config);
         assert_eq!(config.within_connections(1).max_streams, 1);
     }
 }

@@ -59,6 +59,8 @@ pub struct LadderInfo {
     pub matches_done: u64,
     /// Matches planned so far.
     pub matches_planned: u64,
+    /// Its clock, in words (`500 ms a move and a bank of 1000 ms a seat`).
+    pub clock: String,
 }
 
 /// A bot's conduct, summed over matches.

@@ -9,6 +9,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use cardroom_store::BotId;
+use cardroom_web::WebConfig;
 use common::fixture::{EVIL_ANSWER, EVIL_ERROR, EVIL_OBSERVATION, Fixture, TT};
 use common::{EVIL_NAME, bot_path, get, get_raw, name_in, text_of};
 use scraper::{Html, Selector};
@@ -78,6 +79,19 @@ async fn the_hosted_leaderboard_is_the_stores_ratings_ranked_with_names_escaped(
     let (status, fragment) = get(&fixture.router(), &format!("/ladders/{TT}/board")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(select(&fragment, "table.leaderboard tbody td:nth-child(2) a"), names);
+}
+
+#[tokio::test]
+async fn the_ladder_page_says_its_clock_and_how_bots_are_hosted_when_they_are() {
+    let fixture = Fixture::new().await;
+    let page = get(&fixture.router(), &format!("/ladders/{TT}")).await.1;
+    let clock = select(&page, "p.clock");
+    assert_eq!(clock, ["Clock: the server's time a move and the server's bank a seat."]);
+    assert!(select(&page, "p.hosted-bots").is_empty(), "a server hosting no bot says nothing");
+    let hosting = "Submitted bots are hosted here.";
+    let config = WebConfig { hosted_bots: Some(hosting.into()), ..WebConfig::default() };
+    let page = get(&fixture.router_with(config), &format!("/ladders/{TT}")).await.1;
+    assert_eq!(select(&page, "p.hosted-bots"), [hosting]);
 }
 
 #[tokio::test]

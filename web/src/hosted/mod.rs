@@ -345,7 +345,23 @@ fn ladder_info(ladder: &Ladder, bots: usize, done: u64, planned: u64) -> LadderI
         bots,
         matches_done: done,
         matches_planned: planned,
+        clock: clock_of(ladder),
     }
+}
+
+/// A hosted ladder's clock, from its file: what its bots' `Joined.clock` says too.
+fn clock_of(ladder: &Ladder) -> String {
+    let file = cardroom_arena::hosted::HostedLadderFile::parse(&ladder.spec.config);
+    let (move_ms, bank_ms) = file.map_or((0, 0), |file| (file.move_ms, file.bank_ms));
+    let per_move = match move_ms {
+        0 => "the server's time a move".to_owned(),
+        ms => format!("{ms} ms a move"),
+    };
+    let bank = match bank_ms {
+        0 => "the server's bank".to_owned(),
+        ms => format!("a bank of {ms} ms"),
+    };
+    format!("{per_move} and {bank} a seat")
 }
 
 impl Source for StoreSource {

@@ -188,6 +188,8 @@ pub(crate) async fn leaderboard<S: Source>(
         &ladder,
         html! {
             h1 { "Ladder " (ladder) }
+            p.clock { "Clock: " (loaded.ladder.clock) "." }
+            @if let Some(hosted) = &app.config.hosted_bots { p.hosted-bots { (hosted) } }
             div #board hx-ext="sse" sse-connect={ "/ladders/" (ladder) "/live" } sse-swap="board" {
                 (board(&loaded))
             }
