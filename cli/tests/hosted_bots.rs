@@ -31,8 +31,7 @@ const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit 
                       seats = 2\nseed = 3\nmax_concurrent = 1\nmove_ms = 2000\nbank_ms = 30000\n\
                       [health]\nmax_failures = 0\n";
 
-/// A bot that dies at its first turn, exit code 3 (`os._exit`: `sys.exit` in the SDK's
-/// thread would end only that thread).
+/// A bot that dies at its first turn, exit code 3 (`os._exit`: a crash, no cleanup).
 const CRASHER: &str = "import os\nimport sys\nimport cardroom\n\n\
                        class Crash(cardroom.Bot):\n    \
                        def choose(self, turn):\n        \

@@ -252,3 +252,31 @@ def test_configuration_comes_from_the_environment_and_arguments() -> None:
     assert queued.WhichOneof("seat") == "queue" and queued.queue.seats == 2
     lobby = cardroom.RunConfig.from_env({"CARDROOM_LOBBY": "alice"}).join("n", None)
     assert lobby.WhichOneof("seat") == "lobby" and lobby.lobby == "alice"
+
+
+def test_a_bot_that_calls_sys_exit_in_choose_stops_with_its_code(server: Server, tmp_path: Path) -> None:
+    # `choose` runs in a thread of the runner's, where SystemExit would end only that thread and
+    # the runner would play on for the bot: the program ends instead, with the bot's code.
+    script = tmp_path / "leaver.py"
+    script.write_text(
+        "import sys\n"
+        "import cardroom\n\n"
+        "class Leaver(cardroom.Bot):\n"
+        "    def choose(self, turn):\n"
+        "        sys.exit(4)\n\n"
+        "sys.exit(cardroom.main(Leaver()))\n"
+    )
+    created = server.create(Game.TWENTY_TWO, seats=2, seed=3)
+    leaver = subprocess.Popen(
+        [sys.executable, str(script), "--server", server.address, "--token", created.seats[0].token],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    other = ThreadPoolExecutor(1).submit(
+        cardroom.run, Recorder(), server=server.address, token=created.seats[1].token
+    )
+    _, stderr = leaver.communicate(timeout=PATIENCE)
+    assert leaver.returncode == 4, stderr
+    assert "choose called sys.exit(4)" in stderr and "the bot stops" in stderr
+    assert not other.result(timeout=PATIENCE).aborted, "the other seat's match goes on to its end"

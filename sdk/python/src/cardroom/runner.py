@@ -12,6 +12,7 @@ import copy
 import logging
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -455,6 +456,19 @@ class _Session:
                 box.append(self.bot.choose(turn))
             except Exception:  # A bug in the bot must not lose the match.
                 log.exception("%s: choose failed on turn %d", self.name, turn.number)
+            except SystemExit as exit:
+                # The bot asked to stop. In this thread SystemExit would end only the thread,
+                # and the runner would play on for it: the program ends, as the bot asked.
+                code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
+                log.error(
+                    "%s: choose called sys.exit(%r) on turn %d: the bot stops",
+                    self.name,
+                    exit.code,
+                    turn.number,
+                )
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
             done.set()
 
         threading.Thread(target=think, name=f"choose-{turn.number}", daemon=True).start()
