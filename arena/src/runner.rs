@@ -27,7 +27,7 @@ use cardroom_sandbox::{
     BotSpec, Bubblewrap, Freezer, OutputTaker, RunningBot, Runtime, SERVER_URL_IN_SANDBOX, Sandbox,
 };
 use cardroom_server::{Host, HostedControl, SandboxedBot};
-use cardroom_store::{BotStatus, Store, StoreError, Submission};
+use cardroom_store::{Store, StoreError, Submission};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -183,18 +183,9 @@ impl Hosted {
 }
 
 impl Runner {
-    /// Every active bot with a submission, and its newest one.
+    /// Every active bot with a submission, and its newest one (one read of the store).
     async fn wanted(&self) -> Result<HashMap<String, Submission>, StoreError> {
-        let mut wanted = HashMap::new();
-        for bot in self.store.bots().await? {
-            if bot.status != BotStatus::Active {
-                continue;
-            }
-            if let Some(newest) = self.store.submissions(&bot.name).await?.into_iter().next() {
-                wanted.insert(bot.name, newest);
-            }
-        }
-        Ok(wanted)
+        Ok(self.store.newest_submissions().await?.into_iter().collect())
     }
 
     /// Starts what is wanted and not running, stops what runs and is not wanted, and replaces

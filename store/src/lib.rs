@@ -361,6 +361,10 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// archives. [`StoreError::NoSuchBot`] for a name not registered.
     async fn submissions(&self, name: &str) -> Result<Vec<Submission>, StoreError>;
 
+    /// The newest submission of every bot whose key is not revoked, with the bot's name, by
+    /// name: what a runner hosts, in one read.
+    async fn newest_submissions(&self) -> Result<Vec<(String, Submission)>, StoreError>;
+
     /// `bot`'s newest submission and its archive, if it has one: what a runner starts.
     async fn newest_submission(
         &self,

@@ -592,6 +592,10 @@ impl Store for PgStore {
         self.bounded("newest_submission", submissions::newest(self, bot)).await
     }
 
+    async fn newest_submissions(&self) -> Result<Vec<(String, Submission)>, StoreError> {
+        self.bounded("newest_submissions", submissions::newest_of_active(self)).await
+    }
+
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {
         self.bounded("bot_versions", async {
             let mut conn = self.conn().await?;

@@ -83,6 +83,13 @@ pub(crate) async fn submissions(store: &PgStore, bot: BotId) -> Result<Vec<Submi
     rows.iter().map(|row| submission(row)?.into_submission()).collect()
 }
 
+/// The newest submission of every active bot, by name.
+pub(crate) async fn newest_of_active(store: &PgStore) -> Result<Vec<(String, Submission)>> {
+    let conn = store.conn().await?;
+    let rows = conn.rows(&crate::submissions::newest_of_active_sql(), &[]).await?;
+    rows.iter().map(|row| Ok((row.try_get(8)?, submission(row)?.into_submission()?))).collect()
+}
+
 /// `bot`'s newest submission and its archive.
 pub(crate) async fn newest(store: &PgStore, bot: BotId) -> Result<Option<(Submission, Vec<u8>)>> {
     let conn = store.conn().await?;

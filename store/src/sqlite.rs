@@ -421,6 +421,10 @@ impl Store for SqliteStore {
         self.read(move |conn| submissions::newest(conn, bot)).await
     }
 
+    async fn newest_submissions(&self) -> Result<Vec<(String, Submission)>, StoreError> {
+        self.read(|conn| submissions::newest_of_active(conn)).await
+    }
+
     async fn bot_versions(&self, name: &str) -> Result<BotVersions, StoreError> {
         let name = name.to_owned();
         self.run(move |conn| {

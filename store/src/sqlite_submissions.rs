@@ -73,6 +73,15 @@ pub(crate) fn submissions(conn: &Connection, bot: BotId) -> Result<Vec<Submissio
     rows.into_iter().map(SubmissionRow::into_submission).collect()
 }
 
+/// The newest submission of every active bot, by name.
+pub(crate) fn newest_of_active(conn: &Connection) -> Result<Vec<(String, Submission)>> {
+    let mut stmt = conn.prepare(&crate::submissions::newest_of_active_sql())?;
+    let rows = stmt
+        .query_map([], |row| Ok((row.get::<_, String>(8)?, submission(row)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter().map(|(name, row)| Ok((name, row.into_submission()?))).collect()
+}
+
 /// `bot`'s newest submission and its archive.
 pub(crate) fn newest(conn: &Connection, bot: BotId) -> Result<Option<(Submission, Vec<u8>)>> {
     let found = conn

@@ -123,6 +123,18 @@ pub struct Submitted {
 pub(crate) const SUBMISSION_COLUMNS: &str = "bot_id, sha256, run, archive_bytes, unpacked_bytes, \
      submitted_ms, submitted_by, archive IS NOT NULL";
 
+/// The newest submission of every bot whose key is not revoked, and the bot's name after
+/// [`SUBMISSION_COLUMNS`]: what a runner hosts. The same in both dialects.
+pub(crate) fn newest_of_active_sql() -> String {
+    format!(
+        "SELECT {SUBMISSION_COLUMNS}, bots.name FROM bot_submissions
+         JOIN bots ON bots.id = bot_submissions.bot_id
+         WHERE bots.revoked_ms IS NULL AND bot_submissions.serial = (
+             SELECT MAX(newer.serial) FROM bot_submissions newer WHERE newer.bot_id = bots.id)
+         ORDER BY bots.name"
+    )
+}
+
 /// The stored run command, a JSON array of strings.
 pub(crate) fn run_to_json(run: &[String]) -> String {
     serde_json::Value::from(run.to_vec()).to_string()

@@ -91,6 +91,18 @@ pub(crate) async fn the_newest_submission_plays_and_the_same_archive_is_one_row(
     let unknown = store.submissions("nobody").await.unwrap_err();
     assert!(matches!(unknown, StoreError::NoSuchBot(_)), "{unknown}");
     assert_eq!(store.newest_submission(BotId(i64::MAX)).await.unwrap(), None);
+
+    // What a runner hosts, in one read: each active bot's newest, by name; a revoked bot none.
+    let hosted = |store: Arc<dyn Store>| async move {
+        let newest = store.newest_submissions().await.unwrap();
+        newest.into_iter().map(|(name, s)| (name, s.sha256)).collect::<Vec<_>>()
+    };
+    let carol = store.register_bot("carol", KeyHash::of("crk_carol"), 0).await.unwrap().id;
+    assert_eq!(hosted(Arc::clone(&store)).await, [("alice".into(), a.clone()), ("bob".into(), a)]);
+    store.revoke_bot("alice", 5_000).await.unwrap();
+    store.submit_bot(carol, &new(b"third", &["x"], SubmittedBy::Bot), 6_000).await.unwrap();
+    let c = sha256_hex(b"third");
+    assert_eq!(hosted(store).await, [("bob".into(), sha256_hex(b"first")), ("carol".into(), c)]);
 }
 
 /// Every submission stays listed; only the newest `ARCHIVES_KEPT` keep their archive.
