@@ -285,4 +285,14 @@ async fn failures_are_shown_to_the_holder_of_the_bots_key_only() {
     assert_eq!(select(&page, "article.failure p code"), [EVIL_ANSWER]);
     assert!(!page.html().contains("<img") && !page.html().contains("<must"));
     assert_eq!(select(&page, "article.failure pre"), [EVIL_OBSERVATION]);
+
+    // A hosted bot's output in that match comes with it, as text, to its author alone.
+    let output = "--- stderr\n<script>alert(1)</script> traceback";
+    let (ladder, failed) = (fixture.tt, stored[0].match_id);
+    fixture.store.keep_output(ladder, failed, fixture.id_of(EVIL_NAME), output).await.unwrap();
+    let (_, page) = post_key(&router, &path, key).await;
+    assert_eq!(select(&page, "article.failure pre"), [EVIL_OBSERVATION, output]);
+    assert!(select(&page, "script").iter().all(|s| !s.contains("alert")));
+    let (_, stranger) = post_key(&router, &path, "not-a-key").await;
+    assert!(!text_of(&stranger).contains("traceback"));
 }
