@@ -268,36 +268,42 @@ impl Runner {
     fn start(&self, name: String, version: String, spec: BotSpec) -> Hosted {
         let (stop, stopped) = oneshot::channel();
         let retiring = Arc::new(AtomicBool::new(false));
-        let filing = SandboxedBot {
-            name,
-            version: version.clone(),
-            control: Arc::new(NotStarted),
-            retiring: Arc::clone(&retiring),
-        };
+        let bot = Bot { name, version: version.clone(), retiring: Arc::clone(&retiring), spec };
         let host = self.host.clone();
         let sandbox = Arc::clone(&self.sandbox);
-        let task = tokio::spawn(keep_running(host, sandbox, filing, spec, stopped));
+        let task = tokio::spawn(keep_running(host, sandbox, bot, stopped));
         Hosted { version, retiring, stop, task }
     }
+}
+
+/// One hosted bot: who it is to the server, and what to run.
+struct Bot {
+    name: String,
+    version: String,
+    retiring: Arc<AtomicBool>,
+    spec: BotSpec,
 }
 
 /// Runs one hosted bot again and again until `stopped`.
 async fn keep_running(
     host: Host,
     sandbox: Arc<dyn Sandbox>,
-    filing: SandboxedBot,
-    spec: BotSpec,
+    bot: Bot,
     mut stopped: oneshot::Receiver<()>,
 ) {
-    let (name, version) = (filing.name.clone(), filing.version.clone());
+    let Bot { name, version, retiring, spec } = bot;
     let mut pause = FIRST_RESTART_PAUSE;
     loop {
         let started = tokio::time::Instant::now();
         match sandbox.spawn(&spec) {
             Ok(mut bot) => {
                 info!(bot = %name, %version, cgroup = bot.cgroup(), "hosted bot started");
-                let control = Arc::new(Control(bot.freezer(), bot.output_taker()));
-                let sandboxed = SandboxedBot { control, ..filing.clone() };
+                let sandboxed = SandboxedBot {
+                    name: name.clone(),
+                    version: version.clone(),
+                    control: Arc::new(Control(bot.freezer(), bot.output_taker())),
+                    retiring: Arc::clone(&retiring),
+                };
                 let filed = host.file_sandboxed(bot.cgroup(), sandboxed);
                 let end = tokio::select! {
                     end = bot.wait() => end,
@@ -342,17 +348,6 @@ fn last_bytes(bytes: &[u8], n: usize) -> String {
 async fn finish(bot: &mut RunningBot) {
     bot.kill();
     let _ = bot.wait().await;
-}
-
-/// The control of a filing made before its bot runs: replaced by the bot's own.
-struct NotStarted;
-
-impl HostedControl for NotStarted {
-    fn freeze(&self) {}
-    fn thaw(&self) {}
-    fn take_output(&self) -> String {
-        String::new()
-    }
 }
 
 /// The sandbox's freezer and the bot's output, as the server's match tasks call them.

@@ -270,8 +270,8 @@ pub(crate) async fn borrow(
         omit,
         tx,
         permit,
-        // A hosted bot's freezer stays on its own node: here, a borrowed bot is never frozen.
-        freezer: None,
+        // A hosted bot's control stays on its own node: here, a borrowed bot is never frozen.
+        hosted: None,
     };
     Ok(Borrowed { seat, account, joining, inbound })
 }

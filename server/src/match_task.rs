@@ -24,7 +24,7 @@ use cardroom_store::{FailureKind, NewFailure, ThinkSummary};
 use crate::clock::{Clock, ClockRules, DeadlineTimer};
 use crate::host::{HostedEnd, HostedSeat, MAX_FAILURES_KEPT};
 use crate::registry::{Finished, Registry};
-use crate::sandboxed::{HostedControl, SeatFreezer};
+use crate::sandboxed::{HostedControl, SeatControl};
 use crate::seat_streams::SeatStreams;
 use crate::standings::final_standings;
 use crate::stats::{MatchEnd, MatchOrigin};
@@ -48,8 +48,9 @@ pub(crate) enum Command {
     Watch { tx: WatchSender },
     /// The match's status.
     Info { reply: oneshot::Sender<pb::MatchInfo> },
-    /// The key of the registered bot holding `seat` was revoked or replaced: its stream ends
-    /// UNAUTHENTICATED with `reason`, and the seat forfeits.
+    /// The key of the registered bot holding `seat` was revoked or replaced, or its hosted
+    /// process ended: its stream ends UNAUTHENTICATED with `reason`, and the seat forfeits,
+    /// keeping `output` (a hosted bot's, taken by its runner) as the seat's output.
     Revoke { seat: Seat, reason: String, output: Option<String> },
 }
 
@@ -70,8 +71,8 @@ pub(crate) struct Joining {
     pub(crate) omit: pb::Omit,
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
-    /// A hosted bot's freezer: the bot runs only while its seat is to act.
-    pub(crate) freezer: Option<Arc<dyn HostedControl>>,
+    /// A hosted bot's control: the bot runs only while its seat is to act.
+    pub(crate) hosted: Option<Arc<dyn HostedControl>>,
 }
 
 /// The match task's wake sources besides its seats, as [`Wakeups`] numbers them.
@@ -107,8 +108,8 @@ struct Connection {
     /// Acts received on this connection since its last one was applied or its last `Turn`
     /// was sent.
     unapplied: u32,
-    /// A hosted bot's freezer (thawed when the connection is let go).
-    freezer: Option<SeatFreezer>,
+    /// A hosted bot's control (thawed when the connection is let go).
+    hosted: Option<SeatControl>,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -144,6 +145,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     max_unapplied_acts: u32,
     /// False until every seat has joined (or the join grace passed): no turn is sent before.
     started: bool,
+    /// Whether a hosted bot ever joined: only then are seats frozen and thawed (`run_only`).
+    hosted: bool,
     /// Grows by one with every decision; bots echo it.
     turn: u64,
     /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
@@ -241,6 +244,7 @@ impl<G: WireGame> MatchTask<G> {
             clock,
             max_unapplied_acts: setup.max_unapplied_acts,
             started: false,
+            hosted: false,
             turn: 0,
             turn_sent: None,
             observation: None,
@@ -422,22 +426,19 @@ impl<G: WireGame> MatchTask<G> {
             Command::Info { reply } => {
                 let _ = reply.send(self.info(None));
             }
-            Command::Revoke { seat, reason, output } => {
-                if let Some(slot) = self.seats.get_mut(seat.index())
-                    && output.is_some()
-                {
-                    slot.output = output;
-                }
-                self.revoke(seat, &reason);
-            }
+            Command::Revoke { seat, reason, output } => self.revoke(seat, &reason, output),
         }
     }
 
-    /// Ends `seat`'s stream, whose bot's key was revoked or replaced, with UNAUTHENTICATED and
-    /// `reason`, and forfeits the seat under the game's rule (Gin Rummy ends; Twenty-Two plays
+    /// Ends `seat`'s stream, whose bot's key was revoked or replaced (or whose hosted process
+    /// ended, its runner's copy of its `output` kept), with UNAUTHENTICATED and `reason`, and
+    /// forfeits the seat under the game's rule (Gin Rummy ends; Twenty-Two plays
     /// the seat by its default action to the end), the failure saying why.
-    fn revoke(&mut self, seat: Seat, reason: &str) {
-        let Some(slot) = self.seats.get(seat.index()) else { return };
+    fn revoke(&mut self, seat: Seat, reason: &str, output: Option<String>) {
+        let Some(slot) = self.seats.get_mut(seat.index()) else { return };
+        if output.is_some() {
+            slot.output = output;
+        }
         if slot.forfeited {
             return;
         }
@@ -453,7 +454,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn connect(&mut self, connect: Connect) {
         let Connect { seat, joining, inbound } = connect;
-        let Joining { id, bot_name, bot_version, omit, tx, permit, freezer } = joining;
+        let Joining { id, bot_name, bot_version, omit, tx, permit, hosted } = joining;
         if seat.index() >= self.seats.len() {
             return;
         }
@@ -490,8 +491,9 @@ impl<G: WireGame> MatchTask<G> {
             slot.bot_version = bot_version;
             slot.connected_once = true;
         }
-        let freezer = freezer.map(SeatFreezer::new);
-        slot.connection = Some(Connection { tx, omit, unapplied: 0, freezer, _permit: permit });
+        self.hosted |= hosted.is_some();
+        let hosted = hosted.map(SeatControl::new);
+        slot.connection = Some(Connection { tx, omit, unapplied: 0, hosted, _permit: permit });
         self.inbound.insert(seat.index(), inbound);
         self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
@@ -721,11 +723,14 @@ impl<G: WireGame> MatchTask<G> {
 
     /// Fair clocks for hosted bots: the bot of `seat` may run, every other hosted bot of the
     /// match is frozen (it cannot think on another seat's time).
+    /// A match no hosted bot ever joined skips it: it is on every decision's path.
     fn run_only(&mut self, seat: Option<Seat>) {
+        if !self.hosted {
+            return;
+        }
         for (index, slot) in self.seats.iter_mut().enumerate() {
-            let freezer = slot.connection.as_mut().and_then(|c| c.freezer.as_mut());
-            if let Some(freezer) = freezer {
-                freezer.set_frozen(seat.is_none_or(|seat| seat.index() != index));
+            if let Some(hosted) = slot.connection.as_mut().and_then(|c| c.hosted.as_mut()) {
+                hosted.set_frozen(seat.is_none_or(|seat| seat.index() != index));
             }
         }
     }
@@ -851,8 +856,8 @@ impl<G: WireGame> MatchTask<G> {
             .enumerate()
             .map(|(seat, slot)| {
                 let standing = end.standings.iter().find(|s| s.seat as usize == seat);
-                let hosted = slot.connection.as_ref().and_then(|c| c.freezer.as_ref());
-                let output = hosted.map(SeatFreezer::take_output).or(slot.output.take());
+                let hosted = slot.connection.as_ref().and_then(|c| c.hosted.as_ref());
+                let output = hosted.map(SeatControl::take_output).or(slot.output.take());
                 HostedSeat {
                     bot_name: slot.bot_name.clone(),
                     version: slot.bot_version.clone(),
@@ -932,8 +937,8 @@ impl<G: WireGame> MatchTask<G> {
         for seat in 0..self.seats.len() {
             // A hosted bot runs again to read its end and join again.
             let connection = self.seats[seat].connection.as_mut();
-            if let Some(freezer) = connection.and_then(|c| c.freezer.as_mut()) {
-                freezer.set_frozen(false);
+            if let Some(hosted) = connection.and_then(|c| c.hosted.as_mut()) {
+                hosted.set_frozen(false);
             }
             self.send(Seat(seat as u8), pb::server_message::Message::End(end.clone()));
         }

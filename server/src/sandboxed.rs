@@ -119,14 +119,14 @@ fn cgroup_of(text: &str, controller: &str) -> Option<String> {
 /// A hosted seat's freezer as its match task holds it: thawed when the seat is to act, frozen
 /// when it is not, and thawed for good when the task lets the connection go (the bot must be
 /// able to read its `End` and join again).
-pub(crate) struct SeatFreezer {
+pub(crate) struct SeatControl {
     control: Arc<dyn HostedControl>,
     frozen: bool,
 }
 
-impl SeatFreezer {
-    pub(crate) fn new(control: Arc<dyn HostedControl>) -> SeatFreezer {
-        SeatFreezer { control, frozen: false }
+impl SeatControl {
+    pub(crate) fn new(control: Arc<dyn HostedControl>) -> SeatControl {
+        SeatControl { control, frozen: false }
     }
 
     /// Freezes the bot, or thaws it, unless it is so already.
@@ -138,14 +138,14 @@ impl SeatFreezer {
     }
 }
 
-impl SeatFreezer {
+impl SeatControl {
     /// The bot's output since the last take.
     pub(crate) fn take_output(&self) -> String {
         self.control.take_output()
     }
 }
 
-impl Drop for SeatFreezer {
+impl Drop for SeatControl {
     fn drop(&mut self) {
         self.set_frozen(false);
     }
@@ -209,7 +209,7 @@ mod tests {
             }
         }
         let count = Arc::new(Count::default());
-        let mut seat = SeatFreezer::new(count.clone());
+        let mut seat = SeatControl::new(count.clone());
         seat.set_frozen(false);
         assert_eq!(count.1.load(Ordering::SeqCst), 0, "not frozen: nothing written");
         seat.set_frozen(true);

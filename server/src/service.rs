@@ -560,8 +560,8 @@ impl cardroom_server::Cardroom for Cardroom {
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
-        let freezer = sandboxed.map(|bot| bot.control);
-        let joining = Joining { id, bot_name, bot_version, omit, tx, permit, freezer };
+        let hosted = sandboxed.map(|bot| bot.control);
+        let joining = Joining { id, bot_name, bot_version, omit, tx, permit, hosted };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = match seat {
