@@ -223,6 +223,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let until_stopped = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
         let _ = stopped.wait_for(|s| *s).await;
     };
+    let auth_throttle = Some(server.auth_throttle());
     let serving = tokio::spawn(server.serve(listener, until_stopped(stopped.clone())));
 
     // The pages.
@@ -241,8 +242,9 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ..cardroom_web::ServeConfig::default()
     }
     .within_open_files(open_files);
-    let web_config = cardroom_web::WebConfig { hosted_bots: hosting, ..Default::default() }
-        .within_connections(serve_config.max_connections);
+    let web_config =
+        cardroom_web::WebConfig { hosted_bots: hosting, auth_throttle, ..Default::default() }
+            .within_connections(serve_config.max_connections);
     crate::serve::log_pages_limits(open_files, &serve_config, &web_config);
     let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
     // The pages on their own runtime at the lowest priority: page load cannot starve play.

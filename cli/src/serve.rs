@@ -419,7 +419,11 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let http =
             cardroom_server::listen(http_addr).with_context(|| format!("listening on {http_addr}"))?;
         let (serve_config, web_config) = pages_limits;
-        let web_config = cardroom_web::WebConfig { hosted_bots: hosting, ..web_config };
+        let web_config = cardroom_web::WebConfig {
+            hosted_bots: hosting,
+            auth_throttle: Some(server.auth_throttle()),
+            ..web_config
+        };
         log_pages_limits(open_files, &serve_config, &web_config);
         let store = config.accounts.as_ref().map(|accounts| std::sync::Arc::clone(accounts.store()));
         let metrics = std::sync::Arc::new(metrics);

@@ -212,7 +212,8 @@ async fn window(
     let started = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     // The page clients stand for people far away: they run on a thread of their own at the
-    // lowest priority, so that their own CPU on this machine is not taken from the bots.
+    // lowest priority (`SCHED_IDLE`, as the server's pages do), so that their own CPU on this
+    // machine is not taken from the bots and the server.
     let fetching = match pages {
         Some((base, path, clients)) => {
             let url: http::Uri = format!("{base}{path}").parse()?;
@@ -249,7 +250,7 @@ fn clients_apart(
 ) -> anyhow::Result<tokio::sync::oneshot::Receiver<anyhow::Result<Histogram<u64>>>> {
     let (done, merged) = tokio::sync::oneshot::channel();
     std::thread::Builder::new().name("page-clients".to_owned()).spawn(move || {
-        let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
+        cardroom_web::lower_priority();
         let fetched = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

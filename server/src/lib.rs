@@ -56,6 +56,7 @@ pub use host::{
 pub use metrics::ServerMetrics;
 pub use sandboxed::{Filed, HostedControl, SandboxedBot};
 pub use service::NODE_METADATA;
+pub use throttle::{AuthThrottle, PeerKey, Throttled};
 pub use tls::{TlsError, TlsIdentity};
 #[cfg(unix)]
 pub use unix::{SOCKET_MODE, UnixSocketListener, listen_unix};
@@ -100,6 +101,9 @@ pub struct Server {
     config: Config,
     registry: registry::Registry,
     ladders: Option<Arc<dyn LadderControl>>,
+    /// The throttle of failed authentication, shared with whatever else checks credentials
+    /// in the process ([`Server::auth_throttle`]).
+    throttle: Arc<throttle::AuthThrottle>,
     /// The Unix socket served beside the TCP listener, if any.
     #[cfg(unix)]
     unix: Option<UnixSocketListener>,
@@ -109,10 +113,15 @@ impl Server {
     /// A server with `config`, not serving yet.
     pub fn new(config: Config) -> Server {
         let registry = registry::Registry::new(config.clone());
+        let throttle = throttle::AuthThrottle::new(
+            config.auth_failures_per_peer,
+            config.auth_failures_per_bot,
+        );
         Server {
             config,
             registry,
             ladders: None,
+            throttle: Arc::new(throttle),
             #[cfg(unix)]
             unix: None,
         }
@@ -127,6 +136,13 @@ impl Server {
     /// reads (they move once the server serves).
     pub fn metrics(&self) -> ServerMetrics {
         ServerMetrics { registry: self.registry.clone() }
+    }
+
+    /// The throttle of failed authentication this server counts in (its config's quotas):
+    /// the pages' key form counts in it too, so that guessing a bot's key costs the same
+    /// whichever door it knocks on.
+    pub fn auth_throttle(&self) -> Arc<AuthThrottle> {
+        Arc::clone(&self.throttle)
     }
 
     /// Serves the admin ladder rpcs (`CreateLadder`, `PauseLadder`, `ResumeLadder`,
@@ -162,15 +178,13 @@ async fn serve(
 ) -> anyhow::Result<()> {
     #[cfg(unix)]
     let unix = server.unix;
-    let Server { config, registry, ladders, .. } = server;
+    let Server { config, registry, ladders, throttle, .. } = server;
     let address = listener.local_addr()?;
-    let throttle =
-        throttle::AuthThrottle::new(config.auth_failures_per_peer, config.auth_failures_per_bot);
     let service = cardroom_proto::server::cardroom_server::CardroomServer::new(service::Cardroom {
         registry: registry.clone(),
         ladders,
         peers: Arc::clone(registry.peers()),
-        throttle: Arc::new(throttle),
+        throttle,
         uploads: Arc::new(tokio::sync::Semaphore::new(config.submissions_at_once)),
     })
     .max_decoding_message_size(config.max_message_bytes);

@@ -30,7 +30,7 @@ use tracing::warn;
 
 /// Who a request came from, as the throttle counts peers (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum PeerKey {
+pub enum PeerKey {
     /// A TCP peer's IP address.
     Address(IpAddr),
     /// A Unix socket peer's process id, as the server's pid namespace sees it (`SO_PEERCRED`).
@@ -80,7 +80,7 @@ impl std::fmt::Display for Subject {
 const PRUNE_AT: usize = 10_000;
 
 /// The throttle of failed authentication (see the [module docs](self)).
-pub(crate) struct AuthThrottle {
+pub struct AuthThrottle {
     peers: DefaultKeyedRateLimiter<PeerKey>,
     names: DefaultKeyedRateLimiter<String>,
     /// Who waits, until when.
@@ -88,10 +88,18 @@ pub(crate) struct AuthThrottle {
     clock: DefaultClock,
 }
 
+impl std::fmt::Debug for AuthThrottle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthThrottle")
+            .field("waiting", &self.waiting().len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl AuthThrottle {
     /// A throttle letting a peer fail `per_peer` times a minute and a name `per_name` times
     /// (each in a burst of as many).
-    pub(crate) fn new(per_peer: NonZeroU32, per_name: NonZeroU32) -> AuthThrottle {
+    pub fn new(per_peer: NonZeroU32, per_name: NonZeroU32) -> AuthThrottle {
         AuthThrottle {
             peers: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_peer)),
             names: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_name)),
@@ -104,9 +112,9 @@ impl AuthThrottle {
         self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// RESOURCE_EXHAUSTED, with the time to wait, if `peer` or `name` must wait out a burst of
+    /// [`Throttled`], with the time to wait, if `peer` or `name` must wait out a burst of
     /// failures; checked before any credential is looked at.
-    pub(crate) fn check(&self, peer: Option<PeerKey>, name: Option<&str>) -> Result<(), Status> {
+    pub fn check(&self, peer: Option<PeerKey>, name: Option<&str>) -> Result<(), Throttled> {
         let subjects = subjects(peer, name);
         let now = Instant::now();
         let waiting = self.waiting();
@@ -115,14 +123,14 @@ impl AuthThrottle {
             .filter_map(|s| Some((s, waiting.get(s)?.checked_duration_since(now)?)))
             .max_by_key(|(_, wait)| *wait);
         match longest {
-            Some((subject, wait)) => Err(refused(subject, wait)),
+            Some((subject, wait)) => Err(Throttled { who: subject.to_string(), wait }),
             None => Ok(()),
         }
     }
 
     /// Counts a failed authentication from `peer` (for `name`, when one was claimed). A quota
     /// it spends makes its subject wait, and says so in the log once per burst.
-    pub(crate) fn failed(&self, peer: Option<PeerKey>, name: Option<&str>) {
+    pub fn failed(&self, peer: Option<PeerKey>, name: Option<&str>) {
         let now = self.clock.now();
         let mut spent = Vec::new();
         if let Some(peer) = peer
@@ -169,17 +177,32 @@ fn subjects(peer: Option<PeerKey>, name: Option<&str>) -> Vec<Subject> {
     peer.map(Subject::Peer).into_iter().chain(name.map(|n| Subject::Name(n.to_owned()))).collect()
 }
 
-/// RESOURCE_EXHAUSTED for `subject`, which waits `wait` more.
-fn refused(subject: &Subject, wait: Duration) -> Status {
-    let ms = wait.as_millis().max(1);
-    let mut status = Status::resource_exhausted(format!(
-        "too many failed authentications from {subject}: retry in {:.1} s",
-        ms as f64 / 1000.0
-    ));
-    if let Ok(value) = ms.to_string().parse() {
-        status.metadata_mut().insert("grpc-retry-pushback-ms", value);
+/// An attempt refused before its credential was looked at: its peer or its name must wait.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("too many failed authentications from {who}: retry in {:.1} s", self.wait_ms() as f64 / 1000.0)]
+pub struct Throttled {
+    /// Who waits: the peer, or the bot name.
+    pub who: String,
+    /// How much longer.
+    pub wait: Duration,
+}
+
+impl Throttled {
+    /// The wait in whole milliseconds, at least one.
+    pub fn wait_ms(&self) -> u128 {
+        self.wait.as_millis().max(1)
     }
-    status
+}
+
+/// RESOURCE_EXHAUSTED, with the wait in the message and in `grpc-retry-pushback-ms`.
+impl From<Throttled> for Status {
+    fn from(throttled: Throttled) -> Status {
+        let mut status = Status::resource_exhausted(throttled.to_string());
+        if let Ok(value) = throttled.wait_ms().to_string().parse() {
+            status.metadata_mut().insert("grpc-retry-pushback-ms", value);
+        }
+        status
+    }
 }
 
 /// Whether a refusal is a failed authentication (a credential wrong, unknown or revoked), the
@@ -205,7 +228,7 @@ mod tests {
         }
         // The fourth failure spends the quota: the guesser waits, ann's own bot does not.
         throttle.failed(Some(guesser), Some("ann"));
-        let refused = throttle.check(Some(guesser), Some("bob")).unwrap_err();
+        let refused = Status::from(throttle.check(Some(guesser), Some("bob")).unwrap_err());
         assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
         assert!(refused.message().contains("192.0.2.1") && refused.message().contains("retry in"));
         let pushback = refused.metadata().get("grpc-retry-pushback-ms").unwrap();
@@ -223,7 +246,7 @@ mod tests {
         }
         let elsewhere = Some(PeerKey::Address("198.51.100.7".parse().unwrap()));
         let refused = throttle.check(elsewhere, Some("ann"));
-        assert!(refused.unwrap_err().message().contains("bot \"ann\""));
+        assert!(refused.unwrap_err().to_string().contains("bot \"ann\""));
         assert!(throttle.check(elsewhere, Some("bob")).is_ok());
     }
 
@@ -240,7 +263,7 @@ mod tests {
             throttle.failed(None, None);
         }
         let refused = throttle.check(Some(guesser), None).unwrap_err();
-        assert!(refused.message().contains("process 4242 on the Unix socket"), "{refused:?}");
+        assert!(refused.to_string().contains("process 4242 on the Unix socket"), "{refused:?}");
         assert!(throttle.check(Some(other), None).is_ok());
         assert!(throttle.check(None, None).is_ok());
     }

@@ -12,7 +12,8 @@
 //!
 //! `--file PATH` keeps the store (and reuses it when it exists; else it is a file in a
 //! temporary directory); `--requests N` times each page N times after the first (cold)
-//! request. `--hosted`, once the choice between this and an arena ladder file, is accepted and
+//! request, a second and a little apart: a bot page's answer is given again for a second, and
+//! each request here is to draw its page. `--hosted`, once the choice between this and an arena ladder file, is accepted and
 //! changes nothing.
 
 use std::path::PathBuf;
@@ -284,6 +285,7 @@ async fn main() -> anyhow::Result<()> {
         }
         let mut times = Vec::new();
         for _ in 0..args.requests {
+            tokio::time::sleep(Duration::from_millis(1_100)).await;
             times.push(time_to_first_byte(addr, path).await?.0);
         }
         times.sort();

@@ -13,8 +13,9 @@ const PAGES_BLOCKING_THREADS: usize = 4;
 
 /// Lowers the calling thread's priority to the lowest: on Linux the `SCHED_IDLE` policy (the
 /// thread runs when no ordinary thread wants the CPU; nice 19 still took a share of it), else
-/// the lowest priority of the platform. A refusal is logged, not fatal.
-fn lower_priority() {
+/// the lowest priority of the platform. A refusal is logged, not fatal. The load tool's page
+/// clients, which stand for people on other machines, run so too.
+pub fn lower_priority() {
     #[cfg(target_os = "linux")]
     let lowered = thread_priority::set_thread_priority_and_policy(
         thread_priority::thread_native_id(),

@@ -62,7 +62,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{get, post};
 
-pub use apart::serve_apart;
+pub use apart::{lower_priority, serve_apart};
 pub use hosted::StoreSource;
 pub use ops::{GameServer, NotReady, READY_TIMEOUT, Readiness, ops_router};
 pub use serve::{ServeConfig, serve};
@@ -76,7 +76,7 @@ pub use source::{
 pub use time::utc_time;
 
 /// How the pages behave.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct WebConfig {
     /// How often live pages look for news where nothing tells them (a ladder's revision in
     /// the store, the server's figures).
@@ -93,6 +93,10 @@ pub struct WebConfig {
     /// --host-bots`: the sandbox's limits, the same for every hosted bot); `None`: it hosts
     /// none.
     pub hosted_bots: Option<Arc<str>>,
+    /// The throttle of failed authentication the bot pages' key form counts in: the game
+    /// server's ([`cardroom_server::Server::auth_throttle`]), so that a guess costs the same
+    /// at either door. `None`: one of the pages' own, with the server's default quotas.
+    pub auth_throttle: Option<Arc<cardroom_server::AuthThrottle>>,
 }
 
 impl Default for WebConfig {
@@ -103,6 +107,7 @@ impl Default for WebConfig {
             max_streams: 512,
             max_streams_per_address: 16,
             hosted_bots: None,
+            auth_throttle: None,
         }
     }
 }
@@ -125,6 +130,10 @@ pub(crate) struct App<S> {
     config: WebConfig,
     streams: streams::LiveStreams,
     feeds: feeds::Feeds,
+    /// Bot pages as last answered, given again for a second.
+    recent_bot_pages: Arc<pages::RecentBotPages>,
+    /// Where the key form's failures count.
+    throttle: Arc<cardroom_server::AuthThrottle>,
 }
 
 // Derived `Clone` would ask `S: Clone`; only the `Arc`s are cloned.
@@ -135,12 +144,21 @@ impl<S> Clone for App<S> {
             config: self.config.clone(),
             streams: self.streams.clone(),
             feeds: self.feeds.clone(),
+            recent_bot_pages: Arc::clone(&self.recent_bot_pages),
+            throttle: Arc::clone(&self.throttle),
         }
     }
 }
 
 /// Every page over `source`.
 pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
+    let throttle = config.auth_throttle.clone().unwrap_or_else(|| {
+        let defaults = cardroom_server::Config::default();
+        Arc::new(cardroom_server::AuthThrottle::new(
+            defaults.auth_failures_per_peer,
+            defaults.auth_failures_per_bot,
+        ))
+    });
     Router::new()
         .route("/", get(pages::front::<S>))
         .route("/ladders", get(pages::ladders::<S>))
@@ -167,6 +185,8 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
             streams: streams::LiveStreams::new(config.max_streams, config.max_streams_per_address),
             config,
             feeds: feeds::Feeds::default(),
+            recent_bot_pages: Arc::default(),
+            throttle,
         })
 }
 
@@ -195,7 +215,8 @@ mod tests {
         assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (32, 16));
         let fitted = config.clone().within_connections(10);
         assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (5, 5));
-        assert_eq!(config.clone().within_connections(4_096), config);
+        let fitted = config.clone().within_connections(4_096);
+        assert_eq!((fitted.max_streams, fitted.max_streams_per_address), (512, 16));
         assert_eq!(config.within_connections(1).max_streams, 1);
     }
 }

@@ -117,17 +117,29 @@ impl IntoResponse for Refused {
     }
 }
 
-/// A live page's handler takes its slot as it is called: from the peer's address that
-/// [`crate::serve`] gives every request (`ConnectInfo`). A request without one (the router
-/// served some other way) counts under the unspecified address.
-impl<S: Send + Sync> FromRequestParts<App<S>> for StreamSlot {
-    type Rejection = Refused;
+/// The IP address a request came from, as [`crate::serve`] gives every request
+/// (`ConnectInfo`). A request without one (the router served some other way) is from the
+/// unspecified address.
+pub(crate) struct PeerAddress(pub(crate) IpAddr);
 
-    async fn from_request_parts(parts: &mut Parts, app: &App<S>) -> Result<StreamSlot, Refused> {
+impl<S: Send + Sync> FromRequestParts<S> for PeerAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<PeerAddress, Self::Rejection> {
         let address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(peer)| peer.ip());
+        Ok(PeerAddress(address))
+    }
+}
+
+/// A live page's handler takes its slot as it is called, by its [`PeerAddress`].
+impl<S: Send + Sync> FromRequestParts<App<S>> for StreamSlot {
+    type Rejection = Refused;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App<S>) -> Result<StreamSlot, Refused> {
+        let Ok(PeerAddress(address)) = PeerAddress::from_request_parts(parts, app).await;
         app.streams.take(address)
     }
 }

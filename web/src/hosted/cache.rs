@@ -17,52 +17,7 @@ use cardroom_store::{
 
 use super::name_of;
 use super::standings::{Standings, standings};
-use crate::source::{BotPage, Health, LeaderRow, Leaderboard, PageRequest, SprtState};
-
-/// What identifies a bot page: its ladder, its bot and which page of its matches.
-type BotPageKey = (String, String, u64, u64, Option<String>);
-
-/// Bot pages as last drawn, each served for [`BOT_PARTS_FRESH`] to whoever asks the same page:
-/// a crowd on one page costs the store one set of reads a second (issue 45: pages must not
-/// take play's time). At most [`BOTS_KEPT`] pages; past it, it starts over.
-#[derive(Debug, Default)]
-pub(crate) struct RecentBotPages {
-    // A std mutex: held only to look up or replace an entry, never across an await.
-    pages: Mutex<HashMap<BotPageKey, (std::time::Instant, Option<BotPage>)>>,
-}
-
-impl RecentBotPages {
-    fn key(ladder: &str, bot: &str, page: &PageRequest) -> BotPageKey {
-        (ladder.to_owned(), bot.to_owned(), page.offset, page.limit, page.before.clone())
-    }
-
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<BotPageKey, (std::time::Instant, Option<BotPage>)>> {
-        self.pages.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The page, if drawn less than [`BOT_PARTS_FRESH`] ago (`Some(None)`: no such bot then).
-    pub(crate) fn get(
-        &self,
-        ladder: &str,
-        bot: &str,
-        page: &PageRequest,
-    ) -> Option<Option<BotPage>> {
-        let pages = self.lock();
-        let (drawn_at, found) = pages.get(&Self::key(ladder, bot, page))?;
-        (drawn_at.elapsed() < BOT_PARTS_FRESH).then(|| found.clone())
-    }
-
-    /// Keeps the page as drawn just now.
-    pub(crate) fn put(&self, ladder: &str, bot: &str, page: &PageRequest, found: Option<BotPage>) {
-        let mut pages = self.lock();
-        if pages.len() >= BOTS_KEPT {
-            pages.clear();
-        }
-        pages.insert(Self::key(ladder, bot, page), (std::time::Instant::now(), found));
-    }
-}
+use crate::source::{Health, LeaderRow, Leaderboard, SprtState};
 
 /// Where a ladder is: equal revisions have equal leaderboards.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -297,26 +252,5 @@ fn build(
         board: Leaderboard { ladder: info, rows, better, sprt, running: Vec::new() },
         names,
         standings,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn page(offset: u64, before: Option<&str>) -> PageRequest {
-        PageRequest { offset, limit: 50, before: before.map(str::to_owned) }
-    }
-
-    #[test]
-    fn a_bot_page_is_served_again_only_for_the_same_ladder_bot_and_page() {
-        let recent = RecentBotPages::default();
-        assert_eq!(recent.get("duel", "1", &page(0, None)), None, "nothing drawn yet");
-        recent.put("duel", "1", &page(0, None), None);
-        assert_eq!(recent.get("duel", "1", &page(0, None)), Some(None), "drawn just now");
-        assert_eq!(recent.get("duel", "2", &page(0, None)), None, "another bot");
-        assert_eq!(recent.get("other", "1", &page(0, None)), None, "another ladder");
-        assert_eq!(recent.get("duel", "1", &page(50, None)), None, "another page");
-        assert_eq!(recent.get("duel", "1", &page(0, Some("99"))), None, "another cursor");
     }
 }

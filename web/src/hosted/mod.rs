@@ -30,7 +30,7 @@ use crate::source::{
     VersionLine, VersionThinkLine, WatchUpdate,
 };
 use crate::time::utc_time;
-use cache::{BoardCache, BotCache, BotParts, RecentBotPages};
+use cache::{BoardCache, BotCache, BotParts};
 
 /// Failures shown to a bot's author at most (the latest).
 const FAILURES_SHOWN: u32 = 50;
@@ -47,7 +47,6 @@ pub struct StoreSource {
     server: Option<ServerSource>,
     boards: BoardCache,
     bots: BotCache,
-    recent_bot_pages: RecentBotPages,
 }
 
 fn store_error(ladder: &str) -> impl Fn(StoreError) -> SourceError + '_ {
@@ -64,7 +63,6 @@ impl StoreSource {
             server: None,
             boards: BoardCache::default(),
             bots: BotCache::default(),
-            recent_bot_pages: RecentBotPages::default(),
         }
     }
 
@@ -394,15 +392,10 @@ impl Source for StoreSource {
         name: &str,
         matches: PageRequest,
     ) -> Result<Option<BotPage>, SourceError> {
-        if let Some(recent) = self.recent_bot_pages.get(ladder, name, &matches) {
-            return Ok(recent);
+        match self.hosted(ladder).await? {
+            Some(hosted) => self.hosted_bot(&hosted, name, matches).await,
+            None => Ok(None),
         }
-        let page = match self.hosted(ladder).await? {
-            Some(hosted) => self.hosted_bot(&hosted, name, matches.clone()).await?,
-            None => None,
-        };
-        self.recent_bot_pages.put(ladder, name, &matches, page.clone());
-        Ok(page)
     }
 
     async fn bot_name(&self, ladder: &str, number: u64) -> Result<Option<String>, SourceError> {

@@ -7,9 +7,16 @@
 //! number, which moves permanently (308, the query kept) to the bot's name. So a bot named
 //! `7` hides the old address of bot number 7.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
 use axum::Form;
+use axum::body::Bytes;
 use axum::extract::{Path, Query, RawQuery, State};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use cardroom_server::PeerKey;
 use maud::{Markup, html};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
@@ -18,6 +25,7 @@ use super::{PageError, duration_us, layout, ordinal, percent, version};
 use crate::App;
 use crate::plot;
 use crate::source::{BotPage, Failures, PageRequest, Source};
+use crate::streams::PeerAddress;
 
 /// The query of a bot's page: which page of its matches.
 #[derive(Debug, Default, Deserialize)]
@@ -238,7 +246,59 @@ fn moved(href: &str, query: Option<&str>) -> Response {
     .into_response()
 }
 
-/// `/ladders/{ladder}/bots/{name}?page=N`.
+/// How long a bot page's answer is given again to whoever asks the same address.
+const RECENT_FRESH: Duration = Duration::from_secs(1);
+
+/// The most answers [`RecentBotPages`] keeps; past it, it starts over.
+const RECENT_KEPT: usize = 1_024;
+
+/// What identifies a bot page's address: its ladder, its last segment, the page of its
+/// matches and the cursor.
+type RecentKey = (String, String, u64, Option<String>);
+
+/// A bot page's answer, as given.
+#[derive(Clone, Debug, PartialEq)]
+enum Answer {
+    /// The page, drawn.
+    Page(Bytes),
+    /// An old address, moved here.
+    Moved(String),
+    /// No such bot, and why.
+    Missing(String),
+}
+
+/// Bot pages as last answered, each given again for [`RECENT_FRESH`] to whoever asks the same
+/// address, so that a crowd on one bot page costs one set of reads and one drawing a second
+/// (issue 45: pages must not take play's time). A source's failure is not kept.
+#[derive(Debug, Default)]
+pub(crate) struct RecentBotPages {
+    // A std mutex: held only to look up or replace an answer, never across an await.
+    answers: Mutex<HashMap<RecentKey, (Instant, Answer)>>,
+}
+
+impl RecentBotPages {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RecentKey, (Instant, Answer)>> {
+        self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The answer for `key`, if given less than [`RECENT_FRESH`] ago.
+    fn get(&self, key: &RecentKey) -> Option<Answer> {
+        let answers = self.lock();
+        let (given_at, answer) = answers.get(key)?;
+        (given_at.elapsed() < RECENT_FRESH).then(|| answer.clone())
+    }
+
+    /// Keeps `answer`, given just now.
+    fn put(&self, key: RecentKey, answer: Answer) {
+        let mut answers = self.lock();
+        if answers.len() >= RECENT_KEPT {
+            answers.clear();
+        }
+        answers.insert(key, (Instant::now(), answer));
+    }
+}
+
+/// `/ladders/{ladder}/bots/{name}?page=N`: drawn at most once a second per address.
 pub(crate) async fn bot_page<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, bot)): Path<(String, String)>,
@@ -246,19 +306,43 @@ pub(crate) async fn bot_page<S: Source>(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, PageError> {
     let number = query.page.unwrap_or(1).max(1);
-    let loaded = match find(&app, &ladder, &bot, number, query.before).await? {
-        Found::Page(loaded) => loaded,
-        Found::Moved(href) => return Ok(moved(&href, raw.as_deref())),
+    let key = (ladder, bot, number, query.before);
+    let answer = match app.recent_bot_pages.get(&key) {
+        Some(answer) => answer,
+        None => {
+            let (ladder, bot, _, before) = &key;
+            let answer = match find(&app, ladder, bot, number, before.clone()).await {
+                Ok(Found::Page(loaded)) => {
+                    let form = failures_form(&loaded);
+                    let drawn = page(&loaded, number, app.config.page_size, form);
+                    Answer::Page(Bytes::from(drawn.into_string()))
+                }
+                Ok(Found::Moved(href)) => Answer::Moved(href),
+                Err(PageError::NotFound(why)) => Answer::Missing(why),
+                Err(error) => return Err(error),
+            };
+            app.recent_bot_pages.put(key, answer.clone());
+            answer
+        }
     };
-    Ok(page(&loaded, number, app.config.page_size, failures_form(&loaded)).into_response())
+    Ok(match answer {
+        Answer::Page(drawn) => Html(drawn).into_response(),
+        Answer::Moved(href) => moved(&href, raw.as_deref()),
+        Answer::Missing(why) => PageError::NotFound(why).into_response(),
+    })
 }
 
 /// `POST /ladders/{ladder}/bots/{name}/failures` with the bot's key: its page with its
 /// failures and the observation behind each. An old address moves (308: the form is sent
 /// again there).
+///
+/// A key is a credential: wrong ones count in the server's throttle of failed authentication,
+/// by the client's address and the bot's name, and past its quota the form answers 429 with
+/// the wait (`Retry-After`) before any key is looked at.
 pub(crate) async fn failures<S: Source>(
     State(app): State<App<S>>,
     Path((ladder, bot)): Path<(String, String)>,
+    PeerAddress(address): PeerAddress,
     RawQuery(raw): RawQuery,
     Form(form): Form<KeyForm>,
 ) -> Result<Response, PageError> {
@@ -266,11 +350,25 @@ pub(crate) async fn failures<S: Source>(
         Found::Page(loaded) => loaded,
         Found::Moved(href) => return Ok(moved(&format!("{href}/failures"), raw.as_deref())),
     };
-    let section = match app.source.failures(&ladder, &loaded.name, &form.key).await? {
-        Failures::WrongKey => html! {
+    let peer = Some(PeerKey::Address(address));
+    if let Err(throttled) = app.throttle.check(peer, Some(&loaded.name)) {
+        let section = html! {
             (failures_form(&loaded))
-            p.error.wrong-key { "That is not this bot's key." }
-        },
+            p.error.throttled { (throttled.to_string()) }
+        };
+        let seconds = throttled.wait.as_secs() + 1;
+        let page = page(&loaded, 1, app.config.page_size, section);
+        let retry = [(header::RETRY_AFTER, seconds.to_string())];
+        return Ok((StatusCode::TOO_MANY_REQUESTS, retry, page).into_response());
+    }
+    let section = match app.source.failures(&ladder, &loaded.name, &form.key).await? {
+        Failures::WrongKey => {
+            app.throttle.failed(peer, Some(&loaded.name));
+            html! {
+                (failures_form(&loaded))
+                p.error.wrong-key { "That is not this bot's key." }
+            }
+        }
         Failures::Shown(list) => html! {
             h2 { "Failures (for its author)" }
             @if list.is_empty() { p.none { "No failures." } }
@@ -292,6 +390,22 @@ pub(crate) async fn failures<S: Source>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bot_page_is_answered_again_only_for_the_same_address() {
+        let recent = RecentBotPages::default();
+        let key = |ladder: &str, bot: &str, page: u64, before: Option<&str>| {
+            (ladder.to_owned(), bot.to_owned(), page, before.map(str::to_owned))
+        };
+        let drawn = Answer::Page(Bytes::from_static(b"<p>drawn</p>"));
+        assert_eq!(recent.get(&key("duel", "ann", 1, None)), None, "nothing answered yet");
+        recent.put(key("duel", "ann", 1, None), drawn.clone());
+        assert_eq!(recent.get(&key("duel", "ann", 1, None)), Some(drawn), "answered just now");
+        assert_eq!(recent.get(&key("duel", "bob", 1, None)), None, "another bot");
+        assert_eq!(recent.get(&key("other", "ann", 1, None)), None, "another ladder");
+        assert_eq!(recent.get(&key("duel", "ann", 2, None)), None, "another page");
+        assert_eq!(recent.get(&key("duel", "ann", 1, Some("99"))), None, "another cursor");
+    }
 
     #[test]
     fn a_name_is_one_escaped_path_segment_or_else_the_number() {

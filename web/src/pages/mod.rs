@@ -22,7 +22,7 @@ use maud::{DOCTYPE, Markup, html};
 use crate::source::SourceError;
 use crate::streams::StreamSlot;
 
-pub(crate) use bot::{bot_page, failures};
+pub(crate) use bot::{RecentBotPages, bot_page, failures};
 pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboard};
 pub(crate) use matches::{
     find_match, ladder_match, ladder_record, ladder_step, server_match, server_match_live,
