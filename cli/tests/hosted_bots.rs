@@ -23,7 +23,7 @@ use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{Reaped, StockBot, add_bot, example_bot};
+use support::{Reaped, StockBot, add_bot, eventually_quick, example_bot, freezer_states};
 
 /// Short two-seat matches, one at a time a bot, so that sets come quickly; a failing bot is
 /// paused only after many failures.
@@ -94,19 +94,6 @@ impl Drop for Log {
             );
         }
     }
-}
-
-/// The freezer state of the hosted bots this server started (`r{pid}-b{n}` cgroups).
-fn freezer_states(server_pid: u32) -> Vec<String> {
-    let parent = Path::new("/sys/fs/cgroup/freezer/cardroom");
-    let prefix = format!("r{server_pid}-b");
-    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
-        .filter_map(|e| std::fs::read_to_string(e.path().join("freezer.state")).ok())
-        .map(|state| state.trim().to_owned())
-        .collect()
 }
 
 #[test]
@@ -290,16 +277,4 @@ fn get(address: &str, path: &str) -> String {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     answer
-}
-
-/// Whether `check` holds within a few seconds, asked every 10 ms (a bound, not a sleep).
-fn eventually_quick(mut check: impl FnMut() -> bool) -> bool {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while std::time::Instant::now() < deadline {
-        if check() {
-            return true;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    false
 }

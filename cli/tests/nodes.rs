@@ -11,6 +11,8 @@
 //! record read (`GetRecord`), also once its node is dead. Each node keeps its records in a
 //! directory of its own, so another node can answer only from the store. A bot lent to
 //! another node and revoked mid-match forfeits there, saying why, and its stock runner stops.
+//! A bot a node hosts in its sandbox (`--host-bots`), lent to another node's match, is frozen
+//! there while another seat holds its turn, as on its own node.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -56,12 +58,24 @@ struct Node {
 impl Node {
     /// A node on `addr` (`127.0.0.1:0`: a free port).
     fn start(addr: &str, store: &str, ladder: &Path, records: &Path) -> Node {
+        Node::start_with(addr, store, ladder, records, &[])
+    }
+
+    /// A node on `addr`, with more `flags` of `cardroom serve`.
+    fn start_with(
+        addr: &str,
+        store: &str,
+        ladder: &Path,
+        records: &Path,
+        flags: &[&std::ffi::OsStr],
+    ) -> Node {
         let mut process = Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["serve", "--addr", addr, "--registered-only", "--store", store])
             .arg("--ladder")
             .arg(ladder)
             .arg("--record-dir")
             .arg(records)
+            .args(flags)
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -570,5 +584,117 @@ fn a_lent_bot_revoked_mid_match_forfeits_there_and_stops() {
             "the failures say why: {failures:?}"
         );
         bots[1 - lent].assert_running();
+    });
+}
+
+/// Long three-seat matches, one at a time a bot.
+const LONG_TRIO: &str = "name = \"trio\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
+                         seats = 3\nseed = 5\nmax_concurrent = 1\n";
+
+/// Ann is submitted to the first node, which hosts her in its sandbox (`--host-bots`); ben and
+/// cat, stock `random` bots, wait on the second. Every table seats the three, so the second
+/// node hosts every match (most of its bots wait there) and borrows ann. While ben and cat are
+/// stopped (SIGSTOP), the match waits on one of them, and ann's cgroup on the first node is
+/// frozen: her relay there froze her after her act, as the second node's match task would on
+/// its own node.
+#[test]
+fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn() {
+    let Some(base) = test_pg_url("a_hosted_bot_lent_is_frozen") else { return };
+    let python = cardroom_tests::python();
+    let dir = tempfile::tempdir().unwrap();
+    let ladder_path = dir.path().join("trio.toml");
+    std::fs::write(&ladder_path, LONG_TRIO).unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async {
+        let url = fresh_schema_url(&base).await.unwrap();
+        let store = cardroom_store::open(&url).await.unwrap();
+        let hosted_dir = dir.path().join("hosted");
+        let flags = [
+            "--host-bots".as_ref(),
+            "--bot-python".as_ref(),
+            python.as_os_str(),
+            "--host-bots-dir".as_ref(),
+            hosted_dir.as_os_str(),
+        ];
+        let records = |i: usize| dir.path().join(format!("records-{i}"));
+        let mut hosting = Node::start_with("127.0.0.1:0", &url, &ladder_path, &records(0), &flags);
+        let other = Node::start("127.0.0.1:0", &url, &ladder_path, &records(1));
+        let urls = [hosting.url.clone(), other.url.clone()];
+        let ann = support::add_bot(&url, "ann");
+        let code = dir.path().join("ann");
+        std::fs::create_dir_all(&code).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        std::fs::copy(root.join("example-bots/python/tt_bot.py"), code.join("tt_bot.py")).unwrap();
+        let submitted = Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["bots", "submit", "ann"])
+            .arg(&code)
+            .args(["--run", "python3 tt_bot.py", "--server", &hosting.url, "--key", &ann])
+            .output()
+            .unwrap();
+        assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
+        let random = support::example_bot("random");
+        let bots: Vec<StockBot> = ["ben", "cat"]
+            .iter()
+            .map(|name| {
+                let key = support::add_bot(&url, name);
+                let args =
+                    ["--server", &other.url, "--lobby", name, "--key", &key, "--matches", "0"];
+                StockBot::start(&format!("random as {name}"), &random, &args)
+            })
+            .collect();
+        let ladder = eventually("the ladder", || async {
+            store.ladder("trio").await.unwrap().map(|l| l.id)
+        })
+        .await;
+        let pid = hosting.process.id();
+        eventually(
+            "ann frozen in a match of the other node while it waits on ben or cat",
+            || async {
+                let open = store.open_sets(ladder).await.unwrap();
+                let m = open
+                    .into_iter()
+                    .flat_map(|s| s.matches)
+                    .find(|m| m.state == MatchState::Running && m.server_match_id.is_some())?;
+                assert_eq!(
+                    host_of(store.as_ref(), &urls, &m).await?,
+                    1,
+                    "two of three bots wait there"
+                );
+                for bot in &bots {
+                    bot.signal(Signal::SIGSTOP);
+                }
+                let mut client = CardroomClient::connect(urls[1].clone()).await.ok()?;
+                let asked = pb::GetMatchRequest { match_id: m.server_match_id.clone()? };
+                let over = client.get_match(asked).await.ok()?.into_inner().over;
+                // Ann acts at most once more before the match waits on a stopped bot.
+                let frozen = !over
+                    && support::eventually_quick(|| {
+                        support::freezer_states(pid).iter().any(|state| state == "FROZEN")
+                    });
+                for bot in &bots {
+                    bot.signal(Signal::SIGCONT);
+                }
+                frozen.then_some(())
+            },
+        )
+        .await;
+        // Ann plays on once they go on: she is thawed at her next turn.
+        let played = |store: Arc<dyn Store>| async move {
+            let sets = store.open_sets(ladder).await.unwrap();
+            let rated = store.rated_sets(ladder).await.unwrap();
+            sets.into_iter()
+                .chain(rated)
+                .flat_map(|s| s.matches)
+                .filter(|m| m.state == MatchState::Done)
+                .count()
+        };
+        let done = played(Arc::clone(&store)).await;
+        eventually("a match more done", || async {
+            (played(Arc::clone(&store)).await > done).then_some(())
+        })
+        .await;
+        support::stop_gracefully(&mut hosting.process);
+        assert!(support::freezer_states(pid).is_empty(), "no hosted bot left behind");
     });
 }

@@ -133,6 +133,37 @@ impl ServerFrame {
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf[self.start..]
     }
+
+    /// What the message tells its seat, read from its first field's key alone (a
+    /// `ServerMessage` is one field of its `message`): what a relay needs, without decoding.
+    pub fn kind(&self) -> FrameKind {
+        let mut bytes = self.as_bytes();
+        match encoding::decode_key(&mut bytes) {
+            Ok((1, WireType::LengthDelimited)) => FrameKind::Joined,
+            Ok((SERVER_MESSAGE_TURN, WireType::LengthDelimited)) => FrameKind::Turn,
+            Ok((3, WireType::LengthDelimited)) => FrameKind::Events,
+            Ok((4, WireType::LengthDelimited)) => FrameKind::Error,
+            Ok((5, WireType::LengthDelimited)) => FrameKind::End,
+            _ => FrameKind::Other,
+        }
+    }
+}
+
+/// Which `ServerMessage` a [`ServerFrame`] holds ([`ServerFrame::kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameKind {
+    /// `Joined`: the seat is the bot's.
+    Joined,
+    /// `Turn`: the bot must act.
+    Turn,
+    /// `Events`: what happened at the table.
+    Events,
+    /// `ActError`: an `Act` refused; the bot acts again.
+    Error,
+    /// `MatchEnd`.
+    End,
+    /// None of these (an empty message, or one this build does not know).
+    Other,
 }
 
 impl Message for ServerFrame {
@@ -373,6 +404,30 @@ mod tests {
 
     use super::*;
     use crate::wire::legal_actions_to_pb;
+
+    #[test]
+    fn a_frame_says_its_kind_as_prost_wrote_it() {
+        use pb::server_message::Message as M;
+        let kinds = [
+            (M::Joined(pb::Joined::default()), FrameKind::Joined),
+            (M::Turn(pb::Turn::default()), FrameKind::Turn),
+            (M::Events(pb::Events::default()), FrameKind::Events),
+            (M::Error(pb::ActError::default()), FrameKind::Error),
+            (M::End(pb::MatchEnd::default()), FrameKind::End),
+        ];
+        for (message, kind) in kinds {
+            let frame = ServerFrame::message(&pb::ServerMessage { message: Some(message) });
+            assert_eq!(frame.kind(), kind);
+        }
+        assert_eq!(ServerFrame::message(&pb::ServerMessage::default()).kind(), FrameKind::Other);
+        let observation = twenty_two::State::create("", 2, 1).unwrap().observation(Seat(0));
+        let (turn, _) = ServerFrame::turn::<twenty_two::State>(
+            TurnHeader { turn: 7, ..TurnHeader::default() },
+            &observation,
+            &pb::Omit::default(),
+        );
+        assert_eq!(turn.kind(), FrameKind::Turn, "a turn written without prost");
+    }
 
     /// Every observation-form choice a connection can make (`check_omit` refuses typed and
     /// JSON left out together), with and without the legal actions.

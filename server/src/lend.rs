@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use bytes::{Buf as _, BufMut as _, Bytes, BytesMut};
 use cardroom_proto::codec::SliceCodec;
-use cardroom_proto::frame::ServerFrame;
+use cardroom_proto::frame::{FrameKind, ServerFrame};
 use cardroom_proto::pb;
 use cardroom_proto::server::nodes_server::Nodes;
 use cardroom_proto::wire;
@@ -36,6 +36,7 @@ use tracing::{info, warn};
 use crate::elsewhere::Peers;
 use crate::match_task::Joining;
 use crate::registry::Registry;
+use crate::sandboxed::HostedControl;
 use crate::service::{Boxed, wait_to_be_seated};
 use crate::token::same_secret;
 
@@ -153,12 +154,18 @@ impl Relay {
         answers: mpsc::Sender<Result<pb::BotMessage, Status>>,
     ) {
         let Lent { joining, mut inbound } = lent;
+        // A hosted bot's freezer stays here, with its cgroup: the relay freezes it as the
+        // borrower's match task would (see [`hosted_clock`]).
+        let hosted = joining.hosted.clone();
         let mut relayed = false;
         let end = loop {
             tokio::select! {
                 frame = frames.message() => match frame {
                     Ok(Some(frame)) => {
                         relayed = true;
+                        if let Some(control) = &hosted {
+                            hosted_clock(control.as_ref(), Some(frame.kind()), false);
+                        }
                         if joining.tx.send(Ok(frame)).await.is_err() {
                             break RelayEnd::Bot;
                         }
@@ -168,14 +175,21 @@ impl Relay {
                 },
                 message = inbound.message() => match message {
                     Ok(Some(message)) => {
+                        let acted = matches!(message.message, Some(pb::bot_message::Message::Act(_)));
                         if answers.send(Ok(message)).await.is_err() {
                             break RelayEnd::Borrower(Some(Status::cancelled("call dropped")));
+                        }
+                        if let Some(control) = &hosted {
+                            hosted_clock(control.as_ref(), None, acted);
                         }
                     }
                     Ok(None) | Err(_) => break RelayEnd::Bot,
                 },
             }
         };
+        if let Some(control) = &hosted {
+            control.thaw();
+        }
         match end {
             RelayEnd::Borrower(_) if !relayed => {
                 // Never seated there: the bot waits here again, as it was.
@@ -203,6 +217,23 @@ impl Relay {
             // ends here as it would have on its own node.
             RelayEnd::Borrower(None) | RelayEnd::Bot => {}
         }
+    }
+}
+
+/// A lent hosted bot's clock, kept by its lender's relay from what passes: frozen from its
+/// seat's `Joined` and after each `Act` it sends, thawed by a `Turn` (or an `ActError`, after
+/// which it acts again) and by the match's end. So it thinks only on its own time, as on its
+/// own node, where the match task freezes every hosted seat not to act (`run_only`). `Events`
+/// change nothing.
+fn hosted_clock(control: &dyn HostedControl, frame: Option<FrameKind>, acted: bool) {
+    match frame {
+        Some(FrameKind::Turn | FrameKind::Error | FrameKind::End | FrameKind::Other) => {
+            control.thaw()
+        }
+        Some(FrameKind::Joined) => control.freeze(),
+        Some(FrameKind::Events) => {}
+        None if acted => control.freeze(),
+        None => {}
     }
 }
 
@@ -270,7 +301,7 @@ pub(crate) async fn borrow(
         omit,
         tx,
         permit,
-        // A hosted bot's control stays on its own node: here, a borrowed bot is never frozen.
+        // A hosted bot's control stays on its own node, whose relay freezes and thaws it.
         hosted: None,
     };
     Ok(Borrowed { seat, account, joining, inbound })

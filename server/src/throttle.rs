@@ -28,7 +28,8 @@ use governor::{DefaultKeyedRateLimiter, Quota};
 use tonic::Status;
 use tracing::warn;
 
-/// Who a request came from, as the throttle counts peers (see the [module docs](self)).
+/// Who a request came from, as the throttle counts peers: its IP address over TCP, its
+/// process over a Unix socket (every sandboxed bot shares the one socket).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PeerKey {
     /// A TCP peer's IP address.
@@ -79,7 +80,9 @@ impl std::fmt::Display for Subject {
 /// Keys kept before the limiters drop the ones at rest, and the waits forget the ended ones.
 const PRUNE_AT: usize = 10_000;
 
-/// The throttle of failed authentication (see the [module docs](self)).
+/// The throttle of failed authentication: each failure takes a cell from its peer's quota and
+/// its bot name's (GCRA, a minute's worth in a burst); past a quota, every attempt from that
+/// peer or for that name is refused ([`AuthThrottle::check`]) until the wait is over.
 pub struct AuthThrottle {
     peers: DefaultKeyedRateLimiter<PeerKey>,
     names: DefaultKeyedRateLimiter<String>,

@@ -260,3 +260,30 @@ pub(crate) fn serve_ladder(
     let listening = listening_address(&mut server);
     (server, listening)
 }
+
+/// The freezer state of the hosted bots this server started (`r{pid}-b{n}` cgroups).
+#[allow(dead_code, reason = "the suites of hosted bots use it, the others do not")]
+pub(crate) fn freezer_states(server_pid: u32) -> Vec<String> {
+    let parent = std::path::Path::new("/sys/fs/cgroup/freezer/cardroom");
+    let prefix = format!("r{server_pid}-b");
+    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("freezer.state")).ok())
+        .map(|state| state.trim().to_owned())
+        .collect()
+}
+
+/// Whether `check` holds within a few seconds, asked every 10 ms (a bound, not a sleep).
+#[allow(dead_code, reason = "the suites of hosted bots use it, the others do not")]
+pub(crate) fn eventually_quick(mut check: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::time::Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
