@@ -49,13 +49,19 @@ enum Command {
     #[command(subcommand)]
     Bots(accounts::BotsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
-    /// standings. A bad record names its first illegal action.
+    /// standings, or with --text each turn as its seat read it. A bad record names its first
+    /// illegal action.
     Replay {
         /// The record file (`-` for standard input).
         file: PathBuf,
         /// Print JSON: every action with its events, the final public view and standings.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "text")]
         json: bool,
+        /// Print each turn in the text harness's form (what a person or a language model at
+        /// the seat reads: its table, what happened since its last turn, the legal actions
+        /// numbered) and the answer given.
+        #[arg(long)]
+        text: bool,
     },
     /// The legal actions of the seat to act at the end of a match record.
     Legal {
@@ -86,7 +92,8 @@ fn main() -> ExitCode {
         Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(*args),
         Command::Bots(command) => accounts::run_command(command, &mut out),
-        Command::Replay { file, json } => replay::replay(&file, json, &mut out),
+        Command::Replay { file, json: _, text: true } => replay::replay_text(&file, &mut out),
+        Command::Replay { file, json, text: false } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
         Command::Reads(command) => reads::run_command(command, &mut out),
         Command::Tools(command) => command.run(&mut out),

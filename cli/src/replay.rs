@@ -4,7 +4,9 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::Context;
-use cardroom_games::{AnyRecord, Game, Record, RecordVisitor, Seat};
+use cardroom_games::{
+    AnyRecord, Game, Line, Perspective, Record, RecordVisitor, ReplayError, Seat, text,
+};
 use serde::Serialize;
 use serde_json::json;
 
@@ -102,6 +104,43 @@ fn print_replay<G: Game>(
         (None, None) => writeln!(out, "the match ended without standings")?,
     }
     Ok(())
+}
+
+/// `cardroom replay FILE --text`: each turn as the text harness gives it to the seat to act
+/// (`cardroom_games::text`), then the action it took, by its number and words.
+pub(crate) fn replay_text(path: &Path, out: &mut impl Write) -> anyhow::Result<()> {
+    struct Text<'a, W>(&'a mut W);
+    impl<W: Write> RecordVisitor for Text<'_, W> {
+        type Output = anyhow::Result<()>;
+        fn visit<G: Game>(self, record: &Record<G>) -> anyhow::Result<()> {
+            let out = self.0;
+            let mut state = record.initial_state().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let opening: Vec<Line> = state.opening_events().iter().map(G::event_line).collect();
+            let mut recent = vec![opening; usize::from(state.players())];
+            for (index, recorded) in record.actions.iter().enumerate() {
+                let seat = recorded.seat;
+                let legal = state.legal_actions();
+                let table = state.table(Perspective::Seat(seat));
+                let seen = std::mem::take(&mut recent[seat.index()]);
+                writeln!(out, "--- turn {}, {seat}", index + 1)?;
+                write!(out, "{}", text::turn_text(&table, &seen, &legal))?;
+                let number = legal.iter().position(|a| *a == recorded.action);
+                let number = number.map_or("not listed".to_owned(), |i| (i + 1).to_string());
+                writeln!(out, "> {number}. {}", recorded.action)?;
+                let events = state.apply(seat, recorded.action).map_err(|error| {
+                    let action = recorded.action;
+                    anyhow::anyhow!("{}", ReplayError::<G>::Illegal { index, seat, action, error })
+                })?;
+                for lines in &mut recent {
+                    lines.extend(events.iter().map(G::event_line));
+                }
+            }
+            writeln!(out, "--- the end")?;
+            write!(out, "{}", text::table_text(&state.table(Perspective::Everyone)))?;
+            Ok(())
+        }
+    }
+    read_record(path)?.visit(Text(out))
 }
 
 /// `cardroom legal FILE [--json]`.

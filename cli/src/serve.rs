@@ -120,6 +120,10 @@ pub(crate) struct ServeArgs {
     /// Strikes (timeouts) before a seat forfeits.
     #[arg(long, env = "CARDROOM_MAX_STRIKES", default_value_t = 3)]
     max_strikes: u32,
+    /// Replies in the text form (`Act.reply`) one turn may have refused before the seat
+    /// forfeits, when a match's clock (a ladder's `max_bad_replies`) does not set its own.
+    #[arg(long, env = "CARDROOM_MAX_BAD_REPLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    max_bad_replies: u32,
     /// How long a disconnected bot's turn waits for it to come back, in milliseconds.
     #[arg(long, env = "CARDROOM_RECONNECT_GRACE_MS", default_value_t = 10_000)]
     reconnect_grace_ms: u64,
@@ -314,6 +318,7 @@ impl ServeArgs {
             move_time: Duration::from_millis(self.move_ms),
             bank_time: Duration::from_millis(self.bank_ms),
             max_strikes: self.max_strikes,
+            max_bad_replies: self.max_bad_replies,
             reconnect_grace: Duration::from_millis(self.reconnect_grace_ms),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             keep_finished: self.keep_finished,

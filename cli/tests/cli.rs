@@ -60,6 +60,29 @@ fn replay_prints_the_transcript_and_the_standings() {
     assert_eq!(json["actions"], state.record().unwrap().actions.len());
 }
 
+/// `replay --text`: each turn as the text harness gave it to its seat (issue 46), then the
+/// action taken, by its number in that list and its words.
+#[test]
+fn replay_text_prints_each_turn_as_its_seat_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = played(usize::MAX);
+    let file = write_record(&dir, "match.json", &state);
+    let output = cardroom(&["replay", &file, "--text"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let actions = &state.record().unwrap().actions;
+    assert_eq!(text.matches("--- turn ").count(), actions.len(), "{text}");
+    assert_eq!(text.matches("Your turn. Legal actions:").count(), actions.len(), "{text}");
+    for (turn, recorded) in text.split("--- turn ").skip(1).zip(actions) {
+        assert!(turn.contains(&format!("{} (you)", recorded.seat)), "{turn}");
+        let answer = turn.lines().find_map(|l| l.strip_prefix("> ")).unwrap();
+        let (number, words) = answer.split_once(". ").unwrap();
+        assert_eq!(words, recorded.action.to_string(), "{turn}");
+        assert!(turn.contains(&format!("\n{number}. {words}\n")), "listed so: {turn}");
+    }
+    assert!(text.contains("--- the end"), "{text}");
+}
+
 #[test]
 fn legal_lists_the_actions_of_the_seat_to_act() {
     let dir = tempfile::tempdir().unwrap();
@@ -92,8 +115,8 @@ fn a_bad_record_names_the_first_illegal_action_and_fails() {
     record.actions[5].action = Action::Play(Cards::new(&[ace, ace]).unwrap());
     let path = dir.path().join("bad.json");
     std::fs::write(&path, AnyRecord::TwentyTwo(record).to_json()).unwrap();
-    for command in ["replay", "legal"] {
-        let output = cardroom(&[command, path.to_str().unwrap()]);
+    for command in [&["replay"][..], &["legal"], &["replay", "--text"]] {
+        let output = cardroom(&[command, &[path.to_str().unwrap()]].concat());
         assert_eq!(output.status.code(), Some(1));
         let error = stderr(&output);
         assert!(error.contains("action 5 ("), "{error}");

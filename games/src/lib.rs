@@ -29,6 +29,7 @@ mod record;
 pub mod schema;
 mod seat;
 mod table;
+pub mod text;
 pub mod twenty_two;
 
 pub use card::{Card, ParseCardError, ParseRankError, Rank, Suit, display_cards, parse_cards};

@@ -8,25 +8,10 @@ mod common;
 use std::collections::BTreeSet;
 
 use cardroom_games::{Card, Game, Perspective, Seat, Table, gin, twenty_two};
+use common::cards_in;
 use rand::SeedableRng as _;
 use rand::seq::IndexedRandom as _;
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
-
-/// Every card named in a JSON value (`"AS"`, `"TH"`), as a spectator or a seat receives it.
-fn cards_in(value: &impl serde::Serialize) -> BTreeSet<Card> {
-    fn walk(value: &Value, out: &mut BTreeSet<Card>) {
-        match value {
-            Value::String(s) => out.extend(s.parse::<Card>()),
-            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            Value::Object(fields) => fields.values().for_each(|v| walk(v, out)),
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
-        }
-    }
-    let mut out = BTreeSet::new();
-    walk(&serde_json::to_value(value).unwrap(), &mut out);
-    out
-}
 
 /// A seat's hand as its observation holds it.
 fn hand_of<G: Game>(state: &G, seat: Seat) -> Vec<Card> {

@@ -113,6 +113,8 @@ pub enum ActErrorCode {
     TimedOut,
     /// Too many strikes: the seat is placed last and played by the default policy.
     Forfeited,
+    /// A text reply (`Act.reply`) named no single legal action; the message says why.
+    UnreadableReply,
     /// A code this SDK does not know (a newer server).
     Other(i32),
 }
@@ -128,6 +130,7 @@ impl ActErrorCode {
             Ok(Pb::Malformed) => ActErrorCode::Malformed,
             Ok(Pb::TimedOut) => ActErrorCode::TimedOut,
             Ok(Pb::Forfeited) => ActErrorCode::Forfeited,
+            Ok(Pb::UnreadableReply) => ActErrorCode::UnreadableReply,
             Ok(Pb::Unspecified) | Err(_) => ActErrorCode::Other(value),
         }
     }
@@ -144,6 +147,7 @@ impl fmt::Display for ActErrorCode {
             ActErrorCode::Malformed => "MALFORMED",
             ActErrorCode::TimedOut => "TIMED_OUT",
             ActErrorCode::Forfeited => "FORFEITED",
+            ActErrorCode::UnreadableReply => "UNREADABLE_REPLY",
             ActErrorCode::Other(code) => return write!(f, "code {code}"),
         })
     }

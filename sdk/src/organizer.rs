@@ -104,7 +104,11 @@ impl Organizer {
             options_json: spec.options_json.clone(),
             seats: spec.seats,
             seed: spec.seed,
-            clock: spec.clock.map(|c| pb::Clock { move_ms: c.move_ms, bank_ms: c.bank_ms }),
+            clock: spec.clock.map(|c| pb::Clock {
+                move_ms: c.move_ms,
+                bank_ms: c.bank_ms,
+                max_bad_replies: 0,
+            }),
             lobby_bots: spec.lobby_bots.clone(),
         };
         let mut request = tonic::Request::new(request);

@@ -21,6 +21,8 @@ pub(crate) struct ClockRules {
     pub(crate) bank_time: Duration,
     /// Strikes (timeouts) at which a seat forfeits.
     pub(crate) max_strikes: u32,
+    /// Text replies refused in one turn at which a seat forfeits.
+    pub(crate) max_bad_replies: u32,
     /// How long the turn of a seat without a connection waits for it, counted once from the
     /// drop (never longer than its clock).
     pub(crate) reconnect_grace: Duration,
@@ -29,7 +31,11 @@ pub(crate) struct ClockRules {
 impl ClockRules {
     /// The clock as `Joined` announces it.
     pub(crate) fn to_pb(self) -> pb::Clock {
-        pb::Clock { move_ms: millis(self.move_time), bank_ms: millis(self.bank_time) }
+        pb::Clock {
+            move_ms: millis(self.move_time),
+            bank_ms: millis(self.bank_time),
+            max_bad_replies: self.max_bad_replies,
+        }
     }
 }
 
@@ -199,6 +205,7 @@ mod tests {
 
     fn rules() -> ClockRules {
         ClockRules {
+            max_bad_replies: 3,
             move_time: Duration::from_secs(2),
             bank_time: Duration::from_secs(10),
             max_strikes: 3,
@@ -311,7 +318,10 @@ mod tests {
     #[test]
     fn the_wire_form_saturates() {
         let huge = ClockRules { bank_time: Duration::from_secs(10_000_000), ..rules() };
-        assert_eq!(huge.to_pb(), pb::Clock { move_ms: 2_000, bank_ms: u32::MAX });
+        assert_eq!(
+            huge.to_pb(),
+            pb::Clock { move_ms: 2_000, bank_ms: u32::MAX, max_bad_replies: 3 }
+        );
     }
 
     #[tokio::test(start_paused = true)]

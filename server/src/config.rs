@@ -54,6 +54,9 @@ pub struct Config {
     pub bank_time: Duration,
     /// Strikes (timeouts, disconnections at one's turn) before a seat forfeits.
     pub max_strikes: u32,
+    /// Replies in the text form (`Act.reply`) one turn may have refused before its seat
+    /// forfeits, when a match does not set its own.
+    pub max_bad_replies: u32,
     /// How long a disconnected seat's turn waits for it to reconnect before the default
     /// action is played (never longer than its clock).
     pub reconnect_grace: Duration,
@@ -122,6 +125,7 @@ impl Default for Config {
             move_time: Duration::from_secs(2),
             bank_time: Duration::from_secs(30),
             max_strikes: 3,
+            max_bad_replies: 3,
             reconnect_grace: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(5),
             tls: None,

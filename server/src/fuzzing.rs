@@ -107,8 +107,10 @@ fn act_on<G: WireGame>(act: &pb::Act, options: &str, seats: u32, seed: u64, befo
     assert_eq!(back, Ok(action), "the wire form does not round-trip");
     let seen = fingerprint(&state);
     if let Err(err) = state.apply(state.to_act().unwrap_or(Seat(0)), action) {
-        let by_index = matches!(act.choice, Some(pb::act::Choice::Index(_)));
-        assert!(!by_index, "the listed action {action:?} is refused: {err}");
+        // An index and a text reply name only listed actions, which the rules accept.
+        let listed =
+            matches!(act.choice, Some(pb::act::Choice::Index(_) | pb::act::Choice::Reply(_)));
+        assert!(!listed, "the listed action {action:?} is refused: {err}");
         assert!(err.to_string().starts_with(err.rule()), "{err} names no rule");
         assert!(fingerprint(&state) == seen, "the refused {action:?} changed the match");
     }
@@ -170,13 +172,18 @@ mod tests {
         .prop_map(|game| pb::Action { game: Some(game) })
     }
 
-    /// An `Act` by index (often a listed one) or by value, or nothing, as bytes; or any bytes.
+    /// An `Act` by index (often a listed one), by value or by a text reply, or nothing, as
+    /// bytes; or any bytes.
     fn message() -> impl Strategy<Value = Vec<u8>> {
         let choice = prop_oneof![
             (0..40u32).prop_map(Choice::Index),
             any::<u32>().prop_map(Choice::Index),
             action().prop_map(Choice::Action),
             Just(Choice::Action(pb::Action { game: None })),
+            // Text replies: numbers, words and cards, and any text.
+            "[0-9]{1,3}|(draw|discard|knock|play|exch|pass|gin) ?([2-9TJQKA][cdhs] ?){0,3}"
+                .prop_map(Choice::Reply),
+            any::<String>().prop_map(Choice::Reply),
         ];
         let act = (any::<u64>(), option::weighted(0.95, choice)).prop_map(|(turn, choice)| {
             let message = pb::bot_message::Message::Act(pb::Act { turn, choice });

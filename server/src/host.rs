@@ -47,6 +47,8 @@ pub struct HostedMatch {
     pub move_ms: u32,
     /// Time bank per match in milliseconds (0: the server's default).
     pub bank_ms: u32,
+    /// Text replies refused in one turn before the seat forfeits (0: the server's default).
+    pub max_bad_replies: u32,
 }
 
 /// The bot of one seat of a hosted match, and where it waits: in this node's lobby, or in the
@@ -219,7 +221,11 @@ impl Host {
             options_json: request.options_json,
             seats: request.seats.len() as u32,
             seed: Some(request.seed),
-            clock: Some(pb::Clock { move_ms: request.move_ms, bank_ms: request.bank_ms }),
+            clock: Some(pb::Clock {
+                move_ms: request.move_ms,
+                bank_ms: request.bank_ms,
+                max_bad_replies: request.max_bad_replies,
+            }),
             lobby_bots: request
                 .seats
                 .into_iter()

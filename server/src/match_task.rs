@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use cardroom_games::text::ReplyError;
 use cardroom_games::{AnyRecord, Game, RuleError, Seat};
 use cardroom_proto::frame::{ServerFrame, TurnHeader};
 use cardroom_proto::pb;
@@ -149,6 +150,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     hosted: bool,
     /// Grows by one with every decision; bots echo it.
     turn: u64,
+    /// Text replies (`Act.reply`) refused in the current turn.
+    bad_replies: u32,
     /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
     turn_sent: Option<Instant>,
     /// The current decision's seat's observation, with its legal actions in the order sent:
@@ -246,6 +249,7 @@ impl<G: WireGame> MatchTask<G> {
             started: false,
             hosted: false,
             turn: 0,
+            bad_replies: 0,
             turn_sent: None,
             observation: None,
             events: Vec::new(),
@@ -544,6 +548,7 @@ impl<G: WireGame> MatchTask<G> {
         let legal = self.observation.as_ref().map_or(&[][..], G::legal_actions_of);
         let action = match wire::act_action::<G>(&act, legal) {
             Ok(action) => action,
+            Err(wire::WireError::Reply(error)) => return self.unreadable_reply(seat, &act, &error),
             Err(error) => {
                 let answer = Some(format!("{act:?}"));
                 let message = error.to_string();
@@ -574,6 +579,39 @@ impl<G: WireGame> MatchTask<G> {
                     refuse(pb::ActErrorCode::IllegalAction, error.rule(), error.to_string());
                 self.send_error(seat, error);
             }
+        }
+    }
+
+    /// A text reply (`Act.reply`) that names no single legal action: refused with the reason.
+    /// The seat's `max_bad_replies`-th in one turn forfeits it, as the language-model arenas
+    /// do; the default action is then played (unless the forfeit ends the match).
+    fn unreadable_reply(&mut self, seat: Seat, act: &pb::Act, error: &ReplyError) {
+        self.bad_replies += 1;
+        let max = self.clock.rules().max_bad_replies;
+        let message = format!("{error} (bad reply {} of {max} this turn)", self.bad_replies);
+        let reply = match &act.choice {
+            Some(pb::act::Choice::Reply(reply)) => cardroom_store::Echo(reply).to_string(),
+            _ => String::new(),
+        };
+        self.fail(seat, FailureKind::Illegal, Some(reply), message.clone());
+        let code = pb::ActErrorCode::UnreadableReply as i32;
+        self.send_error(seat, pb::ActError { turn: self.turn, code, rule: String::new(), message });
+        if self.bad_replies < max {
+            return;
+        }
+        self.forfeit(
+            seat,
+            format!(
+                "{seat} forfeits after {max} replies in one turn that named no legal action: \
+                 placed last"
+            ),
+        );
+        if self.forfeit_ends_match() {
+            return;
+        }
+        let now = Instant::now();
+        if self.play_default(seat, now) {
+            self.next_decision(now);
         }
     }
 
@@ -642,6 +680,7 @@ impl<G: WireGame> MatchTask<G> {
             self.clock.decided(seat, now);
             self.registry.stats().decision(self.origin, round_trip);
             self.turn += 1;
+            self.bad_replies = 0;
             self.broadcast(&events);
         }
         self.events = events;

@@ -296,6 +296,10 @@ impl Registry {
                 config.max_bank_time,
             )?,
             max_strikes: config.max_strikes,
+            max_bad_replies: match clock.max_bad_replies {
+                0 => config.max_bad_replies,
+                given => given,
+            },
             reconnect_grace: config.reconnect_grace,
         };
         if !request.lobby_bots.is_empty()

@@ -93,8 +93,11 @@ async fn a_clock_field_of_zero_takes_the_servers_default() {
     let server = TestServer::start(config).await;
     let mut client = server.client().await;
     for (asked, expected) in [
-        (pb::Clock { move_ms: 1500, bank_ms: 0 }, (1500, default_bank)),
-        (pb::Clock { move_ms: 0, bank_ms: 7000 }, (default_move.as_millis() as u32, secs(7))),
+        (pb::Clock { move_ms: 1500, bank_ms: 0, max_bad_replies: 0 }, (1500, default_bank)),
+        (
+            pb::Clock { move_ms: 0, bank_ms: 7000, max_bad_replies: 0 },
+            (default_move.as_millis() as u32, secs(7)),
+        ),
     ] {
         let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 4, Some(asked)).await;
         let mut bot = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();

@@ -342,7 +342,7 @@ async fn timeouts_play_the_default_count_strikes_and_forfeit() {
     let server = TestServer::start(Config { max_strikes: 2, ..config() }).await;
     let mut client = server.client().await;
     // The clock starts when all three have joined; the players answer at once.
-    let clock = pb::Clock { move_ms: 300, bank_ms: 1 };
+    let clock = pb::Clock { move_ms: 300, bank_ms: 1, max_bad_replies: 0 };
     let (match_id, tokens) = create(&mut client, pb::Game::TwentyTwo, 3, "", 3, Some(clock)).await;
     // Seats 1 and 2 play; seat 0 joins but never answers.
     let mut silent = Bot::with_token(server.channel().await, &tokens[0]).await.unwrap();
@@ -379,7 +379,7 @@ async fn a_gin_seat_that_forfeits_loses_the_match_at_once() {
     let server =
         TestServer::start(Config { max_strikes: 1, reconnect_grace: grace, ..config() }).await;
     let mut client = server.client().await;
-    let clock = pb::Clock { move_ms: 20, bank_ms: 1 };
+    let clock = pb::Clock { move_ms: 20, bank_ms: 1, max_bad_replies: 0 };
     let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 4, Some(clock)).await;
     // One bot joins and never answers; the other seat stays empty. The match starts after the
     // grace, and the first seat to act times out and forfeits.
@@ -1051,7 +1051,7 @@ async fn create_match_refuses_options_that_are_not_an_object_and_clocks_over_the
     let status = Bot::open(server.channel().await, queue).await.err().unwrap();
     assert_eq!(status.code(), Code::InvalidArgument, "{status}");
     // -1 on the wire is u32::MAX: refused, not 49.7 days.
-    let clock = |move_ms, bank_ms| Some(pb::Clock { move_ms, bank_ms });
+    let clock = |move_ms, bank_ms| Some(pb::Clock { move_ms, bank_ms, max_bad_replies: 0 });
     for (clock, field) in [
         (clock(u32::MAX, 0), "move_ms"),
         (clock(0, u32::MAX), "bank_ms"),
@@ -1335,4 +1335,58 @@ async fn two_first_legal_action_bots_play_gin_to_the_hand_limit() {
         .record_json;
     let record = AnyRecord::from_json(&record).unwrap();
     assert_eq!(record.termination(), Some(reason));
+}
+
+/// Text replies (`Act.reply`, issue 46): Gin Rummy's first decision answered in words and by
+/// number, a reply that names no legal action refused with its reason (UNREADABLE_REPLY, the
+/// match unchanged), and the seat that sends `max_bad_replies` of them in one turn forfeits,
+/// the end saying why.
+#[tokio::test]
+async fn text_replies_are_read_refused_with_the_reason_and_forfeit_past_the_limit() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let clock = pb::Clock { move_ms: 20_000, bank_ms: 60_000, max_bad_replies: 2 };
+    let (_, tokens) = create(&mut client, pb::Game::GinRummy, 2, "", 4, Some(clock)).await;
+    let (mut bots, to_act) = join_all(&server, &tokens).await;
+    let first = to_act.expect("someone acts first") as usize;
+    let mut other = bots.remove(1 - first);
+    let mut mover = bots.remove(0);
+    let reply = |text: &str| pb::act::Choice::Reply(text.to_owned());
+
+    // GR-5: the non-dealer takes or passes the upcard; "PASS" is read as the pass.
+    let turn = self::turn(&mut mover).await;
+    mover.act(turn.turn, reply("fold")).await;
+    let refused = error(&mut mover).await;
+    assert_eq!(refused.code, pb::ActErrorCode::UnreadableReply as i32, "{refused:?}");
+    assert!(refused.message.contains("\"fold\" is neither a card"), "{}", refused.message);
+    assert!(refused.message.contains("bad reply 1 of 2"), "{}", refused.message);
+    mover.act(turn.turn, reply("PASS")).await;
+    // The other seat may take the upcard or pass too: "2" is the pass, by its number.
+    let next = self::turn(&mut other).await;
+    assert_eq!(next.turn, turn.turn + 1, "the pass was applied once");
+    other.act(next.turn, reply("2")).await;
+
+    // The first seat's next decision: two replies naming nothing in one turn forfeit it.
+    let again = self::turn(&mut mover).await;
+    assert_eq!(again.turn, next.turn + 1);
+    for text in ["discard 7", "knock knock"] {
+        mover.act(again.turn, reply(text)).await;
+    }
+    let mut codes = Vec::new();
+    let end = loop {
+        match mover.next().await.unwrap() {
+            Some(Message::Error(error)) => codes.push((error.code, error.message)),
+            Some(Message::End(end)) => break end,
+            Some(_) => {}
+            None => panic!("the stream ended before the match"),
+        }
+    };
+    let unreadable = pb::ActErrorCode::UnreadableReply as i32;
+    assert_eq!(codes.iter().filter(|(c, _)| *c == unreadable).count(), 2, "{codes:?}");
+    let forfeited = codes.iter().find(|(c, _)| *c == pb::ActErrorCode::Forfeited as i32);
+    let (_, why) = forfeited.expect("the seat forfeits");
+    assert!(why.contains("after 2 replies in one turn that named no legal action"), "{why}");
+    let loser = end.standings.iter().find(|s| s.forfeited).expect("a seat forfeited");
+    assert_eq!((loser.seat as usize, loser.place), (first, 2));
+    assert!(end.reason.contains("forfeits after 2 replies"), "{}", end.reason);
 }

@@ -48,7 +48,7 @@ fn config() -> Config {
 const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// A clock no well-behaved bot runs out of, for matches where time is not the point.
-const CALM: pb::Clock = pb::Clock { move_ms: 20_000, bank_ms: 60_000 };
+const CALM: pb::Clock = pb::Clock { move_ms: 20_000, bank_ms: 60_000, max_bad_replies: 0 };
 
 /// Well-behaved matches played beside a chaos match: Twenty-Two at three and five seats and a
 /// Gin Rummy match, every seat a random bot on its own connection.

@@ -154,7 +154,7 @@ async fn no_message_holds_a_card_hidden_from_its_receiver() {
 /// Plays one match: a spectator watching from its creation, every seat a random bot that now
 /// and then first tries an illegal action. Returns everything the server sent.
 async fn capture(server: Arc<TestServer>, case: &'static Case) -> Captured {
-    let clock = pb::Clock { move_ms: 20_000, bank_ms: 60_000 };
+    let clock = pb::Clock { move_ms: 20_000, bank_ms: 60_000, ..pb::Clock::default() };
     let mut client = server.client().await;
     let (match_id, tokens) =
         create(&mut client, case.game, case.seats, case.options, case.seed, Some(clock)).await;

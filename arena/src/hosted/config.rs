@@ -14,6 +14,7 @@
 //! max_matches = 64            # matches this ladder runs at once
 //! # move_ms = 2000            # the clock (default: the server's)
 //! # bank_ms = 30000
+//! # max_bad_replies = 3       # text replies refused in one turn before a forfeit
 //! provisional_sets = 5        # a bot is provisional until this many of its sets are rated
 //! absent_ms = 5000            # a bot out of the lobby this long (and playing nothing) has left:
 //!                             # its planned sets are voided
@@ -105,6 +106,10 @@ pub struct HostedLadderFile {
     /// Each seat's bank in milliseconds (0: the server's).
     #[serde(default)]
     pub bank_ms: u32,
+    /// Replies in the text form (`Act.reply`: a language model's seat) one turn may have
+    /// refused before its seat forfeits (0: the server's, 3 by default).
+    #[serde(default)]
+    pub max_bad_replies: u32,
     /// A bot is provisional until this many of its sets are rated.
     #[serde(default = "five")]
     pub provisional_sets: u32,

@@ -1181,6 +1181,7 @@ impl Runner {
             seats,
             move_ms: self.file.move_ms,
             bank_ms: self.file.bank_ms,
+            max_bad_replies: self.file.max_bad_replies,
         };
         match self.shared.host.start(request).await {
             Ok(started) => {

@@ -4,11 +4,15 @@
 
 pub mod checks;
 
+use std::collections::BTreeSet;
+
+use cardroom_games::Card;
 use cardroom_games::gin::{self, FirstUpcard};
 use cardroom_games::twenty_two::{Options, Packs, TiedDealer, TrickWinner, Variant};
 use rand::RngExt;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 
 /// A random table size (2 to 12) and random Twenty-Two options: every option of the rules'
 /// table takes each of its values now and then.
@@ -51,4 +55,19 @@ pub fn random_gin_options(rng: &mut ChaCha8Rng) -> gin::Options {
         target: *[100, 50, 25].choose(rng).unwrap_or(&100),
         ..gin::Options::default()
     }
+}
+
+/// Every card named in a JSON value (`"AS"`, `"TH"`), as a spectator or a seat receives it.
+pub fn cards_in(value: &impl serde::Serialize) -> BTreeSet<Card> {
+    fn walk(value: &Value, out: &mut BTreeSet<Card>) {
+        match value {
+            Value::String(s) => out.extend(s.parse::<Card>()),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            Value::Object(fields) => fields.values().for_each(|v| walk(v, out)),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&serde_json::to_value(value).unwrap(), &mut out);
+    out
 }

@@ -28,8 +28,11 @@ pub enum WireError {
     #[error("{0}")]
     Inconsistent(String),
     /// An `Act` names neither an index nor an action.
-    #[error("an Act needs an index or an action")]
+    #[error("an Act needs an index, an action or a reply")]
     NoChoice,
+    /// An `Act.reply` names no single legal action (the text form's reason).
+    #[error(transparent)]
+    Reply(#[from] cardroom_games::text::ReplyError),
     /// An `Act`'s index is past the turn's legal actions.
     #[error("index {index} is not a legal action (0 to {last})")]
     NotLegal {

@@ -177,6 +177,7 @@ pub fn act_action<G: WireGame>(act: &pb::Act, legal: &[G::Action]) -> Result<G::
             .copied()
             .ok_or(WireError::NotLegal { index: *index, last: legal.len().saturating_sub(1) }),
         Some(pb::act::Choice::Action(action)) => G::action_from_pb(action),
+        Some(pb::act::Choice::Reply(reply)) => Ok(cardroom_games::text::parse_reply(reply, legal)?),
         None => Err(WireError::NoChoice),
     }
 }

@@ -155,6 +155,7 @@ class ErrorCode(enum.IntEnum):
     MALFORMED = 4
     TIMED_OUT = 5
     FORFEITED = 6
+    UNREADABLE_REPLY = 7
 
 
 @dataclass(frozen=True, slots=True)

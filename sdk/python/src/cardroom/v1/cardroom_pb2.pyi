@@ -84,6 +84,7 @@ class ActErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACT_ERROR_CODE_MALFORMED: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_TIMED_OUT: _ClassVar[ActErrorCode]
     ACT_ERROR_CODE_FORFEITED: _ClassVar[ActErrorCode]
+    ACT_ERROR_CODE_UNREADABLE_REPLY: _ClassVar[ActErrorCode]
 
 class MatchState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -153,6 +154,7 @@ ACT_ERROR_CODE_STALE_TURN: ActErrorCode
 ACT_ERROR_CODE_MALFORMED: ActErrorCode
 ACT_ERROR_CODE_TIMED_OUT: ActErrorCode
 ACT_ERROR_CODE_FORFEITED: ActErrorCode
+ACT_ERROR_CODE_UNREADABLE_REPLY: ActErrorCode
 MATCH_STATE_UNSPECIFIED: MatchState
 MATCH_STATE_RUNNING: MatchState
 MATCH_STATE_FINISHED: MatchState
@@ -214,12 +216,14 @@ class OptionInfo(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_json: _Optional[str] = ..., choices_json: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Clock(_message.Message):
-    __slots__ = ("move_ms", "bank_ms")
+    __slots__ = ("move_ms", "bank_ms", "max_bad_replies")
     MOVE_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    MAX_BAD_REPLIES_FIELD_NUMBER: _ClassVar[int]
     move_ms: int
     bank_ms: int
-    def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    max_bad_replies: int
+    def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., max_bad_replies: _Optional[int] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("game", "options_json", "seats", "seed", "clock", "lobby_bots")
@@ -344,14 +348,16 @@ class QueueRequest(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
 
 class Act(_message.Message):
-    __slots__ = ("turn", "index", "action")
+    __slots__ = ("turn", "index", "action", "reply")
     TURN_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
     turn: int
     index: int
     action: Action
-    def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    reply: str
+    def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reply: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("twenty_two", "gin")
