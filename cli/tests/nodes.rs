@@ -587,18 +587,28 @@ fn a_lent_bot_revoked_mid_match_forfeits_there_and_stops() {
     });
 }
 
-/// Long three-seat matches, one at a time a bot.
+/// Long three-seat matches, one at a time a bot; a bot that fails is never paused.
 const LONG_TRIO: &str = "name = \"trio\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
-                         seats = 3\nseed = 5\nmax_concurrent = 1\n";
+                         seats = 3\nseed = 5\nmax_concurrent = 1\n[health]\nmax_failures = 0\n";
+
+/// Ann's code: at each turn she says so on stdout and answers an index no turn has (a failure
+/// the server records, MALFORMED); her runner then plays the first legal action.
+const LOUD: &str = "import sys\nimport cardroom\n\n\
+                    class Loud(cardroom.Bot):\n    \
+                    def choose(self, turn):\n        \
+                    print('thinking aloud at turn', turn.number, flush=True)\n        \
+                    return 10_000\n\n\
+                    sys.exit(cardroom.main(Loud()))\n";
 
 /// Ann is submitted to the first node, which hosts her in its sandbox (`--host-bots`); ben and
 /// cat, stock `random` bots, wait on the second. Every table seats the three, so the second
 /// node hosts every match (most of its bots wait there) and borrows ann. While ben and cat are
 /// stopped (SIGSTOP), the match waits on one of them, and ann's cgroup on the first node is
 /// frozen: her relay there froze her after her act, as the second node's match task would on
-/// its own node.
+/// its own node. What she wrote in the second node's matches is kept for her author with her
+/// failures there.
 #[test]
-fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn() {
+fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn_and_its_output_kept() {
     let Some(base) = test_pg_url("a_hosted_bot_lent_is_frozen") else { return };
     let python = cardroom_tests::python();
     let dir = tempfile::tempdir().unwrap();
@@ -624,12 +634,11 @@ fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn() {
         let ann = support::add_bot(&url, "ann");
         let code = dir.path().join("ann");
         std::fs::create_dir_all(&code).unwrap();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        std::fs::copy(root.join("example-bots/python/tt_bot.py"), code.join("tt_bot.py")).unwrap();
+        std::fs::write(code.join("bot.py"), LOUD).unwrap();
         let submitted = Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["bots", "submit", "ann"])
             .arg(&code)
-            .args(["--run", "python3 tt_bot.py", "--server", &hosting.url, "--key", &ann])
+            .args(["--run", "python3 bot.py", "--server", &hosting.url, "--key", &ann])
             .output()
             .unwrap();
         assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
@@ -694,6 +703,15 @@ fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn() {
             (played(Arc::clone(&store)).await > done).then_some(())
         })
         .await;
+        // Her failures in the other node's matches carry what she wrote there.
+        let ann_id = store.bot_credential("ann").await.unwrap().unwrap().account.id;
+        let failures = eventually("ann's output kept with a failure", || async {
+            let failures = store.failures(ladder, ann_id, 10).await.unwrap();
+            failures.iter().any(|f| f.output.is_some()).then_some(failures)
+        })
+        .await;
+        let output = failures.iter().find_map(|f| f.output.clone()).unwrap();
+        assert!(output.contains("thinking aloud at turn"), "{output}");
         support::stop_gracefully(&mut hosting.process);
         assert!(support::freezer_states(pid).is_empty(), "no hosted bot left behind");
     });

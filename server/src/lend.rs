@@ -158,13 +158,19 @@ impl Relay {
         // borrower's match task would (see [`hosted_clock`]).
         let hosted = joining.hosted.clone();
         let mut relayed = false;
+        // The borrower's match id, from the seat's `Joined`: a hosted bot's output is kept by it.
+        let mut match_id = None;
         let end = loop {
             tokio::select! {
                 frame = frames.message() => match frame {
                     Ok(Some(frame)) => {
                         relayed = true;
                         if let Some(control) = &hosted {
-                            hosted_clock(control.as_ref(), Some(frame.kind()), false);
+                            let kind = frame.kind();
+                            if kind == FrameKind::Joined && match_id.is_none() {
+                                match_id = joined_match(&frame);
+                            }
+                            hosted_clock(control.as_ref(), Some(kind), false);
                         }
                         if joining.tx.send(Ok(frame)).await.is_err() {
                             break RelayEnd::Bot;
@@ -189,6 +195,11 @@ impl Relay {
         };
         if let Some(control) = &hosted {
             control.thaw();
+            // What it wrote in the borrower's match, kept for its author as its own node keeps
+            // a match's (the borrower's match task has no hold of its process).
+            if let Some(match_id) = match_id {
+                self.keep_output(match_id, control.take_output());
+            }
         }
         match end {
             RelayEnd::Borrower(_) if !relayed => {
@@ -217,6 +228,37 @@ impl Relay {
             // ends here as it would have on its own node.
             RelayEnd::Borrower(None) | RelayEnd::Bot => {}
         }
+    }
+}
+
+impl Relay {
+    /// Keeps `output`, a lent hosted bot's in the borrower's match `match_id`, in the store,
+    /// off the relay's task. A failure is logged: the output is the author's help, not the
+    /// match's result.
+    fn keep_output(&self, match_id: String, output: String) {
+        let Some(accounts) = self.registry.config().accounts.clone() else { return };
+        if output.is_empty() {
+            return;
+        }
+        let bot = self.name.clone();
+        tokio::spawn(async move {
+            let kept = accounts.store().keep_output_by_server_id(&match_id, &bot, &output).await;
+            match kept {
+                Ok(true) => {}
+                Ok(false) => warn!(%bot, %match_id, "a lent bot's output has no ladder match"),
+                Err(error) => {
+                    warn!(%bot, %match_id, cause = %error, "a lent bot's output not kept")
+                }
+            }
+        });
+    }
+}
+
+/// The match id of a `Joined` frame.
+fn joined_match(frame: &ServerFrame) -> Option<String> {
+    match pb::ServerMessage::decode(frame.as_bytes()).ok()?.message? {
+        pb::server_message::Message::Joined(joined) => Some(joined.match_id),
+        _ => None,
     }
 }
 

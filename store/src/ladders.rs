@@ -384,6 +384,14 @@ pub(crate) const KEEP_OUTPUT: [&str; 2] = [
          ORDER BY match_id DESC LIMIT 1 OFFSET $3)",
 ];
 
+/// The ladder, match and bot that [`Store::keep_output_by_server_id`] keeps an output for: the
+/// ladder match a server match played, by its server id ($1), and the bot by its name ($2).
+/// (SQLite numbers `$N` parameters in the order they first appear: $1 comes first.)
+///
+/// [`Store::keep_output_by_server_id`]: crate::Store::keep_output_by_server_id
+pub(crate) const OUTPUT_OF_SERVER_MATCH: &str = "SELECT m.ladder_id, m.id, b.id
+     FROM ladder_matches m, bots b WHERE m.server_match_id = $1 AND b.name = $2";
+
 /// One failure of a bot in a match, with what its author needs to see why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewFailure {

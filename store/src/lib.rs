@@ -529,6 +529,17 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         output: &str,
     ) -> Result<(), StoreError>;
 
+    /// Keeps `output` as the bot named `bot`'s in the ladder match that the server match
+    /// `server_match_id` played (as [`Store::keep_output`] does), for the node that lent the
+    /// bot and holds its process: it knows the match by its server id alone. False when no
+    /// ladder match has that server id, or no bot that name.
+    async fn keep_output_by_server_id(
+        &self,
+        server_match_id: &str,
+        bot: &str,
+        output: &str,
+    ) -> Result<bool, StoreError>;
+
     // Many nodes on one store (see the `postgres` module's docs).
 
     /// Claims for `lease.owner` up to `limit.claims` of the ladder's claimable matches

@@ -796,6 +796,28 @@ impl Store for PgStore {
         self.bounded("ladder_record", ladders::record(self, id)).await
     }
 
+    async fn keep_output_by_server_id(
+        &self,
+        server_match_id: &str,
+        bot: &str,
+        output: &str,
+    ) -> Result<bool, StoreError> {
+        self.bounded("keep_output_by_server_id", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            let found =
+                tx.opt(crate::ladders::OUTPUT_OF_SERVER_MATCH, &[&server_match_id, &bot]).await?;
+            let Some(row) = found else { return Ok(false) };
+            let (ladder, id, bot): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+            tx.exec(keep, &[&ladder, &id, &bot, &output]).await?;
+            tx.exec(drop, &[&ladder, &bot, &crate::OUTPUTS_KEPT]).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+        .await
+    }
+
     async fn keep_output(
         &self,
         ladder: LadderId,

@@ -627,6 +627,33 @@ impl Store for SqliteStore {
         self.read(move |conn| ladders::record(conn, id)).await
     }
 
+    async fn keep_output_by_server_id(
+        &self,
+        server_match_id: &str,
+        bot: &str,
+        output: &str,
+    ) -> Result<bool, StoreError> {
+        let (server_match_id, bot, output) =
+            (server_match_id.to_owned(), bot.to_owned(), output.to_owned());
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let found = tx
+                .query_row(
+                    crate::ladders::OUTPUT_OF_SERVER_MATCH,
+                    params![server_match_id, bot],
+                    |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?, row.get::<_, i64>(2)?)),
+                )
+                .optional()?;
+            let Some((ladder, id, bot)) = found else { return Ok(false) };
+            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+            tx.execute(keep, params![ladder, id, bot, output])?;
+            tx.execute(drop, params![ladder, bot, crate::OUTPUTS_KEPT])?;
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
     async fn keep_output(
         &self,
         ladder: LadderId,

@@ -261,7 +261,13 @@ pub(crate) async fn failures_keep_what_the_bot_saw_and_answered(store: Arc<dyn S
         },
     ];
     store.finish_match(&played, 20).await.unwrap();
+    // The node that lent "a" keeps its output by the server match's id and the bot's name.
+    let kept = store.keep_output_by_server_id(&played.server_match_id, "a", "thinking aloud");
+    assert!(kept.await.unwrap());
+    assert!(!store.keep_output_by_server_id("srv-unknown", "a", "x").await.unwrap());
+    assert!(!store.keep_output_by_server_id(&played.server_match_id, "nobody", "x").await.unwrap());
     let failures = store.failures(ladder, bots[0], 10).await.unwrap();
+    assert!(failures.iter().all(|f| f.output.as_deref() == Some("thinking aloud")), "{failures:?}");
     assert_eq!(failures.len(), 2);
     assert_eq!(failures[1].failure, played.failures[0]);
     assert_eq!((failures[1].bot, failures[1].version.as_str()), (bots[0], "v1"));
