@@ -170,7 +170,7 @@ impl Relay {
                             if kind == FrameKind::Joined && match_id.is_none() {
                                 match_id = joined_match(&frame);
                             }
-                            hosted_clock(control.as_ref(), Some(kind), false);
+                            hosted_clock(control.as_ref(), kind);
                         }
                         if joining.tx.send(Ok(frame)).await.is_err() {
                             break RelayEnd::Bot;
@@ -185,8 +185,9 @@ impl Relay {
                         if answers.send(Ok(message)).await.is_err() {
                             break RelayEnd::Borrower(Some(Status::cancelled("call dropped")));
                         }
-                        if let Some(control) = &hosted {
-                            hosted_clock(control.as_ref(), None, acted);
+                        // After its act the bot waits: frozen until its next `Turn`.
+                        if let Some(control) = hosted.as_ref().filter(|_| acted) {
+                            control.freeze();
                         }
                     }
                     Ok(None) | Err(_) => break RelayEnd::Bot,
@@ -229,9 +230,7 @@ impl Relay {
             RelayEnd::Borrower(None) | RelayEnd::Bot => {}
         }
     }
-}
 
-impl Relay {
     /// Keeps `output`, a lent hosted bot's in the borrower's match `match_id`, in the store,
     /// off the relay's task. A failure is logged: the output is the author's help, not the
     /// match's result.
@@ -262,20 +261,16 @@ fn joined_match(frame: &ServerFrame) -> Option<String> {
     }
 }
 
-/// A lent hosted bot's clock, kept by its lender's relay from what passes: frozen from its
-/// seat's `Joined` and after each `Act` it sends, thawed by a `Turn` (or an `ActError`, after
-/// which it acts again) and by the match's end. So it thinks only on its own time, as on its
-/// own node, where the match task freezes every hosted seat not to act (`run_only`). `Events`
-/// change nothing.
-fn hosted_clock(control: &dyn HostedControl, frame: Option<FrameKind>, acted: bool) {
+/// A lent hosted bot's clock, kept by its lender's relay from the frames it passes on: frozen
+/// from its seat's `Joined` (and, by the relay, after each `Act` it sends), thawed by a `Turn`
+/// (or an `ActError`, after which it acts again) and by the match's end. So it thinks only on
+/// its own time, as on its own node, where the match task freezes every hosted seat not to
+/// act (`run_only`). `Events` change nothing.
+fn hosted_clock(control: &dyn HostedControl, frame: FrameKind) {
     match frame {
-        Some(FrameKind::Turn | FrameKind::Error | FrameKind::End | FrameKind::Other) => {
-            control.thaw()
-        }
-        Some(FrameKind::Joined) => control.freeze(),
-        Some(FrameKind::Events) => {}
-        None if acted => control.freeze(),
-        None => {}
+        FrameKind::Turn | FrameKind::Error | FrameKind::End | FrameKind::Other => control.thaw(),
+        FrameKind::Joined => control.freeze(),
+        FrameKind::Events => {}
     }
 }
 
