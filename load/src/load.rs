@@ -304,6 +304,7 @@ pub(crate) async fn thinking_bot(
         bot_name,
         bot_version: bot_version.to_owned(),
         omit: Some(cardroom_sdk::OMIT),
+        text: false,
     };
     tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Join(join)) }).await?;
     let mut request = tonic::Request::new(ReceiverStream::new(rx));

@@ -136,6 +136,7 @@ mod tests {
                 .collect(),
             move_ms: 60_000,
             bank_ms: 600_000,
+            text: String::new(),
         };
         pb::ServerMessage { message: Some(pb::server_message::Message::Turn(turn)) }
     }

@@ -34,6 +34,16 @@ const TURN_OBSERVATION: u32 = 2;
 const TURN_LEGAL_ACTIONS: u32 = 3;
 const TURN_MOVE_MS: u32 = 4;
 const TURN_BANK_MS: u32 = 5;
+const TURN_TEXT: u32 = 6;
+
+/// The encoded length of `Turn.text` holding `text` (proto3 leaves an empty string out).
+fn text_len(text: &str) -> usize {
+    if text.is_empty() {
+        0
+    } else {
+        encoding::key_len(TURN_TEXT) + encoding::encoded_len_varint(text.len() as u64) + text.len()
+    }
+}
 
 /// The most bytes the headers before a `Turn`'s observation take: `ServerMessage.turn`'s key
 /// and length, `Turn.turn`'s key and value, `Turn.observation`'s key and length.
@@ -66,6 +76,8 @@ pub struct TurnHeader<'a> {
     pub move_ms: u32,
     /// `Turn.bank_ms`.
     pub bank_ms: u32,
+    /// `Turn.text` (empty for a connection that did not ask for it).
+    pub text: &'a str,
 }
 
 impl ServerFrame {
@@ -104,7 +116,8 @@ impl ServerFrame {
             + observation_len
             + encoding::message::encoded_len_repeated(TURN_LEGAL_ACTIONS, header.legal_actions)
             + uint32_len(TURN_MOVE_MS, header.move_ms)
-            + uint32_len(TURN_BANK_MS, header.bank_ms);
+            + uint32_len(TURN_BANK_MS, header.bank_ms)
+            + text_len(header.text);
         let mut head = [0u8; MAX_TURN_HEADER];
         let mut at = &mut head[..];
         encoding::encode_key(SERVER_MESSAGE_TURN, WireType::LengthDelimited, &mut at);
@@ -125,6 +138,11 @@ impl ServerFrame {
         }
         if header.bank_ms != 0 {
             encoding::uint32::encode(TURN_BANK_MS, &header.bank_ms, &mut buf);
+        }
+        if !header.text.is_empty() {
+            encoding::encode_key(TURN_TEXT, WireType::LengthDelimited, &mut buf);
+            encoding::encode_varint(header.text.len() as u64, &mut buf);
+            buf.extend_from_slice(header.text.as_bytes());
         }
         (ServerFrame { buf, start }, turn_len)
     }
@@ -238,6 +256,8 @@ pub struct TurnFrame {
     pub move_ms: u32,
     /// `Turn.bank_ms`.
     pub bank_ms: u32,
+    /// `Turn.text`.
+    pub text: String,
 }
 
 impl TurnFrame {
@@ -249,6 +269,7 @@ impl TurnFrame {
             legal_actions: turn.legal_actions,
             move_ms: turn.move_ms,
             bank_ms: turn.bank_ms,
+            text: turn.text,
         }
     }
 
@@ -286,7 +307,14 @@ impl TurnFrame {
                 (TURN_BANK_MS, WireType::Varint) => {
                     turn.bank_ms = encoding::decode_varint(&mut bytes).ok()? as u32;
                 }
-                (TURN_TURN..=TURN_BANK_MS, _) => return None,
+                (TURN_TEXT, WireType::LengthDelimited) => {
+                    let len = usize::try_from(encoding::decode_varint(&mut bytes).ok()?).ok()?;
+                    if len > bytes.remaining() {
+                        return None;
+                    }
+                    turn.text = String::from_utf8(bytes.split_to(len).to_vec()).ok()?;
+                }
+                (TURN_TURN..=TURN_TEXT, _) => return None,
                 _ => encoding::skip_field(wire_type, tag, &mut bytes, DecodeContext::default())
                     .ok()?,
             }
@@ -477,6 +505,7 @@ mod tests {
             legal_actions: header.legal_actions.to_vec(),
             move_ms: header.move_ms,
             bank_ms: header.bank_ms,
+            text: header.text.to_owned(),
         };
         pb::ServerMessage { message: Some(pb::server_message::Message::Turn(turn)) }
     }
@@ -491,6 +520,7 @@ mod tests {
             let legal = legal_actions_to_pb::<G>(G::legal_actions_of(&observation));
             // Two forms a seat and state, drawn: every form is met many times over a match.
             let omits = omits();
+            let texts = [String::new(), "Your turn.\n1. pass ♠\n".to_owned(), "long ".repeat(40)];
             let picked = [draw as usize % omits.len(), (draw >> 32) as usize % omits.len()];
             for (n, omit) in picked.into_iter().map(|n| (n, omits[n])) {
                 let header = TurnHeader {
@@ -498,6 +528,7 @@ mod tests {
                     legal_actions: if omit.legal_actions { &[] } else { &legal },
                     move_ms: [0, 1, 60_000, u32::MAX][(n / 4) % 4],
                     bank_ms: (draw as u32).wrapping_mul(n as u32),
+                    text: texts[n % 3].as_str(),
                 };
                 let (frame, turn_len) = ServerFrame::turn::<G>(header, &observation, &omit);
                 let typed = typed_turn::<G>(&header, &observation, &omit);
@@ -531,7 +562,8 @@ mod tests {
         let seat = state.to_act().unwrap();
         let observation = state.observation(seat);
         let legal = legal_actions_to_pb::<gin::State>(&observation.legal_actions);
-        let header = TurnHeader { turn: 3, legal_actions: &legal, move_ms: 5, bank_ms: 9 };
+        let header =
+            TurnHeader { turn: 3, legal_actions: &legal, move_ms: 5, bank_ms: 9, text: "" };
         typed_turn::<gin::State>(&header, &observation, &pb::Omit::default())
     }
 
@@ -572,13 +604,21 @@ mod tests {
     /// when they say the same, whichever bytes say it.
     fn read(incoming: Incoming) -> (Incoming, Option<Result<pb::Observation, prost::DecodeError>>) {
         match incoming {
-            Incoming::Turn(TurnFrame { observation, turn, legal_actions, move_ms, bank_ms }) => (
+            Incoming::Turn(TurnFrame {
+                observation,
+                turn,
+                legal_actions,
+                move_ms,
+                bank_ms,
+                text,
+            }) => (
                 Incoming::Turn(TurnFrame {
                     observation: None,
                     turn,
                     legal_actions,
                     move_ms,
                     bank_ms,
+                    text,
                 }),
                 observation.map(pb::Observation::decode),
             ),

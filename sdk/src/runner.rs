@@ -403,6 +403,9 @@ async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Jo
         bot_name: config.name.clone(),
         omit: Some(OMIT),
         bot_version: config.version.clone(),
+        // The Rust SDK reads the engine's observation; the text form is for people and
+        // language models (`cardroom_games::text` renders it from the same observation).
+        text: false,
     };
     match open_with_backoff(&mut client, &join, config).await? {
         (link, Opened::Joined(joined)) => {
@@ -539,6 +542,9 @@ async fn drive<G: PlayableGame>(
         bot_name: config.name.clone(),
         omit: Some(OMIT),
         bot_version: config.version.clone(),
+        // The Rust SDK reads the engine's observation; the text form is for people and
+        // language models (`cardroom_games::text` renders it from the same observation).
+        text: false,
     };
     bot.match_start(&start);
     let mut errors = Vec::new();
@@ -899,6 +905,7 @@ mod tests {
                 legal_actions: Vec::new(),
                 move_ms: 1_000,
                 bank_ms: 1_000,
+                text: String::new(),
             };
             let (message, pending) = answer(&mut bot, &turn, &options, &mut pace, &mut kept);
             let Some(pb::bot_message::Message::Act(act)) = message.message else {

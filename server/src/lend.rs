@@ -120,6 +120,7 @@ impl Nodes for Lending {
             bot_name: lent.joining.bot_name.clone(),
             bot_version: lent.joining.bot_version.clone(),
             omit: Some(lent.joining.omit),
+            text: lent.joining.text,
             seat: Some(pb::join::Seat::Lobby(name.clone())),
         };
         let (answers, answered) = mpsc::channel(self.registry.config().outbound_buffer);
@@ -336,6 +337,7 @@ pub(crate) async fn borrow(
         bot_name: join.bot_name,
         bot_version: join.bot_version,
         omit,
+        text: join.text,
         tx,
         permit,
         // A hosted bot's control stays on its own node, whose relay freezes and thaws it.

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use cardroom_games::text::ReplyError;
-use cardroom_games::{AnyRecord, Game, RuleError, Seat};
+use cardroom_games::text::{ReplyError, turn_text};
+use cardroom_games::{AnyRecord, Game, Line, RuleError, Seat};
 use cardroom_proto::frame::{ServerFrame, TurnHeader};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
@@ -70,6 +70,8 @@ pub(crate) struct Joining {
     /// The version its `Join` reported ("" if none).
     pub(crate) bot_version: String,
     pub(crate) omit: pb::Omit,
+    /// Whether its `Join` asked for each `Turn`'s text form (`Join.text`).
+    pub(crate) text: bool,
     pub(crate) tx: BotSender,
     pub(crate) permit: OwnedSemaphorePermit,
     /// A hosted bot's control: the bot runs only while its seat is to act.
@@ -106,6 +108,8 @@ struct Connection {
     tx: BotSender,
     /// What the bot asked to be left out (`Join.omit`).
     omit: pb::Omit,
+    /// Whether it asked for the text form (`Join.text`).
+    text: bool,
     /// Acts received on this connection since its last one was applied or its last `Turn`
     /// was sent.
     unapplied: u32,
@@ -134,7 +138,13 @@ struct SeatSlot {
     refused: u32,
     /// Its bot's time for each decision, in microseconds (`SeatInfo.think_us`).
     think_us: Vec<u32>,
+    /// For a connection that asked for the text form: the events since the seat last acted,
+    /// as lines (at most [`RECENT_LINES`], the latest).
+    recent: Vec<Line>,
 }
+
+/// The most lines of what happened since its last turn a seat's text form holds.
+const RECENT_LINES: usize = 64;
 
 /// The match task's state. Every field is owned by the task alone.
 pub(crate) struct MatchTask<G: WireGame> {
@@ -232,6 +242,7 @@ impl<G: WireGame> MatchTask<G> {
                 forfeited: false,
                 refused: 0,
                 think_us: Vec::new(),
+                recent: Vec::new(),
             })
             .collect::<Vec<_>>();
         let clock = Clock::new(setup.clock, seats.len());
@@ -458,7 +469,7 @@ impl<G: WireGame> MatchTask<G> {
 
     fn connect(&mut self, connect: Connect) {
         let Connect { seat, joining, inbound } = connect;
-        let Joining { id, bot_name, bot_version, omit, tx, permit, hosted } = joining;
+        let Joining { id, bot_name, bot_version, omit, text, tx, permit, hosted } = joining;
         if seat.index() >= self.seats.len() {
             return;
         }
@@ -497,7 +508,8 @@ impl<G: WireGame> MatchTask<G> {
         }
         self.hosted |= hosted.is_some();
         let hosted = hosted.map(SeatControl::new);
-        slot.connection = Some(Connection { tx, omit, unapplied: 0, hosted, _permit: permit });
+        slot.connection =
+            Some(Connection { tx, omit, text, unapplied: 0, hosted, _permit: permit });
         self.inbound.insert(seat.index(), inbound);
         self.clock.connected(seat);
         info!(%seat, connection = id, "bot joined");
@@ -679,6 +691,7 @@ impl<G: WireGame> MatchTask<G> {
         if applied.is_ok() {
             self.clock.decided(seat, now);
             self.registry.stats().decision(self.origin, round_trip);
+            self.seats[seat.index()].recent.clear();
             self.turn += 1;
             self.bad_replies = 0;
             self.broadcast(&events);
@@ -730,8 +743,15 @@ impl<G: WireGame> MatchTask<G> {
             None => self.observation.insert(self.state.observation(seat)),
         };
         // Nobody reads a turn without a connection: it is sent again when one joins.
-        let Some(omit) = self.seats[seat.index()].connection.as_ref().map(|c| c.omit) else {
+        let slot = &self.seats[seat.index()];
+        let Some((omit, text)) = slot.connection.as_ref().map(|c| (c.omit, c.text)) else {
             return;
+        };
+        let text = if text {
+            let table = G::seat_table(observation);
+            turn_text(&table, &slot.recent, G::legal_actions_of(observation))
+        } else {
+            String::new()
         };
         // A bot that reads the typed view may list the legal actions itself with the engine
         // (`Omit.legal_actions`): the largest nested part of a Turn is then never encoded.
@@ -746,6 +766,7 @@ impl<G: WireGame> MatchTask<G> {
             legal_actions: &legal_actions,
             move_ms: move_left.as_millis().try_into().unwrap_or(u32::MAX),
             bank_ms: bank_left.as_millis().try_into().unwrap_or(u32::MAX),
+            text: &text,
         };
         // Written straight from the engine's observation: the bytes prost would write for the
         // typed `Turn`, without the tree.
@@ -823,6 +844,13 @@ impl<G: WireGame> MatchTask<G> {
     fn broadcast(&mut self, events: &[G::Event]) {
         if events.is_empty() {
             return;
+        }
+        for slot in &mut self.seats {
+            if slot.connection.as_ref().is_some_and(|c| c.text) {
+                slot.recent.extend(events.iter().map(G::event_line));
+                let over = slot.recent.len().saturating_sub(RECENT_LINES);
+                slot.recent.drain(..over);
+            }
         }
         let listening = |slot: &SeatSlot| slot.connection.as_ref().is_some_and(|c| !c.omit.events);
         if self.watchers.is_empty() && !self.seats.iter().any(listening) {

@@ -561,7 +561,8 @@ impl cardroom_server::Cardroom for Cardroom {
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
         let hosted = sandboxed.map(|bot| bot.control);
-        let joining = Joining { id, bot_name, bot_version, omit, tx, permit, hosted };
+        let text = join.text;
+        let joining = Joining { id, bot_name, bot_version, omit, text, tx, permit, hosted };
         match join.seat {
             Some(pb::join::Seat::SeatToken(token)) => {
                 let (seat, handle) = match seat {

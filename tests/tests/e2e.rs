@@ -1390,3 +1390,58 @@ async fn text_replies_are_read_refused_with_the_reason_and_forfeit_past_the_limi
     assert_eq!((loser.seat as usize, loser.place), (first, 2));
     assert!(end.reason.contains("forfeits after 2 replies"), "{}", end.reason);
 }
+
+/// `Join.text` (issue 46): every `Turn` of a seat that asked carries its text form, drawn by
+/// the server from what the seat may see; the seat plays a whole Twenty-Two match by replying
+/// with the words of the first action its text lists. A seat that did not ask gets no text.
+#[tokio::test]
+async fn a_seat_that_asks_reads_each_turn_in_words_and_plays_by_them() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (_, tokens) = create(&mut client, pb::Game::TwentyTwo, 3, "{\"limit\": 5}", 8, None).await;
+    let join = |token: &str, text: bool| pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(token.to_owned())),
+        bot_name: "words".into(),
+        text,
+        ..pb::Join::default()
+    };
+    let mut reader = Bot::open(server.channel().await, join(&tokens[0], true)).await.unwrap();
+    let mut others = Vec::new();
+    for (i, token) in tokens[1..].iter().enumerate() {
+        let bot = Bot::open(server.channel().await, join(token, false)).await.unwrap();
+        others.push(tokio::spawn(async move {
+            let mut texts = 0;
+            let end = bot
+                .play_by(|turn| {
+                    texts += usize::from(!turn.text.is_empty());
+                    (turn.turn as u32 + i as u32) % turn.legal_actions.len() as u32
+                })
+                .await;
+            (end, texts)
+        }));
+    }
+    let mut turns = 0;
+    let end = loop {
+        match reader.next().await.unwrap() {
+            Some(Message::Turn(turn)) => {
+                turns += 1;
+                assert!(turn.text.contains("seat 0 (you):"), "{}", turn.text);
+                assert!(turn.text.contains("Your turn. Legal actions:\n1. "), "{}", turn.text);
+                let first = turn.text.lines().find_map(|l| l.strip_prefix("1. ")).unwrap();
+                reader.act(turn.turn, pb::act::Choice::Reply(first.to_owned())).await;
+            }
+            Some(Message::Error(error)) => {
+                panic!("a reply in the text's own words refused: {error:?}")
+            }
+            Some(Message::End(end)) => break end,
+            Some(_) => {}
+            None => panic!("the stream ended before the match"),
+        }
+    };
+    assert!(turns > 3, "{turns} turns");
+    for other in others {
+        let (their_end, texts) = other.await.unwrap();
+        assert_eq!(their_end, end);
+        assert_eq!(texts, 0, "a seat that did not ask gets no text");
+    }
+}

@@ -36,7 +36,7 @@ class Recorder(cardroom.Bot):
         self.events: list[cardroom.Event] = []
         self.results: list[cardroom.MatchResult] = []
 
-    def choose(self, turn: Turn) -> int | cardroom.Action:
+    def choose(self, turn: Turn) -> int | cardroom.Action | cardroom.Reply:
         self.turns.append(turn)
         for legal in turn.legal_actions:
             if isinstance(legal.action, GOING_OUT):
@@ -89,7 +89,7 @@ class Dropper(Recorder):
         self.at = at
         self.dropped = False
 
-    def choose(self, turn: Turn) -> int | cardroom.Action:
+    def choose(self, turn: Turn) -> int | cardroom.Action | cardroom.Reply:
         answer = super().choose(turn)
         if not self.dropped and len(self.turns) == self.at:
             self.dropped = True

@@ -119,6 +119,42 @@ def test_a_bot_gets_the_json_only_when_it_asks(server: Server) -> None:
     check_typed_views(full.turns)
 
 
+class Wordy(Recorder):
+    """Reads each turn in words (``wants_text``) and answers with a reply in them: the last
+    action its text lists, once as a word no action has, to see the reason."""
+
+    name = "wordy"
+    wants_text = True
+
+    def choose(self, turn: cardroom.Turn) -> int | cardroom.Action | cardroom.Reply:
+        self.turns.append(turn)
+        listed = [line for line in turn.text.splitlines() if line[:1].isdigit()]
+        if len(self.turns) == 1:
+            return cardroom.Reply("fold")
+        return cardroom.Reply(listed[-1])
+
+
+def test_a_bot_that_wants_text_reads_its_turns_in_words_and_replies_in_them(
+    server: Server,
+) -> None:
+    created = server.create(Game.GIN_RUMMY, seats=2, seed=9, options={"target": 25})
+    wordy, plain = Wordy(), Recorder()
+    results = play_all(
+        [
+            lambda: cardroom.run(wordy, server=server.address, token=created.seats[0].token),
+            lambda: cardroom.run(plain, server=server.address, token=created.seats[1].token),
+        ]
+    )
+    check_standings(results, 2)
+    assert len(wordy.turns) > 5
+    for turn in wordy.turns:
+        assert f"seat {turn.seat} (you):" in turn.text and "Legal actions:" in turn.text
+    assert all(turn.text == "" for turn in plain.turns), "no text unless asked for"
+    # The first reply named no action: refused with the reason, and the runner played on.
+    assert [e.code for e in wordy.errors] == [ErrorCode.UNREADABLE_REPLY]
+    assert '"fold" is neither a card' in wordy.errors[0].message
+
+
 def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
     gin_bot = load_example("gin_bot")
     bots: list[cardroom.Bot] = [gin_bot.GinBot(), Recorder()]

@@ -30,6 +30,7 @@ from cardroom.model import (
     LegalAction,
     MatchInfo,
     MatchResult,
+    Reply,
     Standing,
     Turn,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "MatchResult",
     "Rank",
     "Refused",
+    "Reply",
     "RunConfig",
     "SeatLost",
     "Standing",

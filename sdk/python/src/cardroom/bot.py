@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 
 from cardroom.actions import Action
-from cardroom.model import ActError, Event, MatchInfo, MatchResult, Turn
+from cardroom.model import ActError, Event, MatchInfo, MatchResult, Reply, Turn
 
 
 class Bot(abc.ABC):
@@ -25,12 +25,17 @@ class Bot(abc.ABC):
     #: sets it, and the runner asks for them as ``RunConfig.json`` would.
     wants_json: bool = False
 
+    #: Whether the bot reads each turn in the text form (:attr:`Turn.text`, for a language model
+    #: or a person): the runner asks the server for it (``Join.text``).
+    wants_text: bool = False
+
     @abc.abstractmethod
-    def choose(self, turn: Turn) -> int | Action:
+    def choose(self, turn: Turn) -> int | Action | Reply:
         """Chooses an action for ``turn``.
 
-        Return the index of one of ``turn.legal_actions`` (simplest), or an action by value
-        (such as ``Play(Hand.parse("7S 7D"))``). If the server refuses it as illegal, the
+        Return the index of one of ``turn.legal_actions`` (simplest), an action by value
+        (such as ``Play(Hand.parse("7S 7D"))``), or a :class:`~cardroom.Reply` in the words of
+        :attr:`Turn.text`. If the server refuses it as illegal, the
         runner plays the first legal action instead. Answer within ``turn.move_ms``: after
         ``move_ms + bank_ms`` (less a safety margin) the runner answers with the first legal
         action itself.

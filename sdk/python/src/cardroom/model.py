@@ -24,6 +24,16 @@ from cardroom.v1 import cardroom_pb2 as pb
 
 
 @dataclass(frozen=True, slots=True)
+class Reply:
+    """An answer in the text form's words (``Act.reply``): an action's number as
+    :attr:`Turn.text` lists it (from 1), its words, or both, such as ``Reply("discard 7d")``.
+    The server reads it against the turn's legal actions; one it cannot read is refused with
+    the reason (:attr:`ErrorCode.UNREADABLE_REPLY`), and too many in one turn forfeit the seat."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class LegalAction:
     """A legal action and its index (answer with the index, or the action itself)."""
 
@@ -53,6 +63,10 @@ class Turn:
     #: When the turn arrived (``time.monotonic()``).
     received_at: float
     raw: pb.Turn = field(repr=False, compare=False)
+    #: The turn in the text form (your table, what happened since your last turn, the legal
+    #: actions numbered from 1 in their own words), for a bot that asks (:attr:`Bot.wants_text`);
+    #: else empty. Answer it with a :class:`Reply`.
+    text: str = ""
 
     @classmethod
     def from_pb(cls, turn: pb.Turn, match: MatchInfo) -> Turn:
@@ -69,6 +83,7 @@ class Turn:
             bank_ms=turn.bank_ms,
             received_at=time.monotonic(),
             raw=turn,
+            text=turn.text,
         )
 
     @property

@@ -23,7 +23,16 @@ import grpc
 from cardroom.actions import action_to_pb
 from cardroom.bot import Bot
 from cardroom.games import GAMES
-from cardroom.model import ActError, ErrorCode, Event, Game, MatchInfo, MatchResult, Turn
+from cardroom.model import (
+    ActError,
+    ErrorCode,
+    Event,
+    Game,
+    MatchInfo,
+    MatchResult,
+    Reply,
+    Turn,
+)
 from cardroom.v1 import cardroom_pb2 as pb
 from cardroom.v1 import cardroom_pb2_grpc as pb_grpc
 
@@ -300,15 +309,22 @@ class RunConfig:
             options.append(("grpc.ssl_target_name_override", self.tls_server_name))
         return grpc.secure_channel(self.target, credentials, options=options)
 
-    def join(self, bot_name: str, token: str | None, *, json: bool = False) -> pb.Join:
+    def join(
+        self, bot_name: str, token: str | None, *, json: bool = False, text: bool = False
+    ) -> pb.Join:
         """The ``Join`` message: by ``token`` when there is one, else in the lobby or the queue;
-        with the engine's JSON forms when ``json`` or :attr:`RunConfig.json` asks for them."""
+        with the engine's JSON forms when ``json`` or :attr:`RunConfig.json` asks for them, and
+        each turn's text form when ``text`` does."""
         omit = None if self.json or json else pb.Omit(json=True)
         version = self.bot_version
         if token:
-            return pb.Join(seat_token=token, bot_name=bot_name, omit=omit, bot_version=version)
+            return pb.Join(
+                seat_token=token, bot_name=bot_name, omit=omit, bot_version=version, text=text
+            )
         if self.lobby:
-            return pb.Join(lobby=self.lobby, bot_name=bot_name, omit=omit, bot_version=version)
+            return pb.Join(
+                lobby=self.lobby, bot_name=bot_name, omit=omit, bot_version=version, text=text
+            )
         if self.game is None:
             raise CardroomError(
                 "give a seat token (--token), a game to queue for (--queue-game) or a lobby name "
@@ -319,7 +335,9 @@ class RunConfig:
             options_json=self.options_json,
             seats=self.seats,
         )
-        return pb.Join(queue=queue_request, bot_name=bot_name, omit=omit, bot_version=version)
+        return pb.Join(
+            queue=queue_request, bot_name=bot_name, omit=omit, bot_version=version, text=text
+        )
 
     @property
     def metadata(self) -> tuple[tuple[str, str], ...]:
@@ -367,7 +385,9 @@ class _Session:
 
         outbox.put(
             pb.BotMessage(
-                join=self.config.join(self.name, self.token, json=self.bot.wants_json)
+                join=self.config.join(
+                    self.name, self.token, json=self.bot.wants_json, text=self.bot.wants_text
+                )
             )
         )
         stub = pb_grpc.CardroomStub(channel)  # type: ignore[no-untyped-call]
@@ -424,7 +444,11 @@ class _Session:
             log.warning("%s: answer refused: %s", self.name, error)
             self.bot.on_error(error)
             current = self.current
-            refused = error.code in (ErrorCode.ILLEGAL_ACTION, ErrorCode.MALFORMED)
+            refused = error.code in (
+                ErrorCode.ILLEGAL_ACTION,
+                ErrorCode.MALFORMED,
+                ErrorCode.UNREADABLE_REPLY,
+            )
             if (
                 refused
                 and current is not None
@@ -478,6 +502,8 @@ class _Session:
         if not box:
             return pb.Act(turn=turn.number, index=0)
         choice = box[0]
+        if isinstance(choice, Reply):
+            return pb.Act(turn=turn.number, reply=choice.text)
         if isinstance(choice, bool) or not isinstance(choice, int):
             try:
                 return pb.Act(turn=turn.number, action=action_to_pb(choice))  # type: ignore[arg-type]

@@ -306,20 +306,22 @@ class BotMessage(_message.Message):
     def __init__(self, join: _Optional[_Union[Join, _Mapping]] = ..., act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
 
 class Join(_message.Message):
-    __slots__ = ("seat_token", "queue", "lobby", "bot_name", "omit", "bot_version")
+    __slots__ = ("seat_token", "queue", "lobby", "bot_name", "omit", "bot_version", "text")
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUEUE_FIELD_NUMBER: _ClassVar[int]
     LOBBY_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     OMIT_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     seat_token: str
     queue: QueueRequest
     lobby: str
     bot_name: str
     omit: Omit
     bot_version: str
-    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ..., bot_version: _Optional[str] = ...) -> None: ...
+    text: bool
+    def __init__(self, seat_token: _Optional[str] = ..., queue: _Optional[_Union[QueueRequest, _Mapping]] = ..., lobby: _Optional[str] = ..., bot_name: _Optional[str] = ..., omit: _Optional[_Union[Omit, _Mapping]] = ..., bot_version: _Optional[str] = ..., text: _Optional[bool] = ...) -> None: ...
 
 class Omit(_message.Message):
     __slots__ = ("typed", "json", "events", "legal_actions", "cards", "known_cards")
@@ -440,18 +442,20 @@ class Joined(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ...) -> None: ...
 
 class Turn(_message.Message):
-    __slots__ = ("turn", "observation", "legal_actions", "move_ms", "bank_ms")
+    __slots__ = ("turn", "observation", "legal_actions", "move_ms", "bank_ms", "text")
     TURN_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     MOVE_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     turn: int
     observation: Observation
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
     move_ms: int
     bank_ms: int
-    def __init__(self, turn: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    text: str
+    def __init__(self, turn: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class LegalAction(_message.Message):
     __slots__ = ("index", "action")
