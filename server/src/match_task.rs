@@ -158,6 +158,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     started: bool,
     /// Whether a hosted bot ever joined: only then are seats frozen and thawed (`run_only`).
     hosted: bool,
+    /// Whether a connection ever asked for the text form: only then are event lines kept.
+    text: bool,
     /// Grows by one with every decision; bots echo it.
     turn: u64,
     /// Text replies (`Act.reply`) refused in the current turn.
@@ -259,6 +261,7 @@ impl<G: WireGame> MatchTask<G> {
             max_unapplied_acts: setup.max_unapplied_acts,
             started: false,
             hosted: false,
+            text: false,
             turn: 0,
             bad_replies: 0,
             turn_sent: None,
@@ -507,6 +510,7 @@ impl<G: WireGame> MatchTask<G> {
             slot.connected_once = true;
         }
         self.hosted |= hosted.is_some();
+        self.text |= text;
         let hosted = hosted.map(SeatControl::new);
         slot.connection =
             Some(Connection { tx, omit, text, unapplied: 0, hosted, _permit: permit });
@@ -691,7 +695,9 @@ impl<G: WireGame> MatchTask<G> {
         if applied.is_ok() {
             self.clock.decided(seat, now);
             self.registry.stats().decision(self.origin, round_trip);
-            self.seats[seat.index()].recent.clear();
+            if self.text {
+                self.seats[seat.index()].recent.clear();
+            }
             self.turn += 1;
             self.bad_replies = 0;
             self.broadcast(&events);
@@ -845,7 +851,7 @@ impl<G: WireGame> MatchTask<G> {
         if events.is_empty() {
             return;
         }
-        for slot in &mut self.seats {
+        for slot in self.seats.iter_mut().filter(|_| self.text) {
             if slot.connection.as_ref().is_some_and(|c| c.text) {
                 slot.recent.extend(events.iter().map(G::event_line));
                 let over = slot.recent.len().saturating_sub(RECENT_LINES);
