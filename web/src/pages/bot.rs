@@ -249,8 +249,9 @@ fn moved(href: &str, query: Option<&str>) -> Response {
 /// How long a bot page's answer is given again to whoever asks the same address.
 const RECENT_FRESH: Duration = Duration::from_secs(1);
 
-/// The most answers [`RecentBotPages`] keeps; past it, it starts over.
-const RECENT_KEPT: usize = 1_024;
+/// The most answers [`RecentBotPages`] keeps (a drawn page is tens of kilobytes); past it,
+/// those older than [`RECENT_FRESH`] go, and if none is, it starts over.
+const RECENT_KEPT: usize = 256;
 
 /// What identifies a bot page's address: its ladder, its last segment, the page of its
 /// matches and the cursor.
@@ -291,6 +292,9 @@ impl RecentBotPages {
     /// Keeps `answer`, given just now.
     fn put(&self, key: RecentKey, answer: Answer) {
         let mut answers = self.lock();
+        if answers.len() >= RECENT_KEPT {
+            answers.retain(|_, (given_at, _)| given_at.elapsed() < RECENT_FRESH);
+        }
         if answers.len() >= RECENT_KEPT {
             answers.clear();
         }
