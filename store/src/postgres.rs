@@ -809,9 +809,7 @@ impl Store for PgStore {
                 tx.opt(crate::ladders::OUTPUT_OF_SERVER_MATCH, &[&server_match_id, &bot]).await?;
             let Some(row) = found else { return Ok(false) };
             let (ladder, id, bot): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
-            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
-            tx.exec(keep, &[&ladder, &id, &bot, &output]).await?;
-            tx.exec(drop, &[&ladder, &bot, &crate::OUTPUTS_KEPT]).await?;
+            keep_output_in(&tx, ladder, id, bot, output).await?;
             tx.commit().await?;
             Ok(true)
         })
@@ -828,9 +826,7 @@ impl Store for PgStore {
         self.bounded("keep_output", async {
             let mut conn = self.conn().await?;
             let tx = conn.transaction().await?;
-            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
-            tx.exec(keep, &[&ladder.0, &id.0, &bot.0, &output]).await?;
-            tx.exec(drop, &[&ladder.0, &bot.0, &crate::OUTPUTS_KEPT]).await?;
+            keep_output_in(&tx, ladder.0, id.0, bot.0, output).await?;
             tx.commit().await?;
             Ok(())
         })
@@ -976,6 +972,21 @@ impl Store for PgStore {
         self.bounded("finished_by_server_id", nodes::finished_by_server_id(self, server_match_id))
             .await
     }
+}
+
+/// Keeps `output` as bot `bot`'s in ladder match `id` of ladder `ladder`, and drops that bot's
+/// outputs in the ladder past the last [`crate::OUTPUTS_KEPT`] (`ladders::KEEP_OUTPUT`).
+async fn keep_output_in(
+    tx: &impl Cached,
+    ladder: i64,
+    id: i64,
+    bot: i64,
+    output: &str,
+) -> Result<(), StoreError> {
+    let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+    tx.exec(keep, &[&ladder, &id, &bot, &output]).await?;
+    tx.exec(drop, &[&ladder, &bot, &crate::OUTPUTS_KEPT]).await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -645,9 +645,7 @@ impl Store for SqliteStore {
                 )
                 .optional()?;
             let Some((ladder, id, bot)) = found else { return Ok(false) };
-            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
-            tx.execute(keep, params![ladder, id, bot, output])?;
-            tx.execute(drop, params![ladder, bot, crate::OUTPUTS_KEPT])?;
+            keep_output_in(&tx, ladder, id, bot, &output)?;
             tx.commit()?;
             Ok(true)
         })
@@ -664,9 +662,7 @@ impl Store for SqliteStore {
         let output = output.to_owned();
         self.run(move |conn| {
             let tx = conn.transaction()?;
-            let [keep, drop] = crate::ladders::KEEP_OUTPUT;
-            tx.execute(keep, rusqlite::params![ladder.0, id.0, bot.0, output])?;
-            tx.execute(drop, rusqlite::params![ladder.0, bot.0, crate::OUTPUTS_KEPT])?;
+            keep_output_in(&tx, ladder.0, id.0, bot.0, &output)?;
             tx.commit()?;
             Ok(())
         })
@@ -819,6 +815,21 @@ impl Store for SqliteStore {
         self.run(move |conn| crate::sqlite_nodes::finished_by_server_id(conn, &server_match_id))
             .await
     }
+}
+
+/// Keeps `output` as bot `bot`'s in ladder match `id` of ladder `ladder`, and drops that bot's
+/// outputs in the ladder past the last [`crate::OUTPUTS_KEPT`] (`ladders::KEEP_OUTPUT`).
+fn keep_output_in(
+    tx: &rusqlite::Transaction<'_>,
+    ladder: i64,
+    id: i64,
+    bot: i64,
+    output: &str,
+) -> Result<(), StoreError> {
+    let [keep, drop] = crate::ladders::KEEP_OUTPUT;
+    tx.execute(keep, params![ladder, id, bot, output])?;
+    tx.execute(drop, params![ladder, bot, crate::OUTPUTS_KEPT])?;
+    Ok(())
 }
 
 #[cfg(test)]

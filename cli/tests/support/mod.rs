@@ -261,16 +261,14 @@ pub(crate) fn serve_ladder(
     (server, listening)
 }
 
-/// The freezer state of the hosted bots this server started (`r{pid}-b{n}` cgroups).
+/// The freezer states (`FROZEN`, `THAWED`, …) of the hosted bots the server `pid` started
+/// that are still there ([`hosted_cgroups`]).
 #[allow(dead_code, reason = "the suites of hosted bots use it, the others do not")]
-pub(crate) fn freezer_states(server_pid: u32) -> Vec<String> {
+pub(crate) fn freezer_states(pid: u32) -> Vec<String> {
     let parent = std::path::Path::new("/sys/fs/cgroup/freezer/cardroom");
-    let prefix = format!("r{server_pid}-b");
-    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
-        .filter_map(|e| std::fs::read_to_string(e.path().join("freezer.state")).ok())
+    hosted_cgroups(pid)
+        .iter()
+        .filter_map(|name| std::fs::read_to_string(parent.join(name).join("freezer.state")).ok())
         .map(|state| state.trim().to_owned())
         .collect()
 }
