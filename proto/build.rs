@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use prost::Message;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let protos = ["cardroom/v1/cardroom.proto", "cardroom/v1/nodes.proto"];
+    let protos =
+        ["cardroom/v1/cardroom.proto", "cardroom/v1/nodes.proto", "cardroom/v1/runners.proto"];
     for proto in protos {
         println!("cargo:rerun-if-changed={proto}");
     }

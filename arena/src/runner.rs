@@ -1,5 +1,12 @@
 //! The runner: the submitted bots a node hosts, each in a sandbox (`cardroom serve
-//! --host-bots`, issue 39).
+//! --host-bots`, issue 39), or a runner on another machine hosts for a server (`cardroom
+//! runner --server URL`).
+//!
+//! Both are one runner over a `Venue`. A node's reads its store and tells its `Host`; its bots
+//! reach the server on the server's Unix socket. A runner elsewhere reads and tells through the
+//! server's `Runners` rpcs with the admin token; its bots reach the server through its own
+//! socket, whose relay passes their streams on (`cardroom_server::RunnerRelay`) and keeps their
+//! fair clock there. The rest of this page is the same for both.
 //!
 //! Every second the runner reads the store's bots. An active bot with a submission runs its
 //! newest one: the archive unpacked once under the runner's directory, its run command started
@@ -22,12 +29,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use cardroom_proto::pb;
 pub use cardroom_sandbox::Limits;
 use cardroom_sandbox::{
     BotSpec, Bubblewrap, Freezer, OutputTaker, RunningBot, Runtime, SERVER_URL_IN_SANDBOX, Sandbox,
 };
-use cardroom_server::{Host, HostedControl, SandboxedBot};
-use cardroom_store::{Store, StoreError, Submission};
+use cardroom_server::{Filed, Host, HostedControl, RunnerRelay, SandboxedBot};
+use cardroom_store::Store;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -72,9 +80,43 @@ impl HostedBots {
         host: Host,
         config: RunnerConfig,
     ) -> Result<HostedBots, RunnerError> {
+        let venue = Arc::new(Node { store, host });
+        HostedBots::start_at(venue, config).await
+    }
+
+    /// Starts a runner on another machine than the server (`cardroom runner`): its bots reach
+    /// the server through `relay`, which the runner serves on `config.socket` (made here), and
+    /// the submissions come from the server's `Runners` rpcs.
+    pub async fn start_remote(
+        relay: RunnerRelay,
+        config: RunnerConfig,
+    ) -> Result<HostedBots, RunnerError> {
+        let sandbox = Bubblewrap::new().await.map_err(RunnerError::Sandbox)?;
+        let socket = cardroom_server::listen_unix(&config.socket)
+            .map_err(|source| RunnerError::Work { path: config.socket.clone(), source })?;
+        let stop = CancellationToken::new();
+        let venue = Arc::new(Remote { relay: relay.clone() });
+        let bots = run(venue, Arc::new(sandbox), config, stop.clone());
+        let until = stop.clone().cancelled_owned();
+        let serving = async move { relay.serve(socket, until).await };
+        let task = tokio::spawn(async move {
+            // Stopping kills the bots, whose streams then end: the socket stops once they have.
+            let (ran, served) = tokio::join!(bots, serving);
+            if let Err(error) = served {
+                warn!(cause = %error, "the runner's socket stopped serving");
+            }
+            ran
+        });
+        Ok(HostedBots { task, stop })
+    }
+
+    async fn start_at(
+        venue: Arc<dyn Venue>,
+        config: RunnerConfig,
+    ) -> Result<HostedBots, RunnerError> {
         let sandbox = Bubblewrap::new().await.map_err(RunnerError::Sandbox)?;
         let stop = CancellationToken::new();
-        let task = tokio::spawn(run(store, host, Arc::new(sandbox), config, stop.clone()));
+        let task = tokio::spawn(run(venue, Arc::new(sandbox), config, stop.clone()));
         Ok(HostedBots { task, stop })
     }
 
@@ -101,11 +143,10 @@ impl RunnerConfig {
     }
 }
 
-/// Runs the hosted bots of `store` on the server of `host` until `stop` is cancelled, then
-/// stops them all and returns.
-pub async fn run(
-    store: Arc<dyn Store>,
-    host: Host,
+/// Runs the hosted bots `venue` wants until `stop` is cancelled, then stops them all and
+/// returns.
+async fn run(
+    venue: Arc<dyn Venue>,
     sandbox: Arc<dyn Sandbox>,
     config: RunnerConfig,
     stop: CancellationToken,
@@ -116,7 +157,7 @@ pub async fn run(
     };
     std::fs::create_dir_all(&config.work)
         .map_err(|source| RunnerError::Work { path: config.work.clone(), source })?;
-    let runner = Runner { store, host, sandbox, config, runtime };
+    let runner = Runner { venue, sandbox, config, runtime };
     let mut running: HashMap<String, Hosted> = HashMap::new();
     let mut every = tokio::time::interval(RUNNER_POLL);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -125,9 +166,9 @@ pub async fn run(
             _ = every.tick() => {}
             () = stop.cancelled() => break,
         }
-        match runner.wanted().await {
+        match runner.venue.wanted().await {
             Ok(wanted) => runner.reconcile(&mut running, wanted).await,
-            Err(error) => warn!(cause = %error, "the runner could not read the bots"),
+            Err(error) => warn!(%error, "the runner could not read the bots"),
         }
     }
     for (_, hosted) in running.drain() {
@@ -159,8 +200,7 @@ pub enum RunnerError {
 }
 
 struct Runner {
-    store: Arc<dyn Store>,
-    host: Host,
+    venue: Arc<dyn Venue>,
     sandbox: Arc<dyn Sandbox>,
     config: RunnerConfig,
     runtime: Runtime,
@@ -183,17 +223,12 @@ impl Hosted {
 }
 
 impl Runner {
-    /// Every active bot with a submission, and its newest one (one read of the store).
-    async fn wanted(&self) -> Result<HashMap<String, Submission>, StoreError> {
-        Ok(self.store.newest_submissions().await?.into_iter().collect())
-    }
-
     /// Starts what is wanted and not running, stops what runs and is not wanted, and replaces
     /// an older version once its bot plays no match here.
     async fn reconcile(
         &self,
         running: &mut HashMap<String, Hosted>,
-        wanted: HashMap<String, Submission>,
+        wanted: HashMap<String, Wanted>,
     ) {
         let gone: Vec<String> =
             running.keys().filter(|name| !wanted.contains_key(*name)).cloned().collect();
@@ -211,9 +246,9 @@ impl Runner {
                 if !hosted.retiring.swap(true, Ordering::SeqCst) {
                     // Seated in no new match: replaced once its matches here are over.
                     let why = "the hosted bot is being replaced by its newer submission";
-                    self.host.end_waiting(&name, why);
+                    self.venue.end_waiting(&name, why);
                 }
-                if self.host.is_playing(&name) {
+                if self.venue.is_playing(&name) {
                     continue;
                 }
                 if let Some(old) = running.remove(&name) {
@@ -233,14 +268,11 @@ impl Runner {
     }
 
     /// The bot's code unpacked (once a version) and what to run.
-    async fn prepare(&self, name: &str, submission: &Submission) -> Result<BotSpec, String> {
+    async fn prepare(&self, name: &str, submission: &Wanted) -> Result<BotSpec, String> {
         let code = self.config.work.join(dir_name(name)).join(&submission.sha256);
         if !code.is_dir() {
-            let newest = self.store.newest_submission(submission.bot).await;
-            let (newest, archive) = newest
-                .map_err(|error| error.to_string())?
-                .ok_or("its submission is gone from the store")?;
-            if newest.sha256 != submission.sha256 {
+            let (newest, archive) = self.venue.archive(name).await?;
+            if newest != submission.sha256 {
                 return Err("a newer submission came meanwhile".into());
             }
             unpack(&archive, &code).map_err(|error| format!("unpacking it: {error}"))?;
@@ -269,9 +301,9 @@ impl Runner {
         let (stop, stopped) = oneshot::channel();
         let retiring = Arc::new(AtomicBool::new(false));
         let bot = Bot { name, version: version.clone(), retiring: Arc::clone(&retiring), spec };
-        let host = self.host.clone();
+        let venue = Arc::clone(&self.venue);
         let sandbox = Arc::clone(&self.sandbox);
-        let task = tokio::spawn(keep_running(host, sandbox, bot, stopped));
+        let task = tokio::spawn(keep_running(venue, sandbox, bot, stopped));
         Hosted { version, retiring, stop, task }
     }
 }
@@ -286,7 +318,7 @@ struct Bot {
 
 /// Runs one hosted bot again and again until `stopped`.
 async fn keep_running(
-    host: Host,
+    venue: Arc<dyn Venue>,
     sandbox: Arc<dyn Sandbox>,
     bot: Bot,
     mut stopped: oneshot::Receiver<()>,
@@ -304,7 +336,7 @@ async fn keep_running(
                     control: Arc::new(Control(bot.freezer(), bot.output_taker())),
                     retiring: Arc::clone(&retiring),
                 };
-                let filed = host.file_sandboxed(bot.cgroup(), sandboxed);
+                let filed = venue.file(bot.cgroup(), sandboxed);
                 let end = tokio::select! {
                     end = bot.wait() => end,
                     _ = &mut stopped => {
@@ -324,7 +356,7 @@ async fn keep_running(
                 // Whatever it held here forfeits now, saying why, rather than after the
                 // reconnect grace.
                 let reason = format!("the hosted bot {name:?} ended: {why}");
-                host.end_bot(&name, &reason, &output.to_string());
+                venue.end_bot(&name, &reason, output.to_string()).await;
             }
             Err(error) => warn!(bot = %name, cause = %error, "hosted bot could not start"),
         }
@@ -367,6 +399,138 @@ impl HostedControl for Control {
     fn thaw(&self) {
         if let Err(error) = self.0.thaw() {
             tracing::debug!(cause = %error, "thawing a hosted bot");
+        }
+    }
+}
+
+/// A bot to run: its newest submission's version and run command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Wanted {
+    sha256: String,
+    run: Vec<String>,
+}
+
+/// Where a runner's bots play, what it reads there and what it tells: this node's own server
+/// and store ([`Node`], `serve --host-bots`), or a server elsewhere ([`Remote`], `cardroom
+/// runner --server URL`).
+#[async_trait::async_trait]
+trait Venue: Send + Sync {
+    /// Every active bot's newest submission, by name.
+    async fn wanted(&self) -> Result<HashMap<String, Wanted>, String>;
+    /// `bot`'s newest submission's version and archive.
+    async fn archive(&self, bot: &str) -> Result<(String, Vec<u8>), String>;
+    /// Files a bot the runner started, until the filing is dropped.
+    fn file(&self, cgroup: &str, bot: SandboxedBot) -> Filed;
+    /// Ends `bot`'s streams waiting to be seated, saying why.
+    fn end_waiting(&self, bot: &str, why: &str);
+    /// Whether `bot` holds a seat.
+    fn is_playing(&self, bot: &str) -> bool;
+    /// `bot`'s process ended, with `reason`: what it held ends, its seats forfeiting with
+    /// `output`.
+    async fn end_bot(&self, bot: &str, reason: &str, output: String);
+}
+
+/// The runner of a node: its server's `Host`, and its store.
+struct Node {
+    store: Arc<dyn Store>,
+    host: Host,
+}
+
+#[async_trait::async_trait]
+impl Venue for Node {
+    async fn wanted(&self) -> Result<HashMap<String, Wanted>, String> {
+        let newest = self.store.newest_submissions().await.map_err(|error| error.to_string())?;
+        let wanted =
+            newest.into_iter().map(|(name, s)| (name, Wanted { sha256: s.sha256, run: s.run }));
+        Ok(wanted.collect())
+    }
+
+    async fn archive(&self, bot: &str) -> Result<(String, Vec<u8>), String> {
+        let credential = self.store.bot_credential(bot).await.map_err(|error| error.to_string())?;
+        let id = credential.ok_or("the bot is gone from the store")?.account.id;
+        let newest = self.store.newest_submission(id).await.map_err(|error| error.to_string())?;
+        let (newest, archive) = newest.ok_or("its submission is gone from the store")?;
+        Ok((newest.sha256, archive))
+    }
+
+    fn file(&self, cgroup: &str, bot: SandboxedBot) -> Filed {
+        self.host.file_sandboxed(cgroup, bot)
+    }
+
+    fn end_waiting(&self, bot: &str, why: &str) {
+        self.host.end_waiting(bot, why);
+    }
+
+    fn is_playing(&self, bot: &str) -> bool {
+        self.host.is_playing(bot)
+    }
+
+    async fn end_bot(&self, bot: &str, reason: &str, output: String) {
+        self.host.end_bot(bot, reason, &output);
+    }
+}
+
+/// A runner on another machine: the server's `Runners` rpcs, and the relay its bots play
+/// through.
+struct Remote {
+    relay: RunnerRelay,
+}
+
+impl Remote {
+    fn runners(&self) -> pb::runners_client::RunnersClient<tonic::transport::Channel> {
+        pb::runners_client::RunnersClient::new(self.relay.upstream().clone())
+    }
+
+    fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request.metadata_mut().insert("authorization", self.relay.authorization().clone());
+        request
+    }
+}
+
+/// A refusal of the server's, in a sentence.
+fn refused(status: tonic::Status) -> String {
+    format!("the server refused: {} ({:?})", status.message(), status.code())
+}
+
+#[async_trait::async_trait]
+impl Venue for Remote {
+    async fn wanted(&self) -> Result<HashMap<String, Wanted>, String> {
+        let request = self.request(pb::ListHostedBotsRequest {});
+        let listed = self.runners().list_hosted_bots(request).await.map_err(refused)?;
+        let bots = listed.into_inner().bots;
+        Ok(bots.into_iter().map(|s| (s.bot, Wanted { sha256: s.sha256, run: s.run })).collect())
+    }
+
+    async fn archive(&self, bot: &str) -> Result<(String, Vec<u8>), String> {
+        let request = self.request(pb::FetchSubmissionRequest { bot: bot.to_owned() });
+        let mut chunks =
+            self.runners().fetch_submission(request).await.map_err(refused)?.into_inner();
+        let (mut version, mut archive) = (None, Vec::new());
+        while let Some(chunk) = chunks.message().await.map_err(refused)? {
+            if let Some(submission) = chunk.submission {
+                version = Some(submission.sha256);
+            }
+            archive.extend_from_slice(&chunk.archive);
+        }
+        Ok((version.ok_or("the server named no version")?, archive))
+    }
+
+    fn file(&self, cgroup: &str, bot: SandboxedBot) -> Filed {
+        self.relay.file(cgroup, bot)
+    }
+
+    fn end_waiting(&self, bot: &str, why: &str) {
+        self.relay.end_waiting(bot, why);
+    }
+
+    fn is_playing(&self, bot: &str) -> bool {
+        self.relay.is_playing(bot)
+    }
+
+    async fn end_bot(&self, bot: &str, reason: &str, output: String) {
+        if let Err(status) = self.relay.end_bot(bot, reason, output).await {
+            warn!(%bot, cause = %status, "the server was not told of a hosted bot's end");
         }
     }
 }

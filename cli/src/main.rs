@@ -10,6 +10,7 @@ mod lineup;
 mod power;
 mod reads;
 mod replay;
+mod runner;
 mod serve;
 mod submit;
 mod table;
@@ -43,6 +44,10 @@ enum Command {
     Arena(arena::ArenaCommand),
     /// Run the game server (gRPC, with health and reflection) until SIGINT or SIGTERM.
     Serve(Box<serve::ServeArgs>),
+    /// Host a server's submitted bots on this machine, each in a sandbox (bubblewrap, cgroups
+    /// v1; needs root), reaching the server at --server with its admin token, until SIGINT or
+    /// SIGTERM: what `serve --host-bots` does on the server's own machine.
+    Runner(Box<runner::RunnerArgs>),
     /// Bot accounts in the server's store: register a bot (printing its key once), list,
     /// revoke, rotate; and, through a running server, lift a bot's pause in a ladder, submit a
     /// bot's code and list its submissions.
@@ -91,6 +96,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(*args),
+        Command::Runner(args) => runner::run(*args),
         Command::Bots(command) => accounts::run_command(command, &mut out),
         Command::Replay { file, json: _, text: true } => replay::replay_text(&file, &mut out),
         Command::Replay { file, json, text: false } => replay::replay(&file, json, &mut out),

@@ -44,11 +44,20 @@ impl ServerArgs {
 
     /// A client of the server; it connects on its first call.
     pub(crate) fn client(&self) -> anyhow::Result<CardroomClient<Channel>> {
+        Ok(CardroomClient::new(self.channel()?))
+    }
+
+    /// A channel to the server; it connects on its first call.
+    pub(crate) fn channel(&self) -> anyhow::Result<Channel> {
         let tls =
             TlsOptions { ca_file: self.ca_file.clone(), server_name: self.tls_server_name.clone() };
-        let channel = cardroom_sdk::channel(&self.server, &tls)
-            .with_context(|| format!("the server address {}", self.server))?;
-        Ok(CardroomClient::new(channel))
+        cardroom_sdk::channel(&self.server, &tls)
+            .with_context(|| format!("the server address {}", self.server))
+    }
+
+    /// The server's address, as given.
+    pub(crate) fn address(&self) -> &str {
+        &self.server
     }
 }
 

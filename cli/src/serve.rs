@@ -32,22 +32,6 @@ pub(crate) struct ServeArgs {
     /// its seat is not to act (needs --store).
     #[arg(long, env = "CARDROOM_HOST_BOTS", requires = "store")]
     host_bots: bool,
-    /// Where the hosted bots' submissions are unpacked, one directory a bot and version.
-    #[arg(long, env = "CARDROOM_HOST_BOTS_DIR", default_value = "hosted-bots")]
-    host_bots_dir: PathBuf,
-    /// The Python that `python3` names in a hosted bot's run command (a venv's `bin/python`
-    /// with the cardroom SDK installed); unset: Debian's python3.
-    #[arg(long, env = "CARDROOM_BOT_PYTHON", value_name = "PATH")]
-    bot_python: Option<PathBuf>,
-    /// A hosted bot's memory, in MiB (memory and swap together; its home counts in it).
-    #[arg(long, env = "CARDROOM_BOT_MEMORY_MB", default_value_t = 256)]
-    bot_memory_mb: u64,
-    /// A hosted bot's CPU, in cores (0.5: half of one).
-    #[arg(long, env = "CARDROOM_BOT_CPUS", default_value_t = 1.0)]
-    bot_cpus: f64,
-    /// A hosted bot's processes and threads at once.
-    #[arg(long, env = "CARDROOM_BOT_PIDS", default_value_t = 64)]
-    bot_pids: u32,
     /// When set, CreateMatch needs `authorization: Bearer <token>`.
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -178,7 +162,54 @@ pub(crate) struct ServeArgs {
     #[arg(long, env = "CARDROOM_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
     #[command(flatten)]
+    hosted: HostedBotsArgs,
+    #[command(flatten)]
     pages: PagesArgs,
+}
+
+/// Where hosted bots are unpacked, and the limits every one of them shares: `serve
+/// --host-bots`'s and `cardroom runner`'s.
+#[derive(Debug, clap::Args)]
+pub(crate) struct HostedBotsArgs {
+    /// Where the hosted bots' submissions are unpacked, one directory a bot and version.
+    #[arg(long, env = "CARDROOM_HOST_BOTS_DIR", default_value = "hosted-bots")]
+    pub(crate) host_bots_dir: PathBuf,
+    /// The Python that `python3` names in a hosted bot's run command (a venv's `bin/python`
+    /// with the cardroom SDK installed); unset: Debian's python3.
+    #[arg(long, env = "CARDROOM_BOT_PYTHON", value_name = "PATH")]
+    bot_python: Option<PathBuf>,
+    /// A hosted bot's memory, in MiB (memory and swap together; its home counts in it).
+    #[arg(long, env = "CARDROOM_BOT_MEMORY_MB", default_value_t = 256)]
+    bot_memory_mb: u64,
+    /// A hosted bot's CPU, in cores (0.5: half of one).
+    #[arg(long, env = "CARDROOM_BOT_CPUS", default_value_t = 1.0)]
+    bot_cpus: f64,
+    /// A hosted bot's processes and threads at once.
+    #[arg(long, env = "CARDROOM_BOT_PIDS", default_value_t = 64)]
+    bot_pids: u32,
+}
+
+impl HostedBotsArgs {
+    /// The runner's settings, its bots reaching the server at `socket`.
+    pub(crate) fn runner_config(&self, socket: PathBuf) -> RunnerConfig {
+        let limits = Limits {
+            memory: self.bot_memory_mb << 20,
+            pids: self.bot_pids,
+            cpus: self.bot_cpus,
+            ..Limits::default()
+        };
+        RunnerConfig {
+            socket,
+            work: self.host_bots_dir.clone(),
+            python: self.bot_python.clone(),
+            limits,
+        }
+    }
+
+    /// The runner's own socket in its directory, when nothing else names one.
+    pub(crate) fn default_socket(&self) -> PathBuf {
+        self.host_bots_dir.join("cardroom.sock")
+    }
 }
 
 /// The pages' limits on slow and greedy clients (docs/deploy.md, "The pages' limits").
@@ -276,19 +307,8 @@ impl ServeArgs {
         if !self.host_bots {
             return None;
         }
-        let socket = self.unix.clone().unwrap_or_else(|| self.host_bots_dir.join("cardroom.sock"));
-        let limits = Limits {
-            memory: self.bot_memory_mb << 20,
-            pids: self.bot_pids,
-            cpus: self.bot_cpus,
-            ..Limits::default()
-        };
-        Some(RunnerConfig {
-            socket,
-            work: self.host_bots_dir.clone(),
-            python: self.bot_python.clone(),
-            limits,
-        })
+        let socket = self.unix.clone().unwrap_or_else(|| self.hosted.default_socket());
+        Some(self.hosted.runner_config(socket))
     }
 
     fn config(self) -> anyhow::Result<Config> {
@@ -473,7 +493,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// Writes one of the lines that say where the server listens on stdout. A reader that took the
 /// first line and closed the pipe (a script, a test, `| head -1`) does not stop the server:
 /// `println!` would panic on the broken pipe.
-fn announce(line: &str) {
+pub(crate) fn announce(line: &str) {
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
@@ -506,7 +526,7 @@ fn read_ladder_files(
 /// SIGINT (ctrl-c) or SIGTERM. The handlers are installed when this is called (before the
 /// server says it listens), so a signal sent as soon as the port is known stops the server
 /// gracefully instead of killing it.
-fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+pub(crate) fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -17,27 +17,22 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use cardroom_store::{BotId, FailureKind, LadderId, MatchState, Store};
+use cardroom_store::{FailureKind, MatchState};
 use cardroom_tests::eventually;
 use nix::sys::signal::Signal;
 
 mod support;
 
-use support::{Reaped, StockBot, add_bot, eventually_quick, example_bot, freezer_states};
+use support::{
+    CRASHING_BOT, LogOnFailure, Reaped, StockBot, add_bot, eventually_quick, example_bot,
+    freezer_states, version_in,
+};
 
 /// Short two-seat matches, one at a time a bot, so that sets come quickly; a failing bot is
 /// paused only after many failures.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
                       seats = 2\nseed = 3\nmax_concurrent = 1\nmove_ms = 2000\nbank_ms = 30000\n\
                       [health]\nmax_failures = 0\n";
-
-/// A bot that dies at its first turn, exit code 3 (`os._exit`: a crash, no cleanup).
-const CRASHER: &str = "import os\nimport sys\nimport cardroom\n\n\
-                       class Crash(cardroom.Bot):\n    \
-                       def choose(self, turn):\n        \
-                       print('leaving on purpose', flush=True)\n        \
-                       os._exit(3)\n\n\
-                       sys.exit(cardroom.main(Crash()))\n";
 
 /// Runs `cardroom bots ARGS`; its stdout, or a panic with its stderr.
 fn bots(args: &[&str]) -> String {
@@ -56,46 +51,6 @@ fn code(dir: &Path, name: &str, extra: &str) -> String {
     code.display().to_string()
 }
 
-/// The version a submission's output names (`… sha256 HEX …`).
-fn version_in(submitted: &str) -> String {
-    submitted
-        .split_whitespace()
-        .find(|word| word.len() == 64 && word.chars().all(|c| c.is_ascii_hexdigit()))
-        .unwrap_or_else(|| panic!("no version in {submitted:?}"))
-        .to_owned()
-}
-
-/// The versions `bot` played at in the ladder's finished matches, oldest first.
-async fn versions(store: &dyn Store, ladder: LadderId, bot: BotId) -> Vec<String> {
-    let mut sets = store.rated_sets(ladder).await.unwrap();
-    sets.extend(store.open_sets(ladder).await.unwrap());
-    let mut matches: Vec<_> = sets.into_iter().flat_map(|s| s.matches).collect();
-    matches.sort_by_key(|m| m.id.0);
-    matches
-        .iter()
-        .filter(|m| m.state == MatchState::Done)
-        .flat_map(|m| &m.seats)
-        .filter(|s| s.bot == bot)
-        .filter_map(|s| s.version.clone())
-        .collect()
-}
-
-/// The server's log, printed when the test fails.
-struct Log(std::path::PathBuf);
-
-impl Drop for Log {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            let text = std::fs::read_to_string(&self.0).unwrap_or_default();
-            let lines: Vec<&str> = text.lines().collect();
-            eprintln!(
-                "--- the server's log, last lines\n{}",
-                lines[lines.len().saturating_sub(80)..].join("\n")
-            );
-        }
-    }
-}
-
 #[test]
 fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and_stopped() {
     let python = cardroom_tests::python();
@@ -106,7 +61,7 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     let ann = add_bot(&store_url, "ann");
     let ben = add_bot(&store_url, "ben");
     let log_path = dir.path().join("server.log");
-    let _log = Log(log_path.clone());
+    let _log = LogOnFailure { path: log_path.clone(), whose: "the server" };
     let mut server = Reaped(
         Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
@@ -160,7 +115,7 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
             (store.rated_sets(ladder).await.unwrap().len() >= 3).then_some(())
         })
         .await;
-        let played = versions(store.as_ref(), ladder, ann_id).await;
+        let played = support::versions_played(store.as_ref(), ladder, ann_id).await;
         assert!(!played.is_empty() && played.iter().all(|v| *v == v1), "{played:?}");
 
         // Ben holds his turn: ann's processes are frozen meanwhile.
@@ -199,17 +154,20 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
         let v2 = version_in(&second);
         assert_ne!(v1, v2);
         eventually("a match at the newer version", || async {
-            versions(store.as_ref(), ladder, ann_id).await.contains(&v2).then_some(())
+            support::versions_played(store.as_ref(), ladder, ann_id)
+                .await
+                .contains(&v2)
+                .then_some(())
         })
         .await;
-        let played = versions(store.as_ref(), ladder, ann_id).await;
+        let played = support::versions_played(store.as_ref(), ladder, ann_id).await;
         let first_v2 = played.iter().position(|v| *v == v2).unwrap();
         assert!(played[first_v2..].iter().all(|v| *v == v2), "never back to v1: {played:?}");
 
         // A crash on the first turn: the match's failure says how the process ended.
         let crasher = dir.path().join("crasher");
         std::fs::create_dir_all(&crasher).unwrap();
-        std::fs::write(crasher.join("bot.py"), CRASHER).unwrap();
+        std::fs::write(crasher.join("bot.py"), CRASHING_BOT).unwrap();
         bots(&[
             "submit",
             "ann",

@@ -591,15 +591,6 @@ fn a_lent_bot_revoked_mid_match_forfeits_there_and_stops() {
 const LONG_TRIO: &str = "name = \"trio\"\ngame = \"twenty_two\"\noptions = { limit = 99 }\n\
                          seats = 3\nseed = 5\nmax_concurrent = 1\n[health]\nmax_failures = 0\n";
 
-/// Ann's code: at each turn she says so on stdout and answers an index no turn has (a failure
-/// the server records, MALFORMED); her runner then plays the first legal action.
-const LOUD: &str = "import sys\nimport cardroom\n\n\
-                    class Loud(cardroom.Bot):\n    \
-                    def choose(self, turn):\n        \
-                    print('thinking aloud at turn', turn.number, flush=True)\n        \
-                    return 10_000\n\n\
-                    sys.exit(cardroom.main(Loud()))\n";
-
 /// Ann is submitted to the first node, which hosts her in its sandbox (`--host-bots`); ben and
 /// cat, stock `random` bots, wait on the second. Every table seats the three, so the second
 /// node hosts every match (most of its bots wait there) and borrows ann. While ben and cat are
@@ -634,7 +625,7 @@ fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn_and_its_output
         let ann = support::add_bot(&url, "ann");
         let code = dir.path().join("ann");
         std::fs::create_dir_all(&code).unwrap();
-        std::fs::write(code.join("bot.py"), LOUD).unwrap();
+        std::fs::write(code.join("bot.py"), support::LOUD_BOT).unwrap();
         let submitted = Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["bots", "submit", "ann"])
             .arg(&code)
@@ -705,12 +696,7 @@ fn a_hosted_bot_lent_to_another_node_is_frozen_there_off_its_turn_and_its_output
         .await;
         // Her failures in the other node's matches carry what she wrote there.
         let ann_id = store.bot_credential("ann").await.unwrap().unwrap().account.id;
-        let failures = eventually("ann's output kept with a failure", || async {
-            let failures = store.failures(ladder, ann_id, 10).await.unwrap();
-            failures.iter().any(|f| f.output.is_some()).then_some(failures)
-        })
-        .await;
-        let output = failures.iter().find_map(|f| f.output.clone()).unwrap();
+        let output = support::failure_output(store.as_ref(), ladder, ann_id).await;
         assert!(output.contains("thinking aloud at turn"), "{output}");
         support::stop_gracefully(&mut hosting.process);
         assert_eq!(support::hosted_cgroups(pid), Vec::<String>::new(), "no hosted bot left");

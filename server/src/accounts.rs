@@ -13,10 +13,36 @@ use tracing::{info, warn};
 
 use crate::config::Config;
 use crate::registry::Registry;
+use crate::throttle::{AuthThrottle, PeerKey};
+use crate::token::same_secret;
 
 /// The credential in `authorization: Bearer <credential>` metadata, if any.
 pub(crate) fn bearer(metadata: &MetadataMap) -> Option<&str> {
     metadata.get("authorization")?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// Checks the admin token of `request`, when the server has one (`config.admin_token`): a
+/// missing or wrong token is UNAUTHENTICATED, counted by `throttle` against the caller.
+pub(crate) fn check_admin<T>(
+    config: &Config,
+    throttle: &AuthThrottle,
+    request: &tonic::Request<T>,
+) -> Result<(), Status> {
+    let Some(expected) = &config.admin_token else { return Ok(()) };
+    let peer = PeerKey::of(request);
+    throttle.check(peer, None)?;
+    let given = bearer(request.metadata());
+    let refused = match given {
+        Some(token) if same_secret(token, expected) => return Ok(()),
+        // The token is the credential: missing or wrong is UNAUTHENTICATED (gRPC keeps
+        // PERMISSION_DENIED for a known caller who may not do this).
+        Some(_) => Status::unauthenticated("the admin token is wrong"),
+        None => Status::unauthenticated(
+            "this server needs its admin token: send `authorization: Bearer <token>`",
+        ),
+    };
+    throttle.failed(peer, None);
+    Err(refused)
 }
 
 /// Who sits down: the registered account a `Join` authenticated as, if any.

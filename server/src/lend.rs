@@ -255,7 +255,7 @@ impl Relay {
 }
 
 /// The match id of a `Joined` frame.
-fn joined_match(frame: &ServerFrame) -> Option<String> {
+pub(crate) fn joined_match(frame: &ServerFrame) -> Option<String> {
     match pb::ServerMessage::decode(frame.as_bytes()).ok()?.message? {
         pb::server_message::Message::Joined(joined) => Some(joined.match_id),
         _ => None,
@@ -267,7 +267,7 @@ fn joined_match(frame: &ServerFrame) -> Option<String> {
 /// (or an `ActError`, after which it acts again) and by the match's end. So it thinks only on
 /// its own time, as on its own node, where the match task freezes every hosted seat not to
 /// act (`run_only`). `Events` change nothing.
-fn hosted_clock(control: &dyn HostedControl, frame: FrameKind) {
+pub(crate) fn hosted_clock(control: &dyn HostedControl, frame: FrameKind) {
     match frame {
         FrameKind::Turn | FrameKind::Error | FrameKind::End | FrameKind::Other => control.thaw(),
         FrameKind::Joined => control.freeze(),

@@ -22,6 +22,9 @@ mod match_task;
 mod metrics;
 mod reads;
 mod registry;
+#[cfg(unix)]
+mod relay;
+mod runners;
 mod sandboxed;
 mod seat_streams;
 mod service;
@@ -54,6 +57,9 @@ pub use host::{
     Started,
 };
 pub use metrics::ServerMetrics;
+#[cfg(unix)]
+pub use relay::{BadToken, RunnerRelay};
+pub use runners::{HOSTED_METADATA, MAX_OUTPUT_BYTES};
 pub use sandboxed::{Filed, HostedControl, SandboxedBot};
 pub use service::NODE_METADATA;
 pub use throttle::{AuthThrottle, PeerKey, Throttled};
@@ -184,7 +190,7 @@ async fn serve(
         registry: registry.clone(),
         ladders,
         peers: Arc::clone(registry.peers()),
-        throttle,
+        throttle: Arc::clone(&throttle),
         uploads: Arc::new(tokio::sync::Semaphore::new(config.submissions_at_once)),
     })
     .max_decoding_message_size(config.max_message_bytes);
@@ -192,6 +198,7 @@ async fn serve(
         registry: registry.clone(),
     })
     .max_decoding_message_size(config.max_message_bytes);
+    let runners = runners::service(registry.clone(), Arc::clone(&throttle));
     let (health_reporter, health) = tonic_health::server::health_reporter();
     health_reporter
         .set_serving::<cardroom_proto::server::cardroom_server::CardroomServer<service::Cardroom>>()
@@ -208,7 +215,8 @@ async fn serve(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(service)
-        .add_service(lending);
+        .add_service(lending)
+        .add_service(runners);
     let builder = tonic::transport::Server::builder()
         .http2_keepalive_interval(config.keep_alive)
         .http2_keepalive_timeout(config.keep_alive)

@@ -23,10 +23,10 @@ use crate::listing::{self, Elsewhere, PageQuery, page_by_name};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Placement, Registry};
+use crate::runners;
 use crate::status::read_error;
 use crate::submissions;
 use crate::throttle::{self, AuthThrottle, PeerKey};
-use crate::token::same_secret;
 
 /// The service: a registry handle.
 pub(crate) struct Cardroom {
@@ -260,25 +260,7 @@ impl Cardroom {
     }
 
     fn check_admin<T>(&self, request: &Request<T>) -> Result<(), Status> {
-        let Some(expected) = &self.registry.config().admin_token else { return Ok(()) };
-        let peer = PeerKey::of(request);
-        self.throttle.check(peer, None)?;
-        let given = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        let refused = match given {
-            Some(token) if same_secret(token, expected) => return Ok(()),
-            // The token is the credential: missing or wrong is UNAUTHENTICATED (gRPC keeps
-            // PERMISSION_DENIED for a known caller who may not do this).
-            Some(_) => Status::unauthenticated("the admin token is wrong"),
-            None => Status::unauthenticated(
-                "this server needs its admin token: send `authorization: Bearer <token>`",
-            ),
-        };
-        self.throttle.failed(peer, None);
-        Err(refused)
+        accounts::check_admin(self.registry.config(), &self.throttle, request)
     }
 
     /// `checked`, a credential's check for a `Join` or a read from `peer` (for the bot `name`),
@@ -455,10 +437,17 @@ impl cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<Self::PlayStream>, Status> {
         let key = accounts::bearer(request.metadata()).map(str::to_owned);
         let peer = PeerKey::of(&request);
-        // A hosted bot is known by its process, not by a key (`crate::sandboxed`).
+        // A hosted bot is known by its process, not by a key (`crate::sandboxed`), or by its
+        // runner's admin token on another machine (`crate::runners`).
         let sandboxed = match peer {
             Some(PeerKey::Process(pid)) => self.registry.sandboxed().of_process(pid),
             _ => None,
+        };
+        let hosted = match sandboxed {
+            Some(bot) => Some(HostedBy::Sandbox(bot)),
+            None => {
+                runners::hosted_as(&self.registry, &self.throttle, &request)?.map(HostedBy::Runner)
+            }
         };
         let mut inbound = request.into_inner();
         let id = self.registry.next_id();
@@ -505,8 +494,8 @@ impl cardroom_server::Cardroom for Cardroom {
             }
         }
         let omit = wire::check_omit(join.omit)?;
-        if let Some(bot) = &sandboxed {
-            check_sandboxed_join(bot, &join.seat)?;
+        if let Some(bot) = &hosted {
+            check_hosted_join(bot, &join.seat)?;
         }
         // The name whose key is checked: the lobby's, else the bot's.
         let claimed = match &join.seat {
@@ -514,7 +503,7 @@ impl cardroom_server::Cardroom for Cardroom {
             _ => Some(join.bot_name.clone()).filter(|name| !name.is_empty()),
         };
         let claimed = claimed.as_deref();
-        if sandboxed.is_none() {
+        if hosted.is_none() {
             self.throttle.check(peer, claimed)?;
         }
         // A seat token names its seat, and the seat its holder: looked up first, so that a
@@ -529,14 +518,28 @@ impl cardroom_server::Cardroom for Cardroom {
         let mut bot_name = join.bot_name;
         let mut bot_version = join.bot_version;
         let mut account = None;
-        if let Some(bot) = sandboxed.as_ref() {
-            if holder.is_some_and(|holder| holder != bot.name) {
+        if let Some(bot) = hosted.as_ref() {
+            if holder.is_some_and(|holder| holder != bot.name()) {
                 return Err(accounts::held_by_another(holder.unwrap_or("")));
             }
-            // It is who its runner filed it as, at the version the runner started.
-            bot_name = bot.name.clone();
-            bot_version = bot.version.clone();
-            account = Some(bot.name.clone());
+            match bot {
+                // It is who its runner filed it as, at the version the runner started.
+                HostedBy::Sandbox(bot) => bot_version = bot.version.clone(),
+                // A runner elsewhere names the version in the Join, and the bot must be one
+                // that may play.
+                HostedBy::Runner(name) => {
+                    let accounts = submissions::accounts(config)?;
+                    let account = accounts.get(name).await.map_err(accounts::account_status)?;
+                    if account.status != cardroom_store::BotStatus::Active {
+                        return Err(Status::permission_denied(format!(
+                            "{} is revoked: its runner may not play it",
+                            cardroom_store::Echo(name)
+                        )));
+                    }
+                }
+            }
+            bot_name = bot.name().to_owned();
+            account = Some(bot_name.clone());
         } else if let Some(accounts) = &config.accounts {
             let bot = match holder {
                 Some(holder) => {
@@ -560,7 +563,11 @@ impl cardroom_server::Cardroom for Cardroom {
         let permit = self.registry.connection_permit()?;
         let (tx, rx) = mpsc::channel(self.registry.config().outbound_buffer);
         let registry = self.registry.clone();
-        let hosted = sandboxed.map(|bot| bot.control);
+        // A runner elsewhere keeps its bot's clock: its relay freezes it, not the match task.
+        let hosted = match hosted {
+            Some(HostedBy::Sandbox(bot)) => Some(bot.control),
+            _ => None,
+        };
         let text = join.text;
         let joining = Joining { id, bot_name, bot_version, omit, text, tx, permit, hosted };
         match join.seat {
@@ -925,29 +932,46 @@ async fn connect(
     let _ = handle.commands.send(Command::Connect(connect)).await;
 }
 
+/// A hosted bot's stream: a sandboxed process on this node, or a runner's bot elsewhere, by
+/// the name it plays as.
+enum HostedBy {
+    Sandbox(crate::sandboxed::SandboxedBot),
+    Runner(String),
+}
+
+impl HostedBy {
+    fn name(&self) -> &str {
+        match self {
+            HostedBy::Sandbox(bot) => &bot.name,
+            HostedBy::Runner(name) => name,
+        }
+    }
+
+    /// Whether a newer submission replaces it here (a runner elsewhere refuses its own).
+    fn retiring(&self) -> bool {
+        match self {
+            HostedBy::Sandbox(bot) => bot.retiring.load(std::sync::atomic::Ordering::SeqCst),
+            HostedBy::Runner(_) => false,
+        }
+    }
+}
+
 /// PERMISSION_DENIED unless a hosted bot's `Join` waits in the lobby under its own name or
 /// takes back a seat by its token (checked against the seat's holder after): a hosted bot plays
 /// only as itself, where its ladders seat it.
-fn check_sandboxed_join(
-    bot: &crate::sandboxed::SandboxedBot,
-    seat: &Option<pb::join::Seat>,
-) -> Result<(), Status> {
+fn check_hosted_join(bot: &HostedBy, seat: &Option<pb::join::Seat>) -> Result<(), Status> {
     match seat {
-        Some(pb::join::Seat::Lobby(_))
-            if bot.retiring.load(std::sync::atomic::Ordering::SeqCst) =>
-        {
-            Err(Status::unavailable(format!(
-                "the hosted bot {:?} is being replaced by its newer submission: this process \
-                 plays no new match",
-                bot.name
-            )))
-        }
-        Some(pb::join::Seat::Lobby(name)) if *name == bot.name => Ok(()),
+        Some(pb::join::Seat::Lobby(_)) if bot.retiring() => Err(Status::unavailable(format!(
+            "the hosted bot {:?} is being replaced by its newer submission: this process \
+             plays no new match",
+            bot.name()
+        ))),
+        Some(pb::join::Seat::Lobby(name)) if name == bot.name() => Ok(()),
         Some(pb::join::Seat::SeatToken(_)) => Ok(()),
         _ => Err(Status::permission_denied(format!(
             "a hosted bot waits only in the lobby under its own name ({:?}) or takes its own \
              seat back by its token",
-            bot.name
+            bot.name()
         ))),
     }
 }

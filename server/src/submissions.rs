@@ -157,7 +157,7 @@ pub(crate) async fn list(
 }
 
 /// A submission on the wire.
-fn to_pb(bot: &str, submission: Submission) -> pb::Submission {
+pub(crate) fn to_pb(bot: &str, submission: Submission) -> pb::Submission {
     pb::Submission {
         bot: bot.to_owned(),
         sha256: submission.sha256,

@@ -285,3 +285,90 @@ pub(crate) fn eventually_quick(mut check: impl FnMut() -> bool) -> bool {
     }
     false
 }
+
+/// A hosted bot's code that says so at each turn and answers an index no turn has (a failure
+/// the server records, MALFORMED); its runner then plays the first legal action.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) const LOUD_BOT: &str = "import sys\nimport cardroom\n\n\
+                                   class Loud(cardroom.Bot):\n    \
+                                   def choose(self, turn):\n        \
+                                   print('thinking aloud at turn', turn.number, flush=True)\n        \
+                                   return 10_000\n\n\
+                                   sys.exit(cardroom.main(Loud()))\n";
+
+/// A hosted bot's code that dies at its first turn, exit code 3 (`os._exit`: a crash, no
+/// cleanup), having said so.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) const CRASHING_BOT: &str = "import os\nimport sys\nimport cardroom\n\n\
+                                       class Crash(cardroom.Bot):\n    \
+                                       def choose(self, turn):\n        \
+                                       print('leaving on purpose', flush=True)\n        \
+                                       os._exit(3)\n\n\
+                                       sys.exit(cardroom.main(Crash()))\n";
+
+/// The version a `cardroom bots submit` output names (`… sha256 HEX …`).
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) fn version_in(submitted: &str) -> String {
+    submitted
+        .split_whitespace()
+        .find(|word| word.len() == 64 && word.chars().all(|c| c.is_ascii_hexdigit()))
+        .unwrap_or_else(|| panic!("no version in {submitted:?}"))
+        .to_owned()
+}
+
+/// A child's log file, whose last lines are printed when the test fails.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) struct LogOnFailure {
+    /// The file.
+    pub(crate) path: std::path::PathBuf,
+    /// Whose log it is, for the heading.
+    pub(crate) whose: &'static str,
+}
+
+impl Drop for LogOnFailure {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let text = std::fs::read_to_string(&self.path).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            eprintln!(
+                "--- {}'s log, last lines\n{}",
+                self.whose,
+                lines[lines.len().saturating_sub(80)..].join("\n")
+            );
+        }
+    }
+}
+
+/// The first output kept with one of `bot`'s failures in `ladder`, once there is one.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) async fn failure_output(
+    store: &dyn cardroom_store::Store,
+    ladder: cardroom_store::LadderId,
+    bot: cardroom_store::BotId,
+) -> String {
+    eventually("the bot's output kept with a failure", || async {
+        let failures = store.failures(ladder, bot, 10).await.expect("the store answers");
+        failures.into_iter().find_map(|f| f.output)
+    })
+    .await
+}
+
+/// The versions `bot` played at in the ladder's finished matches, oldest first.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) async fn versions_played(
+    store: &dyn cardroom_store::Store,
+    ladder: cardroom_store::LadderId,
+    bot: cardroom_store::BotId,
+) -> Vec<String> {
+    let mut sets = store.rated_sets(ladder).await.expect("the store answers");
+    sets.extend(store.open_sets(ladder).await.expect("the store answers"));
+    let mut matches: Vec<_> = sets.into_iter().flat_map(|s| s.matches).collect();
+    matches.sort_by_key(|m| m.id.0);
+    matches
+        .iter()
+        .filter(|m| m.state == cardroom_store::MatchState::Done)
+        .flat_map(|m| &m.seats)
+        .filter(|s| s.bot == bot)
+        .filter_map(|s| s.version.clone())
+        .collect()
+}
