@@ -39,7 +39,7 @@ use cardroom_store::Store;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 /// How often the runner reads the store's bots and submissions.
 pub const RUNNER_POLL: Duration = Duration::from_secs(1);
@@ -63,6 +63,9 @@ pub struct RunnerConfig {
     pub python: Option<PathBuf>,
     /// Every hosted bot's limits.
     pub limits: Limits,
+    /// How long a bot may wait unseated before it is stopped and put on call (the lobby still
+    /// lists it; a match that wants it starts it again); `None`: never.
+    pub idle: Option<Duration>,
 }
 
 /// The runner at work: [`HostedBots::stop`] stops it and every bot it runs.
@@ -133,10 +136,18 @@ impl RunnerConfig {
     /// bot shares, and the freezer.
     pub fn describe(&self) -> String {
         let Limits { memory, pids, cpus, home, .. } = self.limits;
+        let idle = match self.idle {
+            Some(idle) => format!(
+                " One that waits {} s unseated is stopped, and started again when a match wants \
+                 it.",
+                idle.as_secs_f64()
+            ),
+            None => String::new(),
+        };
         format!(
             "Submitted bots are hosted here, each in a sandbox with no network: {} MiB of \
              memory, {cpus} CPU cores, {pids} processes and a {} MiB home, the same for every \
-             hosted bot; a hosted bot is frozen while its seat is not to act.",
+             hosted bot; a hosted bot is frozen while its seat is not to act.{idle}",
             memory >> 20,
             home >> 20
         )
@@ -300,7 +311,9 @@ impl Runner {
     fn start(&self, name: String, version: String, spec: BotSpec) -> Hosted {
         let (stop, stopped) = oneshot::channel();
         let retiring = Arc::new(AtomicBool::new(false));
-        let bot = Bot { name, version: version.clone(), retiring: Arc::clone(&retiring), spec };
+        let retiring_now = Arc::clone(&retiring);
+        let idle = self.config.idle;
+        let bot = Bot { name, version: version.clone(), retiring: retiring_now, spec, idle };
         let venue = Arc::clone(&self.venue);
         let sandbox = Arc::clone(&self.sandbox);
         let task = tokio::spawn(keep_running(venue, sandbox, bot, stopped));
@@ -314,18 +327,32 @@ struct Bot {
     version: String,
     retiring: Arc<AtomicBool>,
     spec: BotSpec,
+    idle: Option<Duration>,
 }
 
-/// Runs one hosted bot again and again until `stopped`.
+/// Runs one hosted bot again and again until `stopped`; with an idle limit, stops it while it
+/// waits unseated that long, on call until a match wants it.
 async fn keep_running(
     venue: Arc<dyn Venue>,
     sandbox: Arc<dyn Sandbox>,
     bot: Bot,
     mut stopped: oneshot::Receiver<()>,
 ) {
-    let Bot { name, version, retiring, spec } = bot;
+    let Bot { name, version, retiring, spec, idle } = bot;
     let mut pause = FIRST_RESTART_PAUSE;
+    // On call, its process stopped: what wakes it.
+    let mut asleep: Option<Box<dyn Called>> = None;
+    // Woken, and kept on call until it has joined again (a crash before then keeps it listed
+    // while it starts again).
+    let mut _woken: Option<Box<dyn Called>> = None;
     loop {
+        if let Some(mut call) = asleep.take() {
+            tokio::select! {
+                () = call.woken() => info!(bot = %name, "hosted bot woken: a match wants it"),
+                _ = &mut stopped => return,
+            }
+            _woken = Some(call);
+        }
         let started = tokio::time::Instant::now();
         match sandbox.spawn(&spec) {
             Ok(mut bot) => {
@@ -337,8 +364,13 @@ async fn keep_running(
                     retiring: Arc::clone(&retiring),
                 };
                 let filed = venue.file(bot.cgroup(), sandboxed);
+                let freezer = bot.freezer();
                 let end = tokio::select! {
-                    end = bot.wait() => end,
+                    end = bot.wait() => Some(end),
+                    call = on_call_when_idle(venue.as_ref(), &name, idle, &freezer) => {
+                        asleep = Some(call);
+                        None
+                    }
                     _ = &mut stopped => {
                         drop(filed);
                         finish(&mut bot).await;
@@ -346,6 +378,15 @@ async fn keep_running(
                     }
                 };
                 drop(filed);
+                let Some(end) = end else {
+                    // On call now: stopped until a match wants it. What it wrote while it
+                    // waited belongs to no match.
+                    finish(&mut bot).await;
+                    let _ = bot.take_output();
+                    info!(bot = %name, %version, "hosted bot stopped while idle: on call");
+                    pause = FIRST_RESTART_PAUSE;
+                    continue;
+                };
                 let output = bot.take_output();
                 let why = match &end {
                     Ok(end) => format!("its process {end}"),
@@ -368,6 +409,37 @@ async fn keep_running(
             _ = &mut stopped => return,
         }
         pause = (pause * 2).min(MAX_RESTART_PAUSE);
+    }
+}
+
+/// Resolves once the bot `name` has waited unseated for `idle` and is on call (never without
+/// an idle limit). It is frozen first, so that it cannot join a match as it goes on call, and
+/// thawed again if it is seated meanwhile.
+async fn on_call_when_idle(
+    venue: &dyn Venue,
+    name: &str,
+    idle: Option<Duration>,
+    freezer: &Freezer,
+) -> Box<dyn Called> {
+    let Some(idle) = idle else { return std::future::pending().await };
+    let look = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    let mut since = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(look).await;
+        if venue.is_playing(name) {
+            since = tokio::time::Instant::now();
+            continue;
+        }
+        if since.elapsed() < idle {
+            continue;
+        }
+        let _ = freezer.freeze();
+        if let Some(call) = venue.go_on_call(name).await {
+            return call;
+        }
+        // Seated as it was looked at: it plays on.
+        let _ = freezer.thaw();
+        since = tokio::time::Instant::now();
     }
 }
 
@@ -428,6 +500,39 @@ trait Venue: Send + Sync {
     /// `bot`'s process ended, with `reason`: what it held ends, its seats forfeiting with
     /// `output`.
     async fn end_bot(&self, bot: &str, reason: &str, output: String);
+    /// Puts `bot` on call, unless it holds a seat: listed in the lobby while the runner stops
+    /// it, for as long as the returned call lives (or until it joins again once woken).
+    async fn go_on_call(&self, bot: &str) -> Option<Box<dyn Called>>;
+}
+
+/// A bot on call at its venue ([`Venue::go_on_call`]).
+#[async_trait::async_trait]
+trait Called: Send {
+    /// Resolves once a match wants the bot.
+    async fn woken(&mut self);
+}
+
+#[async_trait::async_trait]
+impl Called for cardroom_server::OnCall {
+    async fn woken(&mut self) {
+        cardroom_server::OnCall::woken(self).await;
+    }
+}
+
+/// A bot on call at a server elsewhere: the `OnCall` call, open while it lasts.
+struct RemoteCall(tonic::Streaming<pb::OnCallUpdate>);
+
+#[async_trait::async_trait]
+impl Called for RemoteCall {
+    async fn woken(&mut self) {
+        // Woken, or the call is gone (the server restarted): either way the bot starts again
+        // and joins.
+        while let Ok(Some(update)) = self.0.message().await {
+            if update.woken {
+                return;
+            }
+        }
+    }
 }
 
 /// The runner of a node: its server's `Host`, and its store.
@@ -467,6 +572,10 @@ impl Venue for Node {
 
     async fn end_bot(&self, bot: &str, reason: &str, output: String) {
         self.host.end_bot(bot, reason, &output);
+    }
+
+    async fn go_on_call(&self, bot: &str) -> Option<Box<dyn Called>> {
+        Some(Box::new(self.host.go_on_call(bot)?))
     }
 }
 
@@ -531,6 +640,22 @@ impl Venue for Remote {
     async fn end_bot(&self, bot: &str, reason: &str, output: String) {
         if let Err(status) = self.relay.end_bot(bot, reason, output).await {
             warn!(%bot, cause = %status, "the server was not told of a hosted bot's end");
+        }
+    }
+
+    async fn go_on_call(&self, bot: &str) -> Option<Box<dyn Called>> {
+        let request = self.request(pb::OnCallRequest { bot: bot.to_owned() });
+        let mut call = match self.runners().on_call(request).await {
+            Ok(call) => call.into_inner(),
+            Err(status) => {
+                debug!(%bot, cause = %status, "a hosted bot not put on call");
+                return None;
+            }
+        };
+        // The first update says it is on call.
+        match call.message().await {
+            Ok(Some(update)) if !update.woken => Some(Box::new(RemoteCall(call))),
+            _ => None,
         }
     }
 }

@@ -377,6 +377,8 @@ async fn host_python_bot(
         work: work.join("hosted"),
         python: Some(python.clone()),
         limits: Limits::default(),
+        // The demo's bots play all along.
+        idle: None,
     };
     let described = config.describe();
     let store = Arc::clone(accounts.store());

@@ -39,8 +39,9 @@ pub(crate) fn run(args: RunnerArgs) -> anyhow::Result<()> {
         let relay = RunnerRelay::new(channel, &args.admin_token).context("--admin-token")?;
         check_server(&relay).await?;
         let socket = args.hosted.default_socket();
-        std::fs::create_dir_all(&args.hosted.host_bots_dir)
-            .with_context(|| format!("--host-bots-dir {}", args.hosted.host_bots_dir.display()))?;
+        let dir = args.hosted.dir();
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--host-bots-dir {}", dir.display()))?;
         let config = args.hosted.runner_config(socket.clone());
         let bots = HostedBots::start_remote(relay, config).await.context("the runner")?;
         let shutdown = shutdown_signal().context("installing the signal handlers")?;

@@ -173,7 +173,7 @@ pub(crate) struct ServeArgs {
 pub(crate) struct HostedBotsArgs {
     /// Where the hosted bots' submissions are unpacked, one directory a bot and version.
     #[arg(long, env = "CARDROOM_HOST_BOTS_DIR", default_value = "hosted-bots")]
-    pub(crate) host_bots_dir: PathBuf,
+    host_bots_dir: PathBuf,
     /// The Python that `python3` names in a hosted bot's run command (a venv's `bin/python`
     /// with the cardroom SDK installed); unset: Debian's python3.
     #[arg(long, env = "CARDROOM_BOT_PYTHON", value_name = "PATH")]
@@ -187,6 +187,10 @@ pub(crate) struct HostedBotsArgs {
     /// A hosted bot's processes and threads at once.
     #[arg(long, env = "CARDROOM_BOT_PIDS", default_value_t = 64)]
     bot_pids: u32,
+    /// How long a hosted bot may wait unseated before it is stopped, in milliseconds (0:
+    /// never). It stays on call: the lobby lists it, and a match that wants it starts it again.
+    #[arg(long, env = "CARDROOM_BOT_IDLE_MS", default_value_t = 300_000)]
+    bot_idle_ms: u64,
 }
 
 impl HostedBotsArgs {
@@ -203,7 +207,13 @@ impl HostedBotsArgs {
             work: self.host_bots_dir.clone(),
             python: self.bot_python.clone(),
             limits,
+            idle: (self.bot_idle_ms > 0).then(|| Duration::from_millis(self.bot_idle_ms)),
         }
+    }
+
+    /// Where the submissions are unpacked.
+    pub(crate) fn dir(&self) -> &PathBuf {
+        &self.host_bots_dir
     }
 
     /// The runner's own socket in its directory, when nothing else names one.

@@ -4,6 +4,8 @@
 //!
 //! - The submitted bot plays rated sets at its submission's version (its SHA-256), with no key.
 //! - While the remote bot holds its turn (SIGSTOP), the hosted bot's cgroup is frozen.
+//! - Left unseated (its opponent gone), it is stopped and put on call; a match that wants it
+//!   starts it again.
 //! - A newer submission plays from its next match on.
 //! - A submitted bot that crashes on its first turn forfeits that match, its failure naming
 //!   its exit code, and is started again.
@@ -65,7 +67,8 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     let mut server = Reaped(
         Command::new(env!("CARGO_BIN_EXE_cardroom"))
             .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-            .args(["--admin-token", "T", "--host-bots", "--bot-python"])
+            .args(["--admin-token", "T", "--reconnect-grace-ms", "500", "--bot-idle-ms", "1500"])
+            .args(["--host-bots", "--bot-python"])
             .arg(&python)
             .arg("--host-bots-dir")
             .arg(dir.path().join("hosted"))
@@ -95,7 +98,7 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     let v1 = version_in(&first);
     let random = example_bot("random");
     let args = ["--server", &url, "--lobby", "ben", "--key", &ben, "--matches", "0"];
-    let ben_bot = StockBot::start("random as ben", &random, &args);
+    let mut ben_bot = StockBot::start("random as ben", &random, &args);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
@@ -138,6 +141,12 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
             frozen.then_some(())
         })
         .await;
+
+        // Ben goes away: ann, unseated, is stopped while idle, on call. Back, ben wants a
+        // match, which starts her again.
+        let back = || StockBot::start("random as ben, back", &random, &args);
+        ben_bot =
+            support::idle_then_woken(store.as_ref(), ladder, pid, &log_path, ben_bot, back).await;
 
         // A newer submission plays from its next match on.
         let second = bots(&[

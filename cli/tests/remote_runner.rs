@@ -8,6 +8,8 @@
 //! - While the other seat holds its turn (SIGSTOP), the hosted bot's cgroup, on the runner's
 //!   side, is frozen.
 //! - What it prints in a match is kept with that match, for its author.
+//! - Left unseated (its opponent gone), it is stopped and put on call (`OnCall`); a match that
+//!   wants it starts it again.
 //! - A newer submission that crashes forfeits its match, the failure naming its exit code and
 //!   carrying its output.
 //! - A revoked bot is stopped; SIGTERM stops the runner, no bot left behind.
@@ -69,7 +71,7 @@ fn a_runner_elsewhere_hosts_submitted_bots_frozen_off_turn_with_their_output_kep
         &store_url,
         &ladder_path,
         &dir.path().join("records"),
-        &["--admin-token", "T"],
+        &["--admin-token", "T", "--reconnect-grace-ms", "500"],
     );
     let url = format!("http://{address}");
     let hosted_dir = dir.path().join("runner");
@@ -79,7 +81,8 @@ fn a_runner_elsewhere_hosts_submitted_bots_frozen_off_turn_with_their_output_kep
             .args(["runner", "--server", &url, "--admin-token", token, "--bot-python"])
             .arg(&python)
             .arg("--host-bots-dir")
-            .arg(&hosted_dir);
+            .arg(&hosted_dir)
+            .args(["--bot-idle-ms", "1500"]);
         command
     };
 
@@ -105,7 +108,7 @@ fn a_runner_elsewhere_hosts_submitted_bots_frozen_off_turn_with_their_output_kep
     assert!(socket.starts_with("unix:"), "{announced}");
     let random = example_bot("random");
     let args = ["--server", &url, "--lobby", "ben", "--key", &ben, "--matches", "0"];
-    let ben_bot = StockBot::start("random as ben", &random, &args);
+    let mut ben_bot = StockBot::start("random as ben", &random, &args);
 
     // The runner's socket is its own bots' alone: a stock bot there is refused, and stops.
     let intruder = StockBot::start(
@@ -149,6 +152,12 @@ fn a_runner_elsewhere_hosts_submitted_bots_frozen_off_turn_with_their_output_kep
         // What she printed in a match is kept with it, for her author.
         let output = support::failure_output(store.as_ref(), ladder, ann_id).await;
         assert!(output.contains("thinking aloud at turn"), "{output}");
+
+        // Ben goes away: ann, unseated, is stopped while idle, on call. Back, ben wants a
+        // match, which starts her again.
+        let back = || StockBot::start("random as ben, back", &random, &args);
+        ben_bot =
+            support::idle_then_woken(store.as_ref(), ladder, pid, &log_path, ben_bot, back).await;
 
         // A crash on the first turn: the match's failure says how the process ended.
         submit(dir.path(), "crasher", CRASHING_BOT, &url, ["--admin-token", "T"]);

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::Arc;
 
 use cardroom_games::GameKind;
 use cardroom_proto::pb;
@@ -149,6 +150,43 @@ impl Started {
     }
 }
 
+/// A hosted bot on call ([`Host::go_on_call`]): listed in the lobby while its process is
+/// stopped. Dropping it takes the bot off call, unless it has joined again meanwhile.
+pub struct OnCall {
+    registry: Registry,
+    name: String,
+    id: u64,
+    wake: Arc<tokio::sync::Notify>,
+}
+
+impl OnCall {
+    pub(crate) fn start(registry: &Registry, name: &str) -> Option<OnCall> {
+        let status = Status::unavailable(format!(
+            "{} was idle: its runner stops it, and starts it again when a match wants it",
+            cardroom_store::Echo(name)
+        ));
+        let (id, wake) = registry.go_on_call(name, &status)?;
+        Some(OnCall { registry: registry.clone(), name: name.to_owned(), id, wake })
+    }
+
+    /// Resolves once a match wants the bot (at once if one did since it went on call).
+    pub async fn woken(&self) {
+        self.wake.notified().await;
+    }
+}
+
+impl std::fmt::Debug for OnCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnCall").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl Drop for OnCall {
+    fn drop(&mut self) {
+        self.registry.off_call(&self.name, self.id);
+    }
+}
+
 impl Host {
     /// Files a hosted bot the runner started, whose processes are in the freezer cgroup named
     /// `cgroup`: its streams over the Unix socket are that bot's, without a key, until the
@@ -176,8 +214,16 @@ impl Host {
         waiting + self.registry.end_seats(name, reason, Some(output))
     }
 
+    /// Puts the hosted bot `name` on call, unless it holds a seat in a running match here: its
+    /// runner stops it while idle, and starts it again when [`OnCall::woken`] says a match
+    /// wants it. Its streams waiting in the lobby end (UNAVAILABLE); the lobby lists it as one
+    /// stream waiting until it joins again or the [`OnCall`] is dropped.
+    pub fn go_on_call(&self, name: &str) -> Option<OnCall> {
+        OnCall::start(&self.registry, name)
+    }
+
     /// Every name waiting in the lobby now, with how many of its streams wait (a bot that
-    /// plays several matches at once waits on several).
+    /// plays several matches at once waits on several); a hosted bot on call counts one.
     pub fn lobby(&self) -> HashMap<String, usize> {
         self.registry.lobby_waiting()
     }

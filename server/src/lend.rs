@@ -56,6 +56,10 @@ const LEND_TIMEOUT: Duration = Duration::from_secs(3);
 /// waits there as the call comes.
 const LEND_WAIT: Duration = Duration::from_secs(1);
 
+/// How long a lender waits for a hosted bot on call to arrive once woken: within the
+/// borrower's [`LEND_TIMEOUT`].
+const ON_CALL_WAIT: Duration = Duration::from_millis(2_500);
+
 /// A bot's stream set aside in the lobby for a `Lend`: handed over by its waiter.
 pub(crate) struct Lent {
     pub(crate) joining: Joining,
@@ -99,14 +103,22 @@ impl Nodes for Lending {
         // The borrower saw the bot waiting in this node's last heartbeat: it may be between two
         // matches, about to join again. It is waited for, a little.
         let mut arrivals = self.registry.lobby_arrivals();
-        let waited = tokio::time::Instant::now() + LEND_WAIT;
+        let asked = tokio::time::Instant::now();
+        let mut waited = asked + LEND_WAIT;
         let (handover, account) = loop {
             match self.registry.lend(&name) {
                 Ok(found) => break found,
-                Err(status) => match tokio::time::timeout_at(waited, arrivals.changed()).await {
-                    Ok(Ok(())) => {}
-                    _ => return Err(status),
-                },
+                Err(status) => {
+                    // A hosted bot on call was woken (UNAVAILABLE): its runner starts it,
+                    // which takes longer than a bot between two matches.
+                    if status.code() == tonic::Code::Unavailable {
+                        waited = asked + ON_CALL_WAIT;
+                    }
+                    match tokio::time::timeout_at(waited, arrivals.changed()).await {
+                        Ok(Ok(())) => {}
+                        _ => return Err(status),
+                    }
+                }
             }
         };
         let lent = tokio::time::timeout(LEND_TIMEOUT, handover).await;

@@ -53,8 +53,8 @@ pub use config::Config;
 pub use elsewhere::PROXIED_METADATA;
 pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, HostedSeatFrom, LadderCommand,
-    LadderControl, LadderControlError, LadderSummary, Lender, MAX_FAILURES_KEPT, ResumedBot,
-    Started,
+    LadderControl, LadderControlError, LadderSummary, Lender, MAX_FAILURES_KEPT, OnCall,
+    ResumedBot, Started,
 };
 pub use metrics::ServerMetrics;
 #[cfg(unix)]

@@ -109,6 +109,24 @@ struct State {
     queues: HashMap<(i32, String, u32), Vec<Waiting>>,
     /// Bots waiting for an organizer to seat them, by lobby name, oldest first.
     lobby: HashMap<String, Vec<Waiting>>,
+    /// Hosted bots stopped while idle, by name: listed in the lobby, and woken when a match
+    /// wants them (`crate::host::OnCall`).
+    on_call: HashMap<String, OnCallEntry>,
+}
+
+/// A hosted bot on call: its runner's filing (a number of the registry's), its wake-up, and
+/// whether a match woke it (it is listed until it joins).
+struct OnCallEntry {
+    id: u64,
+    wake: Arc<tokio::sync::Notify>,
+    woken: bool,
+}
+
+impl OnCallEntry {
+    fn wake(&mut self) {
+        self.woken = true;
+        self.wake.notify_one();
+    }
 }
 
 struct Shared {
@@ -331,7 +349,9 @@ impl Registry {
                     config.max_matches
                 )));
             }
-            let lobby = take_from_lobby(&mut registry.lobby, &request.lobby_bots)?;
+            let registry = &mut *registry;
+            let lobby =
+                take_from_lobby(&mut registry.lobby, &mut registry.on_call, &request.lobby_bots)?;
             registry.running.insert(id.clone(), MatchHandle { commands: tx.clone() });
             registry.index.created(&id, listing::now_ms());
             for (seat, token) in tokens.iter().enumerate() {
@@ -474,6 +494,11 @@ impl Registry {
         let (reply, receiver) = oneshot::channel();
         {
             let mut registry = self.lock();
+            // A bot woken from its call has arrived. (A `Join` its process sent as it went on
+            // call leaves it there: the runner is stopping that process.)
+            if registry.on_call.get(&name).is_some_and(|entry| entry.woken) {
+                registry.on_call.remove(&name);
+            }
             let waiting = registry.lobby.entry(name).or_default();
             waiting.retain(|w| !w.reply.is_closed());
             waiting.push(Waiting { id, account, reply });
@@ -503,6 +528,13 @@ impl Registry {
         });
         registry.lobby.retain(|_, waiting| !waiting.is_empty());
         lent.ok_or_else(|| {
+            if let Some(on_call) = registry.on_call.get_mut(name) {
+                on_call.wake();
+                return Status::unavailable(format!(
+                    "{} is on call on this node: its runner is starting it",
+                    cardroom_store::Echo(name)
+                ));
+            }
             Status::failed_precondition(format!(
                 "no stream of {} waits in this node's lobby",
                 cardroom_store::Echo(name)
@@ -528,16 +560,60 @@ impl Registry {
     }
 
     /// Every lobby name with live waiters, and how many.
+    /// Hosted bots on call count as one stream each: a match that seats one wakes it.
     pub(crate) fn lobby_waiting(&self) -> HashMap<String, usize> {
         let registry = self.lock();
-        registry
+        let mut waiting: HashMap<String, usize> = registry
             .lobby
             .iter()
             .map(|(name, waiting)| {
                 (name.clone(), waiting.iter().filter(|w| !w.reply.is_closed()).count())
             })
             .filter(|&(_, live)| live > 0)
-            .collect()
+            .collect();
+        for name in registry.on_call.keys() {
+            waiting.entry(name.clone()).or_insert(1);
+        }
+        waiting
+    }
+
+    /// Puts the hosted bot `name` on call, unless it holds a seat in a running match: its
+    /// streams waiting in the lobby end with `status`, and the lobby lists it until it arrives
+    /// again or [`Registry::off_call`]. A match that wants it, here or lent, notifies the
+    /// returned wake-up. Returns the filing's number too.
+    pub(crate) fn go_on_call(
+        &self,
+        name: &str,
+        status: &Status,
+    ) -> Option<(u64, Arc<tokio::sync::Notify>)> {
+        let id = self.next_id();
+        let wake = Arc::new(tokio::sync::Notify::new());
+        let waiters = {
+            let mut registry = self.lock();
+            let playing = registry.tokens.values().any(|seat| {
+                seat.holder.as_deref() == Some(name)
+                    && registry.running.contains_key(&seat.match_id)
+            });
+            if playing {
+                return None;
+            }
+            let waiters = registry.lobby.remove(name).unwrap_or_default();
+            let entry = OnCallEntry { id, wake: Arc::clone(&wake), woken: false };
+            registry.on_call.insert(name.to_owned(), entry);
+            waiters
+        };
+        for waiter in waiters {
+            let _ = waiter.reply.send(Err(status.clone()));
+        }
+        Some((id, wake))
+    }
+
+    /// Takes the hosted bot `name` off call, if the filing `id` still holds it.
+    pub(crate) fn off_call(&self, name: &str, id: u64) {
+        let mut registry = self.lock();
+        if registry.on_call.get(name).is_some_and(|entry| entry.id == id) {
+            registry.on_call.remove(name);
+        }
     }
 
     /// Ends everything the registered bot `account` holds, its key revoked or replaced: its
@@ -824,6 +900,7 @@ fn write_record(dir: &Path, path: &Path, record: &AnyRecord) -> std::io::Result<
 /// fills itself), or none at all if any name has nobody waiting.
 fn take_from_lobby(
     lobby: &mut HashMap<String, Vec<Waiting>>,
+    on_call: &mut HashMap<String, OnCallEntry>,
     names: &[String],
 ) -> Result<Vec<(usize, Waiting)>, Status> {
     let mut wanted: HashMap<&str, usize> = HashMap::new();
@@ -836,6 +913,14 @@ fn take_from_lobby(
             waiting.len()
         });
         if waiting < *count {
+            if let Some(on_call) = on_call.get_mut(*name) {
+                // Its runner starts it: the match waits for it to join.
+                on_call.wake();
+                return Err(Status::failed_precondition(format!(
+                    "{} is on call: its runner is starting it",
+                    cardroom_store::Echo(name)
+                )));
+            }
             return Err(Status::failed_precondition(format!(
                 "{count} seat(s) for {} but {waiting} bot(s) of that name wait in the lobby",
                 cardroom_store::Echo(name)

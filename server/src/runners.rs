@@ -21,6 +21,7 @@ use tonic::{Request, Response, Status};
 use tracing::info;
 
 use crate::accounts::{account_status, store_status};
+use crate::host::OnCall;
 use crate::registry::Registry;
 use crate::service::Boxed;
 use crate::submissions::to_pb;
@@ -177,6 +178,36 @@ impl Runners for RunnersService {
             )));
         }
         Ok(Response::new(pb::KeepHostedOutputResponse {}))
+    }
+
+    type OnCallStream = Boxed<pb::OnCallUpdate>;
+
+    async fn on_call(
+        &self,
+        request: Request<pb::OnCallRequest>,
+    ) -> Result<Response<Self::OnCallStream>, Status> {
+        self.admitted(&request)?;
+        let bot = request.into_inner().bot;
+        let on_call = OnCall::start(&self.registry, &bot).ok_or_else(|| {
+            Status::failed_precondition(format!(
+                "{} holds a seat in a running match here: it is not idle",
+                Echo(&bot)
+            ))
+        })?;
+        let (tx, rx) = mpsc::channel(2);
+        let _ = tx.try_send(Ok(pb::OnCallUpdate { woken: false }));
+        tokio::spawn(async move {
+            tokio::select! {
+                () = on_call.woken() => {
+                    let _ = tx.send(Ok(pb::OnCallUpdate { woken: true })).await;
+                }
+                () = tx.closed() => return,
+            }
+            // On call until it joins again or its runner ends the call.
+            tx.closed().await;
+            drop(on_call);
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 }
 

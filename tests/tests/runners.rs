@@ -6,10 +6,11 @@
 
 use std::sync::Arc;
 
+use cardroom_games::GameKind;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_proto::pb::runners_client::RunnersClient;
-use cardroom_server::{Config, HOSTED_METADATA};
+use cardroom_server::{Config, HOSTED_METADATA, HostedMatch, HostedSeatFrom};
 use cardroom_store::testing::{Item, archive};
 use cardroom_store::{Accounts, ArchiveLimits, SqliteStore, Store, SubmittedBy, sha256_hex};
 use cardroom_tests::{TestServer, eventually};
@@ -175,5 +176,71 @@ async fn a_server_without_an_admin_token_hosts_no_runners_bots() {
     assert_refused("no admin token", listed, Code::FailedPrecondition, "anyone could play");
     let played = play_as(channel, "alice", "alice", Some("any")).await;
     assert_refused("no admin token", played, Code::FailedPrecondition, "anyone could play");
+    server.stop().await.unwrap();
+}
+
+/// A hosted match of alice and bob, each waiting in this node's lobby.
+fn duel() -> HostedMatch {
+    HostedMatch {
+        game: GameKind::TwentyTwo,
+        options_json: String::new(),
+        seed: 1,
+        seats: vec![HostedSeatFrom::here("alice"), HostedSeatFrom::here("bob")],
+        move_ms: 0,
+        bank_ms: 0,
+        max_bad_replies: 0,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_on_call_stays_listed_is_woken_by_a_match_that_wants_it_and_arrives_again() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let accounts = Accounts::new(Arc::clone(&store));
+    accounts.register("alice").await.unwrap();
+    accounts.register("bob").await.unwrap();
+    let server = cardroom_server::Server::new(Config {
+        admin_token: Some(ADMIN.into()),
+        accounts: Some(accounts),
+        ..Config::default()
+    });
+    let host = server.host();
+    let server = TestServer::serve(server).await;
+    let channel = server.channel().await;
+    let mut runners = RunnersClient::new(channel.clone());
+    let (_alice, mut waiting) =
+        play_as(channel.clone(), "alice", "alice", Some(ADMIN)).await.unwrap();
+    eventually("alice waits", || async { host.lobby().contains_key("alice").then_some(()) }).await;
+
+    // Her runner puts her on call: her waiting stream ends, and the lobby still lists her.
+    let on_call = |bot: &str| with(pb::OnCallRequest { bot: bot.into() }, Some(ADMIN));
+    let refused = runners.on_call(with(pb::OnCallRequest { bot: "alice".into() }, None)).await;
+    assert_refused("no token", refused, Code::Unauthenticated, "needs its admin token");
+    let mut call = runners.on_call(on_call("alice")).await.unwrap().into_inner();
+    assert_eq!(call.message().await.unwrap(), Some(pb::OnCallUpdate { woken: false }));
+    let ended = waiting.message().await.unwrap_err();
+    assert_eq!(ended.code(), Code::Unavailable);
+    assert!(ended.message().contains("was idle"), "{ended:?}");
+    assert_eq!(host.lobby().get("alice"), Some(&1), "listed while on call");
+
+    // A match that wants her wakes her, and waits for her to join.
+    let (_bob, _bob_waiting) = play_as(channel.clone(), "bob", "bob", Some(ADMIN)).await.unwrap();
+    eventually("bob waits", || async { host.lobby().contains_key("bob").then_some(()) }).await;
+    let not_yet = host.start(duel()).await.map(|started| started.match_id);
+    assert!(format!("{not_yet:?}").contains("on call"), "{not_yet:?}");
+    assert_eq!(call.message().await.unwrap(), Some(pb::OnCallUpdate { woken: true }));
+    assert_eq!(host.lobby().get("alice"), Some(&1), "listed until she arrives");
+    let (_alice, _alice_waiting) =
+        play_as(channel.clone(), "alice", "alice", Some(ADMIN)).await.unwrap();
+    let started =
+        eventually("the match, once she has arrived", || async { host.start(duel()).await.ok() })
+            .await;
+
+    // Once she has arrived, her call (still open) lists her no more; playing, she cannot go on
+    // call.
+    assert!(!host.lobby().contains_key("alice"), "seated, she waits nowhere");
+    drop(call);
+    let refused = runners.on_call(on_call("alice")).await;
+    assert_refused("a bot in a match", refused, Code::FailedPrecondition, "not idle");
+    drop(started);
     server.stop().await.unwrap();
 }

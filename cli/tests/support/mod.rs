@@ -372,3 +372,34 @@ pub(crate) async fn versions_played(
         .filter_map(|s| s.version.clone())
         .collect()
 }
+
+/// Stops `opponent`, the only opponent of the hosted bot that the runner `pid` runs, and checks
+/// that the bot, unseated, is stopped while idle. Then starts the opponent again (`back`) and
+/// checks that the ladder plays on, the bot woken from its call. The runner's log at `log`
+/// says both. Returns the opponent, back.
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) async fn idle_then_woken(
+    store: &dyn cardroom_store::Store,
+    ladder: cardroom_store::LadderId,
+    pid: u32,
+    log: &std::path::Path,
+    opponent: StockBot,
+    back: impl FnOnce() -> StockBot,
+) -> StockBot {
+    drop(opponent);
+    eventually("the hosted bot stopped while idle", || async {
+        freezer_states(pid).is_empty().then_some(())
+    })
+    .await;
+    let rated = store.rated_sets(ladder).await.expect("the store answers").len();
+    let opponent = back();
+    eventually("the hosted bot woken, playing again", || async {
+        let now = store.rated_sets(ladder).await.expect("the store answers").len();
+        (now > rated).then_some(())
+    })
+    .await;
+    let log = std::fs::read_to_string(log).expect("the runner's log");
+    assert!(log.contains("stopped while idle: on call"), "the runner's log says so");
+    assert!(log.contains("woken: a match wants it"), "the runner's log says so");
+    opponent
+}
