@@ -367,18 +367,36 @@ impl HostedLadders {
     /// Starts `ladder`'s task unless it runs already (then it reads its new file).
     async fn run(&self, ladder: Ladder) -> Result<(), HostedError> {
         let name = ladder.spec.name.clone();
-        if let Some(status) = self.ladders().get(&name) {
-            // Running already: it picks up its new file through its status channel.
-            status.send_modify(|_| {});
+        if self.shared.stopping.is_cancelled() {
+            // The node is stopping: nothing starts.
             return Ok(());
         }
         let (status_tx, status) = watch::channel(ladder.status);
+        {
+            // Checked and taken at once: two callers (an open and the heartbeat's look at the
+            // store) never start two tasks for one ladder.
+            let mut ladders = self.ladders();
+            if let Some(running) = ladders.get(&name) {
+                // Running already: it picks up its new file through its status channel.
+                running.send_modify(|_| {});
+                return Ok(());
+            }
+            ladders.insert(name.clone(), status_tx.clone());
+        }
         let (store, id) = (Arc::clone(&self.shared.store), ladder.id);
-        let runner = Runner::load(Arc::clone(&self.shared), ladder, status).await?;
-        self.ladders().insert(name.clone(), status_tx);
+        let runner = match Runner::load(Arc::clone(&self.shared), ladder, status).await {
+            Ok(runner) => runner,
+            Err(error) => {
+                self.forget(&name, &status_tx);
+                return Err(error);
+            }
+        };
         self.shared.metrics.ladder_started(&name);
+        let hosted = self.clone();
         self.shared.tasks.spawn(async move {
             runner.run().await;
+            // A ladder reopened later gets a task of its own.
+            hosted.forget(&name, &status_tx);
             // A standby may lead the ladder again once it is reopened.
             if let Err(error) = store.resign(id).await {
                 warn!(ladder = %name, cause = %error, "the ladder's leadership was not given up");
@@ -386,6 +404,14 @@ impl HostedLadders {
             info!(ladder = %name, "ladder task ended");
         });
         Ok(())
+    }
+
+    /// Forgets the task of `name` whose status sender is `sender`, if it is still the one.
+    fn forget(&self, name: &str, sender: &watch::Sender<LadderStatus>) {
+        let mut ladders = self.ladders();
+        if ladders.get(name).is_some_and(|running| running.same_channel(sender)) {
+            ladders.remove(name);
+        }
     }
 
     fn ladders(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<LadderStatus>>> {
@@ -624,6 +650,12 @@ impl Runner {
         self.on_rated().await;
         let stopping = self.shared.stopping.clone();
         loop {
+            // A status set since the last look comes with the file it was set with (a resume
+            // may carry a grown file): read it before stepping on it.
+            if self.status.has_changed().unwrap_or(false) {
+                self.reload_file().await;
+                self.reload_pauses().await;
+            }
             let status = *self.status.borrow_and_update();
             let stopped = stopping.is_cancelled();
             if (status == LadderStatus::Closed || stopped) && self.running == 0 {
