@@ -18,7 +18,7 @@ pub(crate) struct StoreArg {
 }
 
 impl StoreArg {
-    async fn accounts(&self) -> anyhow::Result<Accounts> {
+    pub(crate) async fn accounts(&self) -> anyhow::Result<Accounts> {
         let store = cardroom_store::open(&self.store)
             .await
             .with_context(|| format!("opening the store {}", self.store))?;

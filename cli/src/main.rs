@@ -3,6 +3,7 @@
 
 mod accounts;
 mod arena;
+mod authors;
 mod bots;
 mod demo;
 mod gin;
@@ -53,6 +54,10 @@ enum Command {
     /// bot's code and list its submissions.
     #[command(subcommand)]
     Bots(accounts::BotsCommand),
+    /// Authors, the people who own bots: the organizer issues invite codes on the store; an
+    /// author joins with one and manages their own bots through the server with their token.
+    #[command(subcommand)]
+    Authors(authors::AuthorsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings, or with --text each turn as its seat read it. A bad record names its first
     /// illegal action.
@@ -98,6 +103,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::serve(*args),
         Command::Runner(args) => runner::run(*args),
         Command::Bots(command) => accounts::run_command(command, &mut out),
+        Command::Authors(command) => authors::run_command(command, &mut out),
         Command::Replay { file, json: _, text: true } => replay::replay_text(&file, &mut out),
         Command::Replay { file, json, text: false } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),

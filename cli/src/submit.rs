@@ -39,6 +39,9 @@ pub(crate) struct SubmitArgs {
     /// given).
     #[arg(long, env = "CARDROOM_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
+    /// The bot's author's token (`cardroom authors join`): its author submits with it.
+    #[arg(long, env = "CARDROOM_AUTHOR_TOKEN", hide_env_values = true)]
+    author_token: Option<String>,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -74,7 +77,7 @@ fn archive(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// `cardroom bots submit NAME PATH --run CMD…`.
 pub(crate) async fn submit(args: SubmitArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let SubmitArgs { name, path, run, argv: words, key, admin_token, server } = args;
+    let SubmitArgs { name, path, run, argv: words, key, admin_token, author_token, server } = args;
     let bytes = archive(&path)?;
     let mut chunks: Vec<pb::SubmitBotChunk> = bytes
         .chunks(CHUNK_BYTES)
@@ -86,11 +89,12 @@ pub(crate) async fn submit(args: SubmitArgs, out: &mut dyn Write) -> anyhow::Res
     chunks[0].bot = name;
     chunks[0].run = argv(run, words);
     let stream = tokio_stream::iter(chunks);
-    let request = match (&key, &admin_token) {
-        (Some(key), _) => with_bearer(stream, key, "a bot's key")?,
-        (None, Some(token)) => with_bearer(stream, token, "the admin token")?,
+    let request = match (&key, &author_token, &admin_token) {
+        (Some(key), _, _) => with_bearer(stream, key, "a bot's key")?,
+        (None, Some(token), _) => with_bearer(stream, token, "the author's token")?,
+        (None, None, Some(token)) => with_bearer(stream, token, "the admin token")?,
         // The server answers UNAUTHENTICATED, and that is what is printed.
-        (None, None) => tonic::Request::new(stream),
+        (None, None, None) => tonic::Request::new(stream),
     };
     let submitted = answer("SubmitBot", server.client()?.submit_bot(request).await)?;
     let s = submitted.submission.context("SubmitBot answered no submission")?;
@@ -115,6 +119,7 @@ pub(crate) async fn list(args: SubmissionsArgs, out: &mut dyn Write) -> anyhow::
         let by = match pb::SubmittedBy::try_from(s.submitted_by) {
             Ok(pb::SubmittedBy::Admin) => "admin",
             Ok(pb::SubmittedBy::Bot) => "bot",
+            Ok(pb::SubmittedBy::Author) => "author",
             _ => "?",
         };
         vec![

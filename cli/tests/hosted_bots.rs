@@ -82,7 +82,7 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
             .spawn()
             .unwrap(),
     );
-    let (url, pages) = addresses(&mut server);
+    let (url, pages) = support::addresses(&mut server);
     // Ann is submitted by her author, with her key; ben plays from outside.
     let first = bots(&[
         "submit",
@@ -109,7 +109,7 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
         .await;
         let ann_id = store.bot_credential("ann").await.unwrap().unwrap().account.id;
         // The ladder's page says how its bots are hosted, and its clock.
-        let page = get(&pages, "/ladders/duel");
+        let page = support::get(&pages, "/ladders/duel");
         assert!(page.contains("Clock: 2000 ms a move and a bank of 30000 ms a seat."), "{page}");
         assert!(page.contains("256 MiB of memory"), "{page}");
         assert!(page.contains("frozen while its seat is not to act"), "{page}");
@@ -217,31 +217,4 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     });
     support::stop_gracefully(&mut server);
     assert_eq!(support::hosted_cgroups(server.id()), Vec::<String>::new(), "no bot is left");
-}
-
-/// The server's gRPC URL and its pages' address, from the lines it prints on stdout (the
-/// gRPC port, the Unix socket of its hosted bots, the pages).
-fn addresses(server: &mut std::process::Child) -> (String, String) {
-    use std::io::BufRead as _;
-    let lines = std::io::BufReader::new(server.stdout.take().unwrap()).lines();
-    let (mut url, mut pages) = (None, None);
-    for line in lines.map(Result::unwrap) {
-        if let Some(address) = line.strip_prefix("cardroom listening on 127.0.0.1:") {
-            url = Some(format!("http://127.0.0.1:{address}"));
-        } else if let Some(address) = line.strip_prefix("cardroom pages on http://") {
-            pages = Some(address.to_owned());
-            break;
-        }
-    }
-    (url.unwrap(), pages.unwrap())
-}
-
-/// The whole HTTP/1.0 answer to `GET path` from the pages at `address`.
-fn get(address: &str, path: &str) -> String {
-    use std::io::{Read as _, Write as _};
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: {address}\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer
 }

@@ -74,6 +74,19 @@ pub fn fair_table(
     sets: &[u64],
     table: usize,
 ) -> Option<Vec<usize>> {
+    fair_table_apart(pairs, open, now, sets, table, &|_, _| false)
+}
+
+/// [`fair_table`], where no two bots that `apart` names ever share a table (two bots of one
+/// author, say): such a pair is never the open pair played, nor a partner, nor filled in.
+pub fn fair_table_apart(
+    pairs: &PairTable,
+    open: &[(usize, usize, f64)],
+    now: &[BotNow],
+    sets: &[u64],
+    table: usize,
+    apart: &dyn Fn(usize, usize) -> bool,
+) -> Option<Vec<usize>> {
     let mut present: Vec<u64> =
         (0..now.len()).filter(|&bot| now[bot] != BotNow::Away).map(|bot| sets[bot]).collect();
     if table < 2 || present.len() < table {
@@ -91,7 +104,7 @@ pub fn fair_table(
     let open: Vec<(usize, usize, f64)> = open
         .iter()
         .copied()
-        .filter(|&(a, b, _)| now[a] != BotNow::Away && now[b] != BotNow::Away)
+        .filter(|&(a, b, _)| now[a] != BotNow::Away && now[b] != BotNow::Away && !apart(a, b))
         .collect();
     let open = &open[..];
     let seatable: Vec<usize> = (0..now.len())
@@ -124,7 +137,8 @@ pub fn fair_table(
         seatable
             .iter()
             .copied()
-            .filter(|&other| other != behind && (spent_too || !spent(behind, other)))
+            .filter(|&other| other != behind && !apart(behind, other))
+            .filter(|&other| spent_too || !spent(behind, other))
             .min_by(|&x, &y| {
                 certainty(x)
                     .total_cmp(&certainty(y))
@@ -136,15 +150,19 @@ pub fn fair_table(
     };
     let partner = (sets[behind] as f64) < FAIR_SHARE * median || open.is_empty();
     let partner = partner.then(|| partner_of_behind(false));
+    let fill = |seated: Vec<usize>| {
+        let filled = fill(pairs, &is_open, apart, now, sets, &seatable, seated, table);
+        (filled.len() == table).then_some(filled)
+    };
     if let Some(partner) = partner.flatten() {
-        return Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table));
+        return fill(vec![behind, partner]);
     }
     let least_certain = open
         .iter()
         .filter(|&&(a, b, _)| seatable.contains(&a) && seatable.contains(&b))
         .min_by(|x, y| x.2.total_cmp(&y.2));
     if let Some(&(a, b, _)) = least_certain {
-        return Some(fill(pairs, &is_open, now, sets, &seatable, vec![a, b], table));
+        return fill(vec![a, b]);
     }
     // No open pair can be seated. One with a bot held for a table already planned is played
     // once that table ends: nothing is planned meanwhile (no filler). One whose bots are only
@@ -155,15 +173,17 @@ pub fn fair_table(
         return None;
     }
     let partner = partner_of_behind(true)?;
-    Some(fill(pairs, &is_open, now, sets, &seatable, vec![behind, partner], table))
+    fill(vec![behind, partner])
 }
 
-/// `seated`, filled to `table` seats from `seatable`: each seat to the bot that adds the most
-/// open pairs, then a free bot, then the fewest samples with the bots seated, then the fewest
-/// sets, then the lowest index.
+/// `seated`, filled to `table` seats from `seatable` (none `apart` from a bot seated): each
+/// seat to the bot that adds the most open pairs, then a free bot, then the fewest samples
+/// with the bots seated, then the fewest sets, then the lowest index. Short if too few may sit.
+#[allow(clippy::too_many_arguments, reason = "the schedule's state, passed whole")]
 fn fill(
     pairs: &PairTable,
     is_open: &dyn Fn(usize, usize) -> bool,
+    apart: &dyn Fn(usize, usize) -> bool,
     now: &[BotNow],
     sets: &[u64],
     seatable: &[usize],
@@ -171,7 +191,8 @@ fn fill(
     table: usize,
 ) -> Vec<usize> {
     while seated.len() < table {
-        let next = seatable.iter().copied().filter(|c| !seated.contains(c)).min_by_key(|&c| {
+        let may_sit = |c: &usize| !seated.contains(c) && seated.iter().all(|&s| !apart(*c, s));
+        let next = seatable.iter().copied().filter(may_sit).min_by_key(|&c| {
             let open = seated.iter().filter(|&&s| is_open(c, s)).count();
             let samples: u64 = seated.iter().map(|&s| u64::from(pairs.tally(c, s).n)).sum();
             (std::cmp::Reverse(open), now[c] != BotNow::Free, samples, sets[c], c)
@@ -256,5 +277,47 @@ mod tests {
         // Too few bots to seat.
         let now = [BotNow::Away, BotNow::Held, BotNow::Free, BotNow::Free, BotNow::Away];
         assert_eq!(fair_table(&pairs, &[], &now, &sets, 3), None);
+    }
+
+    /// Bots 0 and 1 are of one author, and 2 and 3 of another: over many random states of the
+    /// ladder, no table seats two of one author, and a table comes whenever one can be made.
+    #[test]
+    fn bots_kept_apart_never_share_a_table() {
+        use rand::{RngExt as _, SeedableRng as _};
+        let apart = |a: usize, b: usize| a / 2 == b / 2 && a < 4 && b < 4 && a != b;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        for _ in 0..2_000 {
+            let n = rng.random_range(4..8);
+            let table = rng.random_range(2..4);
+            let mut pairs = PairTable::new(n);
+            for _ in 0..rng.random_range(0..20) {
+                let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+                if a != b {
+                    pairs.add(a, b, 1.0, 0.0);
+                }
+            }
+            let open: Vec<(usize, usize, f64)> =
+                (0..n - 1).map(|a| (a, a + 1, rng.random_range(0.0..1.0))).collect();
+            let now: Vec<BotNow> = (0..n)
+                .map(|_| match rng.random_range(0..4) {
+                    0 => BotNow::Busy,
+                    1 => BotNow::Away,
+                    _ => BotNow::Free,
+                })
+                .collect();
+            let sets: Vec<u64> = (0..n).map(|_| rng.random_range(0..10)).collect();
+            if let Some(seated) = fair_table_apart(&pairs, &open, &now, &sets, table, &apart) {
+                assert_eq!(seated.len(), table, "{seated:?}");
+                for (i, &a) in seated.iter().enumerate() {
+                    assert!(seated[i + 1..].iter().all(|&b| !apart(a, b)), "{seated:?}");
+                }
+            }
+        }
+        // Four bots of two authors at tables of two: only the authors' cross pairs are played.
+        let pairs = PairTable::new(4);
+        let now = [BotNow::Free; 4];
+        let table = fair_table_apart(&pairs, &[(0, 1, 0.1)], &now, &[0; 4], 2, &apart);
+        let table = table.expect("a table of the two authors' bots");
+        assert!(table.iter().any(|&b| b < 2) && table.iter().any(|&b| b >= 2), "{table:?}");
     }
 }

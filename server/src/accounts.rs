@@ -3,7 +3,10 @@
 //! hashes live in `cardroom_store`.
 
 use cardroom_proto::pb;
-use cardroom_store::{AccountError, Accounts, AuthError, BotAccount, BotStatus, StoreError};
+use cardroom_store::{
+    AUTHOR_TOKEN_PREFIX, AccountError, Accounts, AuthError, Author, BotAccount, BotStatus, Echo,
+    InviteRefusal, StoreError,
+};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -177,13 +180,17 @@ pub(crate) fn auth_status(error: AuthError) -> Status {
 pub(crate) fn account_status(error: AccountError) -> Status {
     match error {
         AccountError::BadName { .. } => Status::invalid_argument(error.to_string()),
+        AccountError::NoSuchAuthor(_) => Status::not_found(error.to_string()),
+        AccountError::Store(StoreError::Invite(refusal)) => invite_status(refusal),
         AccountError::Store(error) => store_status(error),
     }
 }
 
 pub(crate) fn store_status(error: StoreError) -> Status {
     match error {
-        StoreError::NameTaken(_) => Status::already_exists(error.to_string()),
+        StoreError::NameTaken(_) | StoreError::AuthorNameTaken(_) => {
+            Status::already_exists(error.to_string())
+        }
         StoreError::NoSuchBot(_) => Status::not_found(error.to_string()),
         error => {
             warn!(cause = %error, "the store failed");
@@ -226,7 +233,86 @@ pub(crate) async fn account_to_pb(
             })
             .collect(),
         name: bot.name,
+        author: bot.author.unwrap_or_default(),
     })
+}
+
+/// An author on the wire.
+pub(crate) fn author_to_pb(author: &Author) -> pb::Author {
+    pb::Author { name: author.name.clone(), created_ms: author.created_ms }
+}
+
+/// An invite not redeemed: a code that is nobody's is no credential (UNAUTHENTICATED); one
+/// used or expired is refused (PERMISSION_DENIED).
+fn invite_status(refusal: InviteRefusal) -> Status {
+    match refusal {
+        InviteRefusal::Unknown => Status::unauthenticated(format!(
+            "{refusal}: ask the organizer for one (`cardroom authors invite`)"
+        )),
+        InviteRefusal::Used | InviteRefusal::Expired => Status::permission_denied(format!(
+            "{refusal}: ask the organizer for another (`cardroom authors invite`)"
+        )),
+    }
+}
+
+/// Who calls an account rpc: the organizer (the admin token), or an author (its token).
+pub(crate) enum Manager {
+    Admin,
+    Author(Author),
+}
+
+impl Manager {
+    /// PERMISSION_DENIED unless this caller manages `bot`: the organizer manages every bot, an
+    /// author their own.
+    pub(crate) fn may_manage(&self, bot: &BotAccount) -> Result<(), Status> {
+        match self {
+            Manager::Admin => Ok(()),
+            Manager::Author(author) if bot.author.as_deref() == Some(author.name.as_str()) => {
+                Ok(())
+            }
+            Manager::Author(author) => Err(Status::permission_denied(format!(
+                "{} is not a bot of {}: an author manages their own bots",
+                Echo(&bot.name),
+                Echo(&author.name)
+            ))),
+        }
+    }
+}
+
+/// The caller of an account rpc, and the accounts: an author by its token (`cra_…`), else the
+/// organizer by the admin token (a server without one serves the organizer no account rpc: one
+/// open to anyone would hand out keys). A token that is nobody's is UNAUTHENTICATED, counted
+/// by `throttle`.
+pub(crate) async fn manager<'a, T>(
+    config: &'a Config,
+    throttle: &AuthThrottle,
+    request: &tonic::Request<T>,
+) -> Result<(Manager, &'a Accounts), Status> {
+    let accounts = config.accounts.as_ref().ok_or_else(|| {
+        Status::failed_precondition(
+            "this server keeps no bot accounts: start it with --store sqlite:FILE",
+        )
+    })?;
+    if let Some(token) = bearer(request.metadata()).filter(|t| t.starts_with(AUTHOR_TOKEN_PREFIX)) {
+        let peer = PeerKey::of(request);
+        throttle.check(peer, None)?;
+        return match accounts.author_by_token(token).await.map_err(store_status)? {
+            Some(author) => Ok((Manager::Author(author), accounts)),
+            None => {
+                throttle.failed(peer, None);
+                Err(Status::unauthenticated("the author token presented is no author's"))
+            }
+        };
+    }
+    if config.admin_token.is_none() {
+        return Err(Status::failed_precondition(
+            "this server has no admin token (--admin-token), so it serves the organizer no \
+             account rpcs: manage its bots with `cardroom bots` on its store, or as an author \
+             with an author's token",
+        ));
+    }
+    check_admin(config, throttle, request)?;
+    Ok((Manager::Admin, accounts))
 }
 
 /// A key just issued, on the wire: the one time it is sent.

@@ -742,10 +742,15 @@ impl cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::RegisterBotRequest>,
     ) -> Result<Response<pb::IssuedBotKey>, Status> {
-        let accounts = self.accounts_admin(&request)?;
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
         let name = request.into_inner().name;
-        let issued = accounts.register(&name).await.map_err(accounts::account_status)?;
-        info!(bot = %issued.bot.name, "bot registered");
+        let issued = match &manager {
+            accounts::Manager::Admin => accounts.register(&name).await,
+            accounts::Manager::Author(author) => accounts.register_for(author, &name).await,
+        };
+        let issued = issued.map_err(accounts::account_status)?;
+        info!(bot = %issued.bot.name, author = ?issued.bot.author, "bot registered");
         Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
     }
 
@@ -770,8 +775,10 @@ impl cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::RevokeBotRequest>,
     ) -> Result<Response<pb::BotAccount>, Status> {
-        let accounts = self.accounts_admin(&request)?;
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
         let name = request.into_inner().name;
+        manager.may_manage(&accounts.get(&name).await.map_err(accounts::account_status)?)?;
         let bot = accounts.revoke(&name).await.map_err(accounts::account_status)?;
         info!(bot = %bot.name, "bot key revoked");
         accounts::revoked(&self.registry, &bot.name, &accounts::revoked_reason(&bot.name));
@@ -795,13 +802,47 @@ impl cardroom_server::Cardroom for Cardroom {
         &self,
         request: Request<pb::RotateBotKeyRequest>,
     ) -> Result<Response<pb::IssuedBotKey>, Status> {
-        let accounts = self.accounts_admin(&request)?;
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
         let name = request.into_inner().name;
+        manager.may_manage(&accounts.get(&name).await.map_err(accounts::account_status)?)?;
         let issued = accounts.rotate(&name).await.map_err(accounts::account_status)?;
         info!(bot = %issued.bot.name, "bot key rotated");
         let reason = accounts::replaced_reason(&issued.bot.name);
         accounts::revoked(&self.registry, &issued.bot.name, &reason);
         Ok(Response::new(accounts::issued_to_pb(accounts, issued).await?))
+    }
+
+    async fn join_as_author(
+        &self,
+        request: Request<pb::JoinAsAuthorRequest>,
+    ) -> Result<Response<pb::IssuedAuthorToken>, Status> {
+        let accounts = submissions::accounts(self.registry.config())?;
+        let peer = PeerKey::of(&request);
+        // A code is a credential: its failures count as a wrong key's do.
+        self.throttle.check(peer, None)?;
+        let pb::JoinAsAuthorRequest { code, name } = request.into_inner();
+        let joined = accounts.join(&code, &name).await.map_err(accounts::account_status);
+        let issued = self.counted(peer, None, joined)?;
+        info!(author = %issued.author.name, "author joined");
+        Ok(Response::new(pb::IssuedAuthorToken {
+            author: Some(accounts::author_to_pb(&issued.author)),
+            token: issued.token.expose().to_owned(),
+        }))
+    }
+
+    async fn get_author(
+        &self,
+        request: Request<pb::GetAuthorRequest>,
+    ) -> Result<Response<pb::AuthorProfile>, Status> {
+        let accounts = submissions::accounts(self.registry.config())?;
+        let name = request.into_inner().name;
+        let (author, owned) = accounts.author(&name).await.map_err(accounts::account_status)?;
+        let mut bots = Vec::with_capacity(owned.len());
+        for bot in owned {
+            bots.push(accounts::account_to_pb(accounts, bot).await?);
+        }
+        Ok(Response::new(pb::AuthorProfile { author: Some(accounts::author_to_pb(&author)), bots }))
     }
 
     async fn create_ladder(

@@ -110,8 +110,8 @@ async fn receive<'a>(
 }
 
 /// Who may submit for `name`: the organizer with the admin token, or the bot's author with
-/// its own active key. No credential, or one that is nobody's, is UNAUTHENTICATED; another
-/// bot's key PERMISSION_DENIED.
+/// its own active key or the author's token. No credential, or one that is nobody's, is
+/// UNAUTHENTICATED; another bot's key or author's token PERMISSION_DENIED.
 async fn submitter(
     accounts: &Accounts,
     config: &Config,
@@ -126,6 +126,14 @@ async fn submitter(
     })?;
     if config.admin_token.as_deref().is_some_and(|token| same_secret(credential, token)) {
         return Ok(SubmittedBy::Admin);
+    }
+    if credential.starts_with(cardroom_store::AUTHOR_TOKEN_PREFIX) {
+        let author = accounts.author_by_token(credential).await.map_err(store_status)?;
+        let author = author
+            .ok_or_else(|| Status::unauthenticated("the author token presented is no author's"))?;
+        let bot = accounts.get(name).await.map_err(account_status)?;
+        crate::accounts::Manager::Author(author).may_manage(&bot)?;
+        return Ok(SubmittedBy::Author);
     }
     accounts.authenticate(name, Some(credential), true).await.map_err(auth_status)?;
     Ok(SubmittedBy::Bot)
@@ -168,6 +176,7 @@ pub(crate) fn to_pb(bot: &str, submission: Submission) -> pb::Submission {
         submitted_by: match submission.submitted_by {
             SubmittedBy::Admin => pb::SubmittedBy::Admin,
             SubmittedBy::Bot => pb::SubmittedBy::Bot,
+            SubmittedBy::Author => pb::SubmittedBy::Author,
         } as i32,
         archive_kept: submission.archive_kept,
     }

@@ -9,7 +9,7 @@ use crate::Echo;
 use crate::archive::{ArchiveError, ArchiveLimits, check_archive};
 use crate::keys::{BotKey, KeyHash};
 use crate::submissions::{NewSubmission, Submission, Submitted, SubmittedBy};
-use crate::{BotAccount, BotId, BotVersions, Store, StoreError, StoreLatency};
+use crate::{Author, BotAccount, BotId, BotVersions, Store, StoreError, StoreLatency};
 
 /// The (bot, version) pairs an [`Accounts`] remembers having noted, at most.
 const MAX_NOTED: usize = 10_000;
@@ -51,14 +51,17 @@ impl BotName {
 /// Why an account operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
-    /// The name cannot be registered.
-    #[error("the bot name {} cannot be registered: {why}", Echo(name))]
+    /// The name cannot be registered (a bot's or an author's).
+    #[error("the name {} cannot be registered: {why}", Echo(name))]
     BadName {
         /// The name given.
         name: String,
         /// What is wrong with it.
         why: String,
     },
+    /// No author has this name.
+    #[error("no author named {}", Echo(.0))]
+    NoSuchAuthor(String),
     /// The store failed, or refused (a name taken, a bot unknown).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -175,6 +178,30 @@ pub struct IssuedKey {
     pub key: BotKey,
 }
 
+/// An author's token just issued, with the author: the only time the token is seen.
+#[derive(Debug)]
+pub struct IssuedAuthorToken {
+    /// The author.
+    pub author: Author,
+    /// Its token (`cra_…`).
+    pub token: BotKey,
+}
+
+/// An invite code just issued: the only time the code is seen.
+#[derive(Debug)]
+pub struct IssuedInvite {
+    /// The code (`cri_…`).
+    pub code: BotKey,
+    /// When it stops working, in milliseconds since the Unix epoch.
+    pub expires_ms: i64,
+}
+
+/// The prefix of an author's token.
+pub const AUTHOR_TOKEN_PREFIX: &str = "cra_";
+
+/// The prefix of an invite code.
+pub const INVITE_PREFIX: &str = "cri_";
+
 /// Bot accounts over a store: a cheap-to-clone handle.
 #[derive(Clone, Debug)]
 pub struct Accounts {
@@ -209,6 +236,48 @@ impl Accounts {
         let key = BotKey::generate();
         let bot = self.store.register_bot(name.as_str(), key.hash(), now_ms()).await?;
         Ok(IssuedKey { bot, key })
+    }
+
+    /// Registers `name` for `author`, who owns it, and issues its first key.
+    pub async fn register_for(
+        &self,
+        author: &Author,
+        name: &str,
+    ) -> Result<IssuedKey, AccountError> {
+        let name = BotName::parse(name)?;
+        let key = BotKey::generate();
+        let store = &self.store;
+        let bot = store.register_bot_of(name.as_str(), key.hash(), Some(author.id), now_ms());
+        Ok(IssuedKey { bot: bot.await?, key })
+    }
+
+    /// Issues an invite code, good for one author for `valid`.
+    pub async fn invite(&self, valid: std::time::Duration) -> Result<IssuedInvite, AccountError> {
+        let code = BotKey::with_prefix(INVITE_PREFIX);
+        let now = now_ms();
+        let expires_ms = now.saturating_add(i64::try_from(valid.as_millis()).unwrap_or(i64::MAX));
+        self.store.create_invite(code.hash(), now, expires_ms).await?;
+        Ok(IssuedInvite { code, expires_ms })
+    }
+
+    /// Redeems the invite `code` for a new author `name` (a bot name's characters), and issues
+    /// the author's token.
+    pub async fn join(&self, code: &str, name: &str) -> Result<IssuedAuthorToken, AccountError> {
+        let name = BotName::parse(name)?;
+        let token = BotKey::with_prefix(AUTHOR_TOKEN_PREFIX);
+        let redeemed =
+            self.store.redeem_invite(KeyHash::of(code), name.as_str(), token.hash(), now_ms());
+        Ok(IssuedAuthorToken { author: redeemed.await?, token })
+    }
+
+    /// The author whose token is `token`, if any.
+    pub async fn author_by_token(&self, token: &str) -> Result<Option<Author>, StoreError> {
+        self.store.author_by_token(&KeyHash::of(token)).await
+    }
+
+    /// The author `name` and its bots.
+    pub async fn author(&self, name: &str) -> Result<(Author, Vec<BotAccount>), AccountError> {
+        self.store.author(name).await?.ok_or_else(|| AccountError::NoSuchAuthor(name.to_owned()))
     }
 
     /// Issues `name` a new key; the old one stops working, and a revoked bot is active again.

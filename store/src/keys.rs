@@ -20,10 +20,16 @@ pub struct BotKey(String);
 impl BotKey {
     /// A new key: `crk_` and 32 random bytes in hex.
     pub fn generate() -> BotKey {
+        BotKey::with_prefix(PREFIX)
+    }
+
+    /// A new secret of another kind, as a bot's key is made: `prefix` (`cra_` an author's
+    /// token, `cri_` an invite code) and 32 random bytes in hex.
+    pub fn with_prefix(prefix: &str) -> BotKey {
         let mut bytes = [0u8; 32];
         // The OS generator failing is not recoverable for a service that issues credentials.
         getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
-        BotKey(format!("{PREFIX}{}", hex::encode(bytes)))
+        BotKey(format!("{prefix}{}", hex::encode(bytes)))
     }
 
     /// The key, to show its owner once.

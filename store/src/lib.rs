@@ -18,6 +18,7 @@
 
 mod accounts;
 mod archive;
+mod authors;
 mod echo;
 mod keys;
 mod ladders;
@@ -47,13 +48,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use accounts::{
-    AccountError, Accounts, AuthError, BotName, IssuedKey, MAX_NAME_BYTES, MAX_RUN_BYTES,
-    MAX_RUN_WORDS, SubmitError,
+    AUTHOR_TOKEN_PREFIX, AccountError, Accounts, AuthError, BotName, INVITE_PREFIX,
+    IssuedAuthorToken, IssuedInvite, IssuedKey, MAX_NAME_BYTES, MAX_RUN_BYTES, MAX_RUN_WORDS,
+    SubmitError,
 };
 pub use archive::{
     ArchiveError, ArchiveLimits, CheckedArchive, check_archive, pack_dir, sha256_hex,
     unpack_archive,
 };
+pub use authors::{Author, AuthorId, InviteRefusal};
 pub use echo::{ECHO_BYTES, Echo};
 pub use keys::{BotKey, KeyHash};
 pub use ladders::{
@@ -121,6 +124,8 @@ pub struct BotAccount {
     pub key_issued_ms: i64,
     /// When its key was revoked, while it is.
     pub revoked_ms: Option<i64>,
+    /// The author who owns it, if an author added it (the organizer's bots have none).
+    pub author: Option<String>,
 }
 
 /// A bot account with the hash of its key, for checking a key presented for it.
@@ -140,6 +145,7 @@ pub(crate) struct AccountRow {
     pub(crate) key_issued_ms: i64,
     pub(crate) revoked_ms: Option<i64>,
     pub(crate) key_hash: Option<Vec<u8>>,
+    pub(crate) author: Option<String>,
 }
 
 impl AccountRow {
@@ -152,6 +158,7 @@ impl AccountRow {
             created_ms: self.created_ms,
             key_issued_ms: self.key_issued_ms,
             revoked_ms: self.revoked_ms,
+            author: self.author,
         };
         // A revoked bot's hash is gone; a stored hash of another length matches no key.
         let key_hash = self.key_hash.as_deref().and_then(KeyHash::from_slice);
@@ -228,6 +235,12 @@ pub enum StoreError {
     /// No bot of this name is registered.
     #[error("no bot named {} is registered", Echo(.0))]
     NoSuchBot(String),
+    /// An invite code was not redeemed.
+    #[error("{0}")]
+    Invite(InviteRefusal),
+    /// An author of this name exists already.
+    #[error("an author named {} exists already", Echo(.0))]
+    AuthorNameTaken(String),
     /// The store's address is not one this build opens.
     #[error(
         "the store {0:?} is not one cardroom opens: give sqlite:FILE (or sqlite::memory: for a store that \
@@ -314,7 +327,45 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         name: &str,
         key_hash: KeyHash,
         now_ms: i64,
+    ) -> Result<BotAccount, StoreError> {
+        self.register_bot_of(name, key_hash, None, now_ms).await
+    }
+
+    /// Registers `name` as [`Store::register_bot`] does, owned by `author` if given.
+    async fn register_bot_of(
+        &self,
+        name: &str,
+        key_hash: KeyHash,
+        author: Option<AuthorId>,
+        now_ms: i64,
     ) -> Result<BotAccount, StoreError>;
+
+    // Authors (see the `authors` module's docs).
+
+    /// Stores an invite code's hash, good until `expires_ms`.
+    async fn create_invite(
+        &self,
+        code_hash: KeyHash,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Redeems the invite `code_hash` for a new author `name` whose token has `token_hash`, in
+    /// one transaction: [`StoreError::Invite`] for a code unknown, used or expired,
+    /// [`StoreError::AuthorNameTaken`] for a name taken (the code stays unused).
+    async fn redeem_invite(
+        &self,
+        code_hash: KeyHash,
+        name: &str,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError>;
+
+    /// The author whose token has this hash, if any.
+    async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError>;
+
+    /// The author `name` and its bots, by name, if there is one.
+    async fn author(&self, name: &str) -> Result<Option<(Author, Vec<BotAccount>)>, StoreError>;
 
     /// Replaces `name`'s key hash (the old key stops working) and makes it active again if it
     /// was revoked.

@@ -23,6 +23,7 @@ use tokio_postgres::Row;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
+use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
@@ -31,11 +32,11 @@ use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
-    HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError, StoreOptions,
-    StoredRating, VERSIONS_KEPT,
+    AccountRow, Author, AuthorId, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim,
+    FailureRow, HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet,
+    LadderStatus, LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat,
+    NodeRow, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError,
+    StoreOptions, StoredRating, VERSIONS_KEPT,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -81,6 +82,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::SECRET_MIGRATION,
     // 13: a hosted bot's output in each of its matches.
     crate::ladders::OUTPUTS_MIGRATION,
+    // 14: authors, their invites, and the author of each bot.
+    crate::authors::POSTGRES_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -88,7 +91,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
 const MIGRATION_LOCK: i64 = 0x4352_4452_4d49_4752;
 
 /// The columns [`credential`] reads, in its order.
-const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
+const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash, \
+                               (SELECT name FROM authors WHERE authors.id = bots.author_id)";
 
 /// The most connections one node keeps open.
 const POOL_SIZE: usize = 16;
@@ -385,8 +389,19 @@ fn credential(row: &Row) -> Result<BotCredential, StoreError> {
         key_issued_ms: row.try_get(3)?,
         revoked_ms: row.try_get(4)?,
         key_hash: row.try_get(5)?,
+        author: row.try_get(6)?,
     };
     Ok(row.into_credential())
+}
+
+/// A row of [`AUTHOR_COLUMNS`].
+fn author_row(row: &Row) -> Result<Author, StoreError> {
+    Ok(Author {
+        id: AuthorId(row.try_get(0)?),
+        name: row.try_get(1)?,
+        created_ms: row.try_get(2)?,
+        token_issued_ms: row.try_get(3)?,
+    })
 }
 
 async fn account_named(
@@ -450,10 +465,11 @@ pub(crate) async fn note_version_in(
 
 #[async_trait::async_trait]
 impl Store for PgStore {
-    async fn register_bot(
+    async fn register_bot_of(
         &self,
         name: &str,
         key_hash: KeyHash,
+        author: Option<AuthorId>,
         now_ms: i64,
     ) -> Result<BotAccount, StoreError> {
         self.bounded("register_bot", async {
@@ -462,10 +478,10 @@ impl Store for PgStore {
             let inserted = tx
                 .one(
                     &format!(
-                        "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms)
-                         VALUES ($1, $2, $3, $3) RETURNING {ACCOUNT_COLUMNS}"
+                        "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms, author_id)
+                         VALUES ($1, $2, $3, $3, $4) RETURNING {ACCOUNT_COLUMNS}"
                     ),
-                    &[&name, &key_hash.0.as_slice(), &now_ms],
+                    &[&name, &key_hash.0.as_slice(), &now_ms, &author.map(|a| a.0)],
                 )
                 .await;
             let row = match inserted {
@@ -553,6 +569,101 @@ impl Store for PgStore {
                 )
                 .await?;
             Ok(row.as_ref().map(credential).transpose()?.map(|credential| credential.account))
+        })
+        .await
+    }
+
+    async fn create_invite(
+        &self,
+        code_hash: KeyHash,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.bounded("create_invite", async {
+            let conn = self.conn().await?;
+            conn.exec(
+                "INSERT INTO author_invites (code_hash, created_ms, expires_ms) VALUES ($1, $2, $3)",
+                &[&code_hash.0.as_slice(), &now_ms, &expires_ms],
+            )
+            .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn redeem_invite(
+        &self,
+        code_hash: KeyHash,
+        name: &str,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError> {
+        self.bounded("redeem_invite", async {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await?;
+            // Locked: two redeemers of one code take turns, and the second finds it used.
+            let found = tx
+                .opt(
+                    "SELECT expires_ms, author_id IS NOT NULL FROM author_invites
+                     WHERE code_hash = $1 FOR UPDATE",
+                    &[&code_hash.0.as_slice()],
+                )
+                .await?;
+            let found = found.map(|row| Ok::<_, StoreError>((row.try_get(0)?, row.try_get(1)?)));
+            crate::authors::check_invite(found.transpose()?, now_ms)?;
+            let inserted = tx
+                .one(
+                    &format!(
+                        "INSERT INTO authors (name, token_hash, created_ms, token_issued_ms)
+                         VALUES ($1, $2, $3, $3) RETURNING {AUTHOR_COLUMNS}"
+                    ),
+                    &[&name, &token_hash.0.as_slice(), &now_ms],
+                )
+                .await;
+            let author = match inserted {
+                Err(error) if is_unique_violation(&error) => {
+                    return Err(StoreError::AuthorNameTaken(name.to_owned()));
+                }
+                other => author_row(&other?)?,
+            };
+            tx.exec(
+                "UPDATE author_invites SET author_id = $2, redeemed_ms = $3 WHERE code_hash = $1",
+                &[&code_hash.0.as_slice(), &author.id.0, &now_ms],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(author)
+        })
+        .await
+    }
+
+    async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError> {
+        self.bounded("author_by_token", async {
+            let conn = self.conn().await?;
+            let query = format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE token_hash = $1");
+            let row = conn.opt(&query, &[&token_hash.0.as_slice()]).await?;
+            row.as_ref().map(author_row).transpose()
+        })
+        .await
+    }
+
+    async fn author(&self, name: &str) -> Result<Option<(Author, Vec<BotAccount>)>, StoreError> {
+        self.bounded("author", async {
+            let conn = self.conn().await?;
+            let query = format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE name = $1");
+            let Some(row) = conn.opt(&query, &[&name]).await? else { return Ok(None) };
+            let author = author_row(&row)?;
+            let bots = conn
+                .rows(
+                    &format!(
+                        "SELECT {ACCOUNT_COLUMNS} FROM bots WHERE author_id = $1
+                         ORDER BY name COLLATE \"C\""
+                    ),
+                    &[&author.id.0],
+                )
+                .await?;
+            let bots = bots.iter().map(|row| Ok(credential(row)?.account));
+            Ok(Some((author, bots.collect::<Result<Vec<_>, StoreError>>()?)))
         })
         .await
     }

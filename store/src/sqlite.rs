@@ -10,16 +10,17 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
 use crate::sqlite_submissions as submissions;
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
-    AccountRow, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim, FailureRow,
-    HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet, LadderStatus,
-    LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat, NodeRow,
-    RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
+    AccountRow, Author, AuthorId, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim,
+    FailureRow, HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet,
+    LadderStatus, LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat,
+    NodeRow, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
     VERSIONS_KEPT,
 };
 
@@ -73,6 +74,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::nodes::SECRET_MIGRATION,
     // 13: a hosted bot's output in each of its matches.
     crate::ladders::OUTPUTS_MIGRATION,
+    // 14: authors, their invites, and the author of each bot.
+    crate::authors::SQLITE_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -80,7 +83,8 @@ pub(crate) const VERSIONS_FORGOTTEN: &str =
     "ALTER TABLE bots ADD COLUMN versions_forgotten BIGINT NOT NULL DEFAULT 0;";
 
 /// The columns an account is selected with, in the order [`credential`] reads them.
-const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash";
+const ACCOUNT_COLUMNS: &str = "id, name, created_ms, key_issued_ms, revoked_ms, key_hash, \
+                               (SELECT name FROM authors WHERE authors.id = bots.author_id)";
 
 /// Read-only connections a file store keeps beside its writer: the pages' and read rpcs' reads
 /// run on them (WAL lets readers and the writer go at once), so that they never queue behind,
@@ -227,8 +231,19 @@ fn credential(row: &Row<'_>) -> rusqlite::Result<BotCredential> {
         key_issued_ms: row.get(3)?,
         revoked_ms: row.get(4)?,
         key_hash: row.get(5)?,
+        author: row.get(6)?,
     };
     Ok(row.into_credential())
+}
+
+/// A row of [`AUTHOR_COLUMNS`].
+fn author_row(row: &Row<'_>) -> rusqlite::Result<Author> {
+    Ok(Author {
+        id: AuthorId(row.get(0)?),
+        name: row.get(1)?,
+        created_ms: row.get(2)?,
+        token_issued_ms: row.get(3)?,
+    })
 }
 
 fn account_named(conn: &Connection, name: &str) -> Result<BotCredential, StoreError> {
@@ -282,18 +297,20 @@ pub(crate) fn note_version_in(
 
 #[async_trait::async_trait]
 impl Store for SqliteStore {
-    async fn register_bot(
+    async fn register_bot_of(
         &self,
         name: &str,
         key_hash: KeyHash,
+        author: Option<AuthorId>,
         now_ms: i64,
     ) -> Result<BotAccount, StoreError> {
         let name = name.to_owned();
         self.run(move |conn| {
             let tx = conn.transaction()?;
             let inserted = tx.execute(
-                "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms) VALUES (?1, ?2, ?3, ?3)",
-                params![name, key_hash.0.as_slice(), now_ms],
+                "INSERT INTO bots (name, key_hash, created_ms, key_issued_ms, author_id)
+                 VALUES (?1, ?2, ?3, ?3, ?4)",
+                params![name, key_hash.0.as_slice(), now_ms, author.map(|a| a.0)],
             );
             match inserted {
                 Err(error) if is_unique_violation(&error) => {
@@ -380,6 +397,95 @@ impl Store for SqliteStore {
                 )
                 .optional()?;
             Ok(found.map(|credential| credential.account))
+        })
+        .await
+    }
+
+    async fn create_invite(
+        &self,
+        code_hash: KeyHash,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.run(move |conn| {
+            conn.execute(
+                "INSERT INTO author_invites (code_hash, created_ms, expires_ms) VALUES (?1, ?2, ?3)",
+                params![code_hash.0.as_slice(), now_ms, expires_ms],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn redeem_invite(
+        &self,
+        code_hash: KeyHash,
+        name: &str,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let found = tx
+                .query_row(
+                    "SELECT expires_ms, author_id IS NOT NULL FROM author_invites
+                     WHERE code_hash = ?1",
+                    [code_hash.0.as_slice()],
+                    |row| Ok((row.get::<_, i64>(0)?, row.get::<_, bool>(1)?)),
+                )
+                .optional()?;
+            crate::authors::check_invite(found, now_ms)?;
+            let inserted = tx.execute(
+                "INSERT INTO authors (name, token_hash, created_ms, token_issued_ms)
+                 VALUES (?1, ?2, ?3, ?3)",
+                params![name, token_hash.0.as_slice(), now_ms],
+            );
+            match inserted {
+                Err(error) if is_unique_violation(&error) => {
+                    return Err(StoreError::AuthorNameTaken(name));
+                }
+                other => other?,
+            };
+            let author = tx.query_row(
+                &format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE name = ?1"),
+                [&name],
+                author_row,
+            )?;
+            tx.execute(
+                "UPDATE author_invites SET author_id = ?2, redeemed_ms = ?3 WHERE code_hash = ?1",
+                params![code_hash.0.as_slice(), author.id.0, now_ms],
+            )?;
+            tx.commit()?;
+            Ok(author)
+        })
+        .await
+    }
+
+    async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError> {
+        let token_hash = *token_hash;
+        self.run(move |conn| {
+            let query = format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE token_hash = ?1");
+            Ok(conn.query_row(&query, [token_hash.0.as_slice()], author_row).optional()?)
+        })
+        .await
+    }
+
+    async fn author(&self, name: &str) -> Result<Option<(Author, Vec<BotAccount>)>, StoreError> {
+        let name = name.to_owned();
+        self.run(move |conn| {
+            let query = format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE name = ?1");
+            let Some(author) = conn.query_row(&query, [&name], author_row).optional()? else {
+                return Ok(None);
+            };
+            let mut bots = conn.prepare(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM bots WHERE author_id = ?1 ORDER BY name"
+            ))?;
+            let bots = bots
+                .query_map([author.id.0], credential)?
+                .map(|row| row.map(|credential| credential.account))
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Some((author, bots)))
         })
         .await
     }

@@ -52,6 +52,8 @@ pub enum SubmittedBy {
     Admin,
     /// The bot's author, with the bot's key.
     Bot,
+    /// The bot's author, with the author's token.
+    Author,
 }
 
 impl SubmittedBy {
@@ -60,6 +62,7 @@ impl SubmittedBy {
         match self {
             SubmittedBy::Admin => "admin",
             SubmittedBy::Bot => "bot",
+            SubmittedBy::Author => "author",
         }
     }
 
@@ -67,6 +70,7 @@ impl SubmittedBy {
         match stored {
             "admin" => Ok(SubmittedBy::Admin),
             "bot" => Ok(SubmittedBy::Bot),
+            "author" => Ok(SubmittedBy::Author),
             other => Err(StoreError::Corrupt(format!("a submission by {other:?}"))),
         }
     }

@@ -57,6 +57,7 @@ macro_rules! suite {
                 a_version_keeps_its_first_sighting_and_moves_its_last,
                 a_flood_of_versions_keeps_the_last_ones_and_a_count,
                 concurrent_registrations_commit_whole,
+                an_invite_makes_one_author_who_owns_the_bots_registered_for_it,
             );
             suite!(@checks $open, submissions;
                 the_newest_submission_plays_and_the_same_archive_is_one_row,

@@ -241,6 +241,8 @@ pub struct BotPage {
     pub bot: String,
     /// Its name.
     pub name: String,
+    /// The author who owns it, if an author does (the organizer's bots have none).
+    pub owner: Option<String>,
     /// Its leaderboard line.
     pub row: LeaderRow,
     /// Its rating after each rated set, the initial rating first.

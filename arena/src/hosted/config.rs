@@ -22,6 +22,8 @@
 //!                             # bot must get its share): it waits this long at most
 //! # bots = ["alice", "bob"]   # only these registered bots (default: every registered bot
 //!                             # waiting in the lobby)
+//! allow_same_author = false   # two bots of one author may sit at one table (collusion):
+//!                             # by default never, whatever the schedule
 //!
 //! schedule = "adaptive"      # the next table: "adaptive" (every bot its share, then where the
 //!                             # order is least settled: the arena's `fair` schedule),
@@ -123,6 +125,9 @@ pub struct HostedLadderFile {
     /// Only these registered bots (default: every one waiting in the lobby).
     #[serde(default)]
     pub bots: Option<Vec<String>>,
+    /// Whether two bots of one author may sit at one table (default: never).
+    #[serde(default)]
+    pub allow_same_author: bool,
     /// When a failing bot is paused.
     #[serde(default)]
     pub health: Health,

@@ -561,6 +561,8 @@ struct Runner {
     bots: BTreeMap<BotId, BotState>,
     /// Registered, active bots by name, as last read.
     registered: HashMap<String, BotId>,
+    /// The registered bots' authors, read with them.
+    authors: HashMap<BotId, String>,
     registered_read: Option<Instant>,
     /// Open sets by index, with their matches: this task is their only writer.
     open: BTreeMap<u64, LadderSet>,
@@ -613,6 +615,7 @@ impl Runner {
             status,
             bots,
             registered: HashMap::new(),
+            authors: HashMap::new(),
             registered_read: None,
             open,
             next_set,
@@ -854,12 +857,15 @@ impl Runner {
         let unknown = lobby.keys().any(|name| !self.registered.contains_key(name));
         let stale = self.registered_read.is_none_or(|read| read.elapsed() > Duration::from_secs(1));
         if unknown && stale {
-            self.registered = timed!(self.shared, bots())
-                .await?
-                .into_iter()
-                .filter(|bot| bot.status == BotStatus::Active)
-                .map(|bot| (bot.name, bot.id))
-                .collect();
+            let bots = timed!(self.shared, bots()).await?;
+            let active = bots.into_iter().filter(|bot| bot.status == BotStatus::Active);
+            self.registered.clear();
+            for bot in active {
+                if let Some(author) = bot.author {
+                    self.authors.insert(bot.id, author);
+                }
+                self.registered.insert(bot.name, bot.id);
+            }
             self.registered_read = Some(Instant::now());
         }
         Ok(())
@@ -1119,7 +1125,7 @@ impl Runner {
                 Some((id, state))
             })
             .collect();
-        self.evidence.fair_table(&now, &in_flight, usize::from(self.file.seats))
+        self.evidence.fair_table(&now, &in_flight, usize::from(self.file.seats), self.apart())
     }
 
     /// Claims and starts every planned match whose bots can all play now, somewhere in the
@@ -1337,6 +1343,16 @@ impl Runner {
             field,
             rated: self.evidence.counted_sets(),
             open: self.open.values().map(|set| set.bots.clone()).collect(),
+            apart: self.apart(),
+        }
+    }
+
+    /// The bots that never share a table here: two of one author, unless the file allows it.
+    fn apart(&self) -> plan::Apart<'_> {
+        if self.file.allow_same_author {
+            plan::Apart::NONE
+        } else {
+            plan::Apart::by_author(&self.authors)
         }
     }
 

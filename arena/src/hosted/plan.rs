@@ -30,6 +30,9 @@ pub(super) struct PlanView<'a> {
     pub(super) field: Vec<Option<BotId>>,
     pub(super) rated: &'a [SetPlaces],
     pub(super) open: Vec<Vec<BotId>>,
+    /// The bots that never share a table (of one author): a planned table holding two of them
+    /// is left out of the plan.
+    pub(super) apart: Apart<'a>,
 }
 
 /// A table as the plan counts it: its bots, sorted.
@@ -61,9 +64,17 @@ impl PlanView<'_> {
             Schedule::Swiss => return self.swiss(rounds, &can_play),
             Schedule::Adaptive | Schedule::LeastCertain => return Next::Done,
         };
+        let round: Vec<Vec<usize>> = round.into_iter().filter(|t| self.allowed(t)).collect();
         let tables: Vec<Vec<usize>> = std::iter::repeat_n(round, rounds).flatten().collect();
         let rated = self.rated.iter().map(rated_key);
         self.first_unheld(&tables, rated, &can_play)
+    }
+
+    /// Whether the plan's table `table` (indices in the field) may be played: no two of its
+    /// bots are apart. A bot not entered yet keeps its table (it waits for the bot).
+    fn allowed(&self, table: &[usize]) -> bool {
+        let bots: Vec<BotId> = table.iter().filter_map(|&i| self.field[i]).collect();
+        !self.apart.any(&bots)
     }
 
     /// The first of `tables` that no set holds, if its bots can play; `Done` once every table
@@ -125,7 +136,8 @@ impl PlanView<'_> {
         let mut rated = self.rated.iter();
         for _ in 0..rounds {
             let round = state.pair();
-            let tables: Vec<Vec<usize>> = round.pairs.iter().map(|p| p.to_vec()).collect();
+            let tables: Vec<Vec<usize>> =
+                round.pairs.iter().map(|p| p.to_vec()).filter(|t| self.allowed(t)).collect();
             // This round's sets are the next rated ones (the next round is paired only once
             // this one is rated whole).
             let this_round: Vec<&SetPlaces> = rated.by_ref().take(tables.len()).collect();
@@ -159,10 +171,75 @@ impl PlanView<'_> {
     }
 }
 
+/// Which bots never share a table: two bots of one author, unless the ladder's file allows it
+/// (`allow_same_author`). Bots with no author are apart from none.
+#[derive(Clone, Copy)]
+pub(super) struct Apart<'a> {
+    authors: Option<&'a HashMap<BotId, String>>,
+}
+
+impl<'a> Apart<'a> {
+    /// No two bots apart.
+    pub(super) const NONE: Apart<'static> = Apart { authors: None };
+
+    /// Bots of one author in `authors` apart.
+    pub(super) fn by_author(authors: &'a HashMap<BotId, String>) -> Apart<'a> {
+        Apart { authors: Some(authors) }
+    }
+
+    /// Whether `a` and `b` never share a table.
+    pub(super) fn pair(&self, a: BotId, b: BotId) -> bool {
+        let Some(authors) = self.authors else { return false };
+        a != b && authors.get(&a).is_some_and(|author| authors.get(&b) == Some(author))
+    }
+
+    /// Whether any two of `bots` are apart.
+    pub(super) fn any(&self, bots: &[BotId]) -> bool {
+        bots.iter().enumerate().any(|(i, &a)| bots[i + 1..].iter().any(|&b| self.pair(a, b)))
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// The plan of `file` over `field`, no bots apart.
+    fn plan<'a>(
+        file: &'a HostedLadderFile,
+        field: Vec<Option<BotId>>,
+        rated: &'a [SetPlaces],
+        open: Vec<Vec<BotId>>,
+    ) -> PlanView<'a> {
+        PlanView { file, field, rated, open, apart: Apart::NONE }
+    }
+
+    #[test]
+    fn two_bots_of_one_author_never_meet_in_a_plan() {
+        let file = file("schedule = \"round_robin\"\nbots = [\"a\", \"b\", \"c\", \"d\"]");
+        let field = ids(4);
+        let authors: HashMap<BotId, String> =
+            [(BotId(1), "x".to_owned()), (BotId(2), "x".to_owned())].into();
+        let mut rated = Vec::new();
+        loop {
+            let view = PlanView {
+                file: &file,
+                field: field.clone(),
+                rated: &rated,
+                open: Vec::new(),
+                apart: Apart::by_author(&authors),
+            };
+            match view.next(|_| true) {
+                Next::Table(table) => {
+                    assert!(!(table.contains(&BotId(1)) && table.contains(&BotId(2))), "{table:?}");
+                    rated.push(won(table[0].0, table[1].0));
+                }
+                Next::Done => break,
+                Next::Wait => panic!("nothing waits"),
+            }
+        }
+        assert_eq!(rated.len(), 5, "the six pairs but the one of one author");
+    }
 
     fn file(text: &str) -> HostedLadderFile {
         HostedLadderFile::parse(&format!("name = \"p\"\ngame = \"twenty_two\"\n{text}")).unwrap()
@@ -186,8 +263,7 @@ mod tests {
         let mut open: Vec<Vec<BotId>> = Vec::new();
         let mut planned = Vec::new();
         loop {
-            let view =
-                PlanView { file: &file, field: field.clone(), rated: &rated, open: open.clone() };
+            let view = plan(&file, field.clone(), &rated, open.clone());
             match view.next(|_| true) {
                 Next::Table(table) => {
                     planned.push(key(table.iter().copied()));
@@ -212,7 +288,7 @@ mod tests {
     fn a_table_waits_for_a_busy_bot_while_the_others_are_planned() {
         let file = file("schedule = \"round_robin\"\nbots = [\"a\", \"b\", \"c\", \"d\"]");
         let field = ids(4);
-        let view = PlanView { file: &file, field: field.clone(), rated: &[], open: Vec::new() };
+        let view = plan(&file, field.clone(), &[], Vec::new());
         let busy = BotId(1);
         match view.next(|bot| bot != busy) {
             Next::Table(table) => assert!(!table.contains(&busy), "{table:?}"),
@@ -227,13 +303,13 @@ mod tests {
             file("schedule = \"gauntlet\"\nchallenger = \"a\"\nbots = [\"a\", \"b\", \"c\"]");
         let mut field = ids(3);
         field[2] = None;
-        let view = PlanView { file: &file, field: field.clone(), rated: &[], open: Vec::new() };
+        let view = plan(&file, field.clone(), &[], Vec::new());
         assert_eq!(view.next(|_| true), Next::Table(vec![BotId(1), BotId(2)]));
         let rated = [won(1, 2)];
-        let view = PlanView { file: &file, field: field.clone(), rated: &rated, open: Vec::new() };
+        let view = plan(&file, field.clone(), &rated, Vec::new());
         assert_eq!(view.next(|_| true), Next::Wait, "c has not entered");
         let field = ids(3);
-        let view = PlanView { file: &file, field: field.clone(), rated: &rated, open: Vec::new() };
+        let view = plan(&file, field.clone(), &rated, Vec::new());
         assert_eq!(view.next(|_| true), Next::Table(vec![BotId(1), BotId(3)]));
     }
 
@@ -241,17 +317,17 @@ mod tests {
     fn swiss_pairs_the_next_round_by_points_once_the_round_is_rated() {
         let file = file("schedule = \"swiss\"\nrounds = 2\nbots = [\"a\", \"b\", \"c\", \"d\"]");
         let field = ids(4);
-        let view = PlanView { file: &file, field: field.clone(), rated: &[], open: Vec::new() };
+        let view = plan(&file, field.clone(), &[], Vec::new());
         let Next::Table(first) = view.next(|_| true) else { panic!("round 1") };
         let open = vec![first.clone()];
-        let view = PlanView { file: &file, field: field.clone(), rated: &[], open: open.clone() };
+        let view = plan(&file, field.clone(), &[], open.clone());
         let Next::Table(second) = view.next(|_| true) else { panic!("round 1, second table") };
         let open = vec![first.clone(), second.clone()];
-        let view = PlanView { file: &file, field: field.clone(), rated: &[], open };
+        let view = plan(&file, field.clone(), &[], open);
         assert_eq!(view.next(|_| true), Next::Wait, "round 2 waits for round 1's ratings");
         // Round 1: the first of each pair wins; round 2 pairs the two winners.
         let rated = [won(first[0].0, first[1].0), won(second[0].0, second[1].0)];
-        let view = PlanView { file: &file, field: field.clone(), rated: &rated, open: Vec::new() };
+        let view = plan(&file, field.clone(), &rated, Vec::new());
         let Next::Table(top) = view.next(|_| true) else { panic!("round 2") };
         assert_eq!(key(top), key([first[0], second[0]]), "the winners meet");
     }

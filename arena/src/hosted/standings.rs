@@ -20,7 +20,7 @@ use cardroom_store::{BotId, LadderSet, LadderStatus, SprtStanding, Standings, St
 use tracing::{info, warn};
 
 use super::{HostedError, HostedFormat, now_ms, plan};
-use cardroom_rank::fair::{BotNow, fair_table};
+use cardroom_rank::fair::{BotNow, fair_table_apart};
 use cardroom_rank::orders::OrderTest;
 use cardroom_rank::pairwise::{PairTable, set_score};
 use cardroom_rank::schedule::{Belief, least_certain};
@@ -257,11 +257,12 @@ impl Evidence {
     /// seated (a bot missing from it is away), each with `in_flight` sets planned or running on
     /// top of its counted ones, at tables of `table` seats; `None` when nothing should be
     /// planned now.
-    pub fn fair_table(
+    pub(super) fn fair_table(
         &self,
         now: &HashMap<BotId, BotNow>,
         in_flight: &HashMap<BotId, u64>,
         table: usize,
+        apart: plan::Apart<'_>,
     ) -> Option<Vec<BotId>> {
         let states: Vec<BotNow> =
             self.bots.iter().map(|bot| now.get(bot).copied().unwrap_or(BotNow::Away)).collect();
@@ -271,7 +272,8 @@ impl Evidence {
             .map(|&bot| self.sets_of(bot) + in_flight.get(&bot).copied().unwrap_or(0))
             .collect();
         let settlement = self.settlement(table);
-        let next = fair_table(&self.pairs, &settlement.open, &states, &sets, table)?;
+        let apart = |i: usize, j: usize| apart.pair(self.bots[i], self.bots[j]);
+        let next = fair_table_apart(&self.pairs, &settlement.open, &states, &sets, table, &apart)?;
         Some(next.into_iter().map(|i| self.bots[i]).collect())
     }
 
@@ -406,13 +408,28 @@ impl super::Runner {
         if self.file.format == HostedFormat::Sprt {
             return self.sprt_table(candidates, seats);
         }
-        let beliefs: Vec<Belief> = candidates
-            .iter()
-            .filter_map(|bot| self.bots.get(bot))
-            .map(|b| Belief { mean: b.rating.mean, sigma: b.rating.sigma })
-            .collect();
-        let table = least_certain(&beliefs, seats)?;
-        Some(table.iter().map(|&i| candidates[i]).collect())
+        // The least certain table; one holding two bots apart loses the later of them, and
+        // the table is chosen again among the rest.
+        let apart = self.apart();
+        let mut candidates: Vec<BotId> =
+            candidates.iter().copied().filter(|bot| self.bots.contains_key(bot)).collect();
+        loop {
+            let beliefs: Vec<Belief> = candidates
+                .iter()
+                .filter_map(|bot| self.bots.get(bot))
+                .map(|b| Belief { mean: b.rating.mean, sigma: b.rating.sigma })
+                .collect();
+            let table = least_certain(&beliefs, seats)?;
+            let table: Vec<BotId> = table.iter().map(|&i| candidates[i]).collect();
+            let kin = table
+                .iter()
+                .enumerate()
+                .find_map(|(i, &a)| table[i + 1..].iter().copied().find(|&b| apart.pair(a, b)));
+            match kin {
+                None => return Some(table),
+                Some(later) => candidates.retain(|&bot| bot != later),
+            }
+        }
     }
 
     /// An SPRT ladder's next table: `a` and `b` while both can play, with the other bots
@@ -425,8 +442,17 @@ impl super::Runner {
         let mut others: Vec<BotId> =
             candidates.iter().copied().filter(|&bot| bot != a && bot != b).collect();
         others.sort_by_key(|&bot| (self.evidence.samples(a, bot), bot));
+        // The file names the tested pair; the other seats keep bots of one author apart.
+        let apart = self.apart();
         let mut table = vec![a, b];
-        table.extend(others.into_iter().take(seats.saturating_sub(2)));
+        for bot in others {
+            if table.len() >= seats {
+                break;
+            }
+            if table[2..].iter().chain([&a, &b]).all(|&seated| !apart.pair(seated, bot)) {
+                table.push(bot);
+            }
+        }
         (table.len() == seats).then_some(table)
     }
 
@@ -683,16 +709,19 @@ mod tests {
         };
         let none = HashMap::new();
         // 4 has no samples: far behind its fair share, it plays first.
-        let first = evidence.fair_table(&free(&[1, 2, 3, 4]), &none, 2).unwrap();
+        let first = evidence.fair_table(&free(&[1, 2, 3, 4]), &none, 2, plan::Apart::NONE).unwrap();
         assert!(first.contains(&BotId(4)), "{first:?}");
         // Without 4, the open pair is 1 against 2 (both are told apart from 3).
-        let next = evidence.fair_table(&free(&[1, 2, 3]), &none, 2);
+        let next = evidence.fair_table(&free(&[1, 2, 3]), &none, 2, plan::Apart::NONE);
         assert_eq!(next, Some(vec![BotId(1), BotId(2)]));
         // 2 busy: the table waits for it, rather than seat a settled pair.
         let mut now = free(&[1, 3]);
         now.insert(BotId(2), BotNow::Busy);
-        assert_eq!(evidence.fair_table(&now, &none, 2), Some(vec![BotId(1), BotId(2)]));
-        assert_eq!(evidence.fair_table(&free(&[1]), &none, 2), None);
+        assert_eq!(
+            evidence.fair_table(&now, &none, 2, plan::Apart::NONE),
+            Some(vec![BotId(1), BotId(2)])
+        );
+        assert_eq!(evidence.fair_table(&free(&[1]), &none, 2, plan::Apart::NONE), None);
     }
 
     #[test]

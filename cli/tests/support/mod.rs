@@ -403,3 +403,32 @@ pub(crate) async fn idle_then_woken(
     assert!(log.contains("woken: a match wants it"), "the runner's log says so");
     opponent
 }
+
+/// The server's gRPC URL and its pages' address, from the lines it prints on stdout (the
+/// gRPC port, the Unix socket of its hosted bots, the pages).
+#[allow(dead_code, reason = "the suites that read the pages use it")]
+pub(crate) fn addresses(server: &mut std::process::Child) -> (String, String) {
+    use std::io::BufRead as _;
+    let lines = std::io::BufReader::new(server.stdout.take().unwrap()).lines();
+    let (mut url, mut pages) = (None, None);
+    for line in lines.map(Result::unwrap) {
+        if let Some(address) = line.strip_prefix("cardroom listening on 127.0.0.1:") {
+            url = Some(format!("http://127.0.0.1:{address}"));
+        } else if let Some(address) = line.strip_prefix("cardroom pages on http://") {
+            pages = Some(address.to_owned());
+            break;
+        }
+    }
+    (url.unwrap(), pages.unwrap())
+}
+
+/// The whole HTTP/1.0 answer to `GET path` from the pages at `address`.
+#[allow(dead_code, reason = "the suites that read the pages use it")]
+pub(crate) fn get(address: &str, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}

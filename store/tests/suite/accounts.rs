@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use cardroom_store::{BotStatus, KeyHash, Store, StoreError, VERSIONS_KEPT};
+use cardroom_store::{BotStatus, InviteRefusal, KeyHash, Store, StoreError, VERSIONS_KEPT};
 
 /// Registering keeps the hash and the time; a name is registered once; an unknown name is
 /// found by nothing.
@@ -130,4 +130,51 @@ pub(crate) async fn concurrent_registrations_commit_whole(store: Arc<dyn Store>)
     }
     assert_eq!(registered, 8);
     assert_eq!(store.bots().await.unwrap().len(), 8);
+}
+
+/// An invite is redeemed once, before it expires; a name taken leaves it unused. The author's
+/// bots carry their author, and the author lists them.
+pub(crate) async fn an_invite_makes_one_author_who_owns_the_bots_registered_for_it(
+    store: Arc<dyn Store>,
+) {
+    let (code, other) = (KeyHash::of("cri_one"), KeyHash::of("cri_two"));
+    store.create_invite(code, 1_000, 5_000).await.unwrap();
+    store.create_invite(other, 1_000, 2_000).await.unwrap();
+    let refusal = |error: StoreError| match error {
+        StoreError::Invite(refusal) => refusal,
+        other => panic!("{other}"),
+    };
+    let unknown = store.redeem_invite(KeyHash::of("cri_none"), "ann", KeyHash::of("t"), 1_500);
+    assert_eq!(refusal(unknown.await.unwrap_err()), InviteRefusal::Unknown);
+    let late = store.redeem_invite(other, "ann", KeyHash::of("t"), 2_000).await.unwrap_err();
+    assert_eq!(refusal(late), InviteRefusal::Expired);
+    let ann = store.redeem_invite(code, "ann", KeyHash::of("cra_ann"), 1_500).await.unwrap();
+    assert_eq!((ann.name.as_str(), ann.created_ms, ann.token_issued_ms), ("ann", 1_500, 1_500));
+    let again = store.redeem_invite(code, "bob", KeyHash::of("cra_bob"), 1_600).await.unwrap_err();
+    assert_eq!(refusal(again), InviteRefusal::Used);
+    // A name taken: refused, and the invite is still good.
+    store.create_invite(KeyHash::of("cri_three"), 1_000, 9_000).await.unwrap();
+    let taken = store.redeem_invite(KeyHash::of("cri_three"), "ann", KeyHash::of("x"), 1_700);
+    assert!(matches!(taken.await.unwrap_err(), StoreError::AuthorNameTaken(name) if name == "ann"));
+    let bob = store.redeem_invite(KeyHash::of("cri_three"), "bob", KeyHash::of("cra_bob"), 1_800);
+    let bob = bob.await.unwrap();
+
+    assert_eq!(store.author_by_token(&KeyHash::of("cra_ann")).await.unwrap(), Some(ann.clone()));
+    assert_eq!(store.author_by_token(&KeyHash::of("cra_none")).await.unwrap(), None);
+    let a1 = store.register_bot_of("a1", KeyHash::of("k1"), Some(ann.id), 2_000).await.unwrap();
+    assert_eq!(a1.author.as_deref(), Some("ann"));
+    store.register_bot_of("a2", KeyHash::of("k2"), Some(ann.id), 2_000).await.unwrap();
+    store.register_bot_of("b1", KeyHash::of("k3"), Some(bob.id), 2_000).await.unwrap();
+    let plain = store.register_bot("house", KeyHash::of("k4"), 2_000).await.unwrap();
+    assert_eq!(plain.author, None, "the organizer's bot has no author");
+    let credential = store.bot_credential("a2").await.unwrap().unwrap();
+    assert_eq!(credential.account.author.as_deref(), Some("ann"));
+    let listed: Vec<(String, Option<String>)> =
+        store.bots().await.unwrap().into_iter().map(|b| (b.name, b.author)).collect();
+    assert!(listed.contains(&("b1".to_owned(), Some("bob".to_owned()))), "{listed:?}");
+    let (author, bots) = store.author("ann").await.unwrap().unwrap();
+    assert_eq!(author, ann);
+    let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["a1", "a2"]);
+    assert_eq!(store.author("nobody").await.unwrap(), None);
 }

@@ -37,6 +37,8 @@ const BOTS_KEPT: usize = 1_024;
 /// What a bot's page shows besides its matches: aggregates over all its matches in a ladder.
 #[derive(Debug)]
 pub(crate) struct BotParts {
+    /// The author who owns the bot, if any.
+    pub(crate) owner: Option<String>,
     pub(crate) history: Vec<crate::source::RatingAt>,
     pub(crate) versions: Vec<crate::source::VersionLine>,
     pub(crate) think: Vec<cardroom_store::VersionThink>,

@@ -116,7 +116,7 @@ impl StoreSource {
         let Some(row) = board.board.rows.iter().find(|r| r.name == name).cloned() else {
             return Ok(None);
         };
-        let parts = self.bot_parts(ladder, id, board.revision_key()).await?;
+        let parts = self.bot_parts(ladder, id, name, board.revision_key()).await?;
         let matches = self.bot_matches(ladder, &board.names, id, page).await?;
         let mut all = ThinkSummary::default();
         for v in &parts.think {
@@ -127,6 +127,7 @@ impl StoreSource {
             ladder: board.board.ladder.clone(),
             bot: id.0.to_string(),
             name: row.name.clone(),
+            owner: parts.owner.clone(),
             match_count: u64::from(row.matches),
             row,
             history: parts.history.clone(),
@@ -151,6 +152,7 @@ impl StoreSource {
         &self,
         ladder: &Ladder,
         id: BotId,
+        bot: &str,
         revision: u64,
     ) -> Result<Arc<BotParts>, SourceError> {
         if let Some(kept) = self.bots.get(ladder.id, id, revision) {
@@ -199,7 +201,9 @@ impl StoreSource {
                 losses: saturate(h.losses),
             })
             .collect();
-        let parts = Arc::new(BotParts { history, versions, think, head_to_head });
+        let credential = store.bot_credential(bot).await.map_err(store_error(name))?;
+        let owner = credential.and_then(|credential| credential.account.author);
+        let parts = Arc::new(BotParts { owner, history, versions, think, head_to_head });
         self.bots.put(ladder.id, id, revision, Arc::clone(&parts));
         Ok(parts)
     }

@@ -142,6 +142,9 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
         &bot.name,
         html! {
             h1 { "Bot " span.name { (bot.name) } }
+            @if let Some(owner) = &bot.owner {
+                p.owner { "By " span.author { (owner) } "." }
+            }
             p {
                 "In ladder " a href={ "/ladders/" (ladder) } { (ladder) } ": rank " (r.rank)
                 @if let Some((lo, hi)) = r.rank_interval { " (" (lo) "–" (hi) " at 95%)" }

@@ -103,6 +103,7 @@ class SubmittedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SUBMITTED_BY_UNSPECIFIED: _ClassVar[SubmittedBy]
     SUBMITTED_BY_ADMIN: _ClassVar[SubmittedBy]
     SUBMITTED_BY_BOT: _ClassVar[SubmittedBy]
+    SUBMITTED_BY_AUTHOR: _ClassVar[SubmittedBy]
 GAME_UNSPECIFIED: Game
 GAME_TWENTY_TWO: Game
 GAME_GIN_RUMMY: Game
@@ -164,6 +165,7 @@ BOT_STATUS_REVOKED: BotStatus
 SUBMITTED_BY_UNSPECIFIED: SubmittedBy
 SUBMITTED_BY_ADMIN: SubmittedBy
 SUBMITTED_BY_BOT: SubmittedBy
+SUBMITTED_BY_AUTHOR: SubmittedBy
 
 class Card(_message.Message):
     __slots__ = ("rank", "suit")
@@ -1254,7 +1256,7 @@ class RotateBotKeyRequest(_message.Message):
     def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class BotAccount(_message.Message):
-    __slots__ = ("name", "status", "created_ms", "key_issued_ms", "revoked_ms", "versions", "versions_forgotten")
+    __slots__ = ("name", "status", "created_ms", "key_issued_ms", "revoked_ms", "versions", "versions_forgotten", "author")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CREATED_MS_FIELD_NUMBER: _ClassVar[int]
@@ -1262,6 +1264,7 @@ class BotAccount(_message.Message):
     REVOKED_MS_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FIELD_NUMBER: _ClassVar[int]
     VERSIONS_FORGOTTEN_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: BotStatus
     created_ms: int
@@ -1269,7 +1272,46 @@ class BotAccount(_message.Message):
     revoked_ms: int
     versions: _containers.RepeatedCompositeFieldContainer[BotVersion]
     versions_forgotten: int
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ..., versions_forgotten: _Optional[int] = ...) -> None: ...
+    author: str
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ..., versions_forgotten: _Optional[int] = ..., author: _Optional[str] = ...) -> None: ...
+
+class JoinAsAuthorRequest(_message.Message):
+    __slots__ = ("code", "name")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    name: str
+    def __init__(self, code: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class Author(_message.Message):
+    __slots__ = ("name", "created_ms")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    created_ms: int
+    def __init__(self, name: _Optional[str] = ..., created_ms: _Optional[int] = ...) -> None: ...
+
+class IssuedAuthorToken(_message.Message):
+    __slots__ = ("author", "token")
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    author: Author
+    token: str
+    def __init__(self, author: _Optional[_Union[Author, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetAuthorRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class AuthorProfile(_message.Message):
+    __slots__ = ("author", "bots")
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    author: Author
+    bots: _containers.RepeatedCompositeFieldContainer[BotAccount]
+    def __init__(self, author: _Optional[_Union[Author, _Mapping]] = ..., bots: _Optional[_Iterable[_Union[BotAccount, _Mapping]]] = ...) -> None: ...
 
 class BotVersion(_message.Message):
     __slots__ = ("version", "first_seen_ms", "last_seen_ms")

@@ -170,6 +170,16 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.FromString,
                 _registered_method=True)
+        self.JoinAsAuthor = channel.unary_unary(
+                '/cardroom.v1.Cardroom/JoinAsAuthor',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.JoinAsAuthorRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.FromString,
+                _registered_method=True)
+        self.GetAuthor = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetAuthor',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -321,9 +331,10 @@ class CardroomServicer:
     def RegisterBot(self, request, context):
         """Unary. Registers a bot under a name (1 to 64 ASCII letters, digits, `.`, `_`, `-`) and
         returns its key, the only time the key is shown: the server keeps its SHA-256 only. Needs
-        the admin token (UNAUTHENTICATED without it); a server with no store (`--store`) or no admin
-        token of its own refuses every account rpc with FAILED_PRECONDITION. A name taken is
-        ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
+        the admin token, or an author's token (`JoinAsAuthor`): the author then owns the bot
+        (UNAUTHENTICATED without either); a server with no store (`--store`) refuses every account
+        rpc with FAILED_PRECONDITION, and one with no admin token of its own refuses the admin's.
+        A name taken is ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -339,7 +350,8 @@ class CardroomServicer:
 
     def RevokeBot(self, request, context):
         """Unary. Revokes a bot's key: the bot cannot join until its key is rotated. Its name stays
-        taken and its results stay. Needs the admin token; an unknown name is NOT_FOUND.
+        taken and its results stay. Needs the admin token or its author's token (another author's
+        is PERMISSION_DENIED); an unknown name is NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -347,7 +359,8 @@ class CardroomServicer:
 
     def RotateBotKey(self, request, context):
         """Unary. Issues a bot a new key (shown once) and makes a revoked bot active again; the old
-        key stops working at once. Needs the admin token; an unknown name is NOT_FOUND.
+        key stops working at once. Needs the admin token or its author's token (another author's
+        is PERMISSION_DENIED); an unknown name is NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -412,9 +425,9 @@ class CardroomServicer:
         says otherwise), with the command that runs it. The archive's SHA-256 is its version,
         noted as a version of the bot; the newest submission is the one that plays. The same
         archive again is no new submission: it is the newest again, with the run command given.
-        Needs the bot's own key or the admin token as `authorization: Bearer <credential>`: none,
-        or a key that is nobody's, is UNAUTHENTICATED; another bot's key PERMISSION_DENIED; a
-        name not registered NOT_FOUND. An archive over a limit (8 MiB compressed, 64 MiB unpacked,
+        Needs the bot's own key, its author's token or the admin token as `authorization: Bearer
+        <credential>`: none, or a key that is nobody's, is UNAUTHENTICATED; another bot's key or
+        another author's token PERMISSION_DENIED; a name not registered NOT_FOUND. An archive over a limit (8 MiB compressed, 64 MiB unpacked,
         10,000 entries by default) is RESOURCE_EXHAUSTED naming the limit; a bad archive (not a
         .tar.gz, an absolute path, a `..`, a link out of the tree, a device) or run command is
         INVALID_ARGUMENT naming the entry and the rule (docs/protocol.md, "Bot submissions").
@@ -427,6 +440,28 @@ class CardroomServicer:
         """Unary. A registered bot's submissions, newest first (at most 100), for anyone: versions,
         run commands and sizes, never the archives. NOT_FOUND for a name not registered;
         FAILED_PRECONDITION on a server that keeps no accounts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinAsAuthor(self, request, context):
+        """Unary. Redeems an invite code (`cri_…`, from the organizer's `cardroom authors invite`)
+        for an author account under a name (a bot name's characters), and returns the author's
+        token (`cra_…`), the only time it is shown: the server keeps its SHA-256 only. With it as
+        `authorization: Bearer <token>`, the author registers (`RegisterBot`), rotates
+        (`RotateBotKey`), retires (`RevokeBot`) and submits (`SubmitBot`) their own bots, never
+        another's (PERMISSION_DENIED). A code that is nobody's is UNAUTHENTICATED, one used or
+        expired PERMISSION_DENIED (failures count in the server's throttle); a name taken
+        ALREADY_EXISTS; a name of other characters INVALID_ARGUMENT. A code is used once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetAuthor(self, request, context):
+        """Unary. An author and their bots, for anyone (never a token or key). NOT_FOUND for a name
+        no author has; FAILED_PRECONDITION on a server that keeps no accounts.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -569,6 +604,16 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.ListSubmissions,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.SerializeToString,
+            ),
+            'JoinAsAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinAsAuthor,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.JoinAsAuthorRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.SerializeToString,
+            ),
+            'GetAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetAuthor,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1301,6 +1346,60 @@ class Cardroom:
             '/cardroom.v1.Cardroom/ListSubmissions',
             cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.ListSubmissionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinAsAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/JoinAsAuthor',
+            cardroom_dot_v1_dot_cardroom__pb2.JoinAsAuthorRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetAuthor',
+            cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,168 @@
+//! Authors through the stock commands (issue 41): the organizer's `cardroom authors invite`, an
+//! author's `cardroom authors join`, `add-bot`, `rotate-bot`, `retire-bot` and `bots submit
+//! --author-token` against `cardroom serve`, with stock `random` bots playing on the keys the
+//! authors got. Every refusal has its code and says why; two bots of one author never share
+//! a table of the hosted ladder.
+
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+use cardroom_store::MatchState;
+use cardroom_tests::eventually;
+
+mod support;
+
+use support::{StockBot, example_bot};
+
+/// Two-seat matches, the adaptive schedule: every pair the authors allow is played.
+const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
+                      seats = 2\nseed = 9\nmax_concurrent = 1\n";
+
+/// `cardroom ARGS`.
+fn cardroom<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().unwrap()
+}
+
+/// The words, owned.
+fn words(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|part| (*part).to_owned()).collect()
+}
+
+/// `cardroom ARGS`'s stdout, trimmed, or a panic with its stderr.
+fn ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    let out = cardroom(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// `cardroom ARGS`'s stderr, which must say each of `says`, once it failed.
+fn refused<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], says: &[&str]) {
+    let out = cardroom(args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded: {said}");
+    for s in says {
+        assert!(said.contains(s), "{args:?}: {said:?} lacks {s:?}");
+    }
+}
+
+#[test]
+fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
+    let ladder_path = dir.path().join("duel.toml");
+    std::fs::write(&ladder_path, LADDER).unwrap();
+    let mut server = support::Reaped(
+        Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
+            .args(["--admin-token", "T", "--http-addr", "127.0.0.1:0", "--ladder"])
+            .arg(&ladder_path)
+            .arg("--record-dir")
+            .arg(dir.path().join("records"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let (url, pages) = support::addresses(&mut server);
+    let server = ["--server", url.as_str()];
+
+    // The organizer's invites; each makes one author, once.
+    let invite = || ok(&["authors", "invite", "--store", &store_url]);
+    let (first, second) = (invite(), invite());
+    assert!(first.starts_with("cri_") && first != second, "{first} {second}");
+    let join =
+        |code: &str, name: &str| words(&[&["authors", "join", code, name][..], &server].concat());
+    let ann = ok(&join(&first, "ann"));
+    assert!(ann.starts_with("cra_"), "{ann}");
+    refused(&join(&first, "bob"), &["PERMISSION_DENIED", "redeemed already"]);
+    refused(&join("cri_nobodys", "bob"), &["UNAUTHENTICATED", "no invite has this code"]);
+    refused(&join(&second, "ann"), &["ALREADY_EXISTS", "ann"]);
+    let bob = ok(&join(&second, "bob"));
+
+    // Each adds bots of their own, and manages only those.
+    let as_author = |command: &str, bot: &str, token: &str| {
+        words(&[&["authors", command, bot, "--token", token][..], &server].concat())
+    };
+    let mut keys = Vec::new();
+    for (bot, token) in [("a1", &ann), ("a2", &ann), ("b1", &bob), ("b2", &bob)] {
+        let key = ok(&as_author("add-bot", bot, token));
+        assert!(key.starts_with("crk_"), "{key}");
+        keys.push((bot, key));
+    }
+    refused(&as_author("rotate-bot", "a1", &bob), &["PERMISSION_DENIED", "not a bot of \"bob\""]);
+    refused(&as_author("retire-bot", "a1", &bob), &["PERMISSION_DENIED", "not a bot of \"bob\""]);
+    refused(&as_author("add-bot", "c1", "cra_nobodys"), &["UNAUTHENTICATED", "no author's"]);
+    // An author never needs the admin token; a wrong admin token is refused as before.
+    let shown = ok(&[&["authors", "show", "ann"][..], &server].concat());
+    assert!(shown.contains("a1") && shown.contains("a2") && !shown.contains("b1"), "{shown}");
+    // Her own bot's code, submitted with her token; never another's.
+    let code = dir.path().join("code");
+    std::fs::create_dir_all(&code).unwrap();
+    std::fs::write(code.join("bot.py"), "print('hi')\n").unwrap();
+    let code = code.display().to_string();
+    let submit = |bot: &str, token: &str| {
+        let head = ["bots", "submit", bot, &code, "--run", "python3 bot.py", "--author-token"];
+        words(&[&head[..], &[token], &server].concat())
+    };
+    let submitted = ok(&submit("a1", &ann));
+    assert!(submitted.contains("a1 version"), "{submitted}");
+    refused(&submit("b1", &ann), &["PERMISSION_DENIED", "not a bot of \"ann\""]);
+    // A rotated key: the old one stops working, and the author's new one plays.
+    let rotated = ok(&as_author("rotate-bot", "b2", &bob));
+    keys[3].1 = rotated;
+
+    let random = example_bot("random");
+    let _bots: Vec<StockBot> = keys
+        .iter()
+        .map(|(bot, key)| {
+            let args = ["--server", &url, "--lobby", bot, "--key", key, "--matches", "0"];
+            StockBot::start(&format!("random as {bot}"), &random, &args)
+        })
+        .collect();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async {
+        let store = cardroom_store::open(&store_url).await.unwrap();
+        let ladder = eventually("the ladder", || async {
+            store.ladder("duel").await.unwrap().map(|l| l.id)
+        })
+        .await;
+        let bots = store.bots().await.unwrap();
+        let names: std::collections::HashMap<_, _> =
+            bots.into_iter().map(|b| (b.id, b.name)).collect();
+        // Every pair of two authors' bots is played; no pair of one author's ever sits.
+        let tables = eventually("every cross pair played", || async {
+            let sets = store.rated_sets(ladder).await.unwrap();
+            let tables: BTreeSet<(String, String)> = sets
+                .iter()
+                .flat_map(|set| &set.matches)
+                .filter(|m| m.state == MatchState::Done)
+                .map(|m| {
+                    let mut pair: Vec<String> =
+                        m.seats.iter().map(|s| names[&s.bot].clone()).collect();
+                    pair.sort();
+                    (pair[0].clone(), pair[1].clone())
+                })
+                .collect();
+            (tables.len() >= 4).then_some(tables)
+        })
+        .await;
+        let cross: BTreeSet<(String, String)> =
+            [("a1", "b1"), ("a1", "b2"), ("a2", "b1"), ("a2", "b2")]
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
+        assert_eq!(tables, cross, "only the cross pairs, each of them");
+        let open = store.open_sets(ladder).await.unwrap();
+        for set in open {
+            let mut bots: Vec<&str> = set.bots.iter().map(|b| names[b].as_str()).collect();
+            bots.sort();
+            assert_ne!(bots[0].chars().next(), bots[1].chars().next(), "planned: {bots:?}");
+        }
+    });
+    // A bot's page names its author.
+    let page = support::get(&pages, "/ladders/duel/bots/a1");
+    assert!(page.contains("By <span class=\"author\">ann</span>"), "{page}");
+}
