@@ -175,3 +175,131 @@ fn print_key(issued: &pb::IssuedBotKey, what: &str) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// `cardroom scrim`'s arguments: unrated sets of an author's own bot (`RequestScrimmage`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ScrimArgs {
+    /// The hosted ladder whose rules they play.
+    ladder: String,
+    /// Your bot.
+    bot: String,
+    /// An opponent, by name (again for more): one set each at two seats.
+    #[arg(long = "against", value_name = "BOT")]
+    against: Vec<String>,
+    /// Else the ladder's top this many.
+    #[arg(long, conflicts_with = "against")]
+    top: Option<u32>,
+    #[command(flatten)]
+    token: TokenArg,
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+/// `cardroom scrims`'s arguments: your scrimmages (`ListScrimmages`), or one match's record
+/// (`GetScrimmageRecord`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ScrimsArgs {
+    /// Write the record of this scrimmage's match (`ID/SEATING`, as listed) to --out, for
+    /// `cardroom replay`, instead of listing.
+    #[arg(long, value_name = "ID/SEATING", requires = "out")]
+    record: Option<String>,
+    /// Where the record goes.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    token: TokenArg,
+    #[command(flatten)]
+    server: ServerArgs,
+    /// How to print them.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+/// Runs `cardroom scrim`: prints the scrimmages made.
+pub(crate) fn scrim(args: ScrimArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    block_on(async move {
+        let ScrimArgs { ladder, bot, against, top, token, server } = args;
+        let asked =
+            pb::RequestScrimmageRequest { ladder, bot, opponents: against, top: top.unwrap_or(0) };
+        let request = with_bearer(asked, &token.token, "the token")?;
+        let reply = answer("RequestScrimmage", server.client()?.request_scrimmage(request).await)?;
+        eprintln!(
+            "{} scrimmage(s) asked for: played when their bots are free, never rated; \
+             `cardroom scrims` lists them",
+            reply.scrimmages.len()
+        );
+        write_scrims(&reply.scrimmages, Format::Table, out)
+    })
+}
+
+/// Runs `cardroom scrims`.
+pub(crate) fn scrims(args: ScrimsArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    block_on(async move {
+        let ScrimsArgs { record, out: path, token, server, format } = args;
+        let mut client = server.client()?;
+        if let (Some(which), Some(path)) = (record, path) {
+            let (id, rotation) = which
+                .split_once('/')
+                .and_then(|(id, r)| Some((id.parse().ok()?, r.parse().ok()?)))
+                .context("--record takes ID/SEATING, as `cardroom scrims` lists them (12/0)")?;
+            let asked = pb::GetScrimmageRecordRequest { id, rotation };
+            let request = with_bearer(asked, &token.token, "the token")?;
+            let record = answer("GetScrimmageRecord", client.get_scrimmage_record(request).await)?;
+            std::fs::write(&path, record.record_json)
+                .with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("wrote {}: `cardroom replay {}` replays it", path.display(), path.display());
+            return Ok(());
+        }
+        let request = with_bearer(pb::ListScrimmagesRequest {}, &token.token, "the token")?;
+        let reply = answer("ListScrimmages", client.list_scrimmages(request).await)?;
+        write_scrims(&reply.scrimmages, format, out)
+    })
+}
+
+/// Scrimmages as a table: one row a match played (or one for a scrimmage not played yet).
+fn write_scrims(
+    scrims: &[pb::ScrimmageInfo],
+    format: Format,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut table =
+        Table::new(&["id", "ladder", "table", "state", "seating", "match", "places", "note"]);
+    for s in scrims {
+        let note = if s.failure.is_empty() { String::new() } else { s.failure.clone() };
+        if s.matches.is_empty() {
+            let cells =
+                [&s.id.to_string(), &s.ladder, &s.bots.join(" "), &s.state, "", "", "", &note];
+            table.row(cells.iter().map(|c| c.to_string()).collect());
+        }
+        for m in &s.matches {
+            let places: Vec<String> = m
+                .seats
+                .iter()
+                .map(|seat| {
+                    let forfeit = if seat.forfeit { " (forfeit)" } else { "" };
+                    format!("{} {}{forfeit}", seat.bot, seat.place)
+                })
+                .collect();
+            table.row(vec![
+                s.id.to_string(),
+                s.ladder.clone(),
+                s.bots.join(" "),
+                s.state.clone(),
+                format!("{}/{}", s.id, m.rotation),
+                m.match_id.clone(),
+                places.join(", "),
+                note.clone(),
+            ]);
+        }
+    }
+    table.write(format, out)
+}
+
+/// Runs `future` on a runtime of this thread.
+fn block_on(future: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?
+        .block_on(future)
+}

@@ -58,6 +58,12 @@ enum Command {
     /// author joins with one and manages their own bots through the server with their token.
     #[command(subcommand)]
     Authors(authors::AuthorsCommand),
+    /// Ask for unrated sets of your bot in a hosted ladder, against named opponents or the
+    /// ladder's top bots, with your author token (`RequestScrimmage`).
+    Scrim(authors::ScrimArgs),
+    /// Your scrimmages and their results, or one match's record (`ListScrimmages`,
+    /// `GetScrimmageRecord`).
+    Scrims(authors::ScrimsArgs),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings, or with --text each turn as its seat read it. A bad record names its first
     /// illegal action.
@@ -104,6 +110,8 @@ fn main() -> ExitCode {
         Command::Runner(args) => runner::run(*args),
         Command::Bots(command) => accounts::run_command(command, &mut out),
         Command::Authors(command) => authors::run_command(command, &mut out),
+        Command::Scrim(args) => authors::scrim(args, &mut out),
+        Command::Scrims(args) => authors::scrims(args, &mut out),
         Command::Replay { file, json: _, text: true } => replay::replay_text(&file, &mut out),
         Command::Replay { file, json, text: false } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),

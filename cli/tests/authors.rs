@@ -18,7 +18,7 @@ use support::{StockBot, example_bot};
 
 /// Two-seat matches, the adaptive schedule: every pair the authors allow is played.
 const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
-                      seats = 2\nseed = 9\nmax_concurrent = 1\n";
+                      seats = 2\nseed = 9\nmax_concurrent = 1\nscrimmages_per_hour = 3\n";
 
 /// `cardroom ARGS`.
 fn cardroom<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
@@ -44,6 +44,18 @@ fn refused<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], says: &[&str
     assert!(!out.status.success(), "{args:?} succeeded: {said}");
     for s in says {
         assert!(said.contains(s), "{args:?}: {said:?} lacks {s:?}");
+    }
+}
+
+/// `check`'s answer once it has one, asked every 50 ms for [`cardroom_tests::PATIENCE`].
+fn eventually_sync<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + cardroom_tests::PATIENCE;
+    loop {
+        if let Some(found) = check() {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "not within the patience: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
 
@@ -162,6 +174,60 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
             assert_ne!(bots[0].chars().next(), bots[1].chars().next(), "planned: {bots:?}");
         }
     });
+    // Scrimmages: her own bot against named opponents or the top, within the quota; never
+    // rated; their results and records for her alone.
+    let scrim = |bot: &str, against: &[&str], token: &str| {
+        let mut args = vec!["scrim", "duel", bot];
+        for opponent in against {
+            args.extend(["--against", opponent]);
+        }
+        words(&[&args[..], &["--token", token], &server].concat())
+    };
+    refused(&scrim("b1", &["a1"], &ann), &["PERMISSION_DENIED", "not a bot of \"ann\""]);
+    refused(&scrim("a1", &["nobody"], &ann), &["NOT_FOUND", "no bot \"nobody\""]);
+    let asked = ok(&scrim("a1", &["b1", "b2"], &ann));
+    assert_eq!(asked.lines().count(), 3, "a header and two scrimmages: {asked}");
+    ok(&words(&[&["scrim", "duel", "a2", "--top", "1", "--token", &ann][..], &server].concat()));
+    refused(&scrim("a1", &["b1"], &ann), &["RESOURCE_EXHAUSTED", "quota of 3 an hour"]);
+    let list = |token: &str| {
+        words(&[&["scrims", "--format", "csv", "--token", token][..], &server].concat())
+    };
+    let listed = eventually_sync("three scrimmages played", || {
+        let listed = ok(&list(&ann));
+        let done = listed.lines().filter(|line| line.contains(",done,")).count();
+        (done == 6).then_some(listed)
+    });
+    assert!(listed.contains("a1 b1") && listed.contains("a1 b2"), "{listed}");
+    assert!(!ok(&list(&bob)).contains("a1"), "bob sees none of ann's");
+    let first = listed.lines().nth(1).unwrap().split(',').next().unwrap().to_owned();
+    let record_path = dir.path().join("scrim.json");
+    let record = |token: &str| {
+        let which = format!("{first}/1");
+        let path = record_path.display().to_string();
+        let head = ["scrims", "--record", &which, "--out", &path, "--token", token];
+        words(&[&head[..], &server].concat())
+    };
+    refused(&record(&bob), &["PERMISSION_DENIED", "another author's"]);
+    ok(&record(&ann));
+    let replayed = ok(&["replay", &record_path.display().to_string()]);
+    assert!(!replayed.is_empty());
+    // Never rated: no set of the ladder holds a scrimmage's match.
+    runtime.block_on(async {
+        let store = cardroom_store::open(&store_url).await.unwrap();
+        let ladder = store.ladder("duel").await.unwrap().unwrap().id;
+        let mut sets = store.rated_sets(ladder).await.unwrap();
+        sets.extend(store.open_sets(ladder).await.unwrap());
+        let ids: BTreeSet<String> = sets
+            .iter()
+            .flat_map(|s| &s.matches)
+            .filter_map(|m| m.server_match_id.clone())
+            .collect();
+        for line in listed.lines().skip(1) {
+            let scrim_match = line.split(',').nth(5).unwrap_or_default();
+            assert!(!ids.iter().any(|id| id.is_empty() || id == scrim_match), "{line}");
+        }
+    });
+
     // A bot's page names its author.
     let page = support::get(&pages, "/ladders/duel/bots/a1");
     assert!(page.contains("By <span class=\"author\">ann</span>"), "{page}");

@@ -285,6 +285,22 @@ impl Host {
     }
 }
 
+/// Scrimmages an author asks for: of `bot` (theirs) in `ladder`, against `opponents`, or the
+/// ladder's top `top` when there are none.
+#[derive(Clone, Debug)]
+pub struct ScrimmageRequest {
+    /// The ladder's name.
+    pub ladder: String,
+    /// The author who asks.
+    pub author: cardroom_store::Author,
+    /// The author's bot.
+    pub bot: String,
+    /// The opponents, by name.
+    pub opponents: Vec<String>,
+    /// Else the top this many.
+    pub top: u32,
+}
+
 /// An operator's request about a hosted ladder, as the admin rpcs pass it on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LadderCommand {
@@ -359,6 +375,12 @@ pub enum LadderControlError {
     /// The store failed.
     #[error("{0}")]
     Unavailable(String),
+    /// The caller may not do this (another author's bot).
+    #[error("{0}")]
+    PermissionDenied(String),
+    /// Over a quota (the message says when the next fits).
+    #[error("{0}")]
+    Exhausted(String),
 }
 
 impl From<LadderControlError> for Status {
@@ -369,6 +391,8 @@ impl From<LadderControlError> for Status {
             LadderControlError::AlreadyExists(m) => Status::already_exists(m),
             LadderControlError::FailedPrecondition(m) => Status::failed_precondition(m),
             LadderControlError::Unavailable(m) => Status::unavailable(m),
+            LadderControlError::PermissionDenied(m) => Status::permission_denied(m),
+            LadderControlError::Exhausted(m) => Status::resource_exhausted(m),
         }
     }
 }
@@ -383,6 +407,12 @@ pub trait LadderControl: Send + Sync + 'static {
     /// schedules it again: [`LadderControlError::NotFound`] for an unknown ladder or a bot not
     /// in it, [`LadderControlError::FailedPrecondition`] for a bot that is not paused.
     async fn resume_bot(&self, ladder: &str, bot: &str) -> Result<ResumedBot, LadderControlError>;
+
+    /// Stores the scrimmages an author asks for ([`ScrimmageRequest`]): their ids.
+    async fn request_scrimmages(
+        &self,
+        request: ScrimmageRequest,
+    ) -> Result<Vec<cardroom_store::ScrimmageId>, LadderControlError>;
 
     /// This node's lease owner name among the nodes of a shared store (what the store's
     /// `lease_owner` and heartbeat rows call it), if it has one: its own matches are not listed

@@ -26,6 +26,7 @@ mod registry;
 mod relay;
 mod runners;
 mod sandboxed;
+mod scrimmages;
 mod seat_streams;
 mod service;
 mod standings;
@@ -54,7 +55,7 @@ pub use elsewhere::PROXIED_METADATA;
 pub use host::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeat, HostedSeatFrom, LadderCommand,
     LadderControl, LadderControlError, LadderSummary, Lender, MAX_FAILURES_KEPT, OnCall,
-    ResumedBot, Started,
+    ResumedBot, ScrimmageRequest, Started,
 };
 pub use metrics::ServerMetrics;
 #[cfg(unix)]

@@ -17,13 +17,14 @@ use tracing::info;
 
 use crate::accounts;
 use crate::elsewhere::{self, Peer, Peers};
-use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot};
+use crate::host::{LadderCommand, LadderControl, LadderSummary, ResumedBot, ScrimmageRequest};
 use crate::lend::Lent;
 use crate::listing::{self, Elsewhere, PageQuery, page_by_name};
 use crate::match_task::{Command, Connect, Joining};
 use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Placement, Registry};
 use crate::runners;
+use crate::scrimmages;
 use crate::status::read_error;
 use crate::submissions;
 use crate::throttle::{self, AuthThrottle, PeerKey};
@@ -843,6 +844,44 @@ impl cardroom_server::Cardroom for Cardroom {
             bots.push(accounts::account_to_pb(accounts, bot).await?);
         }
         Ok(Response::new(pb::AuthorProfile { author: Some(accounts::author_to_pb(&author)), bots }))
+    }
+
+    async fn request_scrimmage(
+        &self,
+        request: Request<pb::RequestScrimmageRequest>,
+    ) -> Result<Response<pb::ScrimmagesReply>, Status> {
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
+        let author = scrimmages::author_only(manager)?;
+        let ladders = self.ladders.as_deref().ok_or_else(|| {
+            Status::failed_precondition("this server runs no hosted ladders: no scrimmages")
+        })?;
+        let pb::RequestScrimmageRequest { ladder, bot, opponents, top } = request.into_inner();
+        let asked = ScrimmageRequest { ladder, author: author.clone(), bot, opponents, top };
+        let ids = ladders.request_scrimmages(asked).await?;
+        info!(author = %author.name, scrimmages = ids.len(), "scrimmages requested");
+        Ok(Response::new(scrimmages::listed(accounts, &author, Some(&ids)).await?))
+    }
+
+    async fn list_scrimmages(
+        &self,
+        request: Request<pb::ListScrimmagesRequest>,
+    ) -> Result<Response<pb::ScrimmagesReply>, Status> {
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
+        let author = scrimmages::author_only(manager)?;
+        Ok(Response::new(scrimmages::listed(accounts, &author, None).await?))
+    }
+
+    async fn get_scrimmage_record(
+        &self,
+        request: Request<pb::GetScrimmageRecordRequest>,
+    ) -> Result<Response<pb::GetRecordResponse>, Status> {
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
+        let author = scrimmages::author_only(manager)?;
+        let pb::GetScrimmageRecordRequest { id, rotation } = request.into_inner();
+        Ok(Response::new(scrimmages::record(accounts, &author, id, rotation).await?))
     }
 
     async fn create_ladder(

@@ -28,10 +28,12 @@ mod postgres;
 mod postgres_ladders;
 mod postgres_nodes;
 mod postgres_reads;
+mod postgres_scrimmages;
 mod postgres_standings;
 mod postgres_submissions;
 mod postgres_tls;
 mod reads;
+mod scrimmages;
 mod sqlite;
 mod sqlite_ladders;
 mod sqlite_nodes;
@@ -72,6 +74,10 @@ pub use nodes::{
 };
 pub use postgres::PgStore;
 pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
+pub use scrimmages::{
+    QUOTA_WINDOW_MS, Scrimmage, ScrimmageId, ScrimmageMatch, ScrimmageResults, ScrimmageSeat,
+    ScrimmageState,
+};
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
 pub use submissions::{
@@ -241,6 +247,22 @@ pub enum StoreError {
     /// An author of this name exists already.
     #[error("an author named {} exists already", Echo(.0))]
     AuthorNameTaken(String),
+    /// An author asked for more scrimmages than a ladder allows an hour.
+    #[error(
+        "{asked} more scrimmage(s) would pass the ladder's quota of {quota} an hour ({used} in \
+         the last hour): the next may be asked for in {} s",
+        (retry_after_ms + 999) / 1000
+    )]
+    OverQuota {
+        /// Asked for in the last hour.
+        used: u32,
+        /// Asked for now.
+        asked: u32,
+        /// The quota.
+        quota: u32,
+        /// How long until one more fits.
+        retry_after_ms: i64,
+    },
     /// The store's address is not one this build opens.
     #[error(
         "the store {0:?} is not one cardroom opens: give sqlite:FILE (or sqlite::memory: for a store that \
@@ -366,6 +388,53 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// The author `name` and its bots, by name, if there is one.
     async fn author(&self, name: &str) -> Result<Option<(Author, Vec<BotAccount>)>, StoreError>;
+
+    // Scrimmages (see the `scrimmages` module's docs).
+
+    /// Stores `tables` (each a table and its seed) as `author`'s pending scrimmages in `ladder`,
+    /// unless they pass `quota` an hour with the author's others ([`StoreError::OverQuota`]).
+    async fn request_scrimmages(
+        &self,
+        ladder: LadderId,
+        author: AuthorId,
+        tables: &[(Vec<BotId>, u64)],
+        quota: u32,
+        now_ms: i64,
+    ) -> Result<Vec<ScrimmageId>, StoreError>;
+
+    /// `ladder`'s scrimmages in `state`, oldest first.
+    async fn ladder_scrimmages(
+        &self,
+        ladder: LadderId,
+        state: ScrimmageState,
+    ) -> Result<Vec<Scrimmage>, StoreError>;
+
+    /// Marks a pending scrimmage running for `owner` (a node's lease owner name); false if it
+    /// was not pending.
+    async fn start_scrimmage(&self, id: ScrimmageId, owner: &str) -> Result<bool, StoreError>;
+
+    /// Ends a scrimmage as `state` (done or failed) with its results (JSON).
+    async fn end_scrimmage(
+        &self,
+        id: ScrimmageId,
+        state: ScrimmageState,
+        results: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError>;
+
+    /// Returns `ladder`'s running scrimmages of owners other than `owner` (a leader that went
+    /// away) to pending; how many.
+    async fn requeue_scrimmages(&self, ladder: LadderId, owner: &str) -> Result<u64, StoreError>;
+
+    /// `author`'s scrimmages, newest first, at most `limit`.
+    async fn author_scrimmages(
+        &self,
+        author: AuthorId,
+        limit: u32,
+    ) -> Result<Vec<Scrimmage>, StoreError>;
+
+    /// One scrimmage.
+    async fn scrimmage(&self, id: ScrimmageId) -> Result<Option<Scrimmage>, StoreError>;
 
     /// Replaces `name`'s key hash (the old key stops working) and makes it active again if it
     /// was revoked.

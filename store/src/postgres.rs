@@ -28,6 +28,7 @@ use crate::keys::KeyHash;
 use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::postgres_reads as reads;
+use crate::postgres_scrimmages as scrimmages;
 use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
 use crate::submissions::{NewSubmission, Submission, Submitted};
@@ -35,8 +36,8 @@ use crate::{
     AccountRow, Author, AuthorId, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim,
     FailureRow, HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet,
     LadderStatus, LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat,
-    NodeRow, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, SetState, Store, StoreError,
-    StoreOptions, StoredRating, VERSIONS_KEPT,
+    NodeRow, RatingChangeRow, RatingUpdate, Requeue, Scrimmage, ScrimmageId, ScrimmageState,
+    SeatOutcome, SetState, Store, StoreError, StoreOptions, StoredRating, VERSIONS_KEPT,
 };
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`. The
@@ -84,6 +85,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::ladders::OUTPUTS_MIGRATION,
     // 14: authors, their invites, and the author of each bot.
     crate::authors::POSTGRES_MIGRATION,
+    // 15: scrimmages, apart from the ladders' sets.
+    crate::scrimmages::POSTGRES_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -677,6 +680,56 @@ impl Store for PgStore {
             Ok(())
         })
         .await
+    }
+
+    async fn request_scrimmages(
+        &self,
+        ladder: LadderId,
+        author: AuthorId,
+        tables: &[(Vec<BotId>, u64)],
+        quota: u32,
+        now_ms: i64,
+    ) -> Result<Vec<ScrimmageId>, StoreError> {
+        let requested = scrimmages::request(self, ladder, author, tables, quota, now_ms);
+        self.bounded("request_scrimmages", requested).await
+    }
+
+    async fn ladder_scrimmages(
+        &self,
+        ladder: LadderId,
+        state: ScrimmageState,
+    ) -> Result<Vec<Scrimmage>, StoreError> {
+        self.bounded("ladder_scrimmages", scrimmages::of_ladder(self, ladder, state)).await
+    }
+
+    async fn start_scrimmage(&self, id: ScrimmageId, owner: &str) -> Result<bool, StoreError> {
+        self.bounded("start_scrimmage", scrimmages::start(self, id, owner)).await
+    }
+
+    async fn end_scrimmage(
+        &self,
+        id: ScrimmageId,
+        state: ScrimmageState,
+        results: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.bounded("end_scrimmage", scrimmages::end(self, id, state, results, now_ms)).await
+    }
+
+    async fn requeue_scrimmages(&self, ladder: LadderId, owner: &str) -> Result<u64, StoreError> {
+        self.bounded("requeue_scrimmages", scrimmages::requeue(self, ladder, owner)).await
+    }
+
+    async fn author_scrimmages(
+        &self,
+        author: AuthorId,
+        limit: u32,
+    ) -> Result<Vec<Scrimmage>, StoreError> {
+        self.bounded("author_scrimmages", scrimmages::of_author(self, author, limit)).await
+    }
+
+    async fn scrimmage(&self, id: ScrimmageId) -> Result<Option<Scrimmage>, StoreError> {
+        self.bounded("scrimmage", scrimmages::one(self, id)).await
     }
 
     async fn submit_bot(

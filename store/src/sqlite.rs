@@ -12,6 +12,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
+use crate::scrimmages::{self, SCRIMMAGE_COLUMNS};
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
 use crate::sqlite_submissions as submissions;
@@ -20,8 +21,8 @@ use crate::{
     AccountRow, Author, AuthorId, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim,
     FailureRow, HeadToHead, Ladder, LadderBot, LadderId, LadderMatch, LadderMatchId, LadderSet,
     LadderStatus, LadderVersion, LeaderboardLine, Lease, MatchResult, NewLadder, NewSet, NodeBeat,
-    NodeRow, RatingChangeRow, RatingUpdate, Requeue, SeatOutcome, Store, StoreError, StoredRating,
-    VERSIONS_KEPT,
+    NodeRow, RatingChangeRow, RatingUpdate, Requeue, Scrimmage, ScrimmageId, ScrimmageState,
+    SeatOutcome, Store, StoreError, StoredRating, VERSIONS_KEPT,
 };
 
 /// Migration 5, the same SQL on both backends: a partial index of the open sets, in set order
@@ -76,6 +77,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::ladders::OUTPUTS_MIGRATION,
     // 14: authors, their invites, and the author of each bot.
     crate::authors::SQLITE_MIGRATION,
+    // 15: scrimmages, apart from the ladders' sets.
+    crate::scrimmages::SQLITE_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -234,6 +237,21 @@ fn credential(row: &Row<'_>) -> rusqlite::Result<BotCredential> {
         author: row.get(6)?,
     };
     Ok(row.into_credential())
+}
+
+/// A row of [`SCRIMMAGE_COLUMNS`].
+fn scrimmage_row(row: &Row<'_>) -> rusqlite::Result<scrimmages::ScrimmageRow> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+        row.get(6)?,
+        row.get(7)?,
+        row.get(8)?,
+    ))
 }
 
 /// A row of [`AUTHOR_COLUMNS`].
@@ -486,6 +504,125 @@ impl Store for SqliteStore {
                 .map(|row| row.map(|credential| credential.account))
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(Some((author, bots)))
+        })
+        .await
+    }
+
+    async fn request_scrimmages(
+        &self,
+        ladder: LadderId,
+        author: AuthorId,
+        tables: &[(Vec<BotId>, u64)],
+        quota: u32,
+        now_ms: i64,
+    ) -> Result<Vec<ScrimmageId>, StoreError> {
+        let tables = tables.to_vec();
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            let since = now_ms - scrimmages::QUOTA_WINDOW_MS;
+            let (used, oldest): (u32, Option<i64>) = tx.query_row(
+                "SELECT COUNT(*), MIN(requested_ms) FROM scrimmages
+                 WHERE author_id = ?1 AND ladder_id = ?2 AND requested_ms > ?3",
+                params![author.0, ladder.0, since],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            scrimmages::check_quota(used, tables.len(), quota, oldest, now_ms)?;
+            let mut ids = Vec::with_capacity(tables.len());
+            for (bots, seed) in &tables {
+                tx.execute(
+                    "INSERT INTO scrimmages (ladder_id, author_id, bots, seed, requested_ms, state)
+                     VALUES (?1, ?2, ?3, ?4, ?5, 'pending')",
+                    params![ladder.0, author.0, scrimmages::bots_json(bots), *seed as i64, now_ms],
+                )?;
+                ids.push(ScrimmageId(tx.last_insert_rowid()));
+            }
+            tx.commit()?;
+            Ok(ids)
+        })
+        .await
+    }
+
+    async fn ladder_scrimmages(
+        &self,
+        ladder: LadderId,
+        state: ScrimmageState,
+    ) -> Result<Vec<Scrimmage>, StoreError> {
+        self.run(move |conn| {
+            let mut query = conn.prepare(&format!(
+                "SELECT {SCRIMMAGE_COLUMNS} FROM scrimmages WHERE ladder_id = ?1 AND state = ?2
+                 ORDER BY id"
+            ))?;
+            let rows = query.query_map(params![ladder.0, state.as_str()], scrimmage_row)?;
+            rows.map(|row| scrimmages::from_row(row?)).collect()
+        })
+        .await
+    }
+
+    async fn start_scrimmage(&self, id: ScrimmageId, owner: &str) -> Result<bool, StoreError> {
+        let owner = owner.to_owned();
+        self.run(move |conn| {
+            let changed = conn.execute(
+                "UPDATE scrimmages SET state = 'running', owner = ?2
+                 WHERE id = ?1 AND state = 'pending'",
+                params![id.0, owner],
+            )?;
+            Ok(changed == 1)
+        })
+        .await
+    }
+
+    async fn end_scrimmage(
+        &self,
+        id: ScrimmageId,
+        state: ScrimmageState,
+        results: &str,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let results = results.to_owned();
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE scrimmages SET state = ?2, results = ?3, finished_ms = ?4 WHERE id = ?1",
+                params![id.0, state.as_str(), results, now_ms],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn requeue_scrimmages(&self, ladder: LadderId, owner: &str) -> Result<u64, StoreError> {
+        let owner = owner.to_owned();
+        self.run(move |conn| {
+            let changed = conn.execute(
+                "UPDATE scrimmages SET state = 'pending', owner = NULL
+                 WHERE ladder_id = ?1 AND state = 'running' AND owner <> ?2",
+                params![ladder.0, owner],
+            )?;
+            Ok(changed as u64)
+        })
+        .await
+    }
+
+    async fn author_scrimmages(
+        &self,
+        author: AuthorId,
+        limit: u32,
+    ) -> Result<Vec<Scrimmage>, StoreError> {
+        self.run(move |conn| {
+            let mut query = conn.prepare(&format!(
+                "SELECT {SCRIMMAGE_COLUMNS} FROM scrimmages WHERE author_id = ?1
+                 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            let rows = query.query_map(params![author.0, limit], scrimmage_row)?;
+            rows.map(|row| scrimmages::from_row(row?)).collect()
+        })
+        .await
+    }
+
+    async fn scrimmage(&self, id: ScrimmageId) -> Result<Option<Scrimmage>, StoreError> {
+        self.run(move |conn| {
+            let query = format!("SELECT {SCRIMMAGE_COLUMNS} FROM scrimmages WHERE id = ?1");
+            let row = conn.query_row(&query, [id.0], scrimmage_row).optional()?;
+            row.map(scrimmages::from_row).transpose()
         })
         .await
     }

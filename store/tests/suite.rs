@@ -39,6 +39,7 @@ macro_rules! suite {
                 a_claim_keeps_the_ladders_running_matches_under_its_cap,
                 a_node_lists_the_matches_other_live_nodes_host,
                 a_node_lists_the_matches_other_nodes_recorded,
+                scrimmages_keep_their_quota_and_their_course,
             );
             suite!(@checks $open, reads;
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,

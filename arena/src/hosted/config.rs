@@ -24,6 +24,7 @@
 //!                             # waiting in the lobby)
 //! allow_same_author = false   # two bots of one author may sit at one table (collusion):
 //!                             # by default never, whatever the schedule
+//! scrimmages_per_hour = 12    # unrated sets an author may ask for an hour (0: none)
 //!
 //! schedule = "adaptive"      # the next table: "adaptive" (every bot its share, then where the
 //!                             # order is least settled: the arena's `fair` schedule),
@@ -128,6 +129,9 @@ pub struct HostedLadderFile {
     /// Whether two bots of one author may sit at one table (default: never).
     #[serde(default)]
     pub allow_same_author: bool,
+    /// Scrimmages an author may ask for an hour (0: none).
+    #[serde(default = "twelve")]
+    pub scrimmages_per_hour: u32,
     /// When a failing bot is paused.
     #[serde(default)]
     pub health: Health,
@@ -571,6 +575,10 @@ fn three() -> u32 {
 
 fn five() -> u32 {
     5
+}
+
+fn twelve() -> u32 {
+    12
 }
 
 fn sixty_four() -> u32 {

@@ -37,6 +37,7 @@ mod metrics;
 mod nodes;
 mod plan;
 mod pool;
+mod scrims;
 mod standings;
 mod unstored;
 
@@ -46,12 +47,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use cardroom_server::{
     Host, HostError, HostedEnd, HostedMatch, HostedSeatFrom, LadderCommand, LadderControl,
-    LadderControlError, LadderSummary, Lender, ResumedBot,
+    LadderControlError, LadderSummary, Lender, ResumedBot, ScrimmageRequest,
 };
 use cardroom_store::{
     BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
     LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewMatch, NewSet, RatingUpdate,
-    Requeue, SeatResult, Store, StoreError, StoreLatency, StoredRating,
+    Requeue, ScrimmageId, ScrimmageState, SeatResult, Store, StoreError, StoreLatency,
+    StoredRating,
 };
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -476,6 +478,17 @@ impl LadderControl for HostedLadders {
         Ok(summary(&ladder))
     }
 
+    async fn request_scrimmages(
+        &self,
+        request: ScrimmageRequest,
+    ) -> Result<Vec<ScrimmageId>, LadderControlError> {
+        let found = self.shared.store.ladder(&request.ladder).await.map_err(HostedError::from)?;
+        let ladder = found.ok_or_else(|| {
+            LadderControlError::NotFound(format!("no ladder named {:?}", request.ladder))
+        })?;
+        scrims::request(&self.shared, &ladder, request).await
+    }
+
     async fn resume_bot(&self, ladder: &str, bot: &str) -> Result<ResumedBot, LadderControlError> {
         let store = &self.shared.store;
         let found = store.ladder(ladder).await.map_err(HostedError::from)?;
@@ -544,6 +557,13 @@ struct BotState {
     passed_over: bool,
 }
 
+/// A scrimmage played (or given up), for the ladder's task.
+struct ScrimEnded {
+    id: ScrimmageId,
+    bots: Vec<BotId>,
+    results: cardroom_store::ScrimmageResults,
+}
+
 /// A match's end as its waiter hands it to the ladder's task.
 struct Ended {
     claim: Claim,
@@ -574,6 +594,12 @@ struct Runner {
     requeued: Option<Instant>,
     ended_tx: mpsc::UnboundedSender<Ended>,
     ended: mpsc::UnboundedReceiver<Ended>,
+    /// When this node, leading, last read the pending scrimmages.
+    scrims_read: Option<Instant>,
+    /// The bots of the pending scrimmages, as last read: held from the ladder's own matches.
+    held_for_scrims: HashSet<BotId>,
+    scrim_ended_tx: mpsc::UnboundedSender<ScrimEnded>,
+    scrim_ended: mpsc::UnboundedReceiver<ScrimEnded>,
     /// Results not stored yet, tried again at every step (`unstored.rs`).
     unstored: VecDeque<unstored::Unstored>,
     /// The rated sets' head-to-head evidence: the standings and the adaptive schedule.
@@ -607,6 +633,7 @@ impl Runner {
         let rated = store.rated_sets(ladder.id).await?;
         let evidence = Evidence::from_rated(&rated, field(&bots), 0);
         let (ended_tx, ended) = mpsc::unbounded_channel();
+        let (scrim_ended_tx, scrim_ended) = mpsc::unbounded_channel();
         Ok(Runner {
             shared,
             ladder,
@@ -624,6 +651,10 @@ impl Runner {
             requeued: None,
             ended_tx,
             ended,
+            scrims_read: None,
+            held_for_scrims: HashSet::new(),
+            scrim_ended_tx,
+            scrim_ended,
             unstored: VecDeque::new(),
             evidence,
             snapshot: SnapshotThrottle::default(),
@@ -676,6 +707,7 @@ impl Runner {
             self.gauges();
             tokio::select! {
                 Some(ended) = self.ended.recv() => self.on_end(ended).await,
+                Some(ended) = self.scrim_ended.recv() => self.on_scrim_end(ended).await,
                 changed = self.status.changed() => {
                     if changed.is_err() {
                         return;
@@ -788,6 +820,8 @@ impl Runner {
                 self.evidence = Evidence::from_rated(&rated, field(&self.bots), 0);
             }
             info!(ladder = %self.ladder.spec.name, node = %self.shared.run_id, next_set = self.next_set, "this node schedules the ladder");
+            // The scrimmages a leader that went away was playing are played again.
+            self.store().requeue_scrimmages(self.id(), &self.shared.run_id).await?;
         } else if !leading && self.leading {
             info!(ladder = %self.ladder.spec.name, "another node schedules the ladder now");
         }
@@ -903,6 +937,9 @@ impl Runner {
             let anywhere = pool.anywhere();
             self.void_unplayable(&anywhere).await?;
             self.void_waited_out(&anywhere).await?;
+            // Scrimmages first: they are few (a quota an hour), and would wait for ever behind
+            // a ladder that always has the next set planned for their bots.
+            self.start_scrimmages(&mut pool).await;
         }
         self.start_planned(&mut pool).await?;
         if self.leading {
@@ -992,7 +1029,7 @@ impl Runner {
     /// Whether `bot` may start another match now: [`Runner::may_start`], and a stream of it
     /// waits in `free`.
     fn can_play(&self, bot: BotId, free: &HashMap<BotId, usize>) -> bool {
-        self.may_start(bot) && free.get(&bot).is_some_and(|&n| n > 0)
+        self.may_start_rated(bot) && free.get(&bot).is_some_and(|&n| n > 0)
     }
 
     /// Whether `bot` may start another match, wherever it waits: known, not paused, under its
@@ -1001,6 +1038,13 @@ impl Runner {
         self.bots
             .get(&bot)
             .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
+    }
+
+    /// Whether `bot` may start another match of the ladder's own: as [`Runner::may_start`],
+    /// unless a pending scrimmage holds it (else a busy ladder would seat it as soon as it is
+    /// free, and the scrimmage would wait for all its bots to be free at once).
+    fn may_start_rated(&self, bot: BotId) -> bool {
+        self.may_start(bot) && !self.held_for_scrims.contains(&bot)
     }
 
     /// Whether `bot` has left: paused, or out of every lobby (`free`) for `absent_ms` playing
@@ -1141,7 +1185,7 @@ impl Runner {
                     break;
                 }
                 let bots: Vec<BotId> = m.seats.iter().map(|s| s.bot).collect();
-                if !bots.iter().all(|&bot| self.may_start(bot)) {
+                if !bots.iter().all(|&bot| self.may_start_rated(bot)) {
                     continue;
                 }
                 let Some(seating) = pool.seat(&bots, m.id) else { continue };
@@ -1353,6 +1397,105 @@ impl Runner {
             plan::Apart::NONE
         } else {
             plan::Apart::by_author(&self.authors)
+        }
+    }
+
+    /// Starts the pending scrimmages whose bots are free and seatable here (read at most once
+    /// a second). Their bots count as playing until the scrimmage ends.
+    async fn start_scrimmages(&mut self, pool: &mut Pool) {
+        if self.scrims_read.is_some_and(|read| read.elapsed() < Duration::from_secs(1)) {
+            return;
+        }
+        self.scrims_read = Some(Instant::now());
+        let pending = self.store().ladder_scrimmages(self.id(), ScrimmageState::Pending).await;
+        let pending = match pending {
+            Ok(pending) => pending,
+            Err(error) => {
+                warn!(cause = %error, "the pending scrimmages could not be read");
+                return;
+            }
+        };
+        // A scrimmage whose bots never came together is given up, saying so.
+        let (pending, stale): (Vec<_>, Vec<_>) = pending.into_iter().partition(|scrim| {
+            now_ms() - scrim.requested_ms < scrims::PENDING_AT_MOST.as_millis() as i64
+        });
+        for scrim in stale {
+            let failure = format!(
+                "its bots were not free together within {} minutes",
+                scrims::PENDING_AT_MOST.as_secs() / 60
+            );
+            let results =
+                cardroom_store::ScrimmageResults { failure: Some(failure), ..Default::default() };
+            let ended = ScrimmageState::Failed;
+            if let Err(error) =
+                self.store().end_scrimmage(scrim.id, ended, &results.to_json(), now_ms()).await
+            {
+                warn!(scrimmage = scrim.id.0, cause = %error, "a stale scrimmage not given up");
+            }
+        }
+        // Held from the ladder's matches: the bots of the scrimmages whose bots are all here
+        // (waiting somewhere, or playing), none paused.
+        let anywhere = pool.anywhere();
+        let present = |bot: &BotId| {
+            self.bots.get(bot).is_some_and(|b| {
+                b.paused.is_none() && (b.running > 0 || anywhere.get(bot).is_some_and(|&n| n > 0))
+            })
+        };
+        self.held_for_scrims = pending
+            .iter()
+            .filter(|scrim| scrim.bots.iter().all(present))
+            .flat_map(|scrim| scrim.bots.iter().copied())
+            .collect();
+        for scrim in pending {
+            if !scrim.bots.iter().all(|&bot| self.may_start(bot)) {
+                continue;
+            }
+            let Some(seating) = pool.seat_here(&scrim.bots) else { continue };
+            match self.store().start_scrimmage(scrim.id, &self.shared.run_id).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(error) => {
+                    warn!(cause = %error, "a scrimmage not started");
+                    continue;
+                }
+            }
+            for bot in &scrim.bots {
+                if let Some(state) = self.bots.get_mut(bot) {
+                    state.running += 1;
+                }
+                self.held_for_scrims.remove(bot);
+            }
+            let seats = seating
+                .into_iter()
+                .map(|(bot, lender)| {
+                    (self.bots.get(&bot).map_or_else(String::new, |b| b.name.clone()), lender)
+                })
+                .collect();
+            let table = scrims::Table { seed: scrim.seed, seats };
+            let (host, file, tx) =
+                (self.shared.host.clone(), self.file.clone(), self.scrim_ended_tx.clone());
+            info!(ladder = %self.ladder.spec.name, scrimmage = scrim.id.0, "scrimmage started");
+            tokio::spawn(async move {
+                let results = scrims::play(host, file, table).await;
+                let _ = tx.send(ScrimEnded { id: scrim.id, bots: scrim.bots, results });
+            });
+        }
+    }
+
+    /// Keeps a scrimmage's results, and frees its bots.
+    async fn on_scrim_end(&mut self, ended: ScrimEnded) {
+        let ScrimEnded { id, bots, results } = ended;
+        for bot in &bots {
+            if let Some(state) = self.bots.get_mut(bot) {
+                state.running = state.running.saturating_sub(1);
+            }
+        }
+        let state =
+            if results.failure.is_some() { ScrimmageState::Failed } else { ScrimmageState::Done };
+        info!(ladder = %self.ladder.spec.name, scrimmage = id.0, state = state.as_str(), "scrimmage ended");
+        let kept = self.store().end_scrimmage(id, state, &results.to_json(), now_ms()).await;
+        if let Err(error) = kept {
+            warn!(scrimmage = id.0, cause = %error, "a scrimmage's results not kept");
         }
     }
 

@@ -70,6 +70,21 @@ impl Pool {
         if self.host(bots, id)? != 0 {
             return None;
         }
+        self.seat_here(bots)
+    }
+
+    /// Where each of `bots` comes from when this node hosts them, whichever node [`Pool::host`]
+    /// would pick (a scrimmage's leader hosts it), their streams taken from the pool; `None`
+    /// (nothing taken) when this node cannot seat them all.
+    pub(super) fn seat_here(&mut self, bots: &[BotId]) -> Option<Vec<(BotId, Option<Lender>)>> {
+        let seatable = bots.iter().all(|bot| {
+            self.lobbies.iter().enumerate().any(|(i, lobby)| {
+                lobby.free.get(bot).is_some_and(|&n| n > 0) && (i == 0 || lobby.lender.is_some())
+            })
+        });
+        if !seatable {
+            return None;
+        }
         let mut seating = Vec::with_capacity(bots.len());
         for &bot in bots {
             let lobby = self.lobbies.iter_mut().enumerate().find_map(|(i, lobby)| {

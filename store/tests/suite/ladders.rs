@@ -528,3 +528,44 @@ pub(crate) async fn a_node_lists_the_matches_other_nodes_recorded(store: Arc<dyn
         "the record is read apart, by the ladder match's id"
     );
 }
+
+/// Scrimmages: requested under an author's hourly quota (counted with the request), played
+/// once (pending, then running for one owner), ended with their results, given back to
+/// pending when their owner went away, and listed for their author newest first.
+pub(crate) async fn scrimmages_keep_their_quota_and_their_course(store: Arc<dyn Store>) {
+    use cardroom_store::{ScrimmageState, StoreError};
+    let (store, ladder, [a, b]) = ladder_with_two_bots(store).await;
+    store.create_invite(KeyHash::of("cri_x"), 1, 1_000_000_000).await.unwrap();
+    let ann = store.redeem_invite(KeyHash::of("cri_x"), "ann", KeyHash::of("t"), 1).await.unwrap();
+    let now = 10_000_000;
+    let tables = [(vec![a, b], 7), (vec![a, b], 8)];
+    let ids = store.request_scrimmages(ladder, ann.id, &tables, 3, now).await.unwrap();
+    assert_eq!(ids.len(), 2);
+    let over = store.request_scrimmages(ladder, ann.id, &tables, 3, now + 60_000).await;
+    match over.unwrap_err() {
+        StoreError::OverQuota { used: 2, asked: 2, quota: 3, retry_after_ms } => {
+            assert_eq!(retry_after_ms, 3_600_000 - 60_000);
+        }
+        other => panic!("{other}"),
+    }
+    // An hour on, the quota is free again.
+    let later = now + 3_600_001;
+    store.request_scrimmages(ladder, ann.id, &tables[..1], 3, later).await.unwrap();
+
+    let pending = store.ladder_scrimmages(ladder, ScrimmageState::Pending).await.unwrap();
+    assert_eq!(pending.len(), 3);
+    assert_eq!((pending[0].bots.clone(), pending[0].seed), (vec![a, b], 7));
+    assert!(store.start_scrimmage(ids[0], "node-1").await.unwrap());
+    assert!(!store.start_scrimmage(ids[0], "node-2").await.unwrap(), "started once");
+    assert!(store.start_scrimmage(ids[1], "node-1").await.unwrap());
+    store.end_scrimmage(ids[1], ScrimmageState::Done, "[]", later).await.unwrap();
+    // Its owner went away: the running one is pending again; a done one stays done.
+    assert_eq!(store.requeue_scrimmages(ladder, "node-2").await.unwrap(), 1);
+    assert_eq!(store.requeue_scrimmages(ladder, "node-2").await.unwrap(), 0);
+    let mine = store.author_scrimmages(ann.id, 10).await.unwrap();
+    let states: Vec<ScrimmageState> = mine.iter().map(|s| s.state).collect();
+    use ScrimmageState::{Done, Pending};
+    assert_eq!(states, [Pending, Done, Pending], "newest first");
+    let done = store.scrimmage(ids[1]).await.unwrap().unwrap();
+    assert_eq!((done.results.as_deref(), done.finished_ms), (Some("[]"), Some(later)));
+}

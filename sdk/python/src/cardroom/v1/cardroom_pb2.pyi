@@ -1275,6 +1275,80 @@ class BotAccount(_message.Message):
     author: str
     def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[BotStatus, str]] = ..., created_ms: _Optional[int] = ..., key_issued_ms: _Optional[int] = ..., revoked_ms: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[BotVersion, _Mapping]]] = ..., versions_forgotten: _Optional[int] = ..., author: _Optional[str] = ...) -> None: ...
 
+class RequestScrimmageRequest(_message.Message):
+    __slots__ = ("ladder", "bot", "opponents", "top")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    bot: str
+    opponents: _containers.RepeatedScalarFieldContainer[str]
+    top: int
+    def __init__(self, ladder: _Optional[str] = ..., bot: _Optional[str] = ..., opponents: _Optional[_Iterable[str]] = ..., top: _Optional[int] = ...) -> None: ...
+
+class ListScrimmagesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ScrimmagesReply(_message.Message):
+    __slots__ = ("scrimmages",)
+    SCRIMMAGES_FIELD_NUMBER: _ClassVar[int]
+    scrimmages: _containers.RepeatedCompositeFieldContainer[ScrimmageInfo]
+    def __init__(self, scrimmages: _Optional[_Iterable[_Union[ScrimmageInfo, _Mapping]]] = ...) -> None: ...
+
+class ScrimmageInfo(_message.Message):
+    __slots__ = ("id", "ladder", "bots", "state", "requested_ms", "finished_ms", "matches", "failure")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_MS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    ladder: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    state: str
+    requested_ms: int
+    finished_ms: int
+    matches: _containers.RepeatedCompositeFieldContainer[ScrimmageMatch]
+    failure: str
+    def __init__(self, id: _Optional[int] = ..., ladder: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., state: _Optional[str] = ..., requested_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., matches: _Optional[_Iterable[_Union[ScrimmageMatch, _Mapping]]] = ..., failure: _Optional[str] = ...) -> None: ...
+
+class ScrimmageMatch(_message.Message):
+    __slots__ = ("rotation", "match_id", "reason", "seats")
+    ROTATION_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    rotation: int
+    match_id: str
+    reason: str
+    seats: _containers.RepeatedCompositeFieldContainer[ScrimmageSeat]
+    def __init__(self, rotation: _Optional[int] = ..., match_id: _Optional[str] = ..., reason: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[ScrimmageSeat, _Mapping]]] = ...) -> None: ...
+
+class ScrimmageSeat(_message.Message):
+    __slots__ = ("bot", "place", "forfeit", "version")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    place: int
+    forfeit: bool
+    version: str
+    def __init__(self, bot: _Optional[str] = ..., place: _Optional[int] = ..., forfeit: _Optional[bool] = ..., version: _Optional[str] = ...) -> None: ...
+
+class GetScrimmageRecordRequest(_message.Message):
+    __slots__ = ("id", "rotation")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ROTATION_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    rotation: int
+    def __init__(self, id: _Optional[int] = ..., rotation: _Optional[int] = ...) -> None: ...
+
 class JoinAsAuthorRequest(_message.Message):
     __slots__ = ("code", "name")
     CODE_FIELD_NUMBER: _ClassVar[int]

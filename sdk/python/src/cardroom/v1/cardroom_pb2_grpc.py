@@ -180,6 +180,21 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
                 _registered_method=True)
+        self.RequestScrimmage = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RequestScrimmage',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RequestScrimmageRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.FromString,
+                _registered_method=True)
+        self.ListScrimmages = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListScrimmages',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListScrimmagesRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.FromString,
+                _registered_method=True)
+        self.GetScrimmageRecord = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetScrimmageRecord',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -467,6 +482,38 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestScrimmage(self, request, context):
+        """Unary. Asks for unrated scrimmages of an author's own bot in a hosted ladder, against the
+        named opponents or the ladder's top `top` (the bot itself left out): one duplicate set a
+        table, on the ladder's rules and clock, the deal the server's choice. They are played when
+        their bots are free, never rated, never on the leaderboard; only their author reads them
+        (`ListScrimmages`). Needs the author's token: another author's bot is PERMISSION_DENIED.
+        Past the ladder's quota an hour (its file's `scrimmages_per_hour`) RESOURCE_EXHAUSTED,
+        saying when the next fits; a ladder that takes none, or is not running,
+        FAILED_PRECONDITION; an unknown ladder or bot, or an opponent not in the ladder, NOT_FOUND;
+        opponents that do not fill tables INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListScrimmages(self, request, context):
+        """Unary. The author's scrimmages, newest first (at most 50), with their results. Needs the
+        author's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetScrimmageRecord(self, request, context):
+        """Unary. The record of one match of a scrimmage, for its replay. Needs the token of the
+        author who asked for it (PERMISSION_DENIED for another's); NOT_FOUND for an unknown
+        scrimmage or match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -614,6 +661,21 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetAuthor,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.SerializeToString,
+            ),
+            'RequestScrimmage': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestScrimmage,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RequestScrimmageRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.SerializeToString,
+            ),
+            'ListScrimmages': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListScrimmages,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListScrimmagesRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.SerializeToString,
+            ),
+            'GetScrimmageRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetScrimmageRecord,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1400,6 +1462,87 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetAuthor',
             cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestScrimmage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RequestScrimmage',
+            cardroom_dot_v1_dot_cardroom__pb2.RequestScrimmageRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListScrimmages(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListScrimmages',
+            cardroom_dot_v1_dot_cardroom__pb2.ListScrimmagesRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ScrimmagesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetScrimmageRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetScrimmageRecord',
+            cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
             options,
             channel_credentials,
             insecure,
