@@ -85,11 +85,7 @@ pub(crate) enum AuthorsCommand {
 
 /// Runs a `cardroom authors` subcommand.
 pub(crate) fn run_command(command: AuthorsCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async move {
+    block_on(async move {
         match command {
             AuthorsCommand::Invite { valid_hours, store } => {
                 let valid = Duration::from_secs(valid_hours.saturating_mul(3600));

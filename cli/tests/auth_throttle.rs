@@ -51,7 +51,7 @@ fn a_peer_that_keeps_guessing_keys_waits_and_is_logged_once() {
             bot_name: "ann".into(),
             ..Default::default()
         };
-        let wrong = format!("crk_{}", "0".repeat(64));
+        let wrong = format!("key=crk_{}", "0".repeat(64));
         for attempt in 1..=5 {
             let refused = Bot::open_with_key(connect(&url).await, join(), &wrong).await;
             let status = refused.err().unwrap();
@@ -90,24 +90,6 @@ fn a_peer_that_keeps_guessing_keys_waits_and_is_logged_once() {
     drop(server);
 }
 
-/// A POST of the bot page's key form on `pages` (`host:port`) with `key`: the status and the
-/// page.
-async fn post_key(pages: &str, path: &str, key: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let mut stream = tokio::net::TcpStream::connect(pages).await.unwrap();
-    let body = format!("key={key}");
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {pages}\r\nContent-Type: \
-         application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).await.unwrap();
-    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, answer)
-}
-
 /// `cardroom serve --auth-failures-per-peer 3` with its pages and a hosted ladder, the stock
 /// `random` bot waiting there as `ann`: the failures form on ann's page says a wrong key is
 /// wrong four times, then answers 429 with `Retry-After`, the right key too. The wait is the
@@ -142,21 +124,21 @@ fn the_pages_key_form_counts_in_the_servers_throttle() {
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     runtime.block_on(async {
         let form = "/ladders/duel/bots/ann/failures";
-        let wrong = format!("crk_{}", "0".repeat(64));
+        let wrong = format!("key=crk_{}", "0".repeat(64));
         let (status, page) = eventually("ann on the ladder, its page up", || async {
-            let (status, page) = post_key(&pages, form, &wrong).await;
+            let (status, page) = support::post_form(&pages, form, &wrong).await;
             (status != 404).then_some((status, page))
         })
         .await;
         assert_eq!(status, 200, "{page}");
         assert!(page.contains("wrong-key"), "{page}");
         for attempt in 2..=4 {
-            let (status, page) = post_key(&pages, form, &wrong).await;
+            let (status, page) = support::post_form(&pages, form, &wrong).await;
             assert_eq!(status, 200, "attempt {attempt}: {page}");
             assert!(page.contains("wrong-key"), "attempt {attempt}: {page}");
         }
         // The fourth failure spent the quota: every key waits now, the right one too.
-        let (status, page) = post_key(&pages, form, &key).await;
+        let (status, page) = support::post_form(&pages, form, &format!("key={key}")).await;
         assert_eq!(status, 429, "{page}");
         let retry = page
             .lines()

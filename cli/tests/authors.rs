@@ -199,10 +199,10 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
     });
     assert!(listed.contains("a1 b1") && listed.contains("a1 b2"), "{listed}");
     assert!(!ok(&list(&bob)).contains("a1"), "bob sees none of ann's");
-    let first = listed.lines().nth(1).unwrap().split(',').next().unwrap().to_owned();
+    let scrimmage = listed.lines().nth(1).unwrap().split(',').next().unwrap().to_owned();
     let record_path = dir.path().join("scrim.json");
     let record = |token: &str| {
-        let which = format!("{first}/1");
+        let which = format!("{scrimmage}/1");
         let path = record_path.display().to_string();
         let head = ["scrims", "--record", &which, "--out", &path, "--token", token];
         words(&[&head[..], &server].concat())
@@ -228,7 +228,27 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
         }
     });
 
-    // A bot's page names its author.
+    // A bot's page names its author, and links to her page, which lists her bots.
     let page = support::get(&pages, "/ladders/duel/bots/a1");
-    assert!(page.contains("By <span class=\"author\">ann</span>"), "{page}");
+    assert!(page.contains("By <a class=\"author\" href=\"/authors/ann\">ann</a>"), "{page}");
+    let page = support::get(&pages, "/authors/ann");
+    assert!(page.contains("a1") && page.contains("a2") && !page.contains("b1"), "{page}");
+    // The pages' join form: a used code is refused, saying why; a fresh one makes an author
+    // whose token works at once.
+    let form = support::get(&pages, "/join");
+    assert!(form.contains("name=\"code\""), "{form}");
+    let third = invite();
+    runtime.block_on(async {
+        let used = format!("code={first}&name=carol");
+        let (status, page) = support::post_form(&pages, "/join", &used).await;
+        assert_eq!(status, 400, "{page}");
+        assert!(page.contains("redeemed already"), "{page}");
+        let fresh = format!("code={third}&name=carol");
+        let (status, page) = support::post_form(&pages, "/join", &fresh).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.to_ascii_lowercase().contains("cache-control: no-store"), "{page}");
+        let token = page.split("cra_").nth(1).unwrap().chars().take(64).collect::<String>();
+        let key = ok(&as_author("add-bot", "c1", &format!("cra_{token}")));
+        assert!(key.starts_with("crk_"), "{key}");
+    });
 }

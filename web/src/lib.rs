@@ -168,6 +168,8 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/ladders/{ladder}/bots/{bot}", get(pages::bot_page::<S>))
         .route("/ladders/{ladder}/bots/{bot}/failures", post(pages::failures::<S>))
         .route("/ladders/{ladder}/matches/{id}", get(pages::ladder_match::<S>))
+        .route("/authors/{name}", get(pages::author_page::<S>))
+        .route("/join", get(pages::join_page).post(pages::join::<S>))
         .route("/ladders/{ladder}/matches/{id}/record.json", get(pages::ladder_record::<S>))
         .route("/ladders/{ladder}/matches/{id}/steps/{step}", get(pages::ladder_step::<S>))
         .route("/matches", get(pages::find_match))

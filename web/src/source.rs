@@ -38,6 +38,9 @@ pub enum SourceError {
     /// The source holds no game server to ask.
     #[error("no game server is configured for these pages")]
     NoServer,
+    /// The store could not answer (the accounts: an author, a join).
+    #[error("the store: {0}")]
+    Store(String),
 }
 
 /// One ladder in the list of ladders.
@@ -267,6 +270,47 @@ pub struct BotPage {
     pub head_to_head: Vec<HeadToHeadLine>,
 }
 
+/// An author's page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuthorPage {
+    /// Their name.
+    pub name: String,
+    /// When they joined, in words.
+    pub joined: String,
+    /// Their bots, by name.
+    pub bots: Vec<AuthorBot>,
+}
+
+/// A bot of an author's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuthorBot {
+    /// Its name.
+    pub name: String,
+    /// `active` or `retired`.
+    pub status: String,
+    /// When it was registered, in words.
+    pub registered: String,
+}
+
+/// What the join form's code and name came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AuthorJoin {
+    /// An author made: their token, shown this once.
+    Joined {
+        /// The author's name.
+        author: String,
+        /// Their token.
+        token: String,
+    },
+    /// Refused, saying why; `credential` when the code was at fault (counted by the throttle).
+    Refused {
+        /// Why.
+        why: String,
+        /// Whether the code was the fault.
+        credential: bool,
+    },
+}
+
 /// One failure of a bot, for its author.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
@@ -471,6 +515,27 @@ pub trait Source: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<String>, SourceError>> + Send {
         let _ = (ladder, number);
         std::future::ready(Ok(None))
+    }
+
+    /// The author named `name` and their bots. By default none: a source without accounts.
+    fn author(
+        &self,
+        name: &str,
+    ) -> impl Future<Output = Result<Option<AuthorPage>, SourceError>> + Send {
+        let _ = name;
+        std::future::ready(Ok(None))
+    }
+
+    /// Redeems an invite `code` for a new author `name`. By default refused: a source without
+    /// accounts takes no authors.
+    fn join_author(
+        &self,
+        code: &str,
+        name: &str,
+    ) -> impl Future<Output = Result<AuthorJoin, SourceError>> + Send {
+        let _ = (code, name);
+        let why = "this server keeps no accounts: it takes no authors".to_owned();
+        std::future::ready(Ok(AuthorJoin::Refused { why, credential: false }))
     }
 
     /// The failures of the bot named `name`, for the holder of its key.

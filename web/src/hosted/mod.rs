@@ -18,16 +18,16 @@ use std::sync::Arc;
 
 use cardroom_games::GameKind;
 use cardroom_store::{
-    Accounts, AuthError, BotId, Ladder, LadderMatch, LadderMatchId, MatchState, Store, StoreError,
-    THINK_BUCKETS, ThinkSummary, VersionThink,
+    AccountError, Accounts, AuthError, BotId, BotStatus, Ladder, LadderMatch, LadderMatchId,
+    MatchState, Store, StoreError, THINK_BUCKETS, ThinkSummary, VersionThink,
 };
 use futures::stream::BoxStream;
 
 use crate::server::ServerSource;
 use crate::source::{
-    BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine, LadderInfo, Leaderboard, LiveMatch,
-    MatchLine, MatchList, PageRequest, RatingAt, ServerStats, Source, SourceError, ThinkBucket,
-    VersionLine, VersionThinkLine, WatchUpdate,
+    AuthorBot, AuthorJoin, AuthorPage, BotPage, Failure, Failures, FinishedMatch, HeadToHeadLine,
+    LadderInfo, Leaderboard, LiveMatch, MatchLine, MatchList, PageRequest, RatingAt, ServerStats,
+    Source, SourceError, ThinkBucket, VersionLine, VersionThinkLine, WatchUpdate,
 };
 use crate::time::utc_time;
 use cache::{BoardCache, BotCache, BotParts};
@@ -406,6 +406,47 @@ impl Source for StoreSource {
         let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
         let Ok(id) = i64::try_from(number) else { return Ok(None) };
         Ok(self.board(&hosted).await?.names.get(&BotId(id)).cloned())
+    }
+
+    async fn author(&self, name: &str) -> Result<Option<AuthorPage>, SourceError> {
+        let found = self.store().author(name).await;
+        let found = found.map_err(|error| SourceError::Store(error.to_string()))?;
+        Ok(found.map(|(author, bots)| AuthorPage {
+            name: author.name,
+            joined: utc_time(author.created_ms),
+            bots: bots
+                .into_iter()
+                .map(|bot| AuthorBot {
+                    name: bot.name,
+                    status: match bot.status {
+                        BotStatus::Active => "active",
+                        BotStatus::Revoked => "retired",
+                    }
+                    .to_owned(),
+                    registered: utc_time(bot.created_ms),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn join_author(&self, code: &str, name: &str) -> Result<AuthorJoin, SourceError> {
+        match self.accounts.join(code, name).await {
+            Ok(issued) => Ok(AuthorJoin::Joined {
+                author: issued.author.name,
+                token: issued.token.expose().to_owned(),
+            }),
+            Err(AccountError::Store(StoreError::Invite(refusal))) => {
+                Ok(AuthorJoin::Refused { why: refusal.to_string(), credential: true })
+            }
+            Err(AccountError::Store(error @ StoreError::AuthorNameTaken(_)))
+            | Err(AccountError::Store(error @ StoreError::Corrupt(_))) => {
+                Ok(AuthorJoin::Refused { why: error.to_string(), credential: false })
+            }
+            Err(error @ AccountError::BadName { .. }) => {
+                Ok(AuthorJoin::Refused { why: error.to_string(), credential: false })
+            }
+            Err(error) => Err(SourceError::Store(error.to_string())),
+        }
     }
 
     async fn failures(&self, ladder: &str, name: &str, key: &str) -> Result<Failures, SourceError> {

@@ -143,7 +143,7 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
         html! {
             h1 { "Bot " span.name { (bot.name) } }
             @if let Some(owner) = &bot.owner {
-                p.owner { "By " span.author { (owner) } "." }
+                p.owner { "By " a.author href={ "/authors/" (owner) } { (owner) } "." }
             }
             p {
                 "In ladder " a href={ "/ladders/" (ladder) } { (ladder) } ": rank " (r.rank)

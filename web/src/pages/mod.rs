@@ -1,6 +1,7 @@
 //! The pages: one module per kind of page, the layout they share, and how a failure becomes
 //! a page (404 for what does not exist, 502 when the data's source failed).
 
+mod authors;
 mod bot;
 #[cfg(test)]
 mod contrast;
@@ -22,6 +23,7 @@ use maud::{DOCTYPE, Markup, html};
 use crate::source::SourceError;
 use crate::streams::StreamSlot;
 
+pub(crate) use authors::{author_page, join, join_page};
 pub(crate) use bot::{RecentBotPages, bot_page, failures};
 pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboard};
 pub(crate) use matches::{
