@@ -457,6 +457,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let web_config = cardroom_web::WebConfig {
             hosted_bots: hosting,
             auth_throttle: Some(server.auth_throttle()),
+            ladders: server.ladder_control().map(cardroom_web::LadderControl),
             ..web_config
         };
         log_pages_limits(open_files, &serve_config, &web_config);

@@ -250,5 +250,21 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
         let token = page.split("cra_").nth(1).unwrap().chars().take(64).collect::<String>();
         let key = ok(&as_author("add-bot", "c1", &format!("cra_{token}")));
         assert!(key.starts_with("crk_"), "{key}");
+        // The bot page's scrimmage form, with the author's token.
+        let form = "/ladders/duel/bots/b1/scrimmage";
+        let (status, page) =
+            support::post_form(&pages, form, "token=cra_nobodys&opponents=a1").await;
+        assert_eq!(status, 401, "{page}");
+        assert!(page.contains("no author"), "{page}");
+        let theirs = format!("token={ann}&opponents=a1");
+        let (status, page) = support::post_form(&pages, form, &theirs).await;
+        assert_eq!(status, 403, "{page}");
+        assert!(page.contains("not a bot of"), "{page}");
+        let own = format!("token={bob}&opponents=a1");
+        let (status, page) = support::post_form(&pages, form, &own).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("1 scrimmage(s) asked for"), "{page}");
     });
+    let listed = ok(&list(&bob));
+    assert!(listed.contains("b1 a1"), "bob's scrimmage from the page: {listed}");
 }

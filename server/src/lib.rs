@@ -152,6 +152,12 @@ impl Server {
         Arc::clone(&self.throttle)
     }
 
+    /// The hosted ladders' control this server serves, if any: the pages ask for scrimmages
+    /// through it as `RequestScrimmage` does.
+    pub fn ladder_control(&self) -> Option<Arc<dyn LadderControl>> {
+        self.ladders.clone()
+    }
+
     /// Serves the admin ladder rpcs (`CreateLadder`, `PauseLadder`, `ResumeLadder`,
     /// `CloseLadder`) with `control`; without it they are FAILED_PRECONDITION.
     pub fn ladders(mut self, control: Arc<dyn LadderControl>) -> Server {

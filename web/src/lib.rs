@@ -97,6 +97,19 @@ pub struct WebConfig {
     /// server's ([`cardroom_server::Server::auth_throttle`]), so that a guess costs the same
     /// at either door. `None`: one of the pages' own, with the server's default quotas.
     pub auth_throttle: Option<Arc<cardroom_server::AuthThrottle>>,
+    /// The hosted ladders, which play the scrimmages an author asks for on a bot's page; `None`:
+    /// the pages take no scrimmages.
+    pub ladders: Option<LadderControl>,
+}
+
+/// The hosted ladders' control, for the pages' scrimmage form.
+#[derive(Clone)]
+pub struct LadderControl(pub Arc<dyn cardroom_server::LadderControl>);
+
+impl std::fmt::Debug for LadderControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LadderControl")
+    }
 }
 
 impl Default for WebConfig {
@@ -108,6 +121,7 @@ impl Default for WebConfig {
             max_streams_per_address: 16,
             hosted_bots: None,
             auth_throttle: None,
+            ladders: None,
         }
     }
 }
@@ -167,6 +181,7 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/ladders/{ladder}/live", get(pages::ladder_live::<S>))
         .route("/ladders/{ladder}/bots/{bot}", get(pages::bot_page::<S>))
         .route("/ladders/{ladder}/bots/{bot}/failures", post(pages::failures::<S>))
+        .route("/ladders/{ladder}/bots/{bot}/scrimmage", post(pages::scrimmage::<S>))
         .route("/ladders/{ladder}/matches/{id}", get(pages::ladder_match::<S>))
         .route("/authors/{name}", get(pages::author_page::<S>))
         .route("/join", get(pages::join_page).post(pages::join::<S>))

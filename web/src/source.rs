@@ -526,6 +526,15 @@ pub trait Source: Send + Sync + 'static {
         std::future::ready(Ok(None))
     }
 
+    /// The author whose token is `token`, if any. By default none.
+    fn author_by_token(
+        &self,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<cardroom_store::Author>, SourceError>> + Send {
+        let _ = token;
+        std::future::ready(Ok(None))
+    }
+
     /// Redeems an invite `code` for a new author `name`. By default refused: a source without
     /// accounts takes no authors.
     fn join_author(

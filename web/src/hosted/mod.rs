@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use cardroom_games::GameKind;
 use cardroom_store::{
-    AccountError, Accounts, AuthError, BotId, BotStatus, Ladder, LadderMatch, LadderMatchId,
-    MatchState, Store, StoreError, THINK_BUCKETS, ThinkSummary, VersionThink,
+    AccountError, Accounts, AuthError, Author, BotId, BotStatus, Ladder, LadderMatch,
+    LadderMatchId, MatchState, Store, StoreError, THINK_BUCKETS, ThinkSummary, VersionThink,
 };
 use futures::stream::BoxStream;
 
@@ -427,6 +427,11 @@ impl Source for StoreSource {
                 })
                 .collect(),
         }))
+    }
+
+    async fn author_by_token(&self, token: &str) -> Result<Option<Author>, SourceError> {
+        let found = self.accounts.author_by_token(token).await;
+        found.map_err(|error| SourceError::Store(error.to_string()))
     }
 
     async fn join_author(&self, code: &str, name: &str) -> Result<AuthorJoin, SourceError> {

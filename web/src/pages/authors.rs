@@ -9,13 +9,13 @@ use axum::Form;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use cardroom_server::PeerKey;
+use cardroom_server::{LadderControlError, PeerKey, ScrimmageRequest};
 use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::{PageError, layout};
 use crate::App;
-use crate::source::{AuthorJoin, Source};
+use crate::source::{AuthorJoin, BotPage, PageRequest, Source};
 use crate::streams::PeerAddress;
 
 /// The join form: the invite code and the author's name.
@@ -101,6 +101,88 @@ pub(crate) async fn join<S: Source>(
             }
             let page = layout("Join", join_form(Some(&why)));
             Ok((StatusCode::BAD_REQUEST, page).into_response())
+        }
+    }
+}
+
+/// The scrimmage form of a bot's page: its author's token, and the opponents or a top N.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ScrimmageForm {
+    token: String,
+    #[serde(default)]
+    opponents: String,
+    #[serde(default)]
+    top: String,
+}
+
+/// A bot page's scrimmage form, with what the last one came to, if anything.
+pub(crate) fn scrimmage_form(bot: &BotPage, said: Option<Markup>) -> Markup {
+    let action = format!("{}/scrimmage", super::bot::bot_href(&bot.ladder.id, &bot.name, &bot.bot));
+    html! {
+        h2 { "Scrimmage (for its author)" }
+        p { "Unrated sets against the opponents named, or the ladder's top N: never rated, \
+             seen by the author alone (" code { "cardroom scrims" } ")." }
+        form.scrimmage method="post" action=(action) {
+            p { label for="token" { "Author token " } input #token type="password" name="token" autocomplete="off" required; }
+            p { label for="opponents" { "Opponents " } input #opponents type="text" name="opponents" placeholder="bob-1 cat-2"; }
+            p { label for="top" { "or the top " } input #top type="number" name="top" min="1" max="20"; }
+            button type="submit" { "Ask for scrimmages" }
+        }
+        @if let Some(said) = said { (said) }
+    }
+}
+
+/// `POST /ladders/{ladder}/bots/{bot}/scrimmage`: asks for scrimmages of the bot with its
+/// author's token, through the hosted ladders, as `RequestScrimmage` does.
+pub(crate) async fn scrimmage<S: Source>(
+    State(app): State<App<S>>,
+    Path((ladder, bot)): Path<(String, String)>,
+    PeerAddress(address): PeerAddress,
+    Form(form): Form<ScrimmageForm>,
+) -> Result<Response, PageError> {
+    let request = PageRequest { offset: 0, limit: 1, before: None };
+    let Some(page) = app.source.bot(&ladder, &bot, request).await? else {
+        return Err(PageError::NotFound(format!("no bot {bot:?} in ladder {ladder:?}")));
+    };
+    let answer = |status: StatusCode, said: Markup| {
+        (status, layout(&page.name, scrimmage_form(&page, Some(said)))).into_response()
+    };
+    let peer = Some(PeerKey::Address(address));
+    if let Err(throttled) = app.throttle.check(peer, None) {
+        let retry = [(header::RETRY_AFTER, (throttled.wait.as_secs() + 1).to_string())];
+        let said = html! { p.error.throttled { (throttled.to_string()) } };
+        return Ok((retry, answer(StatusCode::TOO_MANY_REQUESTS, said)).into_response());
+    }
+    let Some(ladders) = app.config.ladders.clone() else {
+        let said = html! { p.error { "These pages take no scrimmages." } };
+        return Ok(answer(StatusCode::SERVICE_UNAVAILABLE, said));
+    };
+    let Some(author) = app.source.author_by_token(form.token.trim()).await? else {
+        app.throttle.failed(peer, None);
+        let said = html! { p.error { "That token is no author's." } };
+        return Ok(answer(StatusCode::UNAUTHORIZED, said));
+    };
+    let top = form.top.trim();
+    let top = if top.is_empty() { 0 } else { top.parse().unwrap_or(0) };
+    let opponents = form.opponents.split_whitespace().map(str::to_owned).collect();
+    let asked = ScrimmageRequest { ladder, author, bot: page.name.clone(), opponents, top };
+    match ladders.0.request_scrimmages(asked).await {
+        Ok(ids) => {
+            let said = html! {
+                p.asked { (ids.len()) " scrimmage(s) asked for: played when their bots are free. "
+                    code { "cardroom scrims" } " lists them with their results." }
+            };
+            Ok(answer(StatusCode::OK, said))
+        }
+        Err(refused) => {
+            let status = match refused {
+                LadderControlError::PermissionDenied(_) => StatusCode::FORBIDDEN,
+                LadderControlError::Exhausted(_) => StatusCode::TOO_MANY_REQUESTS,
+                LadderControlError::NotFound(_) => StatusCode::NOT_FOUND,
+                LadderControlError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+                _ => StatusCode::BAD_REQUEST,
+            };
+            Ok(answer(status, html! { p.error { (refused.to_string()) } }))
         }
     }
 }

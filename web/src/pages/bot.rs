@@ -168,6 +168,7 @@ fn page(bot: &BotPage, page_number: u64, page_size: u64, failures: Markup) -> Ma
                     } }
                 }
             }
+            @if bot.owner.is_some() { (super::authors::scrimmage_form(bot, None)) }
             (matches_section(bot, page_number, page_size))
             (health_section(bot))
             h2 { "Head to head" }

@@ -23,7 +23,7 @@ use maud::{DOCTYPE, Markup, html};
 use crate::source::SourceError;
 use crate::streams::StreamSlot;
 
-pub(crate) use authors::{author_page, join, join_page};
+pub(crate) use authors::{author_page, join, join_page, scrimmage};
 pub(crate) use bot::{RecentBotPages, bot_page, failures};
 pub(crate) use ladders::{board_fragment, front, ladder_live, ladders, leaderboard};
 pub(crate) use matches::{
