@@ -51,6 +51,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// them the relay reads no more from the server, whose own buffer then applies.
 const FRAMES_HELD: usize = 64;
 
+/// The most streams one bot keeps through the relay at once: a runner's bot plays one match
+/// at a time (`CARDROOM_CONCURRENCY=1`), and a hostile one cannot take the server's
+/// connections through its runner.
+const STREAMS_PER_BOT: usize = 4;
+
 /// `Play`'s path.
 const PLAY_PATH: &str = "/cardroom.v1.Cardroom/Play";
 
@@ -193,6 +198,13 @@ impl Shared {
                 "this socket is a runner's: only the hosted bots it started play through it",
             )
         })?;
+        let open = self.lock().values().filter(|relayed| relayed.bot == bot.name).count();
+        if open >= STREAMS_PER_BOT {
+            return Err(Status::resource_exhausted(format!(
+                "the hosted bot {:?} has {open} streams through its runner, the most it may",
+                bot.name
+            )));
+        }
         let mut inbound = request.into_inner();
         let first = tokio::time::timeout(JOIN_TIMEOUT, inbound.message()).await.map_err(|_| {
             Status::deadline_exceeded(format!(
@@ -208,7 +220,8 @@ impl Shared {
                 ));
             }
         };
-        check_join(&bot, &join.seat)?;
+        let retiring = bot.retiring.load(Ordering::SeqCst);
+        crate::sandboxed::check_hosted_join(&bot.name, retiring, &join.seat)?;
         // It plays as the bot its runner started, at that version.
         join.bot_name = bot.name.clone();
         join.bot_version = bot.version.clone();
@@ -256,28 +269,6 @@ impl Shared {
         let path = http::uri::PathAndQuery::from_static(PLAY_PATH);
         let codec = SliceCodec::<pb::BotMessage, ServerFrame>::default();
         Ok(grpc.streaming(request, path, codec).await?.into_inner())
-    }
-}
-
-/// PERMISSION_DENIED unless a hosted bot waits in the lobby under its own name or takes its
-/// own seat back (the server checks the seat's holder); UNAVAILABLE once a newer submission
-/// replaces it, as on a node.
-fn check_join(bot: &SandboxedBot, seat: &Option<pb::join::Seat>) -> Result<(), Status> {
-    match seat {
-        Some(pb::join::Seat::Lobby(_)) if bot.retiring.load(Ordering::SeqCst) => {
-            Err(Status::unavailable(format!(
-                "the hosted bot {:?} is being replaced by its newer submission: this process \
-                 plays no new match",
-                bot.name
-            )))
-        }
-        Some(pb::join::Seat::Lobby(name)) if *name == bot.name => Ok(()),
-        Some(pb::join::Seat::SeatToken(_)) => Ok(()),
-        _ => Err(Status::permission_denied(format!(
-            "a hosted bot waits only in the lobby under its own name ({:?}) or takes its own \
-             seat back by its token",
-            bot.name
-        ))),
     }
 }
 

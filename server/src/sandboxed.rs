@@ -116,6 +116,31 @@ fn cgroup_of(text: &str, controller: &str) -> Option<String> {
     })
 }
 
+/// PERMISSION_DENIED unless a hosted bot's `Join` waits in the lobby under its own name `name`
+/// or takes back a seat by its token (checked against the seat's holder after): a hosted bot
+/// plays only as itself, where its ladders seat it. UNAVAILABLE in the lobby once `retiring`:
+/// a newer submission replaces it. The server checks it on its socket and for a runner's bot;
+/// a runner's relay checks it too, before the stream leaves the runner.
+pub(crate) fn check_hosted_join(
+    name: &str,
+    retiring: bool,
+    seat: &Option<cardroom_proto::pb::join::Seat>,
+) -> Result<(), tonic::Status> {
+    use cardroom_proto::pb::join::Seat;
+    match seat {
+        Some(Seat::Lobby(_)) if retiring => Err(tonic::Status::unavailable(format!(
+            "the hosted bot {name:?} is being replaced by its newer submission: this process \
+             plays no new match"
+        ))),
+        Some(Seat::Lobby(lobby)) if lobby == name => Ok(()),
+        Some(Seat::SeatToken(_)) => Ok(()),
+        _ => Err(tonic::Status::permission_denied(format!(
+            "a hosted bot waits only in the lobby under its own name ({name:?}) or takes its own \
+             seat back by its token"
+        ))),
+    }
+}
+
 /// A hosted seat's freezer as its match task holds it: thawed when the seat is to act, frozen
 /// when it is not, and thawed for good when the task lets the connection go (the bot must be
 /// able to read its `End` and join again).
@@ -155,6 +180,23 @@ impl Drop for SeatControl {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicI32, Ordering};
+
+    #[test]
+    fn a_hosted_bot_joins_only_its_own_lobby_or_a_seat_and_no_lobby_once_retiring() {
+        use cardroom_proto::pb::join::Seat;
+        let lobby = |name: &str| Some(Seat::Lobby(name.to_owned()));
+        assert!(check_hosted_join("ann", false, &lobby("ann")).is_ok());
+        assert!(check_hosted_join("ann", false, &Some(Seat::SeatToken("t".into()))).is_ok());
+        let other = check_hosted_join("ann", false, &lobby("ben")).unwrap_err();
+        assert_eq!(other.code(), tonic::Code::PermissionDenied);
+        assert_eq!(
+            check_hosted_join("ann", false, &None).unwrap_err().code(),
+            tonic::Code::PermissionDenied
+        );
+        let retiring = check_hosted_join("ann", true, &lobby("ann")).unwrap_err();
+        assert_eq!(retiring.code(), tonic::Code::Unavailable);
+        assert!(check_hosted_join("ann", true, &Some(Seat::SeatToken("t".into()))).is_ok());
+    }
 
     #[test]
     fn the_freezer_cgroup_is_read_from_a_processs_cgroup_list() {

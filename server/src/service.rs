@@ -1036,24 +1036,9 @@ impl HostedBy {
     }
 }
 
-/// PERMISSION_DENIED unless a hosted bot's `Join` waits in the lobby under its own name or
-/// takes back a seat by its token (checked against the seat's holder after): a hosted bot plays
-/// only as itself, where its ladders seat it.
+/// [`crate::sandboxed::check_hosted_join`] for the stream's hosted bot.
 fn check_hosted_join(bot: &HostedBy, seat: &Option<pb::join::Seat>) -> Result<(), Status> {
-    match seat {
-        Some(pb::join::Seat::Lobby(_)) if bot.retiring() => Err(Status::unavailable(format!(
-            "the hosted bot {:?} is being replaced by its newer submission: this process \
-             plays no new match",
-            bot.name()
-        ))),
-        Some(pb::join::Seat::Lobby(name)) if name == bot.name() => Ok(()),
-        Some(pb::join::Seat::SeatToken(_)) => Ok(()),
-        _ => Err(Status::permission_denied(format!(
-            "a hosted bot waits only in the lobby under its own name ({:?}) or takes its own \
-             seat back by its token",
-            bot.name()
-        ))),
-    }
+    crate::sandboxed::check_hosted_join(bot.name(), bot.retiring(), seat)
 }
 
 /// Resolves when the bot's stream ends; messages before the seat exists are refused.

@@ -1040,6 +1040,12 @@ impl Runner {
             .is_some_and(|b| b.paused.is_none() && b.running < self.file.max_concurrent)
     }
 
+    /// Whether `bot` may start a scrimmage: known and under its cap. A bot the ladder paused
+    /// may (its author tries the fix before it counts again).
+    fn under_cap(&self, bot: BotId) -> bool {
+        self.bots.get(&bot).is_some_and(|b| b.running < self.file.max_concurrent)
+    }
+
     /// Whether `bot` may start another match of the ladder's own: as [`Runner::may_start`],
     /// unless a pending scrimmage holds it (else a busy ladder would seat it as soon as it is
     /// free, and the scrimmage would wait for all its bots to be free at once).
@@ -1434,12 +1440,12 @@ impl Runner {
             }
         }
         // Held from the ladder's matches: the bots of the scrimmages whose bots are all here
-        // (waiting somewhere, or playing), none paused.
+        // (waiting somewhere, or playing).
         let anywhere = pool.anywhere();
         let present = |bot: &BotId| {
-            self.bots.get(bot).is_some_and(|b| {
-                b.paused.is_none() && (b.running > 0 || anywhere.get(bot).is_some_and(|&n| n > 0))
-            })
+            self.bots
+                .get(bot)
+                .is_some_and(|b| b.running > 0 || anywhere.get(bot).is_some_and(|&n| n > 0))
         };
         self.held_for_scrims = pending
             .iter()
@@ -1447,7 +1453,7 @@ impl Runner {
             .flat_map(|scrim| scrim.bots.iter().copied())
             .collect();
         for scrim in pending {
-            if !scrim.bots.iter().all(|&bot| self.may_start(bot)) {
+            if !scrim.bots.iter().all(|&bot| self.under_cap(bot)) {
                 continue;
             }
             let Some(seating) = pool.seat_here(&scrim.bots) else { continue };
