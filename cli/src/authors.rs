@@ -71,6 +71,13 @@ pub(crate) enum AuthorsCommand {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Issue yourself a new token (`RotateAuthorToken`); the old one stops working at once.
+    RotateToken {
+        #[command(flatten)]
+        token: TokenArg,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
     /// An author and their bots (`GetAuthor`), for anyone.
     Show {
         /// The author's name.
@@ -133,6 +140,17 @@ pub(crate) fn run_command(command: AuthorsCommand, out: &mut dyn Write) -> anyho
                     with_bearer(pb::RevokeBotRequest { name }, &token.token, "the token")?;
                 let bot = answer("RevokeBot", server.client()?.revoke_bot(request).await)?;
                 writeln!(out, "{}: retired", bot.name)?;
+                Ok(())
+            }
+            AuthorsCommand::RotateToken { token, server } => {
+                let asked = pb::RotateAuthorTokenRequest {};
+                let request = with_bearer(asked, &token.token, "the token")?;
+                let rotated = answer(
+                    "RotateAuthorToken",
+                    server.client()?.rotate_author_token(request).await,
+                )?;
+                eprintln!("a new token follows, shown this once; the old one no longer works");
+                writeln!(out, "{}", rotated.token)?;
                 Ok(())
             }
             AuthorsCommand::Show { name, server, format } => {

@@ -121,6 +121,11 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
     let submitted = ok(&submit("a1", &ann));
     assert!(submitted.contains("a1 version"), "{submitted}");
     refused(&submit("b1", &ann), &["PERMISSION_DENIED", "not a bot of \"ann\""]);
+    // A new token for bob: the old one stops working at once.
+    let old = bob.clone();
+    let bob = ok(&words(&[&["authors", "rotate-token", "--token", &old][..], &server].concat()));
+    assert!(bob.starts_with("cra_") && bob != old, "{bob}");
+    refused(&as_author("rotate-bot", "b2", &old), &["UNAUTHENTICATED", "no author's"]);
     // A rotated key: the old one stops working, and the author's new one plays.
     let rotated = ok(&as_author("rotate-bot", "b2", &bob));
     keys[3].1 = rotated;

@@ -13,12 +13,13 @@ use crate::accounts::{Manager, store_status};
 /// The most scrimmages `ListScrimmages` answers.
 const LISTED: u32 = 50;
 
-/// The author a scrimmage rpc is for: an author's token, never the admin's.
+/// The author an author's rpc (a scrimmage, a new token) is for: an author's token, never
+/// the admin's.
 pub(crate) fn author_only(manager: Manager) -> Result<Author, Status> {
     match manager {
         Manager::Author(author) => Ok(author),
         Manager::Admin => Err(Status::permission_denied(
-            "scrimmages are an author's: send your author token (`cardroom authors join`)",
+            "this is an author's: send your author token (`cardroom authors join`)",
         )),
     }
 }

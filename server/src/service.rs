@@ -832,6 +832,22 @@ impl cardroom_server::Cardroom for Cardroom {
         }))
     }
 
+    async fn rotate_author_token(
+        &self,
+        request: Request<pb::RotateAuthorTokenRequest>,
+    ) -> Result<Response<pb::IssuedAuthorToken>, Status> {
+        let (manager, accounts) =
+            accounts::manager(self.registry.config(), &self.throttle, &request).await?;
+        let author = scrimmages::author_only(manager)?;
+        let issued =
+            accounts.rotate_author_token(&author).await.map_err(accounts::account_status)?;
+        info!(author = %issued.author.name, "author token rotated");
+        Ok(Response::new(pb::IssuedAuthorToken {
+            author: Some(accounts::author_to_pb(&issued.author)),
+            token: issued.token.expose().to_owned(),
+        }))
+    }
+
     async fn get_author(
         &self,
         request: Request<pb::GetAuthorRequest>,

@@ -270,6 +270,16 @@ impl Accounts {
         Ok(IssuedAuthorToken { author: redeemed.await?, token })
     }
 
+    /// Issues `author` a new token; the old one stops working at once.
+    pub async fn rotate_author_token(
+        &self,
+        author: &Author,
+    ) -> Result<IssuedAuthorToken, AccountError> {
+        let token = BotKey::with_prefix(AUTHOR_TOKEN_PREFIX);
+        let author = self.store.replace_author_token(author.id, token.hash(), now_ms()).await?;
+        Ok(IssuedAuthorToken { author, token })
+    }
+
     /// The author whose token is `token`, if any.
     pub async fn author_by_token(&self, token: &str) -> Result<Option<Author>, StoreError> {
         self.store.author_by_token(&KeyHash::of(token)).await

@@ -383,6 +383,14 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         now_ms: i64,
     ) -> Result<Author, StoreError>;
 
+    /// Replaces `author`'s token hash: the old token stops working at once.
+    async fn replace_author_token(
+        &self,
+        author: AuthorId,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError>;
+
     /// The author whose token has this hash, if any.
     async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError>;
 

@@ -640,6 +640,28 @@ impl Store for PgStore {
         .await
     }
 
+    async fn replace_author_token(
+        &self,
+        author: AuthorId,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError> {
+        self.bounded("replace_author_token", async {
+            let conn = self.conn().await?;
+            let row = conn
+                .one(
+                    &format!(
+                        "UPDATE authors SET token_hash = $2, token_issued_ms = $3 WHERE id = $1
+                         RETURNING {AUTHOR_COLUMNS}"
+                    ),
+                    &[&author.0, &token_hash.0.as_slice(), &now_ms],
+                )
+                .await?;
+            author_row(&row)
+        })
+        .await
+    }
+
     async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError> {
         self.bounded("author_by_token", async {
             let conn = self.conn().await?;

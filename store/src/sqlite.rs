@@ -480,6 +480,23 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn replace_author_token(
+        &self,
+        author: AuthorId,
+        token_hash: KeyHash,
+        now_ms: i64,
+    ) -> Result<Author, StoreError> {
+        self.run(move |conn| {
+            conn.execute(
+                "UPDATE authors SET token_hash = ?2, token_issued_ms = ?3 WHERE id = ?1",
+                params![author.0, token_hash.0.as_slice(), now_ms],
+            )?;
+            let query = format!("SELECT {AUTHOR_COLUMNS} FROM authors WHERE id = ?1");
+            Ok(conn.query_row(&query, [author.0], author_row)?)
+        })
+        .await
+    }
+
     async fn author_by_token(&self, token_hash: &KeyHash) -> Result<Option<Author>, StoreError> {
         let token_hash = *token_hash;
         self.run(move |conn| {

@@ -177,4 +177,10 @@ pub(crate) async fn an_invite_makes_one_author_who_owns_the_bots_registered_for_
     let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["a1", "a2"]);
     assert_eq!(store.author("nobody").await.unwrap(), None);
+    // A new token: the old one finds nobody.
+    let rotated = store.replace_author_token(ann.id, KeyHash::of("cra_ann2"), 3_000).await;
+    assert_eq!(rotated.unwrap().token_issued_ms, 3_000);
+    assert_eq!(store.author_by_token(&KeyHash::of("cra_ann")).await.unwrap(), None);
+    let found = store.author_by_token(&KeyHash::of("cra_ann2")).await.unwrap();
+    assert_eq!(found.map(|a| a.id), Some(ann.id));
 }

@@ -1373,6 +1373,10 @@ class IssuedAuthorToken(_message.Message):
     token: str
     def __init__(self, author: _Optional[_Union[Author, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
 
+class RotateAuthorTokenRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class GetAuthorRequest(_message.Message):
     __slots__ = ("name",)
     NAME_FIELD_NUMBER: _ClassVar[int]

@@ -180,6 +180,11 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
                 _registered_method=True)
+        self.RotateAuthorToken = channel.unary_unary(
+                '/cardroom.v1.Cardroom/RotateAuthorToken',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RotateAuthorTokenRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.FromString,
+                _registered_method=True)
         self.RequestScrimmage = channel.unary_unary(
                 '/cardroom.v1.Cardroom/RequestScrimmage',
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.RequestScrimmageRequest.SerializeToString,
@@ -482,6 +487,14 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RotateAuthorToken(self, request, context):
+        """Unary. Issues the calling author a new token (shown once); the old one stops working at
+        once. Needs the author's current token (UNAUTHENTICATED otherwise).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def RequestScrimmage(self, request, context):
         """Unary. Asks for unrated scrimmages of an author's own bot in a hosted ladder, against the
         named opponents or the ladder's top `top` (the bot itself left out): one duplicate set a
@@ -661,6 +674,11 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetAuthor,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.SerializeToString,
+            ),
+            'RotateAuthorToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateAuthorToken,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.RotateAuthorTokenRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.SerializeToString,
             ),
             'RequestScrimmage': grpc.unary_unary_rpc_method_handler(
                     servicer.RequestScrimmage,
@@ -1462,6 +1480,33 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetAuthor',
             cardroom_dot_v1_dot_cardroom__pb2.GetAuthorRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.AuthorProfile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateAuthorToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/RotateAuthorToken',
+            cardroom_dot_v1_dot_cardroom__pb2.RotateAuthorTokenRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.IssuedAuthorToken.FromString,
             options,
             channel_credentials,
             insecure,
