@@ -242,6 +242,16 @@ pub(crate) fn author_to_pb(author: &Author) -> pb::Author {
     pb::Author { name: author.name.clone(), created_ms: author.created_ms }
 }
 
+/// An author's token just issued, on the wire: the one time it is sent.
+pub(crate) fn issued_token_to_pb(
+    issued: &cardroom_store::IssuedAuthorToken,
+) -> pb::IssuedAuthorToken {
+    pb::IssuedAuthorToken {
+        author: Some(author_to_pb(&issued.author)),
+        token: issued.token.expose().to_owned(),
+    }
+}
+
 /// An invite not redeemed: a code that is nobody's is no credential (UNAUTHENTICATED); one
 /// used or expired is refused (PERMISSION_DENIED).
 fn invite_status(refusal: InviteRefusal) -> Status {

@@ -826,10 +826,7 @@ impl cardroom_server::Cardroom for Cardroom {
         let joined = accounts.join(&code, &name).await.map_err(accounts::account_status);
         let issued = self.counted(peer, None, joined)?;
         info!(author = %issued.author.name, "author joined");
-        Ok(Response::new(pb::IssuedAuthorToken {
-            author: Some(accounts::author_to_pb(&issued.author)),
-            token: issued.token.expose().to_owned(),
-        }))
+        Ok(Response::new(accounts::issued_token_to_pb(&issued)))
     }
 
     async fn rotate_author_token(
@@ -842,10 +839,7 @@ impl cardroom_server::Cardroom for Cardroom {
         let issued =
             accounts.rotate_author_token(&author).await.map_err(accounts::account_status)?;
         info!(author = %issued.author.name, "author token rotated");
-        Ok(Response::new(pb::IssuedAuthorToken {
-            author: Some(accounts::author_to_pb(&issued.author)),
-            token: issued.token.expose().to_owned(),
-        }))
+        Ok(Response::new(accounts::issued_token_to_pb(&issued)))
     }
 
     async fn get_author(
