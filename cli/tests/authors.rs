@@ -108,7 +108,9 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
     refused(&as_author("add-bot", "c1", "cra_nobodys"), &["UNAUTHENTICATED", "no author's"]);
     // An author never needs the admin token; a wrong admin token is refused as before.
     let shown = ok(&[&["authors", "show", "ann"][..], &server].concat());
-    assert!(shown.contains("a1") && shown.contains("a2") && !shown.contains("b1"), "{shown}");
+    let bots: Vec<&str> =
+        shown.lines().skip(1).filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(bots, ["a1", "a2"], "{shown}");
     // Her own bot's code, submitted with her token; never another's.
     let code = dir.path().join("code");
     std::fs::create_dir_all(&code).unwrap();
@@ -237,7 +239,11 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
     let page = support::get(&pages, "/ladders/duel/bots/a1");
     assert!(page.contains("By <a class=\"author\" href=\"/authors/ann\">ann</a>"), "{page}");
     let page = support::get(&pages, "/authors/ann");
-    assert!(page.contains("a1") && page.contains("a2") && !page.contains("b1"), "{page}");
+    let row = |bot: &str| format!("<td class=\"name\">{bot}</td>");
+    assert!(page.contains(&row("a1")) && page.contains(&row("a2")), "{page}");
+    assert!(!page.contains(&row("b1")), "{page}");
+    // a1's code was submitted: its version is its latest.
+    assert!(page.contains("latest version") && page.contains("class=\"version\""), "{page}");
     // The pages' join form: a used code is refused, saying why; a fresh one makes an author
     // whose token works at once.
     let form = support::get(&pages, "/join");

@@ -290,6 +290,10 @@ pub struct AuthorBot {
     pub status: String,
     /// When it was registered, in words.
     pub registered: String,
+    /// The version it last joined with (its submission's SHA-256 for a hosted bot), if any.
+    pub latest_version: Option<String>,
+    /// How many versions it is known by.
+    pub versions: u64,
 }
 
 /// What the join form's code and name came to.

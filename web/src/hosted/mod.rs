@@ -409,23 +409,30 @@ impl Source for StoreSource {
     }
 
     async fn author(&self, name: &str) -> Result<Option<AuthorPage>, SourceError> {
-        let found = self.store().author(name).await;
-        let found = found.map_err(|error| SourceError::Store(error.to_string()))?;
-        Ok(found.map(|(author, bots)| AuthorPage {
+        let store_error = |error: StoreError| SourceError::Store(error.to_string());
+        let Some((author, bots)) = self.store().author(name).await.map_err(store_error)? else {
+            return Ok(None);
+        };
+        let mut listed = Vec::with_capacity(bots.len());
+        for bot in bots {
+            let versions = self.store().bot_versions(&bot.name).await.map_err(store_error)?;
+            let latest = versions.kept.iter().max_by_key(|v| v.last_seen_ms);
+            listed.push(AuthorBot {
+                latest_version: latest.map(|v| v.version.clone()),
+                versions: versions.kept.len() as u64 + versions.forgotten,
+                name: bot.name,
+                status: match bot.status {
+                    BotStatus::Active => "active",
+                    BotStatus::Revoked => "retired",
+                }
+                .to_owned(),
+                registered: utc_time(bot.created_ms),
+            });
+        }
+        Ok(Some(AuthorPage {
             name: author.name,
             joined: utc_time(author.created_ms),
-            bots: bots
-                .into_iter()
-                .map(|bot| AuthorBot {
-                    name: bot.name,
-                    status: match bot.status {
-                        BotStatus::Active => "active",
-                        BotStatus::Revoked => "retired",
-                    }
-                    .to_owned(),
-                    registered: utc_time(bot.created_ms),
-                })
-                .collect(),
+            bots: listed,
         }))
     }
 

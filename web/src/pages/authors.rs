@@ -25,7 +25,8 @@ pub(crate) struct JoinForm {
     name: String,
 }
 
-/// `/authors/{name}`: an author and their bots.
+/// `/authors/{name}`: an author and their bots, each with its latest version and how many it
+/// has had.
 pub(crate) async fn author_page<S: Source>(
     State(app): State<App<S>>,
     Path(name): Path<String>,
@@ -41,9 +42,16 @@ pub(crate) async fn author_page<S: Source>(
             p.none { "No bots yet." }
         } @else {
             table.bots {
-                thead { tr { th { "bot" } th { "status" } th { "registered" } } }
+                thead { tr {
+                    th { "bot" } th { "status" } th { "registered" } th { "latest version" }
+                    th { "versions" }
+                } }
                 tbody { @for bot in &author.bots {
-                    tr { td.name { (bot.name) } td { (bot.status) } td { (bot.registered) } }
+                    tr {
+                        td.name { (bot.name) } td { (bot.status) } td { (bot.registered) }
+                        td { @if let Some(v) = &bot.latest_version { (super::version(v)) } }
+                        td.num { (bot.versions) }
+                    }
                 } }
             }
         }
