@@ -585,18 +585,6 @@ struct Remote {
     relay: RunnerRelay,
 }
 
-impl Remote {
-    fn runners(&self) -> pb::runners_client::RunnersClient<tonic::transport::Channel> {
-        pb::runners_client::RunnersClient::new(self.relay.upstream().clone())
-    }
-
-    fn request<T>(&self, message: T) -> tonic::Request<T> {
-        let mut request = tonic::Request::new(message);
-        request.metadata_mut().insert("authorization", self.relay.authorization().clone());
-        request
-    }
-}
-
 /// A refusal of the server's, in a sentence.
 fn refused(status: tonic::Status) -> String {
     format!("the server refused: {} ({:?})", status.message(), status.code())
@@ -605,16 +593,16 @@ fn refused(status: tonic::Status) -> String {
 #[async_trait::async_trait]
 impl Venue for Remote {
     async fn wanted(&self) -> Result<HashMap<String, Wanted>, String> {
-        let request = self.request(pb::ListHostedBotsRequest {});
-        let listed = self.runners().list_hosted_bots(request).await.map_err(refused)?;
+        let request = self.relay.authorized(pb::ListHostedBotsRequest {});
+        let listed = self.relay.runners().list_hosted_bots(request).await.map_err(refused)?;
         let bots = listed.into_inner().bots;
         Ok(bots.into_iter().map(|s| (s.bot, Wanted { sha256: s.sha256, run: s.run })).collect())
     }
 
     async fn archive(&self, bot: &str) -> Result<(String, Vec<u8>), String> {
-        let request = self.request(pb::FetchSubmissionRequest { bot: bot.to_owned() });
+        let request = self.relay.authorized(pb::FetchSubmissionRequest { bot: bot.to_owned() });
         let mut chunks =
-            self.runners().fetch_submission(request).await.map_err(refused)?.into_inner();
+            self.relay.runners().fetch_submission(request).await.map_err(refused)?.into_inner();
         let (mut version, mut archive) = (None, Vec::new());
         while let Some(chunk) = chunks.message().await.map_err(refused)? {
             if let Some(submission) = chunk.submission {
@@ -644,8 +632,8 @@ impl Venue for Remote {
     }
 
     async fn go_on_call(&self, bot: &str) -> Option<Box<dyn Called>> {
-        let request = self.request(pb::OnCallRequest { bot: bot.to_owned() });
-        let mut call = match self.runners().on_call(request).await {
+        let request = self.relay.authorized(pb::OnCallRequest { bot: bot.to_owned() });
+        let mut call = match self.relay.runners().on_call(request).await {
             Ok(call) => call.into_inner(),
             Err(status) => {
                 debug!(%bot, cause = %status, "a hosted bot not put on call");

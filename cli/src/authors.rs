@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use cardroom_proto::pb;
 
 use crate::accounts::StoreArg;
-use crate::reads::{ServerArgs, answer, with_bearer};
+use crate::reads::{ServerArgs, answer, block_on, with_bearer};
 use crate::table::{Format, Table, utc_time};
 
 /// An author's token, as the author's commands take it.
@@ -307,13 +307,4 @@ fn write_scrims(
         }
     }
     table.write(format, out)
-}
-
-/// Runs `future` on a runtime of this thread.
-fn block_on(future: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?
-        .block_on(future)
 }

@@ -240,7 +240,9 @@ pub(crate) fn with_bearer<T>(message: T, secret: &str, what: &str) -> anyhow::Re
 }
 
 /// Runs `future` to its end on a runtime of this thread.
-fn block_on<F: std::future::Future<Output = anyhow::Result<()>>>(future: F) -> anyhow::Result<()> {
+pub(crate) fn block_on<F: std::future::Future<Output = anyhow::Result<()>>>(
+    future: F,
+) -> anyhow::Result<()> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -8,7 +8,6 @@
 use anyhow::Context as _;
 use cardroom_arena::runner::HostedBots;
 use cardroom_proto::pb;
-use cardroom_proto::pb::runners_client::RunnersClient;
 use cardroom_server::RunnerRelay;
 
 use crate::LogFormat;
@@ -60,10 +59,8 @@ pub(crate) fn run(args: RunnerArgs) -> anyhow::Result<()> {
 /// server with none or with no store) stops the runner here, saying so; a server not reached yet
 /// is waited for.
 async fn check_server(relay: &RunnerRelay) -> anyhow::Result<()> {
-    let mut runners = RunnersClient::new(relay.upstream().clone());
-    let mut request = tonic::Request::new(pb::ListHostedBotsRequest {});
-    request.metadata_mut().insert("authorization", relay.authorization().clone());
-    match runners.list_hosted_bots(request).await {
+    let request = relay.authorized(pb::ListHostedBotsRequest {});
+    match relay.runners().list_hosted_bots(request).await {
         Ok(_) => Ok(()),
         Err(status)
             if matches!(

@@ -107,11 +107,6 @@ impl RunnerRelay {
         Ok(RunnerRelay { shared: Arc::new(shared) })
     }
 
-    /// The admin token's metadata value, for the runner's own calls.
-    pub fn authorization(&self) -> &AsciiMetadataValue {
-        &self.shared.authorization
-    }
-
     /// The server's channel.
     pub fn upstream(&self) -> &Channel {
         &self.shared.upstream
@@ -168,11 +163,13 @@ impl RunnerRelay {
             .await
     }
 
-    fn runners(&self) -> pb::runners_client::RunnersClient<Channel> {
+    /// A client of the server's `Runners` service, for the runner's own calls.
+    pub fn runners(&self) -> pb::runners_client::RunnersClient<Channel> {
         pb::runners_client::RunnersClient::new(self.shared.upstream.clone())
     }
 
-    fn authorized<T>(&self, message: T) -> Request<T> {
+    /// `message` with the admin token, as the runner's own calls carry it.
+    pub fn authorized<T>(&self, message: T) -> Request<T> {
         let mut request = Request::new(message);
         request.metadata_mut().insert("authorization", self.shared.authorization.clone());
         request
