@@ -29,15 +29,18 @@ mod postgres_ladders;
 mod postgres_nodes;
 mod postgres_reads;
 mod postgres_scrimmages;
+mod postgres_seasons;
 mod postgres_standings;
 mod postgres_submissions;
 mod postgres_tls;
 mod reads;
 mod scrimmages;
+mod seasons;
 mod sqlite;
 mod sqlite_ladders;
 mod sqlite_nodes;
 mod sqlite_reads;
+mod sqlite_seasons;
 mod sqlite_standings;
 mod sqlite_submissions;
 mod standings;
@@ -77,6 +80,10 @@ pub use reads::{BotHealth, HeadToHead, LadderVersion, LeaderboardLine};
 pub use scrimmages::{
     QUOTA_WINDOW_MS, Scrimmage, ScrimmageId, ScrimmageMatch, ScrimmageResults, ScrimmageSeat,
     ScrimmageState,
+};
+pub use seasons::{
+    EventScope, Finalists, NewSeason, NewSeasonEvent, RankedBot, SEASON_EVENTS_READ, Season,
+    SeasonChange, SeasonEvent, SeasonEventKind, SeasonId, SeasonOutcome, SeasonState,
 };
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
@@ -443,6 +450,59 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
 
     /// One scrimmage.
     async fn scrimmage(&self, id: ScrimmageId) -> Result<Option<Scrimmage>, StoreError>;
+
+    // Seasons (see the `seasons` module's docs).
+
+    /// Makes the season `season`, or gives one still before its deadline its new file, ladders
+    /// and deadline (and the state open again, so that a later deadline gets its notice
+    /// again), noting `event` in it, in one transaction. [`StoreError::Conflict`] for a season
+    /// past its deadline.
+    async fn put_season(
+        &self,
+        season: &NewSeason,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<Season, StoreError>;
+
+    /// The season `name`, if there is one.
+    async fn season(&self, name: &str) -> Result<Option<Season>, StoreError>;
+
+    /// Every season, oldest first.
+    async fn seasons(&self) -> Result<Vec<Season>, StoreError>;
+
+    /// Moves a season in one of `from` to `to`, setting `change`, and notes `event` in it, in
+    /// one transaction: false, and nothing written, if it was in none of `from`.
+    async fn advance_season(
+        &self,
+        id: SeasonId,
+        from: &[SeasonState],
+        to: SeasonState,
+        change: &SeasonChange,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Notes `event` in every season of `scope`; how many.
+    async fn note_season_event(
+        &self,
+        scope: EventScope<'_>,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<u64, StoreError>;
+
+    /// `season`'s events numbered after `after`, oldest first, at most `limit`: the public ones
+    /// and `author`'s own.
+    async fn season_events(
+        &self,
+        season: SeasonId,
+        after: i64,
+        author: Option<AuthorId>,
+        limit: u32,
+    ) -> Result<Vec<SeasonEvent>, StoreError>;
+
+    /// The seasons past their deadline at `now_ms` and not done that have a ladder `bot` is
+    /// entered in: while there is one, the bot's versions are frozen.
+    async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError>;
 
     /// Replaces `name`'s key hash (the old key stops working) and makes it active again if it
     /// was revoked.

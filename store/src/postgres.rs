@@ -29,8 +29,12 @@ use crate::postgres_ladders as ladders;
 use crate::postgres_nodes::{self as nodes, Leadership};
 use crate::postgres_reads as reads;
 use crate::postgres_scrimmages as scrimmages;
+use crate::postgres_seasons;
 use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
+use crate::seasons::{
+    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent, SeasonId, SeasonState,
+};
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
     AccountRow, Author, AuthorId, BotAccount, BotCredential, BotId, BotVersion, BotVersions, Claim,
@@ -87,6 +91,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::authors::POSTGRES_MIGRATION,
     // 15: scrimmages, apart from the ladders' sets.
     crate::scrimmages::POSTGRES_MIGRATION,
+    // 16: seasons, their ladders and their events.
+    crate::seasons::POSTGRES_MIGRATION,
 ];
 
 /// The advisory lock (a transaction's) that migrations run under: an arbitrary key of
@@ -702,6 +708,67 @@ impl Store for PgStore {
             Ok(())
         })
         .await
+    }
+
+    async fn put_season(
+        &self,
+        season: &NewSeason,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<Season, StoreError> {
+        self.bounded("put_season", postgres_seasons::put(self, season, event, now_ms)).await
+    }
+
+    async fn season(&self, name: &str) -> Result<Option<Season>, StoreError> {
+        self.bounded("season_season", postgres_seasons::season(self, name)).await
+    }
+
+    async fn seasons(&self) -> Result<Vec<Season>, StoreError> {
+        self.bounded("all_season", postgres_seasons::all(self)).await
+    }
+
+    async fn advance_season(
+        &self,
+        id: SeasonId,
+        from: &[SeasonState],
+        to: SeasonState,
+        change: &SeasonChange,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.bounded(
+            "advance_season",
+            postgres_seasons::advance(self, id, from, to, change, event, now_ms),
+        )
+        .await
+    }
+
+    async fn note_season_event(
+        &self,
+        scope: EventScope<'_>,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<u64, StoreError> {
+        self.bounded(
+            "note_scoped_season",
+            postgres_seasons::note_scoped(self, scope, event, now_ms),
+        )
+        .await
+    }
+
+    async fn season_events(
+        &self,
+        season: SeasonId,
+        after: i64,
+        author: Option<AuthorId>,
+        limit: u32,
+    ) -> Result<Vec<SeasonEvent>, StoreError> {
+        self.bounded("events_season", postgres_seasons::events(self, season, after, author, limit))
+            .await
+    }
+
+    async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {
+        self.bounded("frozen_season", postgres_seasons::frozen(self, bot, now_ms)).await
     }
 
     async fn request_scrimmages(

@@ -13,8 +13,12 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
 use crate::scrimmages::{self, SCRIMMAGE_COLUMNS};
+use crate::seasons::{
+    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent, SeasonId, SeasonState,
+};
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
+use crate::sqlite_seasons;
 use crate::sqlite_submissions as submissions;
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
@@ -79,6 +83,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     crate::authors::SQLITE_MIGRATION,
     // 15: scrimmages, apart from the ladders' sets.
     crate::scrimmages::SQLITE_MIGRATION,
+    // 16: seasons, their ladders and their events.
+    crate::seasons::SQLITE_MIGRATION,
 ];
 
 /// Migration 8, the same in both dialects.
@@ -523,6 +529,83 @@ impl Store for SqliteStore {
             Ok(Some((author, bots)))
         })
         .await
+    }
+
+    async fn put_season(
+        &self,
+        season: &NewSeason,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<Season, StoreError> {
+        let (season, event) = (season.clone(), event.clone());
+        self.run(move |conn| sqlite_seasons::put(conn, &season, &event, now_ms)).await
+    }
+
+    async fn season(&self, name: &str) -> Result<Option<Season>, StoreError> {
+        let name = name.to_owned();
+        self.read(move |conn| sqlite_seasons::by_name(conn, &name)).await
+    }
+
+    async fn seasons(&self) -> Result<Vec<Season>, StoreError> {
+        self.read(|conn| sqlite_seasons::all(conn)).await
+    }
+
+    async fn advance_season(
+        &self,
+        id: SeasonId,
+        from: &[SeasonState],
+        to: SeasonState,
+        change: &SeasonChange,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let (from, change, event) = (from.to_vec(), change.clone(), event.clone());
+        self.run(move |conn| sqlite_seasons::advance(conn, id, &from, to, &change, &event, now_ms))
+            .await
+    }
+
+    async fn note_season_event(
+        &self,
+        scope: EventScope<'_>,
+        event: &NewSeasonEvent,
+        now_ms: i64,
+    ) -> Result<u64, StoreError> {
+        let event = event.clone();
+        match scope {
+            EventScope::Season(id) => {
+                self.run(move |conn| {
+                    sqlite_seasons::note_scoped(conn, EventScope::Season(id), &event, now_ms)
+                })
+                .await
+            }
+            EventScope::Bot(bot) => {
+                self.run(move |conn| {
+                    sqlite_seasons::note_scoped(conn, EventScope::Bot(bot), &event, now_ms)
+                })
+                .await
+            }
+            EventScope::Ladder(ladder) => {
+                let ladder = ladder.to_owned();
+                self.run(move |conn| {
+                    sqlite_seasons::note_scoped(conn, EventScope::Ladder(&ladder), &event, now_ms)
+                })
+                .await
+            }
+        }
+    }
+
+    async fn season_events(
+        &self,
+        season: SeasonId,
+        after: i64,
+        author: Option<AuthorId>,
+        limit: u32,
+    ) -> Result<Vec<SeasonEvent>, StoreError> {
+        self.read(move |conn| sqlite_seasons::events(conn, season, after, author, limit)).await
+    }
+
+    async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {
+        self.read(move |conn| sqlite_seasons::frozen(conn, bot, now_ms)).await
     }
 
     async fn request_scrimmages(

@@ -40,6 +40,7 @@ macro_rules! suite {
                 a_node_lists_the_matches_other_live_nodes_host,
                 a_node_lists_the_matches_other_nodes_recorded,
                 scrimmages_keep_their_quota_and_their_course,
+                seasons_change_state_once_and_keep_their_feed,
             );
             suite!(@checks $open, reads;
                 the_leaderboard_sums_each_bots_matches_wins_and_failures,

@@ -569,3 +569,94 @@ pub(crate) async fn scrimmages_keep_their_quota_and_their_course(store: Arc<dyn 
     let done = store.scrimmage(ids[1]).await.unwrap().unwrap();
     assert_eq!((done.results.as_deref(), done.finished_ms), (Some("[]"), Some(later)));
 }
+
+/// Seasons: made once and given a new file only before their deadline; each state change
+/// taken once, with its event; events go to the seasons of a ladder or of a bot's ladders,
+/// and an author reads the public ones and their own; a bot entered in a season's ladder is
+/// frozen from the deadline until the season is done.
+pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn Store>) {
+    use cardroom_store::{
+        EventScope, NewSeason, NewSeasonEvent, SeasonChange, SeasonEventKind, SeasonState,
+    };
+    let (store, _, [a, _]) = ladder_with_two_bots(store).await;
+    let stray = store.register_bot("stray", KeyHash::of("ks"), 1).await.unwrap().id;
+    store.create_invite(KeyHash::of("cri_s"), 1, 1_000_000_000).await.unwrap();
+    let ann = store.redeem_invite(KeyHash::of("cri_s"), "ann", KeyHash::of("t"), 1).await.unwrap();
+    let event =
+        |kind, text: &str| NewSeasonEvent { kind, author: None, bot: None, text: text.to_owned() };
+    let new = NewSeason {
+        name: "winter".into(),
+        config: "name = \"winter\"".into(),
+        ladders: vec!["gin".into(), "other".into()],
+        deadline_ms: 5_000,
+    };
+    let made =
+        store.put_season(&new, &event(SeasonEventKind::Changed, "opened"), 10).await.unwrap();
+    assert_eq!((made.state, made.ladders.clone()), (SeasonState::Open, new.ladders.clone()));
+    // A new deadline before the old one passed; never after.
+    let moved = NewSeason { deadline_ms: 2_000, ladders: vec!["gin".into()], ..new.clone() };
+    let season =
+        store.put_season(&moved, &event(SeasonEventKind::Changed, "moved"), 20).await.unwrap();
+    assert_eq!((season.id, season.deadline_ms, season.ladders.len()), (made.id, 2_000, 1));
+    let late = store.put_season(&new, &event(SeasonEventKind::Changed, "late"), 2_000).await;
+    assert!(matches!(late, Err(StoreError::Conflict(ref why)) if why.contains("deadline")));
+
+    // Frozen from the deadline on, for a bot entered in one of its ladders only.
+    assert!(store.frozen_seasons(a, 1_999).await.unwrap().is_empty());
+    let frozen = store.frozen_seasons(a, 2_000).await.unwrap();
+    assert_eq!(frozen.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["winter"]);
+    assert!(store.frozen_seasons(stray, 2_000).await.unwrap().is_empty());
+
+    // Events by ladder, by bot; an author's own are theirs alone.
+    let paused = event(SeasonEventKind::Paused, "a paused");
+    assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 30).await.unwrap(), 1);
+    assert_eq!(store.note_season_event(EventScope::Ladder("x"), &paused, 30).await.unwrap(), 0);
+    let own = NewSeasonEvent {
+        author: Some(ann.id),
+        bot: Some("a".into()),
+        ..event(SeasonEventKind::Submitted, "a submitted")
+    };
+    assert_eq!(store.note_season_event(EventScope::Bot(a), &own, 40).await.unwrap(), 1);
+    assert_eq!(store.note_season_event(EventScope::Bot(stray), &own, 40).await.unwrap(), 0);
+    let public = store.season_events(season.id, 0, None, 100).await.unwrap();
+    let texts = |events: &[cardroom_store::SeasonEvent]| {
+        events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&public), ["opened", "moved", "a paused"]);
+    let hers = store.season_events(season.id, public[0].id, Some(ann.id), 100).await.unwrap();
+    assert_eq!(texts(&hers), ["moved", "a paused", "a submitted"]);
+    assert_eq!(hers[2].bot.as_deref(), Some("a"));
+
+    // Each step once: of two callers, one takes it.
+    let finals = SeasonChange {
+        finals_ladder: Some("winter-finals".into()),
+        finalists: Some("{}".into()),
+        outcome: None,
+    };
+    let started = event(SeasonEventKind::FinalsStarted, "finals");
+    let open = [SeasonState::Open, SeasonState::Closing];
+    let first = store.advance_season(season.id, &open, SeasonState::Finals, &finals, &started, 50);
+    assert!(first.await.unwrap());
+    let second = store.advance_season(season.id, &open, SeasonState::Finals, &finals, &started, 51);
+    assert!(!second.await.unwrap());
+    let season = store.season("winter").await.unwrap().unwrap();
+    assert_eq!(season.state, SeasonState::Finals);
+    assert_eq!(season.ladders, ["gin", "winter-finals"]);
+    assert_eq!(season.finals_ladder.as_deref(), Some("winter-finals"));
+    let outcome = SeasonChange { outcome: Some("{\"settled\":true}".into()), ..Default::default() };
+    let finished = event(SeasonEventKind::FinalsFinished, "done");
+    let done = [SeasonState::Finals];
+    assert!(
+        store
+            .advance_season(season.id, &done, SeasonState::Done, &outcome, &finished, 60)
+            .await
+            .unwrap()
+    );
+    let season = store.season("winter").await.unwrap().unwrap();
+    assert_eq!(season.outcome.as_deref(), Some("{\"settled\":true}"));
+    assert_eq!(season.finalists.as_deref(), Some("{}"), "kept from the step before");
+    // Done: nothing is frozen, and no event goes to it by ladder.
+    assert!(store.frozen_seasons(a, 100).await.unwrap().is_empty());
+    assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 70).await.unwrap(), 0);
+    assert_eq!(store.seasons().await.unwrap().len(), 1);
+}
