@@ -12,6 +12,7 @@ mod power;
 mod reads;
 mod replay;
 mod runner;
+mod seasons;
 mod serve;
 mod submit;
 mod table;
@@ -64,6 +65,10 @@ enum Command {
     /// Your scrimmages and their results, or one match's record (`ListScrimmages`,
     /// `GetScrimmageRecord`).
     Scrims(authors::ScrimsArgs),
+    /// Seasons: the organizer puts a season file on the server (its ladders, its submission
+    /// deadline, its finals rule); anyone reads a season, its final standings and its events.
+    #[command(subcommand)]
+    Seasons(seasons::SeasonsCommand),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings, or with --text each turn as its seat read it. A bad record names its first
     /// illegal action.
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Command::Authors(command) => authors::run_command(command, &mut out),
         Command::Scrim(args) => authors::scrim(args, &mut out),
         Command::Scrims(args) => authors::scrims(args, &mut out),
+        Command::Seasons(command) => seasons::run_command(command, &mut out),
         Command::Replay { file, json: _, text: true } => replay::replay_text(&file, &mut out),
         Command::Replay { file, json, text: false } => replay::replay(&file, json, &mut out),
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),

@@ -414,6 +414,13 @@ pub trait LadderControl: Send + Sync + 'static {
         request: ScrimmageRequest,
     ) -> Result<Vec<cardroom_store::ScrimmageId>, LadderControlError>;
 
+    /// Makes the season of `config_toml` (its file), or gives a season before its deadline
+    /// its new file (`CreateSeason`).
+    async fn put_season(
+        &self,
+        config_toml: &str,
+    ) -> Result<cardroom_store::Season, LadderControlError>;
+
     /// This node's lease owner name among the nodes of a shared store (what the store's
     /// `lease_owner` and heartbeat rows call it), if it has one: its own matches are not listed
     /// twice, nor passed on to itself.

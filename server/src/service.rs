@@ -25,6 +25,7 @@ use crate::reads;
 use crate::registry::{MatchHandle, MatchRequest, Placement, Registry};
 use crate::runners;
 use crate::scrimmages;
+use crate::seasons;
 use crate::status::read_error;
 use crate::submissions;
 use crate::throttle::{self, AuthThrottle, PeerKey};
@@ -958,6 +959,55 @@ impl cardroom_server::Cardroom for Cardroom {
     ) -> Result<Response<pb::ListSubmissionsResponse>, Status> {
         let accounts = submissions::accounts(self.registry.config())?;
         Ok(Response::new(submissions::list(accounts, request.get_ref()).await?))
+    }
+
+    async fn create_season(
+        &self,
+        request: Request<pb::CreateSeasonRequest>,
+    ) -> Result<Response<pb::SeasonInfo>, Status> {
+        let control = self.ladder_control(&request)?;
+        let season = control.put_season(&request.get_ref().config_toml).await?;
+        info!(season = %season.name, "season put");
+        Ok(Response::new(seasons::to_pb(season)?))
+    }
+
+    async fn get_season(
+        &self,
+        request: Request<pb::GetSeasonRequest>,
+    ) -> Result<Response<pb::SeasonInfo>, Status> {
+        let accounts = submissions::accounts(self.registry.config())?;
+        let season = seasons::season(accounts.store().as_ref(), &request.get_ref().name).await?;
+        Ok(Response::new(seasons::to_pb(season)?))
+    }
+
+    async fn list_seasons(
+        &self,
+        _request: Request<pb::ListSeasonsRequest>,
+    ) -> Result<Response<pb::ListSeasonsResponse>, Status> {
+        let accounts = submissions::accounts(self.registry.config())?;
+        Ok(Response::new(seasons::list(accounts.store().as_ref()).await?))
+    }
+
+    type WatchSeasonStream = Boxed<pb::SeasonEvent>;
+
+    async fn watch_season(
+        &self,
+        request: Request<pb::WatchSeasonRequest>,
+    ) -> Result<Response<Self::WatchSeasonStream>, Status> {
+        let config = self.registry.config();
+        let accounts = submissions::accounts(config)?;
+        // An author's token shows the author's own events too; none, only the public ones.
+        let author = match accounts::bearer(request.metadata()) {
+            Some(_) => match accounts::manager(config, &self.throttle, &request).await?.0 {
+                accounts::Manager::Author(author) => Some(author),
+                accounts::Manager::Admin => None,
+            },
+            None => None,
+        };
+        let pb::WatchSeasonRequest { name, after, follow } = request.into_inner();
+        let store = std::sync::Arc::clone(accounts.store());
+        let season = seasons::season(store.as_ref(), &name).await?;
+        Ok(Response::new(Box::pin(seasons::watch(store, season.id, author, after, follow))))
     }
 }
 

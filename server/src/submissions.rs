@@ -42,10 +42,14 @@ pub(crate) async fn submit(
     let arrived =
         tokio::time::timeout(timeout, receive(accounts, config, uploads, metadata, chunks));
     let Received { bot, by, run, bytes, slot: _slot } = arrived.await.map_err(|_| late())??;
+    crate::seasons::check_open(accounts, &bot).await?;
     let submitted = accounts
         .submit(bot.id, bytes, run, by, config.submission_limits)
         .await
-        .map_err(submit_status)?;
+        .map_err(submit_status);
+    let version = submitted.as_ref().map(|s| s.submission.sha256.as_str());
+    crate::seasons::note_submission(accounts, &bot, version).await;
+    let submitted = submitted?;
     let submission = &submitted.submission;
     info!(
         bot = %bot.name,

@@ -521,6 +521,25 @@ pub trait Source: Send + Sync + 'static {
         std::future::ready(Ok(None))
     }
 
+    /// The seasons, oldest first. By default none: a source without a store.
+    fn seasons(
+        &self,
+    ) -> impl Future<Output = Result<Vec<cardroom_store::Season>, SourceError>> + Send {
+        std::future::ready(Ok(Vec::new()))
+    }
+
+    /// A season's public events numbered after `after`, oldest first, at most `limit`. By
+    /// default none.
+    fn season_events(
+        &self,
+        season: cardroom_store::SeasonId,
+        after: i64,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<cardroom_store::SeasonEvent>, SourceError>> + Send {
+        let _ = (season, after, limit);
+        std::future::ready(Ok(Vec::new()))
+    }
+
     /// The author named `name` and their bots. By default none: a source without accounts.
     fn author(
         &self,

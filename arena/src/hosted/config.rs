@@ -313,17 +313,7 @@ impl HostedLadderFile {
     /// Checks every field, each error naming its field.
     pub fn check(&self) -> Result<(), LadderFileError> {
         let refuse = |message: String| Err(LadderFileError(message));
-        let name = &self.name;
-        if name.is_empty() || name.len() > MAX_LADDER_NAME_BYTES {
-            return refuse(format!("`name` must be 1 to {MAX_LADDER_NAME_BYTES} bytes"));
-        }
-        if let Some(bad) =
-            name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-        {
-            return refuse(format!(
-                "`name` {name:?}: {bad:?} is not one of the letters, digits, '.', '_' and '-'"
-            ));
-        }
+        check_name("name", &self.name).map_err(LadderFileError)?;
         wire::visit(
             self.game,
             CheckTable { options_json: &self.options_json(), seats: self.seats },
@@ -541,6 +531,22 @@ impl HostedLadderFile {
     pub fn admits(&self, name: &str) -> bool {
         self.bots.as_ref().is_none_or(|bots| bots.iter().any(|b| b == name))
     }
+}
+
+/// Checks a ladder's or season's name, the file's `field`: 1 to [`MAX_LADDER_NAME_BYTES`]
+/// bytes of letters, digits, '.', '_' and '-' (it goes in the pages' paths as it is).
+pub(crate) fn check_name(field: &str, name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > MAX_LADDER_NAME_BYTES {
+        return Err(format!("`{field}` must be 1 to {MAX_LADDER_NAME_BYTES} bytes"));
+    }
+    if let Some(bad) =
+        name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return Err(format!(
+            "`{field}` {name:?}: {bad:?} is not one of the letters, digits, '.', '_' and '-'"
+        ));
+    }
+    Ok(())
 }
 
 /// Whether the game takes these options at this table size: the engine's own check, whose

@@ -38,6 +38,7 @@ mod nodes;
 mod plan;
 mod pool;
 mod scrims;
+pub mod season;
 mod standings;
 mod unstored;
 
@@ -50,10 +51,10 @@ use cardroom_server::{
     LadderControlError, LadderSummary, Lender, ResumedBot, ScrimmageRequest,
 };
 use cardroom_store::{
-    BotId, BotStatus, Claim, ClaimLimit, FailureKind, Ladder, LadderBot, LadderId, LadderMatchId,
-    LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewMatch, NewSet, RatingUpdate,
-    Requeue, ScrimmageId, ScrimmageState, SeatResult, Store, StoreError, StoreLatency,
-    StoredRating,
+    BotId, BotStatus, Claim, ClaimLimit, EventScope, FailureKind, Ladder, LadderBot, LadderId,
+    LadderMatchId, LadderSet, LadderStatus, Lease, MatchResult, MatchState, NewMatch, NewSet,
+    RatingUpdate, Requeue, ScrimmageId, ScrimmageState, SeatResult, Store, StoreError,
+    StoreLatency, StoredRating,
 };
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -110,6 +111,9 @@ pub enum HostedError {
         /// Why.
         error: RatingError,
     },
+    /// The season file is refused, or its ladders are not the server's.
+    #[error("{0}")]
+    Season(String),
     /// The stored rating system is not one this build knows.
     #[error("the ladder's rating system {0:?} is unknown")]
     UnknownRating(String),
@@ -119,6 +123,10 @@ impl From<HostedError> for LadderControlError {
     fn from(error: HostedError) -> LadderControlError {
         match error {
             HostedError::File(error) => LadderControlError::Invalid(error.to_string()),
+            HostedError::Season(error) => LadderControlError::Invalid(error),
+            HostedError::Store(error @ StoreError::Conflict(_)) => {
+                LadderControlError::FailedPrecondition(error.to_string())
+            }
             HostedError::Store(error @ StoreError::LadderExists(_)) => {
                 LadderControlError::AlreadyExists(error.to_string())
             }
@@ -300,6 +308,7 @@ impl HostedLadders {
                 hosted.run(ladder).await?;
             }
         }
+        tokio::spawn(season::run(Arc::downgrade(&hosted.shared)));
         Ok(hosted)
     }
 
@@ -509,6 +518,13 @@ impl LadderControl for HostedLadders {
             status.send_modify(|_| {});
         }
         Ok(ResumedBot { ladder: ladder.to_owned(), bot: bot.to_owned(), paused_reason })
+    }
+
+    async fn put_season(
+        &self,
+        config_toml: &str,
+    ) -> Result<cardroom_store::Season, LadderControlError> {
+        Ok(season::put(self.shared.store.as_ref(), config_toml).await?)
     }
 
     fn node_name(&self) -> Option<&str> {
@@ -1595,11 +1611,26 @@ impl Runner {
         }
         warn!(ladder = %self.ladder.spec.name, bot = %state.name, %reason, "bot paused");
         state.paused = Some(reason.clone());
-        if let Err(error) =
-            self.shared.store.pause_bot(self.ladder.id, bot, &reason, now_ms()).await
-        {
+        if let Err(error) = self.pause(bot, &reason).await {
             warn!(cause = %error, "the pause was not stored");
         }
+    }
+
+    /// Pauses `bot` in the store with `reason`, and tells the ladder's seasons.
+    async fn pause(&mut self, bot: BotId, reason: &str) -> Result<(), StoreError> {
+        let store = Arc::clone(&self.shared.store);
+        let (id, ladder) = (self.id(), self.ladder.spec.name.clone());
+        let name = self.bots.get(&bot).map_or_else(String::new, |b| b.name.clone());
+        store.pause_bot(id, bot, reason, now_ms()).await?;
+        let text = format!("{name} is paused in {ladder:?}: {reason}");
+        let event = cardroom_store::NewSeasonEvent {
+            kind: cardroom_store::SeasonEventKind::Paused,
+            author: None,
+            bot: Some(name),
+            text,
+        };
+        season::note(store.as_ref(), EventScope::Ladder(&ladder), event).await;
+        Ok(())
     }
 }
 

@@ -499,7 +499,7 @@ impl super::Runner {
         if let Some(state) = self.bots.get_mut(&bot) {
             state.paused.get_or_insert_with(|| reason.clone());
         }
-        self.store().pause_bot(self.id(), bot, &reason, now_ms()).await?;
+        self.pause(bot, &reason).await?;
         Ok(())
     }
 
@@ -519,7 +519,7 @@ impl super::Runner {
         if let Some(state) = self.bots.get_mut(&bot) {
             state.paused.get_or_insert_with(|| reason.clone());
         }
-        self.store().pause_bot(self.id(), bot, &reason, now_ms()).await?;
+        self.pause(bot, &reason).await?;
         Ok(true)
     }
 

@@ -436,6 +436,20 @@ impl Source for StoreSource {
         }))
     }
 
+    async fn seasons(&self) -> Result<Vec<cardroom_store::Season>, SourceError> {
+        self.store().seasons().await.map_err(|error| SourceError::Store(error.to_string()))
+    }
+
+    async fn season_events(
+        &self,
+        season: cardroom_store::SeasonId,
+        after: i64,
+        limit: u32,
+    ) -> Result<Vec<cardroom_store::SeasonEvent>, SourceError> {
+        let events = self.store().season_events(season, after, None, limit).await;
+        events.map_err(|error| SourceError::Store(error.to_string()))
+    }
+
     async fn author_by_token(&self, token: &str) -> Result<Option<Author>, SourceError> {
         let found = self.accounts.author_by_token(token).await;
         found.map_err(|error| SourceError::Store(error.to_string()))

@@ -8,6 +8,7 @@ mod contrast;
 mod ladders;
 mod matches;
 mod replay;
+mod seasons;
 mod server;
 mod table;
 mod view;
@@ -30,6 +31,7 @@ pub(crate) use matches::{
     find_match, ladder_match, ladder_record, ladder_step, server_match, server_match_live,
     server_record, server_step,
 };
+pub(crate) use seasons::{finals_page, season_feed, season_page, seasons_page};
 pub(crate) use server::{server_live, server_matches, server_page};
 
 /// What a page can fail with.
@@ -120,6 +122,7 @@ fn frame(title: &str, body: Markup, htmx: bool) -> Markup {
                 nav {
                     a href="/" { "cardroom" }
                     " · " a href="/ladders" { "ladders" }
+                    " · " a href="/seasons" { "seasons" }
                     " · " a href="/server" { "server" }
                 }
                 main { (body) }

@@ -1,0 +1,535 @@
+//! Seasons (issue 41): the season file, and the steps every node takes on a season's clock.
+//!
+//! A season file names the season's ladders, its submission deadline and its finals rule:
+//!
+//! ```toml
+//! name = "winter"                      # the season's name, unique in the store
+//! ladders = ["gin-open"]               # its ladders, which the server runs already
+//! deadline = "2026-12-31T18:00:00Z"    # the submission deadline, RFC 3339
+//! notice_minutes = 60                  # "the deadline is near" this long before it (0: none)
+//!
+//! [finals]
+//! ladder = "gin-open"                  # the ladder whose order picks the finalists (default:
+//!                                      # the first of `ladders`)
+//! top = 4                              # its top 4 at the deadline (0: every bot it ranks)
+//! max_sets = 500                       # the finals' budget: rated sets at most
+//! # name = "winter-finals"             # the finals ladder's name (default: NAME-finals)
+//! # seed = 2                           # its deals' seed (default: the ladder's seed + 1)
+//! ```
+//!
+//! At the deadline the versions freeze: the server refuses a new submission of a bot entered
+//! in one of the season's ladders until the season is done. The finalists are the top `top` of
+//! the finals rule's ladder in the leaderboard's order (the standings' order, which their rank
+//! intervals are of), its paused bots and those with no rated set left out. The finals ladder
+//! is that ladder's file with `finals = true` (each bot plays its version of its first finals
+//! set, no one enters later), `stop_when_settled = true`, the budget as `max_sets`, the
+//! finalists as `bots`, the adaptive schedule and its own seed. Once it closes, the season
+//! keeps its final standings: each bot's rank interval at 95%, whether the order settled, the
+//! sets and matches it took.
+//!
+//! Every node looks at the seasons once a second ([`run`]); each step is the store's
+//! compare-and-set ([`Store::advance_season`]), so exactly one node takes it. The node that
+//! starts the finals opens their ladder; the others find it in the store.
+
+use std::sync::Weak;
+use std::time::Duration;
+
+use cardroom_store::{
+    EventScope, Finalists, LadderStatus, MatchState, NewSeason, NewSeasonEvent, RankedBot, Season,
+    SeasonChange, SeasonEventKind, SeasonOutcome, SeasonState, Store, StoreError,
+    leaderboard_order,
+};
+use serde::Deserialize;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use tracing::{info, warn};
+
+pub use cardroom_server::rfc3339;
+
+use super::config::check_name;
+use super::{HostedError, HostedLadderFile, HostedLadders, Shared, now_ms};
+
+/// How often a node looks at the seasons' clocks.
+const LOOK: Duration = Duration::from_secs(1);
+
+/// A season file (see the module's documentation for every key and its default).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonFile {
+    /// The season's name.
+    pub name: String,
+    /// Its ladders, by name.
+    pub ladders: Vec<String>,
+    /// The submission deadline, RFC 3339.
+    pub deadline: String,
+    /// How long before the deadline its notice goes out, in minutes (0: none).
+    #[serde(default = "sixty")]
+    pub notice_minutes: u32,
+    /// The finals rule.
+    #[serde(default)]
+    pub finals: FinalsRule,
+}
+
+/// Who plays the finals, and for how long.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalsRule {
+    /// The ladder whose order picks the finalists (default: the season's first).
+    #[serde(default)]
+    pub ladder: Option<String>,
+    /// Its top this many at the deadline (0: every bot it ranks).
+    #[serde(default)]
+    pub top: u32,
+    /// The finals' budget: rated sets at most.
+    #[serde(default = "five_hundred")]
+    pub max_sets: u64,
+    /// The finals ladder's name (default: the season's name and `-finals`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The finals' deals' seed (default: the ladder's seed + 1).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+impl Default for FinalsRule {
+    fn default() -> FinalsRule {
+        FinalsRule { ladder: None, top: 0, max_sets: five_hundred(), name: None, seed: None }
+    }
+}
+
+fn sixty() -> u32 {
+    60
+}
+
+fn five_hundred() -> u64 {
+    500
+}
+
+/// Why a season file is refused: the field and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the season file: {0}")]
+pub struct SeasonFileError(pub String);
+
+impl From<SeasonFileError> for HostedError {
+    fn from(error: SeasonFileError) -> HostedError {
+        HostedError::Season(error.0)
+    }
+}
+
+impl SeasonFile {
+    /// Reads and checks a season file whole (its ladders are checked against a store by
+    /// [`put`]).
+    pub fn parse(text: &str) -> Result<SeasonFile, SeasonFileError> {
+        let file: SeasonFile = toml::from_str(text).map_err(|e| SeasonFileError(e.to_string()))?;
+        file.check()?;
+        Ok(file)
+    }
+
+    fn check(&self) -> Result<(), SeasonFileError> {
+        let refuse = |message: String| Err(SeasonFileError(message));
+        check_name("name", &self.name).map_err(SeasonFileError)?;
+        if self.ladders.is_empty() {
+            return refuse("`ladders` names none: a season has at least one ladder".into());
+        }
+        if let Some(twice) =
+            self.ladders.iter().enumerate().find(|(i, l)| self.ladders[..*i].contains(l))
+        {
+            return refuse(format!("`ladders` names {:?} twice", twice.1));
+        }
+        self.deadline_ms()?;
+        let finals = self.finals_ladder();
+        if !self.ladders.iter().any(|l| *l == finals) {
+            return refuse(format!("`finals.ladder` {finals:?} is not one of `ladders`"));
+        }
+        let name = self.finals_name();
+        check_name("finals.name", &name).map_err(SeasonFileError)?;
+        if self.ladders.contains(&name) {
+            return refuse(format!(
+                "`finals.name` {name:?} is one of `ladders`: the finals are a ladder of their own"
+            ));
+        }
+        if self.finals.top == 1 {
+            return refuse(
+                "`finals.top` = 1 leaves one finalist: give 2 or more, or 0 for every bot".into(),
+            );
+        }
+        if self.finals.max_sets == 0 {
+            return refuse("`finals.max_sets` must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// The deadline in milliseconds since the Unix epoch.
+    pub fn deadline_ms(&self) -> Result<i64, SeasonFileError> {
+        let at = OffsetDateTime::parse(&self.deadline, &Rfc3339).map_err(|error| {
+            SeasonFileError(format!(
+                "`deadline` {:?} is not an RFC 3339 time (like \"2026-12-31T18:00:00Z\"): {error}",
+                self.deadline
+            ))
+        })?;
+        Ok((at.unix_timestamp_nanos() / 1_000_000) as i64)
+    }
+
+    /// The ladder whose order picks the finalists.
+    pub fn finals_ladder(&self) -> String {
+        self.finals.ladder.clone().or_else(|| self.ladders.first().cloned()).unwrap_or_default()
+    }
+
+    /// The finals ladder's name.
+    pub fn finals_name(&self) -> String {
+        self.finals.name.clone().unwrap_or_else(|| format!("{}-finals", self.name))
+    }
+}
+
+/// Makes the season of `text`, or gives a season before its deadline its new file: every
+/// ladder it names must be the server's, the finals' name not taken, the deadline ahead, and
+/// the top at least a table.
+pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
+    let file = SeasonFile::parse(text)?;
+    let now = now_ms();
+    let deadline_ms = file.deadline_ms()?;
+    if deadline_ms <= now {
+        return Err(SeasonFileError(format!(
+            "`deadline` {} has passed (it is {} now)",
+            file.deadline,
+            rfc3339(now)
+        ))
+        .into());
+    }
+    for name in &file.ladders {
+        let Some(ladder) = store.ladder(name).await? else {
+            return Err(SeasonFileError(format!(
+                "`ladders` names {name:?}, which this server does not have: create it first"
+            ))
+            .into());
+        };
+        if *name == file.finals_ladder() {
+            let seats = u32::from(ladder.spec.table_seats);
+            if file.finals.top != 0 && file.finals.top < seats {
+                return Err(SeasonFileError(format!(
+                    "`finals.top` = {} is less than a table of {name:?} ({seats} seats)",
+                    file.finals.top
+                ))
+                .into());
+            }
+        }
+    }
+    let finals = file.finals_name();
+    let theirs = store.season(&file.name).await?;
+    let own_finals = theirs.as_ref().and_then(|s| s.finals_ladder.clone());
+    if store.ladder(&finals).await?.is_some() && own_finals.as_deref() != Some(finals.as_str()) {
+        return Err(SeasonFileError(format!(
+            "the finals ladder's name {finals:?} is taken: give `finals.name`"
+        ))
+        .into());
+    }
+    let said = match &theirs {
+        Some(_) => format!("the season's file changed: the deadline is {}", rfc3339(deadline_ms)),
+        None => format!("the season opened: the deadline is {}", rfc3339(deadline_ms)),
+    };
+    let event =
+        NewSeasonEvent { kind: SeasonEventKind::Changed, author: None, bot: None, text: said };
+    let new = NewSeason {
+        name: file.name.clone(),
+        config: text.to_owned(),
+        ladders: file.ladders.clone(),
+        deadline_ms,
+    };
+    let season = store.put_season(&new, &event, now).await?;
+    info!(season = %season.name, deadline = %rfc3339(deadline_ms), "season put");
+    Ok(season)
+}
+
+/// Takes every season's due steps, once a second, until hosting stops (or is dropped).
+pub(super) async fn run(shared: Weak<Shared>) {
+    loop {
+        let Some(shared) = shared.upgrade() else { return };
+        let stopping = shared.stopping.clone();
+        let hosted = HostedLadders { shared };
+        if let Err(error) = step_all(&hosted).await {
+            warn!(cause = %error, "the seasons' step failed");
+        }
+        drop(hosted);
+        tokio::select! {
+            () = stopping.cancelled() => return,
+            () = tokio::time::sleep(LOOK) => {}
+        }
+    }
+}
+
+async fn step_all(hosted: &HostedLadders) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    for season in store.seasons().await? {
+        if season.state == SeasonState::Done {
+            continue;
+        }
+        if let Err(error) = step(hosted, &season).await {
+            warn!(season = %season.name, cause = %error, "the season's step failed");
+        }
+    }
+    Ok(())
+}
+
+/// Takes `season`'s step, if one is due: the deadline's notice, the finals' start, their end.
+async fn step(hosted: &HostedLadders, season: &Season) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    let file = SeasonFile::parse(&season.config)?;
+    let now = now_ms();
+    let public = |kind, text: String| NewSeasonEvent { kind, author: None, bot: None, text };
+    match season.state {
+        SeasonState::Open | SeasonState::Closing if now >= season.deadline_ms => {
+            start_finals(hosted, season, &file).await
+        }
+        SeasonState::Open => {
+            let notice = i64::from(file.notice_minutes) * 60_000;
+            if notice > 0 && now >= season.deadline_ms - notice {
+                let left = (season.deadline_ms - now + 59_999) / 60_000;
+                let text = format!(
+                    "the deadline is near: {} ({left} min): no submission is taken after it",
+                    rfc3339(season.deadline_ms)
+                );
+                let event = public(SeasonEventKind::DeadlineNear, text);
+                let open = [SeasonState::Open];
+                let change = SeasonChange::default();
+                store
+                    .advance_season(season.id, &open, SeasonState::Closing, &change, &event, now)
+                    .await?;
+            }
+            Ok(())
+        }
+        SeasonState::Closing => Ok(()),
+        SeasonState::Finals => finals_step(hosted, season, &file).await,
+        SeasonState::Done => Ok(()),
+    }
+}
+
+/// The deadline passed: picks the finalists and starts the finals, or ends the season when
+/// there are too few for a table.
+async fn start_finals(
+    hosted: &HostedLadders,
+    season: &Season,
+    file: &SeasonFile,
+) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    let now = now_ms();
+    let source = file.finals_ladder();
+    let ladder = store
+        .ladder(&source)
+        .await?
+        .ok_or_else(|| StoreError::NoSuchLadder(format!("named {source:?}")))?;
+    let finalists = finalists(store, &ladder, file.finals.top).await?;
+    let seats = usize::from(ladder.spec.table_seats);
+    let open = [SeasonState::Open, SeasonState::Closing];
+    if finalists.bots.len() < seats {
+        let text = format!(
+            "the deadline passed with {} bot(s) ranked in {source:?}, too few for a table of \
+             {seats}: no finals",
+            finalists.bots.len()
+        );
+        let outcome = SeasonOutcome { reason: text.clone(), ..SeasonOutcome::default() };
+        let change = SeasonChange {
+            finalists: Some(finalists.to_json()),
+            outcome: Some(outcome.to_json()),
+            ..SeasonChange::default()
+        };
+        let event =
+            NewSeasonEvent { kind: SeasonEventKind::FinalsFinished, author: None, bot: None, text };
+        store.advance_season(season.id, &open, SeasonState::Done, &change, &event, now).await?;
+        return Ok(());
+    }
+    let name = file.finals_name();
+    let names: Vec<&str> = finalists.bots.iter().map(|b| b.bot.as_str()).collect();
+    let cut = if finalists.cut_settled { "" } else { " (the cut was not settled at 95%)" };
+    let text = format!(
+        "the deadline passed: versions are frozen; the finals ladder {name:?} starts with {}{cut}",
+        names.join(", ")
+    );
+    let change = SeasonChange {
+        finals_ladder: Some(name),
+        finalists: Some(finalists.to_json()),
+        outcome: None,
+    };
+    let event =
+        NewSeasonEvent { kind: SeasonEventKind::FinalsStarted, author: None, bot: None, text };
+    if store.advance_season(season.id, &open, SeasonState::Finals, &change, &event, now).await? {
+        info!(season = %season.name, finalists = ?names, "the season's finals start");
+        open_finals(hosted, season, file, &finalists).await?;
+    }
+    Ok(())
+}
+
+/// The finalists of `ladder` now: its top `top` (0: all) in the leaderboard's order, paused
+/// bots and bots with no rated set left out.
+async fn finalists(
+    store: &dyn Store,
+    ladder: &cardroom_store::Ladder,
+    top: u32,
+) -> Result<Finalists, HostedError> {
+    let (mut ranked, standings) = ranked(store, ladder, true).await?;
+    let take = if top == 0 { ranked.len() } else { ranked.len().min(top as usize) };
+    // Settled: no bot left out could have been in the top `take`.
+    let cut_settled = ranked[take..].iter().all(|bot| bot.rank_lo as usize > take);
+    ranked.truncate(take);
+    Ok(Finalists {
+        ladder: ladder.spec.name.clone(),
+        sets: standings.map_or(0, |s| s.sets),
+        cut_settled,
+        bots: ranked,
+    })
+}
+
+/// The finals ladder's file: the source ladder's, made a finals among `finalists`.
+fn finals_file(
+    source: &cardroom_store::Ladder,
+    file: &SeasonFile,
+    finalists: &Finalists,
+) -> Result<String, HostedError> {
+    let mut table: toml::Table = toml::from_str(&source.spec.config).map_err(|error| {
+        SeasonFileError(format!("the ladder {:?}'s file: {error}", source.spec.name))
+    })?;
+    for key in ["rounds", "challenger", "format", "sprt", "schedule"] {
+        table.remove(key);
+    }
+    let seed = file.finals.seed.unwrap_or(source.spec.seed.wrapping_add(1));
+    let bots = finalists.bots.iter().map(|b| toml::Value::String(b.bot.clone())).collect();
+    let set = [
+        ("name", toml::Value::String(file.finals_name())),
+        ("finals", toml::Value::Boolean(true)),
+        ("stop_when_settled", toml::Value::Boolean(true)),
+        ("max_sets", toml::Value::Integer(file.finals.max_sets.min(i64::MAX as u64) as i64)),
+        ("seed", toml::Value::Integer(seed as i64)),
+        ("scrimmages_per_hour", toml::Value::Integer(0)),
+        ("bots", toml::Value::Array(bots)),
+    ];
+    for (key, value) in set {
+        table.insert(key.to_owned(), value);
+    }
+    let text = toml::to_string(&table)
+        .map_err(|error| SeasonFileError(format!("the finals ladder's file: {error}")))?;
+    HostedLadderFile::parse(&text)?;
+    Ok(text)
+}
+
+/// Opens the finals ladder (made, or resumed if another node or an earlier run made it).
+async fn open_finals(
+    hosted: &HostedLadders,
+    season: &Season,
+    file: &SeasonFile,
+    finalists: &Finalists,
+) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    let source = store
+        .ladder(&finalists.ladder)
+        .await?
+        .ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", finalists.ladder)))?;
+    let text = finals_file(&source, file, finalists)?;
+    let parsed = HostedLadderFile::parse(&text)?;
+    hosted.open(&parsed, &text).await?;
+    info!(season = %season.name, ladder = %parsed.name, "the finals ladder runs");
+    Ok(())
+}
+
+/// The finals run: their ladder made if it is not (its maker went away before it did), and
+/// the season done once it closed.
+async fn finals_step(
+    hosted: &HostedLadders,
+    season: &Season,
+    file: &SeasonFile,
+) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    let name = season.finals_ladder.clone().unwrap_or_else(|| file.finals_name());
+    let Some(ladder) = store.ladder(&name).await? else {
+        let finalists = Finalists::from_json(season.finalists.as_deref().unwrap_or("{}"))?;
+        return open_finals(hosted, season, file, &finalists).await;
+    };
+    if ladder.status != LadderStatus::Closed {
+        return Ok(());
+    }
+    let outcome = outcome(store, &ladder).await?;
+    let order: Vec<String> = outcome
+        .standings
+        .iter()
+        .map(|b| format!("{}. {} [{}-{}]", b.rank, b.bot, b.rank_lo, b.rank_hi))
+        .collect();
+    let text = format!(
+        "the finals are over ({}, {} sets, {} matches): {}",
+        if outcome.settled { "settled at 95%" } else { outcome.reason.as_str() },
+        outcome.sets,
+        outcome.matches,
+        order.join(", ")
+    );
+    let change = SeasonChange { outcome: Some(outcome.to_json()), ..SeasonChange::default() };
+    let event =
+        NewSeasonEvent { kind: SeasonEventKind::FinalsFinished, author: None, bot: None, text };
+    let finals = [SeasonState::Finals];
+    if store
+        .advance_season(season.id, &finals, SeasonState::Done, &change, &event, now_ms())
+        .await?
+    {
+        info!(season = %season.name, "the season is done");
+    }
+    Ok(())
+}
+
+/// The final standings of a closed finals ladder.
+async fn outcome(
+    store: &dyn Store,
+    ladder: &cardroom_store::Ladder,
+) -> Result<SeasonOutcome, HostedError> {
+    let (ranked, standings) = ranked(store, ladder, false).await?;
+    let sets = store.rated_sets(ladder.id).await?;
+    let matches =
+        sets.iter().flat_map(|set| &set.matches).filter(|m| m.state == MatchState::Done).count()
+            as u64;
+    Ok(SeasonOutcome {
+        settled: standings.as_ref().is_some_and(|s| s.settled),
+        reason: ladder.status_reason.clone().unwrap_or_else(|| "closed".to_owned()),
+        sets: sets.len() as u64,
+        matches,
+        standings: ranked,
+    })
+}
+
+/// `ladder`'s bots in the leaderboard's order, each with its rank interval at 95% (its place,
+/// when the standings hold no interval of it) and the last version it played there, and the
+/// standings they are of. With `entered`, only the bots with a rated set and no pause, ranked
+/// among themselves.
+async fn ranked(
+    store: &dyn Store,
+    ladder: &cardroom_store::Ladder,
+    entered: bool,
+) -> Result<(Vec<RankedBot>, Option<cardroom_store::Standings>), HostedError> {
+    let lines = store.leaderboard(ladder.id).await?;
+    let standings = store.standings(ladder.id).await?;
+    let order = leaderboard_order(&lines, |bot| standings.as_ref().and_then(|s| s.position(bot)));
+    let mut ranked = Vec::with_capacity(order.len());
+    for i in order {
+        let line = &lines[i];
+        if entered && (line.sets_rated == 0 || line.paused_reason.is_some()) {
+            continue;
+        }
+        let rank = ranked.len() as u32 + 1;
+        let interval = standings
+            .as_ref()
+            .and_then(|s| s.rows.iter().find(|row| row.bot == line.bot))
+            .map_or((rank, rank), |row| (row.rank_lo, row.rank_hi));
+        let version =
+            store.bot_ladder_versions(ladder.id, line.bot).await?.pop().map(|v| v.version);
+        ranked.push(RankedBot {
+            bot: line.name.clone(),
+            rank,
+            rank_lo: interval.0,
+            rank_hi: interval.1,
+            version,
+        });
+    }
+    Ok((ranked, standings))
+}
+
+/// Notes `event` in the seasons of `scope`; a failure is logged (an event never holds up what
+/// it tells of).
+pub(super) async fn note(store: &dyn Store, scope: EventScope<'_>, event: NewSeasonEvent) {
+    if let Err(error) = store.note_season_event(scope, &event, now_ms()).await {
+        warn!(cause = %error, "a season's event was not kept");
+    }
+}
