@@ -7,57 +7,23 @@
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::collections::BTreeSet;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use cardroom_store::MatchState;
 use cardroom_tests::eventually;
 
 mod support;
 
-use support::{StockBot, example_bot};
-
-/// Two-seat matches, the adaptive schedule: every pair the authors allow is played.
-const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
-                      seats = 2\nseed = 9\nmax_concurrent = 1\nscrimmages_per_hour = 3\n";
-
-/// `cardroom ARGS`.
-fn cardroom<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().unwrap()
-}
+use support::{StockBot, eventually_sync, example_bot, ok, refused};
 
 /// The words, owned.
 fn words(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|part| (*part).to_owned()).collect()
 }
 
-/// `cardroom ARGS`'s stdout, trimmed, or a panic with its stderr.
-fn ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
-    let out = cardroom(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
-
-/// `cardroom ARGS`'s stderr, which must say each of `says`, once it failed.
-fn refused<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], says: &[&str]) {
-    let out = cardroom(args);
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} succeeded: {said}");
-    for s in says {
-        assert!(said.contains(s), "{args:?}: {said:?} lacks {s:?}");
-    }
-}
-
-/// `check`'s answer once it has one, asked every 50 ms for [`cardroom_tests::PATIENCE`].
-fn eventually_sync<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
-    let deadline = std::time::Instant::now() + cardroom_tests::PATIENCE;
-    loop {
-        if let Some(found) = check() {
-            return found;
-        }
-        assert!(std::time::Instant::now() < deadline, "not within the patience: {what}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
+/// Two-seat matches, the adaptive schedule: every pair the authors allow is played.
+const LADDER: &str = "name = \"duel\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
+                      seats = 2\nseed = 9\nmax_concurrent = 1\nscrimmages_per_hour = 3\n";
 
 #[test]
 fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {

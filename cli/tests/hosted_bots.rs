@@ -17,7 +17,7 @@
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use cardroom_store::{FailureKind, MatchState};
 use cardroom_tests::eventually;
@@ -26,8 +26,8 @@ use nix::sys::signal::Signal;
 mod support;
 
 use support::{
-    CRASHING_BOT, LogOnFailure, Reaped, StockBot, add_bot, eventually_quick, example_bot,
-    freezer_states, version_in,
+    CRASHING_BOT, LogOnFailure, StockBot, add_bot, eventually_quick, example_bot, freezer_states,
+    version_in,
 };
 
 /// Short two-seat matches, one at a time a bot, so that sets come quickly; a failing bot is
@@ -64,24 +64,9 @@ fn a_submitted_bot_plays_sandboxed_frozen_off_turn_and_is_replaced_restarted_and
     let ben = add_bot(&store_url, "ben");
     let log_path = dir.path().join("server.log");
     let _log = LogOnFailure { path: log_path.clone(), whose: "the server" };
-    let mut server = Reaped(
-        Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-            .args(["--admin-token", "T", "--reconnect-grace-ms", "500", "--bot-idle-ms", "1500"])
-            .args(["--host-bots", "--bot-python"])
-            .arg(&python)
-            .arg("--host-bots-dir")
-            .arg(dir.path().join("hosted"))
-            .arg("--ladder")
-            .arg(&ladder_path)
-            .arg("--record-dir")
-            .arg(dir.path().join("records"))
-            .args(["--http-addr", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log_path).unwrap())
-            .spawn()
-            .unwrap(),
-    );
+    let extra = ["--reconnect-grace-ms", "500", "--bot-idle-ms", "1500"];
+    let mut server =
+        support::serve_hosting(&python, dir.path(), &store_url, &ladder_path, &log_path, &extra);
     let (url, pages) = support::addresses(&mut server);
     // Ann is submitted by her author, with her key; ben plays from outside.
     let first = bots(&[

@@ -161,8 +161,8 @@ pub(crate) async fn check_open(accounts: &Accounts, bot: &BotAccount) -> Result<
     Err(Status::failed_precondition(why))
 }
 
-/// Tells the seasons `bot` plays in that its submission was accepted (as `version`) or
-/// refused (why): an event for its author alone.
+/// Tells the seasons not done that `bot`'s submission was accepted (as `version`) or refused
+/// (why): an event for its author alone.
 pub(crate) async fn note_submission(
     accounts: &Accounts,
     bot: &BotAccount,
@@ -178,7 +178,7 @@ pub(crate) async fn note_submission(
         ),
     };
     let event = submission_event(accounts, bot, kind, &text).await;
-    note(accounts.store().as_ref(), EventScope::Bot(bot.id), &event).await;
+    note(accounts.store().as_ref(), EventScope::Unfinished, &event).await;
 }
 
 /// An event about `bot`'s submission, for its author alone (public for an organizer's bot).

@@ -95,7 +95,7 @@ pub(crate) async fn put(
             let season = by_name(&tx, &new.name)
                 .await?
                 .ok_or_else(|| StoreError::Corrupt(format!("season {:?} went", new.name)))?;
-            seasons::check_changeable(&season, now_ms)?;
+            season.check_changeable(now_ms)?;
             tx.exec(sql::UPDATE, &[&new.config, &new.deadline_ms, &now_ms, &season.id.0]).await?;
             tx.exec(sql::FORGET_LADDERS, &[&season.id.0]).await?;
             season.id
@@ -167,10 +167,10 @@ pub(crate) async fn note_scoped(
                 [&now_ms, &kind, &author, &event.bot, &event.text, &ladder];
             conn.exec(sql::EVENT_BY_LADDER, &params).await
         }
-        EventScope::Bot(bot) => {
-            let params: [&(dyn ToSql + Sync); 6] =
-                [&now_ms, &kind, &author, &event.bot, &event.text, &bot.0];
-            conn.exec(sql::EVENT_BY_BOT, &params).await
+        EventScope::Unfinished => {
+            let params: [&(dyn ToSql + Sync); 5] =
+                [&now_ms, &kind, &author, &event.bot, &event.text];
+            conn.exec(sql::EVENT_UNFINISHED, &params).await
         }
     }
 }

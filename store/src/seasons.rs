@@ -11,8 +11,8 @@
 //! Its events (`season_events`) are its feed: public ones (`author` none) and an author's own
 //! (their submissions), numbered in the order they happened.
 
+use crate::StoreError;
 use crate::authors::AuthorId;
-use crate::{BotId, StoreError};
 
 /// Migration 16 with the id columns of its dialect.
 macro_rules! migration {
@@ -218,8 +218,8 @@ pub enum EventScope<'a> {
     Season(SeasonId),
     /// Every season not done with this ladder.
     Ladder(&'a str),
-    /// Every season not done with a ladder this bot is entered in.
-    Bot(BotId),
+    /// Every season not done.
+    Unfinished,
 }
 
 /// An event as stored.
@@ -262,7 +262,8 @@ pub struct Finalists {
     pub sets: u64,
     /// Whether the cut was settled: the first bot left out could not have been among them.
     pub cut_settled: bool,
-    /// The bots in, best first, each with its rank interval then.
+    /// The bots in, best first, each with its place in that ladder's order and its rank
+    /// interval then.
     pub bots: Vec<RankedBot>,
 }
 
@@ -362,16 +363,19 @@ pub(crate) fn event_from_row(row: EventRow) -> Result<SeasonEvent, StoreError> {
     })
 }
 
-/// Refuses a new file for a season past its deadline: its deadline and finals no longer move.
-pub(crate) fn check_changeable(season: &Season, now_ms: i64) -> Result<(), StoreError> {
-    if season.state.takes_submissions() && season.deadline_ms > now_ms {
-        return Ok(());
+impl Season {
+    /// Refuses a new file for a season past its deadline at `now_ms` (a
+    /// [`StoreError::Conflict`]): its deadline and finals no longer move.
+    pub fn check_changeable(&self, now_ms: i64) -> Result<(), StoreError> {
+        if self.state.takes_submissions() && self.deadline_ms > now_ms {
+            return Ok(());
+        }
+        Err(StoreError::Conflict(format!(
+            "season {:?} is past its deadline ({}): its file no longer changes",
+            self.name,
+            self.state.as_str()
+        )))
     }
-    Err(StoreError::Conflict(format!(
-        "season {:?} is past its deadline ({}): its file no longer changes",
-        season.name,
-        season.state.as_str()
-    )))
 }
 
 /// The statements both backends run (`$N` numbered in the order they first appear, as SQLite
@@ -413,16 +417,11 @@ pub(crate) mod sql {
                 CAST($5 AS TEXT) FROM seasons s
          JOIN season_ladders sl ON sl.season_id = s.id
          WHERE sl.ladder = $6 AND s.state <> 'done'";
-    /// One event in every season not done with a ladder a bot is entered in.
-    pub(crate) const EVENT_BY_BOT: &str = "INSERT INTO season_events
+    /// One event in every season not done.
+    pub(crate) const EVENT_UNFINISHED: &str = "INSERT INTO season_events
          (season_id, at_ms, kind, author_id, bot, text)
          SELECT s.id, CAST($1 AS BIGINT), CAST($2 AS TEXT), CAST($3 AS BIGINT), CAST($4 AS TEXT),
-                CAST($5 AS TEXT) FROM seasons s
-         WHERE s.state <> 'done' AND EXISTS (
-             SELECT 1 FROM season_ladders sl
-             JOIN ladders l ON l.name = sl.ladder
-             JOIN ladder_bots lb ON lb.ladder_id = l.id
-             WHERE sl.season_id = s.id AND lb.bot_id = $6)";
+                CAST($5 AS TEXT) FROM seasons s WHERE s.state <> 'done'";
     /// A season's events after one, public or an author's.
     pub(crate) const EVENTS: &str = "SELECT id, season_id, at_ms, kind, author_id, bot, text
          FROM season_events

@@ -578,9 +578,9 @@ impl Store for SqliteStore {
                 })
                 .await
             }
-            EventScope::Bot(bot) => {
+            EventScope::Unfinished => {
                 self.run(move |conn| {
-                    sqlite_seasons::note_scoped(conn, EventScope::Bot(bot), &event, now_ms)
+                    sqlite_seasons::note_scoped(conn, EventScope::Unfinished, &event, now_ms)
                 })
                 .await
             }

@@ -79,7 +79,7 @@ pub(crate) fn put(
     let tx = conn.transaction()?;
     let id = match by_name(&tx, &new.name)? {
         Some(season) => {
-            seasons::check_changeable(&season, now_ms)?;
+            season.check_changeable(now_ms)?;
             tx.execute(sql::UPDATE, params![new.config, new.deadline_ms, now_ms, season.id.0])?;
             tx.execute(sql::FORGET_LADDERS, [season.id.0])?;
             season.id
@@ -145,10 +145,8 @@ pub(crate) fn note_scoped(
             sql::EVENT_BY_LADDER,
             params![now_ms, kind, author, event.bot, event.text, ladder],
         )?,
-        EventScope::Bot(bot) => conn.execute(
-            sql::EVENT_BY_BOT,
-            params![now_ms, kind, author, event.bot, event.text, bot.0],
-        )?,
+        EventScope::Unfinished => conn
+            .execute(sql::EVENT_UNFINISHED, params![now_ms, kind, author, event.bot, event.text])?,
     };
     Ok(noted as u64)
 }

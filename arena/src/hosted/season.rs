@@ -20,7 +20,9 @@
 //! At the deadline the versions freeze: the server refuses a new submission of a bot entered
 //! in one of the season's ladders until the season is done. The finalists are the top `top` of
 //! the finals rule's ladder in the leaderboard's order (the standings' order, which their rank
-//! intervals are of), its paused bots and those with no rated set left out. The finals ladder
+//! intervals are of), its paused bots and those with no rated set left out, and each author's
+//! bots after their best (unless the ladder's `allow_same_author`: else the finals could never
+//! seat them together). The finals ladder
 //! is that ladder's file with `finals = true` (each bot plays its version of its first finals
 //! set, no one enters later), `stop_when_settled = true`, the budget as `max_sets`, the
 //! finalists as `bots`, the adaptive schedule and its own seed. Once it closes, the season
@@ -31,6 +33,7 @@
 //! compare-and-set ([`Store::advance_season`]), so exactly one node takes it. The node that
 //! starts the finals opens their ladder; the others find it in the store.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Weak;
 use std::time::Duration;
 
@@ -138,7 +141,7 @@ impl SeasonFile {
         }
         self.deadline_ms()?;
         let finals = self.finals_ladder();
-        if !self.ladders.iter().any(|l| *l == finals) {
+        if !self.ladders.contains(&finals) {
             return refuse(format!("`finals.ladder` {finals:?} is not one of `ladders`"));
         }
         let name = self.finals_name();
@@ -187,6 +190,10 @@ impl SeasonFile {
 pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
     let file = SeasonFile::parse(text)?;
     let now = now_ms();
+    let theirs = store.season(&file.name).await?;
+    if let Some(season) = &theirs {
+        season.check_changeable(now)?;
+    }
     let deadline_ms = file.deadline_ms()?;
     if deadline_ms <= now {
         return Err(SeasonFileError(format!(
@@ -215,7 +222,6 @@ pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
         }
     }
     let finals = file.finals_name();
-    let theirs = store.season(&file.name).await?;
     let own_finals = theirs.as_ref().and_then(|s| s.finals_ladder.clone());
     if store.ladder(&finals).await?.is_some() && own_finals.as_deref() != Some(finals.as_str()) {
         return Err(SeasonFileError(format!(
@@ -359,16 +365,30 @@ async fn start_finals(
 }
 
 /// The finalists of `ladder` now: its top `top` (0: all) in the leaderboard's order, paused
-/// bots and bots with no rated set left out.
+/// bots and bots with no rated set left out, and (unless the ladder allows one author's bots
+/// at a table) each author's bots after their best.
 async fn finalists(
     store: &dyn Store,
     ladder: &cardroom_store::Ladder,
     top: u32,
 ) -> Result<Finalists, HostedError> {
     let (mut ranked, standings) = ranked(store, ladder, true).await?;
+    // One bot an author, their best, unless the ladder lets one author's bots share a table:
+    // the finals never could seat the others.
+    let file = HostedLadderFile::parse(&ladder.spec.config)?;
+    if !file.allow_same_author {
+        let authors: HashMap<String, Option<String>> =
+            store.bots().await?.into_iter().map(|bot| (bot.name, bot.author)).collect();
+        let mut seen = HashSet::new();
+        ranked.retain(|bot| match authors.get(&bot.bot).cloned().flatten() {
+            Some(author) => seen.insert(author),
+            None => true,
+        });
+    }
     let take = if top == 0 { ranked.len() } else { ranked.len().min(top as usize) };
-    // Settled: no bot left out could have been in the top `take`.
-    let cut_settled = ranked[take..].iter().all(|bot| bot.rank_lo as usize > take);
+    // Settled: no bot left out could have been placed with the finalists.
+    let last_in = ranked[..take].last().map_or(0, |bot| bot.rank);
+    let cut_settled = ranked[take..].iter().all(|bot| bot.rank_lo > last_in);
     ranked.truncate(take);
     Ok(Finalists {
         ladder: ladder.spec.name.clone(),
@@ -490,10 +510,10 @@ async fn outcome(
     })
 }
 
-/// `ladder`'s bots in the leaderboard's order, each with its rank interval at 95% (its place,
-/// when the standings hold no interval of it) and the last version it played there, and the
-/// standings they are of. With `entered`, only the bots with a rated set and no pause, ranked
-/// among themselves.
+/// `ladder`'s bots in the leaderboard's order, each with its place there, its rank interval at
+/// 95% (its place, when the standings hold no interval of it) and the last version it played
+/// there, and the standings they are of. With `entered`, only the bots with a rated set and no
+/// pause.
 async fn ranked(
     store: &dyn Store,
     ladder: &cardroom_store::Ladder,
@@ -503,12 +523,12 @@ async fn ranked(
     let standings = store.standings(ladder.id).await?;
     let order = leaderboard_order(&lines, |bot| standings.as_ref().and_then(|s| s.position(bot)));
     let mut ranked = Vec::with_capacity(order.len());
-    for i in order {
+    for (at, i) in order.into_iter().enumerate() {
         let line = &lines[i];
         if entered && (line.sets_rated == 0 || line.paused_reason.is_some()) {
             continue;
         }
-        let rank = ranked.len() as u32 + 1;
+        let rank = at as u32 + 1;
         let interval = standings
             .as_ref()
             .and_then(|s| s.rows.iter().find(|row| row.bot == line.bot))
@@ -531,5 +551,85 @@ async fn ranked(
 pub(super) async fn note(store: &dyn Store, scope: EventScope<'_>, event: NewSeasonEvent) {
     if let Err(error) = store.note_season_event(scope, &event, now_ms()).await {
         warn!(cause = %error, "a season's event was not kept");
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const BASE: &str =
+        "name = \"winter\"\nladders = [\"gin\"]\ndeadline = \"2026-12-31T18:00:00Z\"\n";
+
+    #[test]
+    fn a_minimal_file_takes_the_defaults() {
+        let file = SeasonFile::parse(BASE).unwrap();
+        assert_eq!(file.deadline_ms().unwrap(), 1_798_740_000_000);
+        assert_eq!(
+            (file.finals_ladder(), file.finals_name()),
+            ("gin".into(), "winter-finals".into())
+        );
+        assert_eq!((file.notice_minutes, file.finals.top, file.finals.max_sets), (60, 0, 500));
+    }
+
+    #[test]
+    fn each_refusal_names_its_field() {
+        let cases = [
+            ("name = \"a b\"\nladders = [\"gin\"]\ndeadline = \"2026-12-31T18:00:00Z\"", "`name`"),
+            ("name = \"w\"\nladders = []\ndeadline = \"2026-12-31T18:00:00Z\"", "`ladders`"),
+            (
+                "name = \"w\"\nladders = [\"a\", \"a\"]\ndeadline = \"2026-12-31T18:00:00Z\"",
+                "twice",
+            ),
+            ("name = \"w\"\nladders = [\"a\"]\ndeadline = \"tomorrow\"", "RFC 3339"),
+            (&format!("{BASE}[finals]\nladder = \"tt\""), "`finals.ladder`"),
+            (&format!("{BASE}[finals]\nname = \"gin\""), "`finals.name`"),
+            (&format!("{BASE}[finals]\ntop = 1"), "`finals.top`"),
+            (&format!("{BASE}[finals]\nmax_sets = 0"), "`finals.max_sets`"),
+            (&format!("{BASE}deadlines = 3"), "deadlines"),
+        ];
+        for (text, field) in cases {
+            let refused = SeasonFile::parse(text).unwrap_err();
+            assert!(refused.to_string().contains(field), "{text:?}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_finals_file_is_the_ladders_made_a_finals_among_the_finalists() {
+        let config = "name = \"gin\"\ngame = \"gin\"\nseed = 7\nschedule = \"least_certain\"\n\
+                      scrimmages_per_hour = 5\nmax_concurrent = 2\n";
+        let source = cardroom_store::Ladder {
+            id: cardroom_store::LadderId(1),
+            spec: HostedLadderFile::parse(config).unwrap().new_ladder(config),
+            status: LadderStatus::Running,
+            status_reason: None,
+            created_ms: 0,
+            status_ms: 0,
+        };
+        let file = SeasonFile::parse(&format!("{BASE}[finals]\ntop = 2\nmax_sets = 40")).unwrap();
+        let bot = |name: &str, rank| RankedBot {
+            bot: name.into(),
+            rank,
+            rank_lo: rank,
+            rank_hi: rank,
+            version: None,
+        };
+        let finalists = Finalists {
+            ladder: "gin".into(),
+            sets: 9,
+            cut_settled: true,
+            bots: vec![bot("a", 1), bot("b", 2)],
+        };
+        let finals =
+            HostedLadderFile::parse(&finals_file(&source, &file, &finalists).unwrap()).unwrap();
+        assert_eq!(finals.name, "winter-finals");
+        assert!(finals.finals && finals.stop_when_settled);
+        assert_eq!((finals.max_sets, finals.seed, finals.scrimmages_per_hour), (Some(40), 8, 0));
+        assert_eq!(finals.bots, Some(vec!["a".to_owned(), "b".to_owned()]));
+        assert_eq!(
+            (finals.schedule, finals.max_concurrent),
+            (crate::hosted::Schedule::Adaptive, 2)
+        );
     }
 }

@@ -450,3 +450,74 @@ pub(crate) async fn post_form(pages: &str, path: &str, body: &str) -> (u16, Stri
     let status = answer.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     (status, answer)
 }
+
+/// `cardroom ARGS`.
+#[allow(dead_code, reason = "the suites that run the read commands use it")]
+pub(crate) fn cardroom<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_cardroom")).args(args).output().unwrap()
+}
+
+/// `cardroom ARGS`'s stdout, trimmed, or a panic with its stderr.
+#[allow(dead_code, reason = "the suites that run the read commands use it")]
+pub(crate) fn ok<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    let out = cardroom(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// `cardroom ARGS`'s stderr, which must say each of `says`, once it failed.
+#[allow(dead_code, reason = "the suites that run the read commands use it")]
+pub(crate) fn refused<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], says: &[&str]) {
+    let out = cardroom(args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded: {said}");
+    for s in says {
+        assert!(said.contains(s), "{args:?}: {said:?} lacks {s:?}");
+    }
+}
+
+/// `check`'s answer once it has one, asked every 50 ms for [`cardroom_tests::PATIENCE`].
+#[allow(dead_code, reason = "the suites that run the read commands use it")]
+pub(crate) fn eventually_sync<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + cardroom_tests::PATIENCE;
+    loop {
+        if let Some(found) = check() {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "not within the patience: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// `cardroom serve --registered-only --host-bots` (its bots run by `python`) over the SQLite
+/// store `store`, with the hosted ladder file `ladder`, the admin token `T`, its hosted bots,
+/// records and log (`log`) under `dir`, its pages on a free port and `extra` flags; returns the
+/// process (killed when dropped).
+#[allow(dead_code, reason = "the suites of hosted bots use it")]
+pub(crate) fn serve_hosting(
+    python: &std::path::Path,
+    dir: &std::path::Path,
+    store: &str,
+    ladder: &std::path::Path,
+    log: &std::path::Path,
+    extra: &[&str],
+) -> Reaped {
+    Reaped(
+        std::process::Command::new(env!("CARGO_BIN_EXE_cardroom"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", store])
+            .args(["--admin-token", "T", "--host-bots", "--bot-python"])
+            .arg(python)
+            .arg("--host-bots-dir")
+            .arg(dir.join("hosted"))
+            .arg("--ladder")
+            .arg(ladder)
+            .arg("--record-dir")
+            .arg(dir.join("records"))
+            .args(["--http-addr", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::fs::File::create(log).unwrap())
+            .spawn()
+            .unwrap(),
+    )
+}

@@ -571,8 +571,8 @@ pub(crate) async fn scrimmages_keep_their_quota_and_their_course(store: Arc<dyn 
 }
 
 /// Seasons: made once and given a new file only before their deadline; each state change
-/// taken once, with its event; events go to the seasons of a ladder or of a bot's ladders,
-/// and an author reads the public ones and their own; a bot entered in a season's ladder is
+/// taken once, with its event; events go to the seasons of a ladder or to every season not
+/// done, and an author reads the public ones and their own; a bot entered in a season's ladder is
 /// frozen from the deadline until the season is done.
 pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn Store>) {
     use cardroom_store::{
@@ -616,8 +616,7 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
         bot: Some("a".into()),
         ..event(SeasonEventKind::Submitted, "a submitted")
     };
-    assert_eq!(store.note_season_event(EventScope::Bot(a), &own, 40).await.unwrap(), 1);
-    assert_eq!(store.note_season_event(EventScope::Bot(stray), &own, 40).await.unwrap(), 0);
+    assert_eq!(store.note_season_event(EventScope::Unfinished, &own, 40).await.unwrap(), 1);
     let public = store.season_events(season.id, 0, None, 100).await.unwrap();
     let texts = |events: &[cardroom_store::SeasonEvent]| {
         events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
@@ -655,8 +654,9 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
     let season = store.season("winter").await.unwrap().unwrap();
     assert_eq!(season.outcome.as_deref(), Some("{\"settled\":true}"));
     assert_eq!(season.finalists.as_deref(), Some("{}"), "kept from the step before");
-    // Done: nothing is frozen, and no event goes to it by ladder.
+    // Done: nothing is frozen, and no event goes to it.
     assert!(store.frozen_seasons(a, 100).await.unwrap().is_empty());
     assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 70).await.unwrap(), 0);
+    assert_eq!(store.note_season_event(EventScope::Unfinished, &own, 70).await.unwrap(), 0);
     assert_eq!(store.seasons().await.unwrap().len(), 1);
 }

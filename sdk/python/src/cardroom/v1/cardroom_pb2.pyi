@@ -1504,3 +1504,113 @@ class ListSubmissionsResponse(_message.Message):
     SUBMISSIONS_FIELD_NUMBER: _ClassVar[int]
     submissions: _containers.RepeatedCompositeFieldContainer[Submission]
     def __init__(self, submissions: _Optional[_Iterable[_Union[Submission, _Mapping]]] = ...) -> None: ...
+
+class CreateSeasonRequest(_message.Message):
+    __slots__ = ("config_toml",)
+    CONFIG_TOML_FIELD_NUMBER: _ClassVar[int]
+    config_toml: str
+    def __init__(self, config_toml: _Optional[str] = ...) -> None: ...
+
+class GetSeasonRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ListSeasonsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListSeasonsResponse(_message.Message):
+    __slots__ = ("seasons",)
+    SEASONS_FIELD_NUMBER: _ClassVar[int]
+    seasons: _containers.RepeatedCompositeFieldContainer[SeasonInfo]
+    def __init__(self, seasons: _Optional[_Iterable[_Union[SeasonInfo, _Mapping]]] = ...) -> None: ...
+
+class SeasonInfo(_message.Message):
+    __slots__ = ("name", "ladders", "deadline_ms", "deadline", "state", "finals_ladder", "finalists", "outcome", "config_toml")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LADDERS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    FINALS_LADDER_FIELD_NUMBER: _ClassVar[int]
+    FINALISTS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_TOML_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    ladders: _containers.RepeatedScalarFieldContainer[str]
+    deadline_ms: int
+    deadline: str
+    state: str
+    finals_ladder: str
+    finalists: SeasonFinalists
+    outcome: SeasonOutcome
+    config_toml: str
+    def __init__(self, name: _Optional[str] = ..., ladders: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., deadline: _Optional[str] = ..., state: _Optional[str] = ..., finals_ladder: _Optional[str] = ..., finalists: _Optional[_Union[SeasonFinalists, _Mapping]] = ..., outcome: _Optional[_Union[SeasonOutcome, _Mapping]] = ..., config_toml: _Optional[str] = ...) -> None: ...
+
+class SeasonFinalists(_message.Message):
+    __slots__ = ("ladder", "sets", "cut_settled", "bots")
+    LADDER_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    CUT_SETTLED_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    ladder: str
+    sets: int
+    cut_settled: bool
+    bots: _containers.RepeatedCompositeFieldContainer[SeasonRank]
+    def __init__(self, ladder: _Optional[str] = ..., sets: _Optional[int] = ..., cut_settled: _Optional[bool] = ..., bots: _Optional[_Iterable[_Union[SeasonRank, _Mapping]]] = ...) -> None: ...
+
+class SeasonOutcome(_message.Message):
+    __slots__ = ("settled", "reason", "sets", "matches", "standings")
+    SETTLED_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    settled: bool
+    reason: str
+    sets: int
+    matches: int
+    standings: _containers.RepeatedCompositeFieldContainer[SeasonRank]
+    def __init__(self, settled: _Optional[bool] = ..., reason: _Optional[str] = ..., sets: _Optional[int] = ..., matches: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[SeasonRank, _Mapping]]] = ...) -> None: ...
+
+class SeasonRank(_message.Message):
+    __slots__ = ("bot", "rank", "rank_lo", "rank_hi", "version")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    RANK_LO_FIELD_NUMBER: _ClassVar[int]
+    RANK_HI_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    rank: int
+    rank_lo: int
+    rank_hi: int
+    version: str
+    def __init__(self, bot: _Optional[str] = ..., rank: _Optional[int] = ..., rank_lo: _Optional[int] = ..., rank_hi: _Optional[int] = ..., version: _Optional[str] = ...) -> None: ...
+
+class WatchSeasonRequest(_message.Message):
+    __slots__ = ("name", "after", "follow")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    after: int
+    follow: bool
+    def __init__(self, name: _Optional[str] = ..., after: _Optional[int] = ..., follow: _Optional[bool] = ...) -> None: ...
+
+class SeasonEvent(_message.Message):
+    __slots__ = ("id", "at_ms", "kind", "bot", "text", "private")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    AT_MS_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PRIVATE_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    at_ms: int
+    kind: str
+    bot: str
+    text: str
+    private: bool
+    def __init__(self, id: _Optional[int] = ..., at_ms: _Optional[int] = ..., kind: _Optional[str] = ..., bot: _Optional[str] = ..., text: _Optional[str] = ..., private: _Optional[bool] = ...) -> None: ...

@@ -200,6 +200,26 @@ class CardroomStub:
                 request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.SerializeToString,
                 response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.CreateSeason = channel.unary_unary(
+                '/cardroom.v1.Cardroom/CreateSeason',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.CreateSeasonRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.FromString,
+                _registered_method=True)
+        self.GetSeason = channel.unary_unary(
+                '/cardroom.v1.Cardroom/GetSeason',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetSeasonRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.FromString,
+                _registered_method=True)
+        self.ListSeasons = channel.unary_unary(
+                '/cardroom.v1.Cardroom/ListSeasons',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsResponse.FromString,
+                _registered_method=True)
+        self.WatchSeason = channel.unary_stream(
+                '/cardroom.v1.Cardroom/WatchSeason',
+                request_serializer=cardroom_dot_v1_dot_cardroom__pb2.WatchSeasonRequest.SerializeToString,
+                response_deserializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonEvent.FromString,
+                _registered_method=True)
 
 
 class CardroomServicer:
@@ -527,6 +547,43 @@ class CardroomServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateSeason(self, request, context):
+        """Unary, admin. Makes a season from its file (docs/competition.md): its ladders, its
+        submission deadline and its finals rule. A season of that name still before its deadline
+        takes the new file (a moved deadline); past it, FAILED_PRECONDITION. A file that does not
+        parse, or names a ladder the server does not have, INVALID_ARGUMENT, naming the field.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSeason(self, request, context):
+        """Unary. A season: its ladders, deadline, state, finalists and, once done, its final
+        standings. NOT_FOUND for an unknown season.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSeasons(self, request, context):
+        """Unary. Every season, oldest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchSeason(self, request, context):
+        """Server streaming. A season's events after `after`, oldest first: submissions accepted or
+        refused, bots paused and why, the deadline near, the finals started and finished. With
+        `follow` the stream stays open and sends each new event as it happens. Events about one
+        author's submissions go to that author alone: present the author's token as
+        `authorization: Bearer cra_...` (a token that is nobody's is UNAUTHENTICATED); without
+        one, only the public events.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CardroomServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -694,6 +751,26 @@ def add_CardroomServicer_to_server(servicer, server):
                     servicer.GetScrimmageRecord,
                     request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.FromString,
                     response_serializer=cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.SerializeToString,
+            ),
+            'CreateSeason': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateSeason,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.CreateSeasonRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.SerializeToString,
+            ),
+            'GetSeason': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSeason,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.GetSeasonRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.SerializeToString,
+            ),
+            'ListSeasons': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSeasons,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsResponse.SerializeToString,
+            ),
+            'WatchSeason': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchSeason,
+                    request_deserializer=cardroom_dot_v1_dot_cardroom__pb2.WatchSeasonRequest.FromString,
+                    response_serializer=cardroom_dot_v1_dot_cardroom__pb2.SeasonEvent.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1588,6 +1665,114 @@ class Cardroom:
             '/cardroom.v1.Cardroom/GetScrimmageRecord',
             cardroom_dot_v1_dot_cardroom__pb2.GetScrimmageRecordRequest.SerializeToString,
             cardroom_dot_v1_dot_cardroom__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateSeason(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/CreateSeason',
+            cardroom_dot_v1_dot_cardroom__pb2.CreateSeasonRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSeason(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/GetSeason',
+            cardroom_dot_v1_dot_cardroom__pb2.GetSeasonRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.SeasonInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSeasons(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/ListSeasons',
+            cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.ListSeasonsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchSeason(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardroom.v1.Cardroom/WatchSeason',
+            cardroom_dot_v1_dot_cardroom__pb2.WatchSeasonRequest.SerializeToString,
+            cardroom_dot_v1_dot_cardroom__pb2.SeasonEvent.FromString,
             options,
             channel_credentials,
             insecure,
