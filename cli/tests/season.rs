@@ -51,13 +51,51 @@ fn code(dir: &Path, name: &str, heuristic: bool, note: &str) -> String {
     code.display().to_string()
 }
 
-/// The season's file, its deadline `deadline_ms`.
-fn season_file(deadline_ms: i64) -> String {
+/// The season's file, its deadline `deadline_ms`, its events posted to `webhook`.
+fn season_file(deadline_ms: i64, webhook: &str) -> String {
     let deadline = cardroom_server::rfc3339(deadline_ms);
     format!(
         "name = \"winter\"\nladders = [\"gin-open\"]\ndeadline = \"{deadline}\"\n\
-         notice_minutes = 10\n[finals]\ntop = 2\nmax_sets = 80\n"
+         notice_minutes = 10\nwebhook = \"{webhook}\"\n[finals]\ntop = 2\nmax_sets = 80\n"
     )
+}
+
+/// The organizer's end of the webhook: an HTTP server on a free loopback port that keeps the
+/// body of every POST, and answers the first with 500 (a failure the season tries again) and
+/// the others with 204. Its URL, and the bodies as they come.
+fn webhook_receiver() -> (String, std::sync::mpsc::Receiver<serde_json::Value>) {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let mut stream = std::io::BufReader::new(stream.unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                stream.read_line(&mut line).unwrap();
+                if line.trim().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            stream.read_exact(&mut body).unwrap();
+            let status = if n == 0 { "500 Internal Server Error" } else { "204 No Content" };
+            let answer =
+                format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+            stream.get_mut().write_all(answer.as_bytes()).unwrap();
+            if n > 0 && tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    (url, rx)
 }
 
 fn now_ms() -> i64 {
@@ -83,6 +121,7 @@ fn a_season_of_six_bots_from_three_authors_closes_at_its_deadline_and_its_finals
     // The organizer's season: a file naming a ladder the server lacks, or a wrong admin token,
     // is refused; the deadline is two hours off.
     let season_path = dir.path().join("winter.toml");
+    let (webhook, posted) = webhook_receiver();
     let create = |token: &str| {
         with_server(&[
             "seasons",
@@ -92,10 +131,13 @@ fn a_season_of_six_bots_from_three_authors_closes_at_its_deadline_and_its_finals
             token,
         ])
     };
-    std::fs::write(&season_path, season_file(now_ms() + 7_200_000).replace("gin-open", "nope"))
-        .unwrap();
+    std::fs::write(
+        &season_path,
+        season_file(now_ms() + 7_200_000, &webhook).replace("gin-open", "nope"),
+    )
+    .unwrap();
     refused(&create("T"), &["INVALID_ARGUMENT", "`ladders` names \"nope\""]);
-    std::fs::write(&season_path, season_file(now_ms() + 7_200_000)).unwrap();
+    std::fs::write(&season_path, season_file(now_ms() + 7_200_000, &webhook)).unwrap();
     refused(&create("wrong"), &["UNAUTHENTICATED"]);
     let made = ok(&create("T"));
     assert!(made.contains("season winter is open"), "{made}");
@@ -163,7 +205,7 @@ fn a_season_of_six_bots_from_three_authors_closes_at_its_deadline_and_its_finals
     });
 
     // The organizer moves the deadline: it is near at once, and passes during the run.
-    std::fs::write(&season_path, season_file(now_ms() + 4_000)).unwrap();
+    std::fs::write(&season_path, season_file(now_ms() + 4_000, &webhook)).unwrap();
     ok(&create("T"));
     let show = with_server(&["seasons", "show", "winter", "--format", "csv"]);
     let table_rows = |shown: &str| -> Vec<String> {
@@ -249,4 +291,21 @@ fn a_season_of_six_bots_from_three_authors_closes_at_its_deadline_and_its_finals
     assert!(feed.contains("finals_finished") && feed.contains("deadline_near"), "{feed}");
     assert!(!feed.contains("refused"), "an author's events are theirs: {feed}");
     assert!(ok(&with_server(&["seasons", "list"])).contains("winter"));
+
+    // The webhook had every public event, in order, the first again after its failure.
+    let mut kinds = Vec::new();
+    let mut last = 0;
+    while kinds.last().is_none_or(|kind| kind != "finals_finished") {
+        let event = posted.recv_timeout(cardroom_tests::PATIENCE).unwrap();
+        assert_eq!(event["season"], "winter", "{event}");
+        let id = event["id"].as_i64().unwrap();
+        assert!(id > last, "in order: {event}");
+        last = id;
+        kinds.push(event["kind"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        kinds,
+        ["changed", "changed", "deadline_near", "finals_started", "finals_finished"],
+        "the public events, none of an author's"
+    );
 }

@@ -500,6 +500,15 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         limit: u32,
     ) -> Result<Vec<SeasonEvent>, StoreError>;
 
+    /// Notes that a season's webhook delivered its events up to `to`, if it had delivered
+    /// those up to `from`: false, and nothing written, if another node moved it meanwhile.
+    async fn season_webhook_sent(
+        &self,
+        id: SeasonId,
+        from: i64,
+        to: i64,
+    ) -> Result<bool, StoreError>;
+
     /// The seasons past their deadline at `now_ms` and not done that have a ladder `bot` is
     /// entered in: while there is one, the bot's versions are frozen.
     async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError>;

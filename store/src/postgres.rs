@@ -767,6 +767,16 @@ impl Store for PgStore {
             .await
     }
 
+    async fn season_webhook_sent(
+        &self,
+        id: SeasonId,
+        from: i64,
+        to: i64,
+    ) -> Result<bool, StoreError> {
+        self.bounded("webhook_sent_season", postgres_seasons::webhook_sent(self, id, from, to))
+            .await
+    }
+
     async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {
         self.bounded("frozen_season", postgres_seasons::frozen(self, bot, now_ms)).await
     }

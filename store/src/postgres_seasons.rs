@@ -24,6 +24,7 @@ fn season_row(row: &Row) -> Result<SeasonRow> {
         row.try_get(7)?,
         row.try_get(8)?,
         row.try_get(9)?,
+        row.try_get(10)?,
     ))
 }
 
@@ -192,4 +193,14 @@ pub(crate) async fn frozen(store: &PgStore, bot: BotId, now_ms: i64) -> Result<V
     let conn = store.conn().await?;
     let rows = conn.rows(sql::FROZEN, &[&now_ms, &bot.0]).await?;
     with_ladders(&conn, &rows).await
+}
+
+pub(crate) async fn webhook_sent(
+    store: &PgStore,
+    id: SeasonId,
+    from: i64,
+    to: i64,
+) -> Result<bool> {
+    let conn = store.conn().await?;
+    Ok(conn.exec(sql::WEBHOOK_SENT, &[&to, &id.0, &from]).await? == 1)
 }

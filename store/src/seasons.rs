@@ -29,6 +29,7 @@ macro_rules! migration {
                 finals_ladder TEXT,
                 finalists TEXT,
                 outcome TEXT,
+                webhook_sent BIGINT NOT NULL DEFAULT 0,
                 created_ms BIGINT NOT NULL,
                 changed_ms BIGINT NOT NULL
             );
@@ -130,6 +131,8 @@ pub struct Season {
     pub finalists: Option<String>,
     /// The finals' outcome ([`SeasonOutcome`], JSON), once done.
     pub outcome: Option<String>,
+    /// The last event its webhook delivered (0: none yet).
+    pub webhook_sent: i64,
     /// When it was made.
     pub created_ms: i64,
     /// When its state last changed (or its file, while open).
@@ -326,12 +329,34 @@ impl SeasonOutcome {
 }
 
 /// A row as both backends read it (`sql::ALL`'s columns).
-pub(crate) type SeasonRow =
-    (i64, String, String, i64, String, Option<String>, Option<String>, Option<String>, i64, i64);
+pub(crate) type SeasonRow = (
+    i64,
+    String,
+    String,
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    i64,
+    i64,
+    i64,
+);
 
 pub(crate) fn from_row(row: SeasonRow, ladders: Vec<String>) -> Result<Season, StoreError> {
-    let (id, name, config, deadline_ms, state, finals_ladder, finalists, outcome, created, changed) =
-        row;
+    let (
+        id,
+        name,
+        config,
+        deadline_ms,
+        state,
+        finals_ladder,
+        finalists,
+        outcome,
+        sent,
+        created,
+        changed,
+    ) = row;
     Ok(Season {
         id: SeasonId(id),
         name,
@@ -342,6 +367,7 @@ pub(crate) fn from_row(row: SeasonRow, ladders: Vec<String>) -> Result<Season, S
         finals_ladder,
         finalists,
         outcome,
+        webhook_sent: sent,
         created_ms: created,
         changed_ms: changed,
     })
@@ -383,10 +409,10 @@ impl Season {
 pub(crate) mod sql {
     /// A season by name.
     pub(crate) const BY_NAME: &str = "SELECT id, name, config, deadline_ms, state, finals_ladder, \
-         finalists, outcome, created_ms, changed_ms FROM seasons WHERE name = $1";
+         finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons WHERE name = $1";
     /// Every season, oldest first.
     pub(crate) const ALL: &str = "SELECT id, name, config, deadline_ms, state, finals_ladder, \
-         finalists, outcome, created_ms, changed_ms FROM seasons ORDER BY id";
+         finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons ORDER BY id";
     /// A season's ladders, in the file's order.
     pub(crate) const LADDERS: &str =
         "SELECT ladder FROM season_ladders WHERE season_id = $1 ORDER BY position";
@@ -407,6 +433,10 @@ pub(crate) mod sql {
     pub(crate) const ADVANCE: &str = "UPDATE seasons SET state = $1, changed_ms = $2,
          finals_ladder = COALESCE($3, finals_ladder), finalists = COALESCE($4, finalists),
          outcome = COALESCE($5, outcome) WHERE id = $6";
+    /// A season's webhook delivered the events up to one, if it had delivered those up to
+    /// another (of two nodes, one moves it).
+    pub(crate) const WEBHOOK_SENT: &str =
+        "UPDATE seasons SET webhook_sent = $1 WHERE id = $2 AND webhook_sent = $3";
     /// One event in one season.
     pub(crate) const EVENT: &str = "INSERT INTO season_events
          (season_id, at_ms, kind, author_id, bot, text) VALUES ($1, $2, $3, $4, $5, $6)";
@@ -429,7 +459,7 @@ pub(crate) mod sql {
          ORDER BY id LIMIT $4";
     /// The seasons past their deadline, not done, with a ladder a bot is entered in.
     pub(crate) const FROZEN: &str = "SELECT id, name, config, deadline_ms, state, \
-         finals_ladder, finalists, outcome, created_ms, changed_ms FROM seasons s
+         finals_ladder, finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons s
          WHERE s.deadline_ms <= $1 AND s.state <> 'done' AND EXISTS (
              SELECT 1 FROM season_ladders sl
              JOIN ladders l ON l.name = sl.ladder

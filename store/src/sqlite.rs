@@ -604,6 +604,15 @@ impl Store for SqliteStore {
         self.read(move |conn| sqlite_seasons::events(conn, season, after, author, limit)).await
     }
 
+    async fn season_webhook_sent(
+        &self,
+        id: SeasonId,
+        from: i64,
+        to: i64,
+    ) -> Result<bool, StoreError> {
+        self.run(move |conn| sqlite_seasons::webhook_sent(conn, id, from, to)).await
+    }
+
     async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {
         self.read(move |conn| sqlite_seasons::frozen(conn, bot, now_ms)).await
     }

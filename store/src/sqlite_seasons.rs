@@ -22,6 +22,7 @@ fn season_row(row: &Row<'_>) -> rusqlite::Result<SeasonRow> {
         row.get(7)?,
         row.get(8)?,
         row.get(9)?,
+        row.get(10)?,
     ))
 }
 
@@ -171,4 +172,8 @@ pub(crate) fn frozen(conn: &Connection, bot: BotId, now_ms: i64) -> Result<Vec<S
         .query_map(params![now_ms, bot.0], season_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     with_ladders(conn, rows)
+}
+
+pub(crate) fn webhook_sent(conn: &Connection, id: SeasonId, from: i64, to: i64) -> Result<bool> {
+    Ok(conn.execute(sql::WEBHOOK_SENT, params![to, id.0, from])? == 1)
 }

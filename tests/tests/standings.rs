@@ -359,12 +359,36 @@ async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
     // Set 2 was played, not yet rated, with `strong` on a version of after the finals began.
     let version = move |bot: BotId| if bot == strong { "v2" } else { "v1" };
     played_set(&store, ladder, 2, [strong, weak], version).await;
+    // A season of the ladder is told of the pause.
+    let season = cardroom_store::NewSeason {
+        name: "winter".into(),
+        config: String::new(),
+        ladders: vec!["final".into()],
+        deadline_ms: i64::MAX,
+    };
+    let opened = cardroom_store::NewSeasonEvent {
+        kind: cardroom_store::SeasonEventKind::Changed,
+        author: None,
+        bot: None,
+        text: "opened".into(),
+    };
+    let season = store.put_season(&season, &opened, 1).await.unwrap();
     let (server, _hosted) = hosted_server(Arc::clone(&store)).await;
     let paused = paused_reason(&store, ladder, strong).await;
     assert_eq!(
         paused,
         "finals: strong is frozen at version \"v1\"; version \"v2\" is refused a seat (set 2 is void)"
     );
+    let told = eventually("the season told", || async {
+        let events = store.season_events(season.id, 0, None, 10).await.unwrap();
+        events.into_iter().find(|e| e.kind == cardroom_store::SeasonEventKind::Paused)
+    })
+    .await;
+    assert_eq!(
+        (told.kind, told.bot.as_deref()),
+        (cardroom_store::SeasonEventKind::Paused, Some("strong"))
+    );
+    assert_eq!(told.text, format!("strong is paused in \"final\": {paused}"));
     // The set is void, never rated: the standings and ratings are those of sets 0 and 1.
     let rated = store.rated_sets(ladder).await.unwrap();
     assert_eq!(rated.iter().map(|s| s.index).collect::<Vec<_>>(), vec![0, 1]);

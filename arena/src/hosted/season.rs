@@ -7,6 +7,7 @@
 //! ladders = ["gin-open"]               # its ladders, which the server runs already
 //! deadline = "2026-12-31T18:00:00Z"    # the submission deadline, RFC 3339
 //! notice_minutes = 60                  # "the deadline is near" this long before it (0: none)
+//! # webhook = "https://hooks.example.org/cardroom"  # each public event posted there as JSON
 //!
 //! [finals]
 //! ladder = "gin-open"                  # the ladder whose order picks the finalists (default:
@@ -22,20 +23,25 @@
 //! the finals rule's ladder in the leaderboard's order (the standings' order, which their rank
 //! intervals are of), its paused bots and those with no rated set left out, and each author's
 //! bots after their best (unless the ladder's `allow_same_author`: else the finals could never
-//! seat them together). The finals ladder
-//! is that ladder's file with `finals = true` (each bot plays its version of its first finals
+//! seat them together). The finals ladder is that ladder's file with `finals = true` (each bot plays its version of its first finals
 //! set, no one enters later), `stop_when_settled = true`, the budget as `max_sets`, the
 //! finalists as `bots`, the adaptive schedule and its own seed. Once it closes, the season
 //! keeps its final standings: each bot's rank interval at 95%, whether the order settled, the
 //! sets and matches it took.
 //!
-//! Every node looks at the seasons once a second ([`run`]); each step is the store's
+//! Every node looks at the seasons once a second; each step is the store's
 //! compare-and-set ([`Store::advance_season`]), so exactly one node takes it. The node that
 //! starts the finals opens their ladder; the others find it in the store.
+//!
+//! A webhook is off unless the file names one. Every public event of the season is posted to
+//! it in order, as JSON (`season`, `id`, `at_ms`, `at`, `kind`, `bot`, `text`), one at a time:
+//! an answer other than 2xx, or none within 10 s, is tried again after a pause that doubles
+//! from 1 s up to a minute. The store keeps how far it got, so a restart carries on. Delivery
+//! is at least once: two nodes at the same moment may both post an event.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Weak;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cardroom_store::{
     EventScope, Finalists, LadderStatus, MatchState, NewSeason, NewSeasonEvent, RankedBot, Season,
@@ -71,6 +77,9 @@ pub struct SeasonFile {
     /// The finals rule.
     #[serde(default)]
     pub finals: FinalsRule,
+    /// The organizer's URL that each public event is posted to (JSON), if any.
+    #[serde(default)]
+    pub webhook: Option<String>,
 }
 
 /// Who plays the finals, and for how long.
@@ -159,6 +168,13 @@ impl SeasonFile {
         if self.finals.max_sets == 0 {
             return refuse("`finals.max_sets` must be at least 1".into());
         }
+        if let Some(url) = &self.webhook {
+            let parsed = reqwest::Url::parse(url)
+                .map_err(|error| SeasonFileError(format!("`webhook` {url:?}: {error}")))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                return refuse(format!("`webhook` {url:?} is not an http:// or https:// URL"));
+            }
+        }
         Ok(())
     }
 
@@ -246,13 +262,15 @@ pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
     Ok(season)
 }
 
-/// Takes every season's due steps, once a second, until hosting stops (or is dropped).
+/// Takes every season's due steps and delivers its webhook's events, once a second, until
+/// hosting stops (or is dropped).
 pub(super) async fn run(shared: Weak<Shared>) {
+    let mut hooks = Webhooks::new();
     loop {
         let Some(shared) = shared.upgrade() else { return };
         let stopping = shared.stopping.clone();
         let hosted = HostedLadders { shared };
-        if let Err(error) = step_all(&hosted).await {
+        if let Err(error) = step_all(&hosted, &mut hooks).await {
             warn!(cause = %error, "the seasons' step failed");
         }
         drop(hosted);
@@ -263,17 +281,100 @@ pub(super) async fn run(shared: Weak<Shared>) {
     }
 }
 
-async fn step_all(hosted: &HostedLadders) -> Result<(), HostedError> {
+async fn step_all(hosted: &HostedLadders, hooks: &mut Webhooks) -> Result<(), HostedError> {
     let store = hosted.shared.store.as_ref();
     for season in store.seasons().await? {
-        if season.state == SeasonState::Done {
-            continue;
-        }
-        if let Err(error) = step(hosted, &season).await {
+        if season.state != SeasonState::Done
+            && let Err(error) = step(hosted, &season).await
+        {
             warn!(season = %season.name, cause = %error, "the season's step failed");
         }
+        hooks.deliver(store, &season.name).await;
     }
     Ok(())
+}
+
+/// The most events one look delivers for a season.
+const DELIVERED_AT_ONCE: u32 = 100;
+
+/// The webhooks' deliveries: a client, and each failing season's failures and next try.
+struct Webhooks {
+    client: Option<reqwest::Client>,
+    failing: HashMap<cardroom_store::SeasonId, (u32, Instant)>,
+}
+
+impl Webhooks {
+    fn new() -> Webhooks {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .user_agent(concat!("cardroom/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| warn!(cause = %error, "no webhooks: the HTTP client failed"));
+        Webhooks { client: client.ok(), failing: HashMap::new() }
+    }
+
+    /// Posts the season `name`'s public events its webhook has not had yet, in order, until
+    /// one fails.
+    async fn deliver(&mut self, store: &dyn Store, name: &str) {
+        let Some(client) = &self.client else { return };
+        // Read again: its step may have noted events.
+        let season = match store.season(name).await {
+            Ok(Some(season)) => season,
+            Ok(None) => return,
+            Err(error) => {
+                warn!(season = %name, cause = %error, "the season was not read");
+                return;
+            }
+        };
+        let Some(url) = SeasonFile::parse(&season.config).ok().and_then(|file| file.webhook) else {
+            return;
+        };
+        if self.failing.get(&season.id).is_some_and(|(_, next)| Instant::now() < *next) {
+            return;
+        }
+        let read = store.season_events(season.id, season.webhook_sent, None, DELIVERED_AT_ONCE);
+        let events = match read.await {
+            Ok(events) => events,
+            Err(error) => {
+                warn!(season = %name, cause = %error, "the webhook's events were not read");
+                return;
+            }
+        };
+        let mut sent = season.webhook_sent;
+        for event in events {
+            let body = serde_json::json!({
+                "season": season.name,
+                "id": event.id,
+                "at_ms": event.at_ms,
+                "at": rfc3339(event.at_ms),
+                "kind": event.kind.as_str(),
+                "bot": event.bot,
+                "text": event.text,
+            });
+            let failed = match client.post(&url).json(&body).send().await {
+                Ok(answer) if answer.status().is_success() => None,
+                Ok(answer) => Some(format!("it answered {}", answer.status())),
+                Err(error) => Some(error.to_string()),
+            };
+            if let Some(why) = failed {
+                let failures = self.failing.get(&season.id).map_or(0, |(failures, _)| *failures);
+                let pause = Duration::from_secs(1 << failures.min(6)).min(Duration::from_secs(60));
+                warn!(season = %name, %url, event = event.id, %why, retry_in = ?pause, "the webhook failed");
+                self.failing.insert(season.id, (failures + 1, Instant::now() + pause));
+                return;
+            }
+            self.failing.remove(&season.id);
+            match store.season_webhook_sent(season.id, sent, event.id).await {
+                Ok(true) => sent = event.id,
+                // Another node delivered it meanwhile: carry on from the store's at the next look.
+                Ok(false) => return,
+                Err(error) => {
+                    warn!(season = %name, cause = %error, "the webhook's progress was not kept");
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Takes `season`'s step, if one is due: the deadline's notice, the finals' start, their end.

@@ -659,4 +659,9 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
     assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 70).await.unwrap(), 0);
     assert_eq!(store.note_season_event(EventScope::Unfinished, &own, 70).await.unwrap(), 0);
     assert_eq!(store.seasons().await.unwrap().len(), 1);
+    // The webhook's cursor moves once from where it was.
+    assert_eq!(season.webhook_sent, 0);
+    assert!(store.season_webhook_sent(season.id, 0, 3).await.unwrap());
+    assert!(!store.season_webhook_sent(season.id, 0, 4).await.unwrap(), "moved already");
+    assert_eq!(store.season("winter").await.unwrap().unwrap().webhook_sent, 3);
 }
