@@ -83,7 +83,7 @@ pub use scrimmages::{
 };
 pub use seasons::{
     EventScope, Finalists, NewSeason, NewSeasonEvent, RankedBot, SEASON_EVENTS_READ, Season,
-    SeasonChange, SeasonEvent, SeasonEventKind, SeasonId, SeasonOutcome, SeasonState,
+    SeasonChange, SeasonCursor, SeasonEvent, SeasonEventKind, SeasonId, SeasonOutcome, SeasonState,
 };
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
@@ -500,13 +500,17 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
         limit: u32,
     ) -> Result<Vec<SeasonEvent>, StoreError>;
 
-    /// Notes that a season's webhook delivered its events up to `to`, if it had delivered
-    /// those up to `from`: false, and nothing written, if another node moved it meanwhile.
-    async fn season_webhook_sent(
+    /// Moves a season's `cursor` from `from` to `to`, noting `event` with it, in one
+    /// transaction: false, and nothing written, if it was not at `from` (another node moved
+    /// it meanwhile).
+    async fn move_season_cursor(
         &self,
         id: SeasonId,
+        cursor: SeasonCursor,
         from: i64,
         to: i64,
+        event: Option<&NewSeasonEvent>,
+        now_ms: i64,
     ) -> Result<bool, StoreError>;
 
     /// The seasons past their deadline at `now_ms` and not done that have a ladder `bot` is

@@ -33,7 +33,8 @@ use crate::postgres_seasons;
 use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
 use crate::seasons::{
-    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent, SeasonId, SeasonState,
+    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor, SeasonEvent,
+    SeasonId, SeasonState,
 };
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
@@ -767,14 +768,17 @@ impl Store for PgStore {
             .await
     }
 
-    async fn season_webhook_sent(
+    async fn move_season_cursor(
         &self,
         id: SeasonId,
+        cursor: SeasonCursor,
         from: i64,
         to: i64,
+        event: Option<&NewSeasonEvent>,
+        now_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.bounded("webhook_sent_season", postgres_seasons::webhook_sent(self, id, from, to))
-            .await
+        let moved = postgres_seasons::move_cursor(self, id, cursor, (from, to), event, now_ms);
+        self.bounded("move_season_cursor", moved).await
     }
 
     async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {

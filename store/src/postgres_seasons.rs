@@ -5,8 +5,8 @@ use tokio_postgres::types::ToSql;
 
 use crate::postgres::{Cached, PgStore};
 use crate::seasons::{
-    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent,
-    SeasonId, SeasonRow, SeasonState, sql,
+    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
+    SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
 };
 use crate::{AuthorId, BotId, StoreError};
 
@@ -25,6 +25,7 @@ fn season_row(row: &Row) -> Result<SeasonRow> {
         row.try_get(8)?,
         row.try_get(9)?,
         row.try_get(10)?,
+        row.try_get(11)?,
     ))
 }
 
@@ -195,12 +196,22 @@ pub(crate) async fn frozen(store: &PgStore, bot: BotId, now_ms: i64) -> Result<V
     with_ladders(&conn, &rows).await
 }
 
-pub(crate) async fn webhook_sent(
+pub(crate) async fn move_cursor(
     store: &PgStore,
     id: SeasonId,
-    from: i64,
-    to: i64,
+    cursor: SeasonCursor,
+    (from, to): (i64, i64),
+    event: Option<&NewSeasonEvent>,
+    now_ms: i64,
 ) -> Result<bool> {
-    let conn = store.conn().await?;
-    Ok(conn.exec(sql::WEBHOOK_SENT, &[&to, &id.0, &from]).await? == 1)
+    let mut conn = store.conn().await?;
+    let tx = conn.transaction().await?;
+    if tx.exec(cursor.statement(), &[&to, &id.0, &from]).await? != 1 {
+        return Ok(false);
+    }
+    if let Some(event) = event {
+        note(&tx, id, event, now_ms).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
 }

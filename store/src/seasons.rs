@@ -30,6 +30,7 @@ macro_rules! migration {
                 finalists TEXT,
                 outcome TEXT,
                 webhook_sent BIGINT NOT NULL DEFAULT 0,
+                promotions_done BIGINT NOT NULL DEFAULT 0,
                 created_ms BIGINT NOT NULL,
                 changed_ms BIGINT NOT NULL
             );
@@ -133,6 +134,8 @@ pub struct Season {
     pub outcome: Option<String>,
     /// The last event its webhook delivered (0: none yet).
     pub webhook_sent: i64,
+    /// Its promotion times passed and acted on.
+    pub promotions_done: i64,
     /// When it was made.
     pub created_ms: i64,
     /// When its state last changed (or its file, while open).
@@ -163,6 +166,8 @@ pub enum SeasonEventKind {
     Paused,
     /// The organizer gave the season a new file (a new deadline).
     Changed,
+    /// Bots were promoted and relegated between its divisions.
+    Moved,
     /// The deadline is near.
     DeadlineNear,
     /// The deadline passed and the finals started.
@@ -179,6 +184,7 @@ impl SeasonEventKind {
             SeasonEventKind::Refused => "refused",
             SeasonEventKind::Paused => "paused",
             SeasonEventKind::Changed => "changed",
+            SeasonEventKind::Moved => "moved",
             SeasonEventKind::DeadlineNear => "deadline_near",
             SeasonEventKind::FinalsStarted => "finals_started",
             SeasonEventKind::FinalsFinished => "finals_finished",
@@ -191,6 +197,7 @@ impl SeasonEventKind {
             SeasonEventKind::Refused,
             SeasonEventKind::Paused,
             SeasonEventKind::Changed,
+            SeasonEventKind::Moved,
             SeasonEventKind::DeadlineNear,
             SeasonEventKind::FinalsStarted,
             SeasonEventKind::FinalsFinished,
@@ -242,6 +249,24 @@ pub struct SeasonEvent {
     pub bot: Option<String>,
     /// What happened, in words.
     pub text: String,
+}
+
+/// A season's progress that one node moves at a time ([`crate::Store::move_season_cursor`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SeasonCursor {
+    /// The last event its webhook delivered.
+    Webhook,
+    /// Its promotion times acted on.
+    Promotions,
+}
+
+impl SeasonCursor {
+    pub(crate) fn statement(self) -> &'static str {
+        match self {
+            SeasonCursor::Webhook => sql::WEBHOOK_SENT,
+            SeasonCursor::Promotions => sql::PROMOTIONS_DONE,
+        }
+    }
 }
 
 /// What a state change sets beside the state.
@@ -341,6 +366,7 @@ pub(crate) type SeasonRow = (
     i64,
     i64,
     i64,
+    i64,
 );
 
 pub(crate) fn from_row(row: SeasonRow, ladders: Vec<String>) -> Result<Season, StoreError> {
@@ -354,6 +380,7 @@ pub(crate) fn from_row(row: SeasonRow, ladders: Vec<String>) -> Result<Season, S
         finalists,
         outcome,
         sent,
+        promotions,
         created,
         changed,
     ) = row;
@@ -368,6 +395,7 @@ pub(crate) fn from_row(row: SeasonRow, ladders: Vec<String>) -> Result<Season, S
         finalists,
         outcome,
         webhook_sent: sent,
+        promotions_done: promotions,
         created_ms: created,
         changed_ms: changed,
     })
@@ -409,10 +437,10 @@ impl Season {
 pub(crate) mod sql {
     /// A season by name.
     pub(crate) const BY_NAME: &str = "SELECT id, name, config, deadline_ms, state, finals_ladder, \
-         finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons WHERE name = $1";
+         finalists, outcome, webhook_sent, promotions_done, created_ms, changed_ms FROM seasons WHERE name = $1";
     /// Every season, oldest first.
     pub(crate) const ALL: &str = "SELECT id, name, config, deadline_ms, state, finals_ladder, \
-         finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons ORDER BY id";
+         finalists, outcome, webhook_sent, promotions_done, created_ms, changed_ms FROM seasons ORDER BY id";
     /// A season's ladders, in the file's order.
     pub(crate) const LADDERS: &str =
         "SELECT ladder FROM season_ladders WHERE season_id = $1 ORDER BY position";
@@ -437,6 +465,9 @@ pub(crate) mod sql {
     /// another (of two nodes, one moves it).
     pub(crate) const WEBHOOK_SENT: &str =
         "UPDATE seasons SET webhook_sent = $1 WHERE id = $2 AND webhook_sent = $3";
+    /// A season acted on its promotion times up to one, if it had on those up to another.
+    pub(crate) const PROMOTIONS_DONE: &str =
+        "UPDATE seasons SET promotions_done = $1 WHERE id = $2 AND promotions_done = $3";
     /// One event in one season.
     pub(crate) const EVENT: &str = "INSERT INTO season_events
          (season_id, at_ms, kind, author_id, bot, text) VALUES ($1, $2, $3, $4, $5, $6)";
@@ -459,7 +490,7 @@ pub(crate) mod sql {
          ORDER BY id LIMIT $4";
     /// The seasons past their deadline, not done, with a ladder a bot is entered in.
     pub(crate) const FROZEN: &str = "SELECT id, name, config, deadline_ms, state, \
-         finals_ladder, finalists, outcome, webhook_sent, created_ms, changed_ms FROM seasons s
+         finals_ladder, finalists, outcome, webhook_sent, promotions_done, created_ms, changed_ms FROM seasons s
          WHERE s.deadline_ms <= $1 AND s.state <> 'done' AND EXISTS (
              SELECT 1 FROM season_ladders sl
              JOIN ladders l ON l.name = sl.ladder

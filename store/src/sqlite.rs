@@ -14,7 +14,8 @@ use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
 use crate::scrimmages::{self, SCRIMMAGE_COLUMNS};
 use crate::seasons::{
-    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent, SeasonId, SeasonState,
+    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor, SeasonEvent,
+    SeasonId, SeasonState,
 };
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
@@ -604,13 +605,20 @@ impl Store for SqliteStore {
         self.read(move |conn| sqlite_seasons::events(conn, season, after, author, limit)).await
     }
 
-    async fn season_webhook_sent(
+    async fn move_season_cursor(
         &self,
         id: SeasonId,
+        cursor: SeasonCursor,
         from: i64,
         to: i64,
+        event: Option<&NewSeasonEvent>,
+        now_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.run(move |conn| sqlite_seasons::webhook_sent(conn, id, from, to)).await
+        let event = event.cloned();
+        self.run(move |conn| {
+            sqlite_seasons::move_cursor(conn, id, cursor, (from, to), event.as_ref(), now_ms)
+        })
+        .await
     }
 
     async fn frozen_seasons(&self, bot: BotId, now_ms: i64) -> Result<Vec<Season>, StoreError> {

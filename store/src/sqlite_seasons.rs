@@ -3,8 +3,8 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::seasons::{
-    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonEvent,
-    SeasonId, SeasonRow, SeasonState, sql,
+    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
+    SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
 };
 use crate::{AuthorId, BotId, StoreError};
 
@@ -23,6 +23,7 @@ fn season_row(row: &Row<'_>) -> rusqlite::Result<SeasonRow> {
         row.get(8)?,
         row.get(9)?,
         row.get(10)?,
+        row.get(11)?,
     ))
 }
 
@@ -174,6 +175,21 @@ pub(crate) fn frozen(conn: &Connection, bot: BotId, now_ms: i64) -> Result<Vec<S
     with_ladders(conn, rows)
 }
 
-pub(crate) fn webhook_sent(conn: &Connection, id: SeasonId, from: i64, to: i64) -> Result<bool> {
-    Ok(conn.execute(sql::WEBHOOK_SENT, params![to, id.0, from])? == 1)
+pub(crate) fn move_cursor(
+    conn: &mut Connection,
+    id: SeasonId,
+    cursor: SeasonCursor,
+    (from, to): (i64, i64),
+    event: Option<&NewSeasonEvent>,
+    now_ms: i64,
+) -> Result<bool> {
+    let tx = conn.transaction()?;
+    if tx.execute(cursor.statement(), params![to, id.0, from])? != 1 {
+        return Ok(false);
+    }
+    if let Some(event) = event {
+        note(&tx, id, event, now_ms)?;
+    }
+    tx.commit()?;
+    Ok(true)
 }

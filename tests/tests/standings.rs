@@ -495,3 +495,54 @@ async fn the_adaptive_schedule_plays_the_open_pair_where_least_certain_would_rep
     assert_eq!(seated, vec![b, c], "the adaptive schedule seats the open pair");
     server.stop().await.unwrap();
 }
+
+/// Divisions: at the promotion time, the lower division's bot its standings are sure is first
+/// goes up and the upper's sure last goes down; the ladders' `bots` change, once, and an event
+/// says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_a_promotion_time_the_sure_best_of_a_division_goes_up_and_the_sure_worst_down() {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let division = |name: &str, bots: [&str; 2]| {
+        format!("name = \"{name}\"\ngame = \"gin\"\nbots = [\"{}\", \"{}\"]\n", bots[0], bots[1])
+    };
+    let (upper, top) =
+        stored_ladder_of(&store, &division("div-a", ["a1", "a2"]), &["a1", "a2"]).await;
+    let (lower, low) =
+        stored_ladder_of(&store, &division("div-b", ["b1", "b2"]), &["b1", "b2"]).await;
+    stored_wins(&store, upper, top[0].0, top[1].0, 12).await;
+    stored_wins(&store, lower, low[0].0, low[1].0, 12).await;
+    let (server, hosted) = hosted_server(Arc::clone(&store)).await;
+    for ladder in [upper, lower] {
+        eventually("the standings, settled", || async {
+            store.standings(ladder).await.unwrap().filter(|s| s.settled)
+        })
+        .await;
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let at = |ms: i64| cardroom_server::rfc3339(now.as_millis() as i64 + ms);
+    let season = format!(
+        "name = \"s\"\nladders = [\"div-a\", \"div-b\"]\ndeadline = \"{}\"\n\
+         divisions = [\"div-a\", \"div-b\"]\npromotions = [\"{}\"]\n",
+        at(3_600_000),
+        at(1_000)
+    );
+    let made = hosted.put_season(&season).await.unwrap();
+    let season = eventually("the promotion", || async {
+        store.season("s").await.unwrap().filter(|s| s.promotions_done == 1)
+    })
+    .await;
+    let events = store.season_events(season.id, 0, None, 10).await.unwrap();
+    let moved = events.iter().find(|e| e.kind == cardroom_store::SeasonEventKind::Moved).unwrap();
+    assert_eq!(moved.text, "promotion and relegation: a2 down to div-b, b1 up to div-a");
+    let bots = |name: &'static str| {
+        let store = Arc::clone(&store);
+        async move {
+            let ladder = store.ladder(name).await.unwrap().unwrap();
+            HostedLadderFile::parse(&ladder.spec.config).unwrap().bots.unwrap()
+        }
+    };
+    assert_eq!(bots("div-a").await, ["a1", "b1"]);
+    assert_eq!(bots("div-b").await, ["b2", "a2"]);
+    assert_eq!(made.promotions_done, 0);
+    server.stop().await.unwrap();
+}

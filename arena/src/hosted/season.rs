@@ -8,6 +8,10 @@
 //! deadline = "2026-12-31T18:00:00Z"    # the submission deadline, RFC 3339
 //! notice_minutes = 60                  # "the deadline is near" this long before it (0: none)
 //! # webhook = "https://hooks.example.org/cardroom"  # each public event posted there as JSON
+//! # divisions = ["gin-a", "gin-b"]     # divisions among `ladders`, top first: each lists its
+//! #                                    # `bots`; the same game and table
+//! # promotions = ["2026-12-20T18:00:00Z"]  # when bots move between adjacent divisions
+//! # moves = 1                          # at most this many up, and as many down, each time
 //!
 //! [finals]
 //! ladder = "gin-open"                  # the ladder whose order picks the finalists (default:
@@ -33,6 +37,14 @@
 //! compare-and-set ([`Store::advance_season`]), so exactly one node takes it. The node that
 //! starts the finals opens their ladder; the others find it in the store.
 //!
+//! Divisions move bots at each promotion time before the deadline. Between two adjacent
+//! divisions, the upper's bots whose rank interval among its bots lies within its bottom
+//! `moves` places go down, and the lower's whose interval lies within its top `moves` go up,
+//! paired worst with best, as many pairs as both have: a bot moves only when its interval is
+//! sure of it, and each division keeps its size. A bot's interval among a division's bots
+//! counts the bots the standings are sure (at 95%) are better or worse than it. The ladders'
+//! `bots` lists change; an event says who moved.
+//!
 //! A webhook is off unless the file names one. Every public event of the season is posted to
 //! it in order, as JSON (`season`, `id`, `at_ms`, `at`, `kind`, `bot`, `text`), one at a time:
 //! an answer other than 2xx, or none within 10 s, is tried again after a pause that doubles
@@ -45,7 +57,7 @@ use std::time::{Duration, Instant};
 
 use cardroom_store::{
     EventScope, Finalists, LadderStatus, MatchState, NewSeason, NewSeasonEvent, RankedBot, Season,
-    SeasonChange, SeasonEventKind, SeasonOutcome, SeasonState, Store, StoreError,
+    SeasonChange, SeasonCursor, SeasonEventKind, SeasonOutcome, SeasonState, Store, StoreError,
     leaderboard_order,
 };
 use serde::Deserialize;
@@ -56,7 +68,7 @@ use tracing::{info, warn};
 pub use cardroom_server::rfc3339;
 
 use super::config::check_name;
-use super::{HostedError, HostedLadderFile, HostedLadders, Shared, now_ms};
+use super::{HostedError, HostedLadderFile, HostedLadders, STANDINGS_CONFIDENCE, Shared, now_ms};
 
 /// How often a node looks at the seasons' clocks.
 const LOOK: Duration = Duration::from_secs(1);
@@ -80,6 +92,21 @@ pub struct SeasonFile {
     /// The organizer's URL that each public event is posted to (JSON), if any.
     #[serde(default)]
     pub webhook: Option<String>,
+    /// The divisions, top first: ladders of `ladders` between which bots move (none: no
+    /// divisions).
+    #[serde(default)]
+    pub divisions: Vec<String>,
+    /// When bots move between adjacent divisions (RFC 3339), in order, before the deadline.
+    #[serde(default)]
+    pub promotions: Vec<String>,
+    /// At most this many bots move up, and as many down, between two adjacent divisions at
+    /// each time.
+    #[serde(default = "one")]
+    pub moves: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// Who plays the finals, and for how long.
@@ -168,6 +195,7 @@ impl SeasonFile {
         if self.finals.max_sets == 0 {
             return refuse("`finals.max_sets` must be at least 1".into());
         }
+        self.check_divisions()?;
         if let Some(url) = &self.webhook {
             let parsed = reqwest::Url::parse(url)
                 .map_err(|error| SeasonFileError(format!("`webhook` {url:?}: {error}")))?;
@@ -178,15 +206,48 @@ impl SeasonFile {
         Ok(())
     }
 
+    /// Checks `divisions`, `promotions` and `moves` together.
+    fn check_divisions(&self) -> Result<(), SeasonFileError> {
+        let refuse = |message: String| Err(SeasonFileError(message));
+        if self.divisions.is_empty() {
+            if !self.promotions.is_empty() {
+                return refuse("`promotions` moves bots between `divisions`: give them".into());
+            }
+            return Ok(());
+        }
+        if self.divisions.len() < 2 {
+            return refuse("`divisions` names one: give two or more, top first".into());
+        }
+        for (i, division) in self.divisions.iter().enumerate() {
+            if !self.ladders.contains(division) {
+                return refuse(format!("`divisions` names {division:?}, not one of `ladders`"));
+            }
+            if self.divisions[..i].contains(division) {
+                return refuse(format!("`divisions` names {division:?} twice"));
+            }
+        }
+        if self.moves == 0 {
+            return refuse("`moves` must be at least 1".into());
+        }
+        let deadline = self.deadline_ms()?;
+        let mut last = i64::MIN;
+        for at in self.promotion_ms()? {
+            if at <= last || at >= deadline {
+                return refuse("`promotions` must rise, each before the `deadline`".into());
+            }
+            last = at;
+        }
+        Ok(())
+    }
+
+    /// The promotion times in milliseconds since the Unix epoch.
+    pub fn promotion_ms(&self) -> Result<Vec<i64>, SeasonFileError> {
+        self.promotions.iter().map(|at| parse_time("promotions", at)).collect()
+    }
+
     /// The deadline in milliseconds since the Unix epoch.
     pub fn deadline_ms(&self) -> Result<i64, SeasonFileError> {
-        let at = OffsetDateTime::parse(&self.deadline, &Rfc3339).map_err(|error| {
-            SeasonFileError(format!(
-                "`deadline` {:?} is not an RFC 3339 time (like \"2026-12-31T18:00:00Z\"): {error}",
-                self.deadline
-            ))
-        })?;
-        Ok((at.unix_timestamp_nanos() / 1_000_000) as i64)
+        parse_time("deadline", &self.deadline)
     }
 
     /// The ladder whose order picks the finalists.
@@ -198,6 +259,16 @@ impl SeasonFile {
     pub fn finals_name(&self) -> String {
         self.finals.name.clone().unwrap_or_else(|| format!("{}-finals", self.name))
     }
+}
+
+/// `text`, the file's `field`, as milliseconds since the Unix epoch.
+fn parse_time(field: &str, text: &str) -> Result<i64, SeasonFileError> {
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(|error| {
+        SeasonFileError(format!(
+            "`{field}` {text:?} is not an RFC 3339 time (like \"2026-12-31T18:00:00Z\"): {error}"
+        ))
+    })?;
+    Ok((at.unix_timestamp_nanos() / 1_000_000) as i64)
 }
 
 /// Makes the season of `text`, or gives a season before its deadline its new file: every
@@ -237,6 +308,7 @@ pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
             }
         }
     }
+    check_division_ladders(store, &file).await?;
     let finals = file.finals_name();
     let own_finals = theirs.as_ref().and_then(|s| s.finals_ladder.clone());
     if store.ladder(&finals).await?.is_some() && own_finals.as_deref() != Some(finals.as_str()) {
@@ -260,6 +332,36 @@ pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
     let season = store.put_season(&new, &event, now).await?;
     info!(season = %season.name, deadline = %rfc3339(deadline_ms), "season put");
     Ok(season)
+}
+
+/// Refuses divisions that bots could not move between: each must list its `bots`, play the
+/// same game at the same table as the others, and choose its tables adaptively.
+async fn check_division_ladders(store: &dyn Store, file: &SeasonFile) -> Result<(), HostedError> {
+    let mut first: Option<HostedLadderFile> = None;
+    for name in &file.divisions {
+        let ladder = store
+            .ladder(name)
+            .await?
+            .ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?;
+        let division = HostedLadderFile::parse(&ladder.spec.config)?;
+        let refuse = |why: &str| -> Result<(), HostedError> {
+            Err(SeasonFileError(format!("`divisions` names {name:?}, which {why}")).into())
+        };
+        if division.bots.is_none() {
+            return refuse("lists no `bots`: a division is the bots it lists");
+        }
+        if division.schedule.is_planned() {
+            return refuse("has a planned `schedule`: its bots cannot change");
+        }
+        match &first {
+            Some(top) if (top.game, top.seats) != (division.game, division.seats) => {
+                return refuse("plays another game or table than the first division");
+            }
+            Some(_) => {}
+            None => first = Some(division),
+        }
+    }
+    Ok(())
 }
 
 /// Takes every season's due steps and delivers its webhook's events, once a second, until
@@ -364,7 +466,9 @@ impl Webhooks {
                 return;
             }
             self.failing.remove(&season.id);
-            match store.season_webhook_sent(season.id, sent, event.id).await {
+            let cursor = SeasonCursor::Webhook;
+            match store.move_season_cursor(season.id, cursor, sent, event.id, None, now_ms()).await
+            {
                 Ok(true) => sent = event.id,
                 // Another node delivered it meanwhile: carry on from the store's at the next look.
                 Ok(false) => return,
@@ -387,6 +491,9 @@ async fn step(hosted: &HostedLadders, season: &Season) -> Result<(), HostedError
         SeasonState::Open | SeasonState::Closing if now >= season.deadline_ms => {
             start_finals(hosted, season, &file).await
         }
+        SeasonState::Open | SeasonState::Closing if promotion_due(season, &file)? => {
+            promote(hosted, season, &file).await
+        }
         SeasonState::Open => {
             let notice = i64::from(file.notice_minutes) * 60_000;
             if notice > 0 && now >= season.deadline_ms - notice {
@@ -408,6 +515,147 @@ async fn step(hosted: &HostedLadders, season: &Season) -> Result<(), HostedError
         SeasonState::Finals => finals_step(hosted, season, &file).await,
         SeasonState::Done => Ok(()),
     }
+}
+
+/// Whether a promotion time has come that was not acted on.
+fn promotion_due(season: &Season, file: &SeasonFile) -> Result<bool, SeasonFileError> {
+    let times = file.promotion_ms()?;
+    let done = usize::try_from(season.promotions_done).unwrap_or(usize::MAX);
+    Ok(times.get(done).is_some_and(|at| now_ms() >= *at))
+}
+
+/// The promotion time has come: between each two adjacent divisions, the lower's best move up
+/// and the upper's worst down, by their rank intervals among the division's bots; once, on
+/// one node (the store's cursor), announced by an event.
+async fn promote(
+    hosted: &HostedLadders,
+    season: &Season,
+    file: &SeasonFile,
+) -> Result<(), HostedError> {
+    let store = hosted.shared.store.as_ref();
+    let mut divisions = Vec::with_capacity(file.divisions.len());
+    for name in &file.divisions {
+        let ladder = store
+            .ladder(name)
+            .await?
+            .ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?;
+        let members = HostedLadderFile::parse(&ladder.spec.config)?.bots.unwrap_or_default();
+        let standings = store.standings(ladder.id).await?;
+        let ids: HashMap<cardroom_store::BotId, String> =
+            store.ladder_bots(ladder.id).await?.into_iter().map(|b| (b.bot, b.name)).collect();
+        let ranks = division_ranks(standings.as_ref(), &ids, &members);
+        divisions.push((ladder, members, ranks));
+    }
+    let mut moved = Vec::new();
+    let mut lists: Vec<Vec<String>> =
+        divisions.iter().map(|(_, members, _)| members.clone()).collect();
+    for upper in 0..divisions.len() - 1 {
+        let (down, up) = moves(&divisions[upper].2, &divisions[upper + 1].2, file.moves);
+        for bot in &down {
+            lists[upper].retain(|b| b != bot);
+            lists[upper + 1].push(bot.clone());
+            moved.push(format!("{bot} down to {}", file.divisions[upper + 1]));
+        }
+        for bot in &up {
+            lists[upper + 1].retain(|b| b != bot);
+            lists[upper].push(bot.clone());
+            moved.push(format!("{bot} up to {}", file.divisions[upper]));
+        }
+    }
+    let text = if moved.is_empty() {
+        "promotion and relegation: no rank interval was settled enough to move a bot".to_owned()
+    } else {
+        format!("promotion and relegation: {}", moved.join(", "))
+    };
+    let event = NewSeasonEvent { kind: SeasonEventKind::Moved, author: None, bot: None, text };
+    let done = season.promotions_done;
+    let cursor = SeasonCursor::Promotions;
+    if !store.move_season_cursor(season.id, cursor, done, done + 1, Some(&event), now_ms()).await? {
+        return Ok(());
+    }
+    for ((ladder, members, _), list) in divisions.iter().zip(lists) {
+        if *members == list {
+            continue;
+        }
+        let mut table: toml::Table = toml::from_str(&ladder.spec.config)
+            .map_err(|error| SeasonFileError(format!("{:?}'s file: {error}", ladder.spec.name)))?;
+        let bots = list.into_iter().map(toml::Value::String).collect();
+        table.insert("bots".to_owned(), toml::Value::Array(bots));
+        let text = toml::to_string(&table)
+            .map_err(|error| SeasonFileError(format!("{:?}'s file: {error}", ladder.spec.name)))?;
+        let parsed = HostedLadderFile::parse(&text)?;
+        hosted.open(&parsed, &text).await?;
+    }
+    info!(season = %season.name, ?moved, "promotion and relegation");
+    Ok(())
+}
+
+/// Each of `members` with its rank interval among them at 95%, in the standings' order (those
+/// the standings do not hold last, with an interval of every place): a bot is surely behind
+/// another when the standings are sure at 95% that the other is better.
+fn division_ranks(
+    standings: Option<&cardroom_store::Standings>,
+    names: &HashMap<cardroom_store::BotId, String>,
+    members: &[String],
+) -> Vec<RankedBot> {
+    let n = members.len() as u32;
+    let rows: Vec<&cardroom_store::StandingsRow> = standings
+        .map(|s| {
+            s.rows
+                .iter()
+                .filter(|row| names.get(&row.bot).is_some_and(|name| members.contains(name)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let index: HashMap<cardroom_store::BotId, usize> = standings
+        .map(|s| s.rows.iter().enumerate().map(|(i, row)| (row.bot, i)).collect())
+        .unwrap_or_default();
+    let sure = |a: &cardroom_store::StandingsRow, b: &cardroom_store::StandingsRow| {
+        a.p_better.get(index[&b.bot]).is_some_and(|p| *p >= STANDINGS_CONFIDENCE)
+    };
+    let mut ranked: Vec<RankedBot> = rows
+        .iter()
+        .enumerate()
+        .map(|(at, row)| {
+            let above = rows.iter().filter(|other| sure(other, row)).count() as u32;
+            let below = rows.iter().filter(|other| sure(row, other)).count() as u32;
+            RankedBot {
+                bot: names[&row.bot].clone(),
+                rank: at as u32 + 1,
+                rank_lo: above + 1,
+                rank_hi: n - below,
+                version: None,
+            }
+        })
+        .collect();
+    for member in members {
+        if !ranked.iter().any(|bot| bot.bot == *member) {
+            let rank = ranked.len() as u32 + 1;
+            ranked.push(RankedBot {
+                bot: member.clone(),
+                rank,
+                rank_lo: 1,
+                rank_hi: n,
+                version: None,
+            });
+        }
+    }
+    ranked
+}
+
+/// Who moves between two adjacent divisions: the upper's bots surely within its bottom
+/// `moves` places go down, the lower's surely within its top `moves` go up, paired worst
+/// with best, as many pairs as both have (so each division keeps its size).
+fn moves(upper: &[RankedBot], lower: &[RankedBot], moves: u32) -> (Vec<String>, Vec<String>) {
+    let n = upper.len() as u32;
+    let mut down: Vec<&RankedBot> =
+        upper.iter().filter(|bot| n > moves && bot.rank_lo > n - moves).collect();
+    down.sort_by_key(|bot| std::cmp::Reverse(bot.rank));
+    let mut up: Vec<&RankedBot> = lower.iter().filter(|bot| bot.rank_hi <= moves).collect();
+    up.sort_by_key(|bot| bot.rank);
+    let pairs = down.len().min(up.len());
+    let names = |bots: &[&RankedBot]| bots[..pairs].iter().map(|bot| bot.bot.clone()).collect();
+    (names(&down), names(&up))
 }
 
 /// The deadline passed: picks the finalists and starts the finals, or ends the season when
@@ -694,6 +942,82 @@ mod tests {
             let refused = SeasonFile::parse(text).unwrap_err();
             assert!(refused.to_string().contains(field), "{text:?}: {refused}");
         }
+    }
+
+    #[test]
+    fn divisions_are_ladders_of_the_season_with_promotions_before_the_deadline() {
+        let base = "name = \"w\"\nladders = [\"a\", \"b\"]\ndeadline = \"2026-12-31T18:00:00Z\"\n";
+        let file = SeasonFile::parse(&format!(
+            "{base}divisions = [\"a\", \"b\"]\npromotions = [\"2026-12-20T18:00:00Z\"]"
+        ))
+        .unwrap();
+        assert_eq!((file.promotion_ms().unwrap(), file.moves), (vec![1_797_789_600_000], 1));
+        let cases = [
+            ("divisions = [\"a\"]", "names one"),
+            ("divisions = [\"a\", \"c\"]", "not one of `ladders`"),
+            ("divisions = [\"a\", \"a\"]", "twice"),
+            ("promotions = [\"2026-12-20T18:00:00Z\"]", "give them"),
+            ("divisions = [\"a\", \"b\"]\nmoves = 0", "`moves`"),
+            ("divisions = [\"a\", \"b\"]\npromotions = [\"2027-01-01T00:00:00Z\"]", "before"),
+            ("divisions = [\"a\", \"b\"]\npromotions = [\"soon\"]", "`promotions`"),
+        ];
+        for (more, says) in cases {
+            let refused = SeasonFile::parse(&format!("{base}{more}")).unwrap_err();
+            assert!(refused.to_string().contains(says), "{more:?}: {refused}");
+        }
+    }
+
+    fn ranked(name: &str, rank: u32, lo: u32, hi: u32) -> RankedBot {
+        RankedBot { bot: name.into(), rank, rank_lo: lo, rank_hi: hi, version: None }
+    }
+
+    #[test]
+    fn only_bots_whose_interval_is_sure_move_in_pairs() {
+        let upper = [ranked("u1", 1, 1, 2), ranked("u2", 2, 1, 3), ranked("u3", 3, 3, 3)];
+        let lower = [ranked("l1", 1, 1, 1), ranked("l2", 2, 2, 3), ranked("l3", 3, 2, 3)];
+        assert_eq!(moves(&upper, &lower, 1), (vec!["u3".into()], vec!["l1".into()]));
+        // Nobody in the lower division is surely first: nobody moves either way.
+        let unsure = [ranked("l1", 1, 1, 2), ranked("l2", 2, 1, 3)];
+        assert_eq!(moves(&upper, &unsure, 1), (vec![], vec![]));
+        // Two may move; as many go down as come up.
+        let two = [ranked("l1", 1, 1, 1), ranked("l2", 2, 2, 2), ranked("l3", 3, 3, 3)];
+        assert_eq!(moves(&upper, &two, 2), (vec!["u3".into()], vec!["l1".into()]));
+    }
+
+    #[test]
+    fn a_divisions_intervals_count_only_its_own_bots() {
+        use cardroom_store::{BotId, Standings, StandingsRow};
+        // The standings are sure a > b > c, and hold d, which left the division.
+        let row = |bot: i64, p_better: [f64; 4]| StandingsRow {
+            bot: BotId(bot),
+            rank_lo: 1,
+            rank_hi: 4,
+            indistinguishable_from_first: false,
+            p_better: p_better.to_vec(),
+        };
+        let standings = Standings {
+            revision: 9,
+            first_set: 0,
+            sets: 9,
+            confidence: 0.95,
+            settled: true,
+            computed_ms: 0,
+            rows: vec![
+                row(1, [0.0, 0.99, 0.99, 0.99]),
+                row(4, [0.0, 0.0, 0.5, 0.5]),
+                row(2, [0.0, 0.5, 0.0, 0.99]),
+                row(3, [0.0, 0.5, 0.0, 0.0]),
+            ],
+            sprt: None,
+        };
+        let names: HashMap<BotId, String> =
+            [(1, "a"), (2, "b"), (3, "c"), (4, "d")].map(|(i, n)| (BotId(i), n.to_owned())).into();
+        let members = ["c", "a", "b", "e"].map(str::to_owned);
+        let ranks = division_ranks(Some(&standings), &names, &members);
+        let got: Vec<(&str, u32, u32, u32)> =
+            ranks.iter().map(|b| (b.bot.as_str(), b.rank, b.rank_lo, b.rank_hi)).collect();
+        // e is new: it may be anywhere (so a may be second), and never moves.
+        assert_eq!(got, [("a", 1, 1, 2), ("b", 2, 2, 3), ("c", 3, 3, 4), ("e", 4, 1, 4)]);
     }
 
     #[test]

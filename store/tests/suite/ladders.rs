@@ -661,7 +661,16 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
     assert_eq!(store.seasons().await.unwrap().len(), 1);
     // The webhook's cursor moves once from where it was.
     assert_eq!(season.webhook_sent, 0);
-    assert!(store.season_webhook_sent(season.id, 0, 3).await.unwrap());
-    assert!(!store.season_webhook_sent(season.id, 0, 4).await.unwrap(), "moved already");
-    assert_eq!(store.season("winter").await.unwrap().unwrap().webhook_sent, 3);
+    use cardroom_store::SeasonCursor::{Promotions, Webhook};
+    assert!(store.move_season_cursor(season.id, Webhook, 0, 3, None, 80).await.unwrap());
+    let again = store.move_season_cursor(season.id, Webhook, 0, 4, None, 80);
+    assert!(!again.await.unwrap(), "moved already");
+    let moved = event(SeasonEventKind::Moved, "a up");
+    assert!(store.move_season_cursor(season.id, Promotions, 0, 1, Some(&moved), 90).await.unwrap());
+    let twice = store.move_season_cursor(season.id, Promotions, 0, 1, Some(&moved), 90);
+    assert!(!twice.await.unwrap(), "once, with its event");
+    let season = store.season("winter").await.unwrap().unwrap();
+    assert_eq!((season.webhook_sent, season.promotions_done), (3, 1));
+    let last = store.season_events(season.id, 0, None, 100).await.unwrap().pop().unwrap();
+    assert_eq!((last.kind, last.text.as_str()), (SeasonEventKind::Moved, "a up"));
 }
