@@ -339,10 +339,7 @@ pub async fn put(store: &dyn Store, text: &str) -> Result<Season, HostedError> {
 async fn check_division_ladders(store: &dyn Store, file: &SeasonFile) -> Result<(), HostedError> {
     let mut first: Option<HostedLadderFile> = None;
     for name in &file.divisions {
-        let ladder = store
-            .ladder(name)
-            .await?
-            .ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?;
+        let ladder = ladder_named(store, name).await?;
         let division = HostedLadderFile::parse(&ladder.spec.config)?;
         let refuse = |why: &str| -> Result<(), HostedError> {
             Err(SeasonFileError(format!("`divisions` names {name:?}, which {why}")).into())
@@ -535,10 +532,7 @@ async fn promote(
     let store = hosted.shared.store.as_ref();
     let mut divisions = Vec::with_capacity(file.divisions.len());
     for name in &file.divisions {
-        let ladder = store
-            .ladder(name)
-            .await?
-            .ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?;
+        let ladder = ladder_named(store, name).await?;
         let members = HostedLadderFile::parse(&ladder.spec.config)?.bots.unwrap_or_default();
         let standings = store.standings(ladder.id).await?;
         let ids: HashMap<cardroom_store::BotId, String> =
@@ -577,13 +571,8 @@ async fn promote(
         if *members == list {
             continue;
         }
-        let mut table: toml::Table = toml::from_str(&ladder.spec.config)
-            .map_err(|error| SeasonFileError(format!("{:?}'s file: {error}", ladder.spec.name)))?;
-        let bots = list.into_iter().map(toml::Value::String).collect();
-        table.insert("bots".to_owned(), toml::Value::Array(bots));
-        let text = toml::to_string(&table)
-            .map_err(|error| SeasonFileError(format!("{:?}'s file: {error}", ladder.spec.name)))?;
-        let parsed = HostedLadderFile::parse(&text)?;
+        let bots = toml::Value::Array(list.into_iter().map(toml::Value::String).collect());
+        let (parsed, text) = edited(ladder, &[], [("bots", bots)])?;
         hosted.open(&parsed, &text).await?;
     }
     info!(season = %season.name, ?moved, "promotion and relegation");
@@ -668,10 +657,7 @@ async fn start_finals(
     let store = hosted.shared.store.as_ref();
     let now = now_ms();
     let source = file.finals_ladder();
-    let ladder = store
-        .ladder(&source)
-        .await?
-        .ok_or_else(|| StoreError::NoSuchLadder(format!("named {source:?}")))?;
+    let ladder = ladder_named(store, &source).await?;
     let finalists = finalists(store, &ladder, file.finals.top).await?;
     let seats = usize::from(ladder.spec.table_seats);
     let open = [SeasonState::Open, SeasonState::Closing];
@@ -753,12 +739,6 @@ fn finals_file(
     file: &SeasonFile,
     finalists: &Finalists,
 ) -> Result<String, HostedError> {
-    let mut table: toml::Table = toml::from_str(&source.spec.config).map_err(|error| {
-        SeasonFileError(format!("the ladder {:?}'s file: {error}", source.spec.name))
-    })?;
-    for key in ["rounds", "challenger", "format", "sprt", "schedule"] {
-        table.remove(key);
-    }
     let seed = file.finals.seed.unwrap_or(source.spec.seed.wrapping_add(1));
     let bots = finalists.bots.iter().map(|b| toml::Value::String(b.bot.clone())).collect();
     let set = [
@@ -770,13 +750,38 @@ fn finals_file(
         ("scrimmages_per_hour", toml::Value::Integer(0)),
         ("bots", toml::Value::Array(bots)),
     ];
+    let plan = ["rounds", "challenger", "format", "sprt", "schedule"];
+    Ok(edited(source, &plan, set)?.1)
+}
+
+/// `ladder`'s file without the keys `remove` and with those of `set`, checked, and its text.
+fn edited<'a>(
+    ladder: &cardroom_store::Ladder,
+    remove: &[&str],
+    set: impl IntoIterator<Item = (&'a str, toml::Value)>,
+) -> Result<(HostedLadderFile, String), HostedError> {
+    let unreadable = |error: &dyn std::fmt::Display| {
+        SeasonFileError(format!("the ladder {:?}'s file: {error}", ladder.spec.name))
+    };
+    let mut table: toml::Table =
+        toml::from_str(&ladder.spec.config).map_err(|error| unreadable(&error))?;
+    for key in remove {
+        table.remove(*key);
+    }
     for (key, value) in set {
         table.insert(key.to_owned(), value);
     }
-    let text = toml::to_string(&table)
-        .map_err(|error| SeasonFileError(format!("the finals ladder's file: {error}")))?;
-    HostedLadderFile::parse(&text)?;
-    Ok(text)
+    let text = toml::to_string(&table).map_err(|error| unreadable(&error))?;
+    Ok((HostedLadderFile::parse(&text)?, text))
+}
+
+/// The ladder `name` in the store.
+async fn ladder_named(
+    store: &dyn Store,
+    name: &str,
+) -> Result<cardroom_store::Ladder, HostedError> {
+    let found = store.ladder(name).await?;
+    Ok(found.ok_or_else(|| StoreError::NoSuchLadder(format!("named {name:?}")))?)
 }
 
 /// Opens the finals ladder (made, or resumed if another node or an earlier run made it).
@@ -787,10 +792,7 @@ async fn open_finals(
     finalists: &Finalists,
 ) -> Result<(), HostedError> {
     let store = hosted.shared.store.as_ref();
-    let source = store
-        .ladder(&finalists.ladder)
-        .await?
-        .ok_or_else(|| StoreError::NoSuchLadder(format!("named {:?}", finalists.ladder)))?;
+    let source = ladder_named(store, &finalists.ladder).await?;
     let text = finals_file(&source, file, finalists)?;
     let parsed = HostedLadderFile::parse(&text)?;
     hosted.open(&parsed, &text).await?;
