@@ -388,7 +388,7 @@ async fn step_all(hosted: &HostedLadders, hooks: &mut Webhooks) -> Result<(), Ho
         {
             warn!(season = %season.name, cause = %error, "the season's step failed");
         }
-        hooks.deliver(store, &season.name).await;
+        hooks.deliver(store, &season).await;
     }
     Ok(())
 }
@@ -412,11 +412,17 @@ impl Webhooks {
         Webhooks { client: client.ok(), failing: HashMap::new() }
     }
 
-    /// Posts the season `name`'s public events its webhook has not had yet, in order, until
-    /// one fails.
-    async fn deliver(&mut self, store: &dyn Store, name: &str) {
+    /// Posts `season`'s public events its webhook has not had yet, in order, until one fails.
+    async fn deliver(&mut self, store: &dyn Store, season: &Season) {
         let Some(client) = &self.client else { return };
-        // Read again: its step may have noted events.
+        let Some(url) = SeasonFile::parse(&season.config).ok().and_then(|file| file.webhook) else {
+            return;
+        };
+        if self.failing.get(&season.id).is_some_and(|(_, next)| Instant::now() < *next) {
+            return;
+        }
+        let name = &season.name;
+        // Read again: its step may have noted events, another node delivered some.
         let season = match store.season(name).await {
             Ok(Some(season)) => season,
             Ok(None) => return,
@@ -425,12 +431,6 @@ impl Webhooks {
                 return;
             }
         };
-        let Some(url) = SeasonFile::parse(&season.config).ok().and_then(|file| file.webhook) else {
-            return;
-        };
-        if self.failing.get(&season.id).is_some_and(|(_, next)| Instant::now() < *next) {
-            return;
-        }
         let read = store.season_events(season.id, season.webhook_sent, None, DELIVERED_AT_ONCE);
         let events = match read.await {
             Ok(events) => events,
