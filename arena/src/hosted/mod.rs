@@ -241,6 +241,9 @@ struct Shared {
     advertise: String,
     /// Each running ladder's status channel, by name.
     ladders: Mutex<HashMap<String, watch::Sender<LadderStatus>>>,
+    /// Each ladder's file as this node last read it from the store (`nodes::follow_ladders`):
+    /// another node's change (a season's divisions) wakes the ladder's task to read it.
+    files: Mutex<HashMap<String, String>>,
     /// What this node counts for `/metrics`.
     metrics: metrics::RunnerMetrics,
     /// Cancelled when hosting stops: no match starts any more, and each ladder's task returns
@@ -291,6 +294,7 @@ impl HostedLadders {
             run_id,
             advertise,
             ladders: Mutex::default(),
+            files: Mutex::default(),
             metrics,
             stopping: CancellationToken::new(),
             tasks: TaskTracker::new(),

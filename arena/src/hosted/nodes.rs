@@ -10,7 +10,7 @@
 //! picks up the ladders created, paused, resumed or closed through another node.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, PoisonError, Weak};
 use std::time::Duration;
 
 use cardroom_store::{LadderStatus, NODE_TTL, NodeBeat};
@@ -82,7 +82,7 @@ pub(super) async fn heartbeat(shared: Weak<Shared>) {
 }
 
 /// Starts the store's ladders this node does not run yet, and tells the ones it runs of a
-/// status set through another node.
+/// status or a file set through another node.
 async fn follow_ladders(shared: Arc<Shared>) {
     let ladders = match shared.store.ladders().await {
         Ok(ladders) => ladders,
@@ -93,9 +93,17 @@ async fn follow_ladders(shared: Arc<Shared>) {
     };
     let hosted = HostedLadders { shared };
     for ladder in ladders {
+        // A file another node changed: the task reads it when woken.
+        let seen = hosted
+            .shared
+            .files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(ladder.spec.name.clone(), ladder.spec.config.clone());
+        let new_file = seen.is_some_and(|seen| seen != ladder.spec.config);
         let running = hosted.ladders().get(&ladder.spec.name).map(|status| {
             status.send_if_modified(|seen| {
-                let changed = *seen != ladder.status;
+                let changed = *seen != ladder.status || new_file;
                 *seen = ladder.status;
                 changed
             })
