@@ -29,6 +29,9 @@ struct Step<A, E> {
     /// `None` for the opening events.
     seat: Option<Seat>,
     action: Option<A>,
+    /// What the seat said beside it (`Act.comment`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comment: Option<String>,
     events: Vec<E>,
 }
 
@@ -40,9 +43,12 @@ fn replayed<G: Game>(record: &Record<G>) -> anyhow::Result<(G, Steps<G>)> {
     let mut steps = Vec::new();
     let state = record
         .replay_with(|acted, events| {
+            // The opening events come first, with no action: action `i` is step `i + 1`.
+            let comment = acted.and_then(|_| record.comment(steps.len().wrapping_sub(1)));
             steps.push(Step {
                 seat: acted.map(|a| a.seat),
                 action: acted.map(|a| a.action),
+                comment: comment.map(str::to_owned),
                 events: events.to_vec(),
             });
         })
@@ -88,6 +94,9 @@ fn print_replay<G: Game>(
     for step in steps {
         if let (Some(seat), Some(action)) = (step.seat, step.action) {
             writeln!(out, "{seat} {action}")?;
+        }
+        if let Some(comment) = &step.comment {
+            writeln!(out, "    says: {comment:?}")?;
         }
         for event in &step.events {
             writeln!(out, "    {event}")?;

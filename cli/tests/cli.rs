@@ -50,6 +50,19 @@ fn replay_prints_the_transcript_and_the_standings() {
     assert!(text.contains("seat 1 exchanges nothing") || text.contains("exchanges nothing"));
     assert!(text.contains("final standings:\n  1. "), "{text}");
 
+    // What a seat said beside its action (`Act.comment`) is printed under it.
+    let mut commented = state.record().unwrap();
+    let text = "keeping the low cards".to_owned();
+    commented.comments = vec![cardroom_games::Comment { action: 1, text }];
+    let path = dir.path().join("commented.json");
+    std::fs::write(&path, AnyRecord::TwentyTwo(commented.clone()).to_json()).unwrap();
+    let output = cardroom(&["replay", &path.display().to_string()]);
+    let printed = stdout(&output);
+    let second = commented.actions[1];
+    let under = format!("{} {}\n    says: \"keeping the low cards\"\n", second.seat, second.action);
+    assert!(printed.contains(&under), "{printed}");
+    assert_eq!(printed.matches("says:").count(), 1, "{printed}");
+
     let output = cardroom(&["replay", &file, "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -46,6 +46,10 @@ impl<G: PlayableGame> Bot<G> for Diluted<G> {
         }
     }
 
+    fn comment(&mut self) -> Option<String> {
+        self.inner.comment()
+    }
+
     fn match_start(&mut self, start: &MatchStart) {
         self.inner.match_start(start);
     }

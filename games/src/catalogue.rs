@@ -280,6 +280,13 @@ macro_rules! any_record {
                 }
             }
 
+            /// Sets what the seats said beside their actions ([`Record::comments`]).
+            pub fn set_comments(&mut self, comments: Vec<crate::Comment>) {
+                match self {
+                    $(AnyRecord::$Kind(record) => record.comments = comments,)*
+                }
+            }
+
             /// Runs `visitor` on the record with its game's type.
             pub fn visit<V: RecordVisitor>(&self, visitor: V) -> V::Output {
                 match self {

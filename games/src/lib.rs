@@ -36,6 +36,8 @@ pub use card::{Card, ParseCardError, ParseRankError, Rank, Suit, display_cards, 
 pub use catalogue::{AnyRecord, GameKind, GameVisitor, RecordVisitor, UnknownGame};
 pub use game::{Game, RuleError};
 pub use options::{GameOptions, OptionKind, OptionSpec};
-pub use record::{Record, RecordedAction, ReplayError, Start, write_json};
+pub use record::{
+    Comment, MAX_COMMENT_BYTES, Record, RecordedAction, ReplayError, Start, write_json,
+};
 pub use seat::{Seat, Standing};
 pub use table::{Area, Figure, Group, Hand, Line, Mark, Part, Perspective, Pile, Table, TableSeat};

@@ -58,6 +58,22 @@ pub struct Record<G: Game> {
     /// outside the rules (a forfeit, an abort). `None` for a match still running, or a record
     /// written before records said. Metadata: replay ignores it.
     pub termination: Option<String>,
+    /// What the seats said beside their actions (`Act.comment`: a language model's reasoning,
+    /// say), in action order. Metadata: replay ignores it.
+    pub comments: Vec<Comment>,
+}
+
+/// The most bytes a comment may have (UTF-8).
+pub const MAX_COMMENT_BYTES: usize = 2048;
+
+/// What a seat said beside one of its actions: `{"action": 3, "text": "keeping the 7s"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Comment {
+    /// The action's index in `actions`, from 0.
+    pub action: usize,
+    /// What was said, at most [`MAX_COMMENT_BYTES`] bytes.
+    pub text: String,
 }
 
 /// How a recorded match began: `"seed": 7` or `"setup": {...}` in JSON.
@@ -116,6 +132,7 @@ impl<G: Game> Record<G> {
             start: Start::Seed(seed),
             actions: Vec::new(),
             termination: None,
+            comments: Vec::new(),
         }
     }
 
@@ -161,6 +178,11 @@ impl<G: Game> Record<G> {
         Ok(state)
     }
 
+    /// What its seat said beside action `index` (from 0), if anything.
+    pub fn comment(&self, index: usize) -> Option<&str> {
+        self.comments.iter().find(|c| c.action == index).map(|c| c.text.as_str())
+    }
+
     /// Reads a record of `G` from JSON.
     pub fn from_json(json: &str) -> Result<Record<G>, serde_json::Error> {
         serde_json::from_str(json)
@@ -199,6 +221,8 @@ struct RecordOut<'a, G: Game> {
     start: &'a Start<G::Setup>,
     #[serde(skip_serializing_if = "Option::is_none")]
     termination: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[Comment]>::is_empty")]
+    comments: &'a [Comment],
     actions: &'a [RecordedAction<G::Action>],
 }
 
@@ -216,6 +240,8 @@ struct RecordIn<G: Game> {
     start: Start<G::Setup>,
     #[serde(default)]
     termination: Option<String>,
+    #[serde(default)]
+    comments: Vec<Comment>,
     #[serde(default = "Vec::new")]
     actions: Vec<RecordedAction<G::Action>>,
 }
@@ -228,6 +254,7 @@ impl<G: Game> Serialize for Record<G> {
                 .then_some(self.players),
             start: &self.start,
             termination: self.termination.as_deref(),
+            comments: &self.comments,
             actions: &self.actions,
         }
         .serialize(serializer)
@@ -262,6 +289,7 @@ impl<'de, G: Game> Deserialize<'de> for Record<G> {
             start: raw.start,
             actions: raw.actions,
             termination: raw.termination,
+            comments: raw.comments,
         })
     }
 }
@@ -283,6 +311,7 @@ where
         let options = generator.subschema_for::<G::Options>();
         let setup = generator.subschema_for::<G::Setup>();
         let action = generator.subschema_for::<RecordedAction<G::Action>>();
+        let comment = generator.subschema_for::<Comment>();
         schemars::json_schema!({
             "description": "A match as data: options, a seat count (left out when the options seat \
                             exactly one number), a seed or an explicit setup, why the match ended \
@@ -300,6 +329,13 @@ where
                                     out while the match runs. Replay ignores it.",
                     "type": "string",
                 },
+                "comments": {
+                    "description": "What the seats said beside their actions, in action order: \
+                                    each the action's index in `actions` and at most 2048 bytes \
+                                    of text. Left out when none. Replay ignores it.",
+                    "type": "array",
+                    "items": comment,
+                },
                 "actions": { "type": "array", "items": action },
             },
             "required": ["options", "actions"],
@@ -316,6 +352,7 @@ impl<G: Game> Clone for Record<G> {
             start: self.start.clone(),
             actions: self.actions.clone(),
             termination: self.termination.clone(),
+            comments: self.comments.clone(),
         }
     }
 }
@@ -329,6 +366,7 @@ impl<G: Game> fmt::Debug for Record<G> {
             .field("start", &self.start)
             .field("actions", &self.actions)
             .field("termination", &self.termination)
+            .field("comments", &self.comments)
             .finish()
     }
 }
@@ -340,6 +378,7 @@ impl<G: Game> PartialEq for Record<G> {
             && self.start == other.start
             && self.actions == other.actions
             && self.termination == other.termination
+            && self.comments == other.comments
     }
 }
 

@@ -1004,6 +1004,7 @@ fn records_replay_exactly_and_name_the_first_illegal_action() {
         start: Start::Seed(3),
         actions: vec![],
         termination: None,
+        comments: vec![],
     };
     let json = serde_json::to_string(&seeded).unwrap();
     assert_eq!(

@@ -323,6 +323,7 @@ pub(crate) async fn thinking_bot(
                 let act = pb::Act {
                     turn: turn.turn,
                     choice: Some(pb::act::Choice::Index(answer(&turn)?)),
+                    comment: String::new(),
                 };
                 tx.send(pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) })
                     .await?;

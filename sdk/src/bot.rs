@@ -20,6 +20,13 @@ pub trait Bot<G: Game>: Send {
     /// The action to play, chosen from `observation`'s legal actions.
     fn choose(&mut self, observation: &G::Observation) -> G::Action;
 
+    /// What the bot says beside the action `choose` just returned (a language model's
+    /// reasoning, a search's estimate), sent as `Act.comment`: at most 2048 bytes, kept in
+    /// the match's record and shown beside the step in replays, never live. `None` by default.
+    fn comment(&mut self) -> Option<String> {
+        None
+    }
+
     /// The match starts (or the bot joined it): its seat, table size and options. Called once
     /// per match, before the first `choose`.
     fn match_start(&mut self, start: &MatchStart) {

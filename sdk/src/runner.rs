@@ -645,9 +645,13 @@ async fn send(link: &Link, message: pb::BotMessage) -> Result<(), Status> {
 
 /// An `Act` for `turn`.
 fn act(turn: u64, choice: pb::act::Choice) -> pb::BotMessage {
-    pb::BotMessage {
-        message: Some(pb::bot_message::Message::Act(pb::Act { turn, choice: Some(choice) })),
-    }
+    commented_act(turn, choice, String::new())
+}
+
+/// An `Act` for `turn`, with the bot's comment.
+fn commented_act(turn: u64, choice: pb::act::Choice, comment: String) -> pb::BotMessage {
+    let act = pb::Act { turn, choice: Some(choice), comment };
+    pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) }
 }
 
 /// After an illegal or unreadable action for the pending turn, the first legal action, once.
@@ -711,7 +715,11 @@ fn answer<G: PlayableGame>(
     if matches!(choice, pb::act::Choice::Action(_)) {
         debug!(turn = turn.turn, %action, "not among the legal actions: sent by value");
     }
-    (act(turn.turn, choice), Pending { turn: turn.turn, first, fell_back: false })
+    let comment = bot.comment().unwrap_or_default();
+    (
+        commented_act(turn.turn, choice, comment),
+        Pending { turn: turn.turn, first, fell_back: false },
+    )
 }
 
 /// A `Turn`'s observation, written over `kept` (the match's last, whose lists' allocations it

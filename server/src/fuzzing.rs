@@ -186,7 +186,8 @@ mod tests {
             any::<String>().prop_map(Choice::Reply),
         ];
         let act = (any::<u64>(), option::weighted(0.95, choice)).prop_map(|(turn, choice)| {
-            let message = pb::bot_message::Message::Act(pb::Act { turn, choice });
+            let message =
+                pb::bot_message::Message::Act(pb::Act { turn, choice, comment: String::new() });
             pb::BotMessage { message: Some(message) }.encode_to_vec()
         });
         prop_oneof![4 => act, 1 => vec(any::<u8>(), 0..64)]

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use cardroom_games::text::{ReplyError, turn_text};
-use cardroom_games::{AnyRecord, Game, Line, RuleError, Seat};
+use cardroom_games::{AnyRecord, Comment, Game, Line, MAX_COMMENT_BYTES, RuleError, Seat};
 use cardroom_proto::frame::{ServerFrame, TurnHeader};
 use cardroom_proto::pb;
 use cardroom_proto::wire::{self, WireGame};
@@ -164,6 +164,8 @@ pub(crate) struct MatchTask<G: WireGame> {
     turn: u64,
     /// Text replies (`Act.reply`) refused in the current turn.
     bad_replies: u32,
+    /// What the seats said beside their actions (`Act.comment`), for the record.
+    comments: Vec<Comment>,
     /// When its `Turn` was last handed to the seat's connection (for the round-trip figures).
     turn_sent: Option<Instant>,
     /// The current decision's seat's observation, with its legal actions in the order sent:
@@ -264,6 +266,7 @@ impl<G: WireGame> MatchTask<G> {
             text: false,
             turn: 0,
             bad_replies: 0,
+            comments: Vec::new(),
             turn_sent: None,
             observation: None,
             events: Vec::new(),
@@ -561,6 +564,15 @@ impl<G: WireGame> MatchTask<G> {
             let message = format!("it is not {seat}'s turn");
             return self.send_error(seat, refuse(pb::ActErrorCode::NotYourTurn, "", message));
         }
+        if act.comment.len() > MAX_COMMENT_BYTES {
+            let message = format!(
+                "the comment is {} bytes, over the limit of {MAX_COMMENT_BYTES}: the action is \
+                 not applied",
+                act.comment.len()
+            );
+            self.fail(seat, FailureKind::Illegal, None, message.clone());
+            return self.send_error(seat, refuse(pb::ActErrorCode::Malformed, "", message));
+        }
         let legal = self.observation.as_ref().map_or(&[][..], G::legal_actions_of);
         let action = match wire::act_action::<G>(&act, legal) {
             Ok(action) => action,
@@ -579,6 +591,11 @@ impl<G: WireGame> MatchTask<G> {
         match self.apply(seat, action, round_trip, now) {
             Ok(()) => {
                 debug!(%seat, %action, "applied");
+                if !act.comment.is_empty() {
+                    // Kept for the record alone: nothing live carries it.
+                    let index = usize::try_from(self.turn - 1).unwrap_or(usize::MAX);
+                    self.comments.push(Comment { action: index, text: act.comment });
+                }
                 if let Some(connection) = self.seats[seat.index()].connection.as_mut() {
                     connection.unapplied = 0;
                 }
@@ -977,8 +994,10 @@ impl<G: WireGame> MatchTask<G> {
         // Filed first (record written, status kept), then told: whoever hears the end can ask
         // for the record and the final status at once. The record says why it ended (PGN's
         // Termination): the rule, or what ended it outside the rules.
+        let comments = std::mem::take(&mut self.comments);
         let record = self.state.record().map(AnyRecord::from).map(|mut record| {
             record.set_termination(Some(end.reason.clone()));
+            record.set_comments(comments);
             record
         });
         let tokens = self.seats.iter().map(|s| s.token.clone()).collect();

@@ -278,9 +278,13 @@ pub fn join(token: &str, bot_name: &str) -> pb::BotMessage {
 
 /// An `Act` message.
 pub fn act(turn: u64, choice: pb::act::Choice) -> pb::BotMessage {
-    pb::BotMessage {
-        message: Some(pb::bot_message::Message::Act(pb::Act { turn, choice: Some(choice) })),
-    }
+    commented_act(turn, choice, "")
+}
+
+/// An `Act` message with a comment.
+pub fn commented_act(turn: u64, choice: pb::act::Choice, comment: &str) -> pb::BotMessage {
+    let act = pb::Act { turn, choice: Some(choice), comment: comment.to_owned() };
+    pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) }
 }
 
 /// A `ServerMessage`'s body from its bytes.

@@ -19,7 +19,8 @@ mod tls;
 use std::time::Duration;
 
 pub use bot::{
-    Bot, RawCodec, act, call_raw, decode_server_message, join, next_raw, random_choice, watch_raw,
+    Bot, RawCodec, act, call_raw, commented_act, decode_server_message, join, next_raw,
+    random_choice, watch_raw,
 };
 pub use hosted::{
     ADMIN, assert_ratings_replay, crashing_bot, hosted_server, hosted_server_with, lobby_bot,

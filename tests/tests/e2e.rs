@@ -7,7 +7,7 @@ use std::time::Duration;
 use cardroom_games::AnyRecord;
 use cardroom_proto::pb;
 use cardroom_server::Config;
-use cardroom_tests::{Bot, PATIENCE, TestServer, call_raw, create};
+use cardroom_tests::{Bot, PATIENCE, TestServer, call_raw, commented_act, create, random_choice};
 use tonic::Code;
 
 use pb::server_message::Message;
@@ -203,6 +203,71 @@ async fn a_twenty_two_match_is_played_to_the_end_watched_and_its_record_replays(
     assert_eq!(info.end.as_ref(), Some(end));
 }
 
+/// `Act.comment`: kept in the record beside its action, never live (the spectator's stream
+/// and the other seat carry none of it); one over 2048 bytes is refused, the action not
+/// applied.
+#[tokio::test]
+async fn comments_are_kept_in_the_record_and_never_sent_live() {
+    let server = TestServer::start(config()).await;
+    let mut client = server.client().await;
+    let (match_id, tokens) = create(&mut client, pb::Game::TwentyTwo, 2, "", 5, None).await;
+    let mut watch = cardroom_tests::watch_raw(server.channel().await, &match_id).await;
+    let mut bots = Vec::new();
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut bot = Bot::with_token(server.channel().await, token).await.unwrap();
+        bots.push(tokio::spawn(async move {
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(5);
+            let (mut said, mut heard) = (Vec::new(), Vec::new());
+            let mut refused_long = seat != 0;
+            loop {
+                let message = bot.next().await.unwrap().expect("the stream ends after the end");
+                heard.push(format!("{message:?}"));
+                match message {
+                    Message::Turn(turn) => {
+                        let choice = pb::act::Choice::Index(random_choice(&turn, &mut rng));
+                        if !refused_long {
+                            let long = "x".repeat(2049);
+                            let message = commented_act(turn.turn, choice.clone(), &long);
+                            bot.send(&message).await;
+                            let Some(Message::Error(error)) = bot.next().await.unwrap() else {
+                                panic!("a long comment is refused");
+                            };
+                            assert_eq!(error.code, pb::ActErrorCode::Malformed as i32);
+                            assert!(error.message.contains("over the limit of 2048"), "{error:?}");
+                            refused_long = true;
+                        }
+                        let comment = format!("secret {seat} at turn {}", turn.turn);
+                        bot.send(&commented_act(turn.turn, choice, &comment)).await;
+                        said.push((turn.turn, comment));
+                    }
+                    Message::End(_) => return (said, heard),
+                    _ => {}
+                }
+            }
+        }));
+    }
+    let (mut said, mut heard) = (Vec::new(), Vec::new());
+    for bot in bots {
+        let (own, seen) = bot.await.unwrap();
+        said.extend(own);
+        heard.extend(seen);
+    }
+    said.sort();
+    // Nothing live said it: not the spectator's stream, not the seats' own streams.
+    while let Some(bytes) = cardroom_tests::next_raw(&mut watch).await.unwrap() {
+        heard.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    assert!(!heard.iter().any(|h| h.contains("secret")), "a comment went out live");
+    // The record keeps each beside its action.
+    let record = client.get_record(pb::GetRecordRequest { match_id }).await.unwrap();
+    let record = AnyRecord::from_json(&record.into_inner().record_json).unwrap();
+    let AnyRecord::TwentyTwo(record) = record else { panic!("a Twenty-Two record") };
+    let kept: Vec<(u64, String)> =
+        record.comments.iter().map(|c| (c.action as u64, c.text.clone())).collect();
+    assert_eq!(kept, said, "each comment at its action's index (the turn it answered)");
+    assert!(record.replay().is_ok());
+}
+
 #[tokio::test]
 async fn gin_bots_are_seated_through_the_queue_and_play_to_the_end() {
     let server = TestServer::start(config()).await;
@@ -277,7 +342,7 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
     };
     mover.act(turn.turn, pb::act::Choice::Action(gin)).await;
     assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
-    let empty = pb::Act { turn: turn.turn, choice: None };
+    let empty = pb::Act { turn: turn.turn, choice: None, comment: String::new() };
     mover.send(&pb::BotMessage { message: Some(pb::bot_message::Message::Act(empty)) }).await;
     assert_eq!(error(mover).await.code, pb::ActErrorCode::Malformed as i32);
 
@@ -303,7 +368,11 @@ async fn bad_input_is_refused_with_a_typed_error_and_the_match_goes_on() {
     assert_eq!(status.code(), Code::Unauthenticated);
     let mut raw = pb::cardroom_client::CardroomClient::new(server.channel().await);
     let act = pb::BotMessage {
-        message: Some(pb::bot_message::Message::Act(pb::Act { turn: 0, choice: None })),
+        message: Some(pb::bot_message::Message::Act(pb::Act {
+            turn: 0,
+            choice: None,
+            comment: String::new(),
+        })),
     };
     let status = raw.play(tokio_stream::iter(vec![act])).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
@@ -1189,6 +1258,7 @@ async fn a_stream_that_floods_stale_acts_without_reading_is_ended_and_its_connec
         message: Some(pb::bot_message::Message::Act(pb::Act {
             turn: 1_000_000,
             choice: Some(pb::act::Choice::Index(0)),
+            comment: String::new(),
         })),
     };
     let stale = prost::bytes::Bytes::from(prost::Message::encode_to_vec(&stale));

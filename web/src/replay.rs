@@ -15,6 +15,8 @@ use cardroom_games::{
 pub(crate) struct Step {
     /// The action that led here, as `seat 1: play 7S`; `None` for the opening position.
     pub(crate) action: Option<String>,
+    /// What the seat said beside the action (`Act.comment`), if anything.
+    pub(crate) comment: Option<String>,
     /// The public events of that action (of the deal, for the opening position), as text.
     pub(crate) events: Vec<String>,
 }
@@ -94,8 +96,11 @@ impl RecordVisitor for Steps {
     fn visit<G: Game>(self, record: &Record<G>) -> Replay {
         let mut steps = Vec::with_capacity(record.actions.len() + 1);
         let replayed = record.replay_with(|action, events| {
+            // The opening events come first, with no action: action `i` is step `i + 1`.
+            let comment = action.and_then(|_| record.comment(steps.len().wrapping_sub(1)));
             steps.push(Step {
                 action: action.map(|a| format!("{}: {}", a.seat, a.action)),
+                comment: comment.map(str::to_owned),
                 events: events.iter().map(ToString::to_string).collect(),
             });
         });
@@ -184,6 +189,26 @@ mod tests {
         assert_eq!(at(5, seat).unwrap().table, state.table(seat));
         assert_eq!(at(5, Perspective::Seat(Seat(3))), None, "no such seat");
         assert_eq!(at(tt.actions.len() + 1, Perspective::Everyone), None);
+    }
+
+    #[test]
+    fn a_comment_goes_with_its_actions_step() {
+        let AnyRecord::TwentyTwo(mut tt) = played() else { unreachable!() };
+        let comment =
+            |action: usize, text: &str| cardroom_games::Comment { action, text: text.into() };
+        tt.comments = vec![comment(0, "low cards first"), comment(4, "the trick is lost")];
+        let replay = steps(&AnyRecord::TwentyTwo(tt));
+        let said: Vec<(usize, &str)> = replay
+            .steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, step)| Some((i, step.comment.as_deref()?)))
+            .collect();
+        assert_eq!(
+            said,
+            [(1, "low cards first"), (5, "the trick is lost")],
+            "step i + 1 is action i"
+        );
     }
 
     #[test]

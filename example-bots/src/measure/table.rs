@@ -55,6 +55,10 @@ where
         }
         action
     }
+
+    fn comment(&mut self) -> Option<String> {
+        self.bot.comment()
+    }
 }
 
 /// Wraps a bot maker so that its decisions are timed on `clock`.

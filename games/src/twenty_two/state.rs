@@ -698,6 +698,7 @@ impl State {
             start: self.start.clone()?,
             actions: self.actions.clone(),
             termination: self.end_reason(),
+            comments: Vec::new(),
         })
     }
 

@@ -155,6 +155,35 @@ def test_a_bot_that_wants_text_reads_its_turns_in_words_and_replies_in_them(
     assert '"fold" is neither a card' in wordy.errors[0].message
 
 
+class Talker(Recorder):
+    """Says something beside each action (``Bot.comment``), once too much."""
+
+    name = "talker"
+
+    def comment(self) -> str | None:
+        if len(self.turns) == 1:
+            return "x" * 2049  # Over the limit: the runner drops it, and plays the action.
+        return f"turn {self.turns[-1].number}: the first legal action"
+
+
+def test_a_bots_comments_are_kept_in_the_record(server: Server) -> None:
+    created = server.create(Game.TWENTY_TWO, seats=2, seed=5)
+    talker, plain = Talker(), Recorder()
+    results = play_all(
+        [
+            lambda: cardroom.run(talker, server=server.address, token=created.seats[0].token),
+            lambda: cardroom.run(plain, server=server.address, token=created.seats[1].token),
+        ]
+    )
+    check_standings(results, 2)
+    assert talker.errors == [], "an overlong comment is dropped, never sent"
+    comments = server.record(created.match_id)["comments"]
+    assert isinstance(comments, list)
+    said = [turn.number for turn in talker.turns[1:]]
+    assert [c["action"] for c in comments] == said, "each at its action's index"
+    assert all(c["text"] == f"turn {c['action']}: the first legal action" for c in comments)
+
+
 def test_gin_bots_meet_in_the_queue_and_play_to_the_end(server: Server) -> None:
     gin_bot = load_example("gin_bot")
     bots: list[cardroom.Bot] = [gin_bot.GinBot(), Recorder()]

@@ -138,6 +138,7 @@ fn stepper(
                     @for (i, step) in replay.steps.iter().enumerate() {
                         li aria-current=[(i == at).then_some("step")] {
                             a href={ "?step=" (i) (eyes) } { (step.action.as_deref().unwrap_or("the deal")) }
+                            @if let Some(comment) = &step.comment { br; q.comment { (comment) } }
                             @for event in &step.events { br; (event) }
                         }
                     }

@@ -41,6 +41,13 @@ class Bot(abc.ABC):
         action itself.
         """
 
+    def comment(self) -> str | None:
+        """What the bot says beside the action :meth:`choose` just returned (a language
+        model's reasoning, a search's estimate), sent as ``Act.comment``: at most 2048 bytes of
+        UTF-8, kept in the match's record and shown beside the step in replays, never live.
+        ``None`` (the default) says nothing."""
+        return None
+
     def on_match_start(self, match: MatchInfo) -> None:
         """Called once the seat is joined, before the first turn (not again on reconnection)."""
 

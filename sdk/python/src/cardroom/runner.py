@@ -36,6 +36,9 @@ from cardroom.model import (
 from cardroom.v1 import cardroom_pb2 as pb
 from cardroom.v1 import cardroom_pb2_grpc as pb_grpc
 
+#: The most bytes a comment may have (``Act.comment``, UTF-8).
+MAX_COMMENT_BYTES = 2048
+
 log = logging.getLogger("cardroom")
 
 #: The server when neither ``--server`` nor ``CARDROOM_SERVER`` says otherwise.
@@ -502,15 +505,37 @@ class _Session:
         if not box:
             return pb.Act(turn=turn.number, index=0)
         choice = box[0]
+        comment = self.comment()
         if isinstance(choice, Reply):
-            return pb.Act(turn=turn.number, reply=choice.text)
+            return pb.Act(turn=turn.number, reply=choice.text, comment=comment)
         if isinstance(choice, bool) or not isinstance(choice, int):
             try:
-                return pb.Act(turn=turn.number, action=action_to_pb(choice))  # type: ignore[arg-type]
+                action = action_to_pb(choice)  # type: ignore[arg-type]
+                return pb.Act(turn=turn.number, action=action, comment=comment)
             except TypeError:
                 log.error("%s: choose returned %r, not an index or an action", self.name, choice)
                 return pb.Act(turn=turn.number, index=0)
-        return pb.Act(turn=turn.number, index=choice)
+        return pb.Act(turn=turn.number, index=choice, comment=comment)
+
+    def comment(self) -> str:
+        """The bot's comment on its last choice, or "" (a failing or overlong one is dropped,
+        saying so: the action matters more)."""
+        try:
+            said = self.bot.comment()
+        except Exception:
+            log.exception("%s: comment failed", self.name)
+            return ""
+        if not said:
+            return ""
+        if len(said.encode()) > MAX_COMMENT_BYTES:
+            log.warning(
+                "%s: a comment of %d bytes is over the limit of %d: not sent",
+                self.name,
+                len(said.encode()),
+                MAX_COMMENT_BYTES,
+            )
+            return ""
+        return said
 
 
 def run(bot: Bot, config: RunConfig | None = None, **overrides: object) -> MatchResult:

@@ -352,16 +352,18 @@ class QueueRequest(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, str]] = ..., options_json: _Optional[str] = ..., seats: _Optional[int] = ...) -> None: ...
 
 class Act(_message.Message):
-    __slots__ = ("turn", "index", "action", "reply")
+    __slots__ = ("turn", "index", "action", "reply", "comment")
     TURN_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     REPLY_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
     turn: int
     index: int
     action: Action
     reply: str
-    def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reply: _Optional[str] = ...) -> None: ...
+    comment: str
+    def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reply: _Optional[str] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("twenty_two", "gin")
