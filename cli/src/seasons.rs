@@ -117,27 +117,19 @@ pub(crate) fn run_command(command: SeasonsCommand, out: &mut dyn Write) -> anyho
                 let mut client = server.client()?;
                 let mut events = answer("WatchSeason", client.watch_season(request).await)?;
                 let header = ["id", "at", "kind", "bot", "event"];
-                if follow {
-                    // One line an event, as it comes.
-                    while let Some(event) = events.next().await {
-                        let event = event.map_err(|status| crate::reads::RpcError {
-                            rpc: "WatchSeason",
-                            status,
-                        })?;
-                        let mut table = Table::new(&header);
-                        table.row(event_row(event));
-                        table.write(format, out)?;
-                        out.flush()?;
-                    }
-                    return Ok(());
-                }
                 let mut table = Table::new(&header);
                 while let Some(event) = events.next().await {
                     let event = event
                         .map_err(|status| crate::reads::RpcError { rpc: "WatchSeason", status })?;
                     table.row(event_row(event));
+                    if follow {
+                        // One line an event, as it comes.
+                        table.write(format, out)?;
+                        out.flush()?;
+                        table = Table::new(&header);
+                    }
                 }
-                table.write(format, out)
+                if follow { Ok(()) } else { table.write(format, out) }
             }
         }
     })

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use cardroom_proto::pb;
 use cardroom_store::{
-    Accounts, Author, BotAccount, EventScope, Finalists, NewSeasonEvent, RankedBot,
-    SEASON_EVENTS_READ, Season, SeasonEventKind, SeasonId, SeasonOutcome, Store,
+    Accounts, Author, BotAccount, EventScope, EventsFrom, NewSeasonEvent, RankedBot,
+    SEASON_EVENTS_READ, Season, SeasonEventKind, SeasonId, Store,
 };
 use futures::Stream;
 use time::OffsetDateTime;
@@ -18,15 +18,10 @@ use tonic::Status;
 use tracing::warn;
 
 use crate::accounts::store_status;
+use crate::listing::now_ms;
 
 /// How often a followed feed looks for new events.
 const FOLLOW_EVERY: Duration = Duration::from_secs(1);
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// Milliseconds since the Unix epoch in RFC 3339, to the second (`2026-12-31T18:00:00Z`), as
 /// a season's deadline is written and shown; a time past the calendar's range as its
@@ -49,9 +44,8 @@ pub(crate) async fn season(store: &dyn Store, name: &str) -> Result<Season, Stat
 
 /// A season on the wire.
 pub(crate) fn to_pb(season: Season) -> Result<pb::SeasonInfo, Status> {
-    let corrupt = |error: cardroom_store::StoreError| store_status(error);
-    let finalists = season.finalists.as_deref().map(Finalists::from_json).transpose();
-    let outcome = season.outcome.as_deref().map(SeasonOutcome::from_json).transpose();
+    let finalists = season.finalists();
+    let outcome = season.outcome();
     Ok(pb::SeasonInfo {
         deadline: rfc3339(season.deadline_ms),
         name: season.name,
@@ -59,13 +53,13 @@ pub(crate) fn to_pb(season: Season) -> Result<pb::SeasonInfo, Status> {
         deadline_ms: season.deadline_ms,
         state: season.state.as_str().to_owned(),
         finals_ladder: season.finals_ladder.unwrap_or_default(),
-        finalists: finalists.map_err(corrupt)?.map(|f| pb::SeasonFinalists {
+        finalists: finalists.map_err(store_status)?.map(|f| pb::SeasonFinalists {
             ladder: f.ladder,
             sets: f.sets,
             cut_settled: f.cut_settled,
             bots: f.bots.into_iter().map(rank_to_pb).collect(),
         }),
-        outcome: outcome.map_err(corrupt)?.map(|o| {
+        outcome: outcome.map_err(store_status)?.map(|o| {
             Box::new(pb::SeasonOutcome {
                 settled: o.settled,
                 reason: o.reason,
@@ -121,7 +115,7 @@ pub(crate) fn watch(
                     tokio::time::sleep(FOLLOW_EVERY).await;
                 }
                 let events = store
-                    .season_events(season, after, author, SEASON_EVENTS_READ)
+                    .season_events(season, EventsFrom::After(after), author, SEASON_EVENTS_READ)
                     .await
                     .map_err(store_status)?;
                 // A full read may have more behind it: read again at once.
@@ -201,7 +195,7 @@ async fn submission_event(
     NewSeasonEvent { kind, author, bot: Some(bot.name.clone()), text: text.to_owned() }
 }
 
-async fn note(store: &dyn Store, scope: EventScope<'_>, event: &NewSeasonEvent) {
+async fn note(store: &dyn Store, scope: EventScope, event: &NewSeasonEvent) {
     if let Err(error) = store.note_season_event(scope, event, now_ms()).await {
         warn!(cause = %error, "a season's event was not kept");
     }

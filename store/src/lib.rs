@@ -20,6 +20,7 @@ mod accounts;
 mod archive;
 mod authors;
 mod echo;
+mod json_column;
 mod keys;
 mod ladders;
 mod latency;
@@ -82,8 +83,9 @@ pub use scrimmages::{
     ScrimmageState,
 };
 pub use seasons::{
-    EventScope, Finalists, NewSeason, NewSeasonEvent, RankedBot, SEASON_EVENTS_READ, Season,
-    SeasonChange, SeasonCursor, SeasonEvent, SeasonEventKind, SeasonId, SeasonOutcome, SeasonState,
+    EventScope, EventsFrom, Finalists, NewSeason, NewSeasonEvent, RankedBot, SEASON_EVENTS_READ,
+    Season, SeasonChange, SeasonCursor, SeasonEvent, SeasonEventKind, SeasonId, SeasonOutcome,
+    SeasonState,
 };
 pub use sqlite::SqliteStore;
 pub use standings::{SprtStanding, Standings, StandingsRow, leaderboard_order};
@@ -485,17 +487,17 @@ pub trait Store: fmt::Debug + Send + Sync + 'static {
     /// Notes `event` in every season of `scope`; how many.
     async fn note_season_event(
         &self,
-        scope: EventScope<'_>,
+        scope: EventScope,
         event: &NewSeasonEvent,
         now_ms: i64,
     ) -> Result<u64, StoreError>;
 
-    /// `season`'s events numbered after `after`, oldest first, at most `limit`: the public ones
-    /// and `author`'s own.
+    /// `season`'s events `from` a cursor or its newest, oldest first, at most `limit`: the
+    /// public ones and `author`'s own.
     async fn season_events(
         &self,
         season: SeasonId,
-        after: i64,
+        from: EventsFrom,
         author: Option<AuthorId>,
         limit: u32,
     ) -> Result<Vec<SeasonEvent>, StoreError>;

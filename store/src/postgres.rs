@@ -33,8 +33,8 @@ use crate::postgres_seasons;
 use crate::postgres_submissions as submissions;
 use crate::postgres_tls::{self as tls, Connector};
 use crate::seasons::{
-    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor, SeasonEvent,
-    SeasonId, SeasonState,
+    EventScope, EventsFrom, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
+    SeasonEvent, SeasonId, SeasonState,
 };
 use crate::submissions::{NewSubmission, Submission, Submitted};
 use crate::{
@@ -746,7 +746,7 @@ impl Store for PgStore {
 
     async fn note_season_event(
         &self,
-        scope: EventScope<'_>,
+        scope: EventScope,
         event: &NewSeasonEvent,
         now_ms: i64,
     ) -> Result<u64, StoreError> {
@@ -760,11 +760,11 @@ impl Store for PgStore {
     async fn season_events(
         &self,
         season: SeasonId,
-        after: i64,
+        from: EventsFrom,
         author: Option<AuthorId>,
         limit: u32,
     ) -> Result<Vec<SeasonEvent>, StoreError> {
-        self.bounded("events_season", postgres_seasons::events(self, season, after, author, limit))
+        self.bounded("events_season", postgres_seasons::events(self, season, from, author, limit))
             .await
     }
 

@@ -5,8 +5,8 @@ use tokio_postgres::types::ToSql;
 
 use crate::postgres::{Cached, PgStore};
 use crate::seasons::{
-    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
-    SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
+    self, EventRow, EventScope, EventsFrom, NewSeason, NewSeasonEvent, Season, SeasonChange,
+    SeasonCursor, SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
 };
 use crate::{AuthorId, BotId, StoreError};
 
@@ -153,7 +153,7 @@ pub(crate) async fn advance(
 
 pub(crate) async fn note_scoped(
     store: &PgStore,
-    scope: EventScope<'_>,
+    scope: EventScope,
     event: &NewSeasonEvent,
     now_ms: i64,
 ) -> Result<u64> {
@@ -180,13 +180,18 @@ pub(crate) async fn note_scoped(
 pub(crate) async fn events(
     store: &PgStore,
     season: SeasonId,
-    after: i64,
+    from: EventsFrom,
     author: Option<AuthorId>,
     limit: u32,
 ) -> Result<Vec<SeasonEvent>> {
     let conn = store.conn().await?;
-    let author = author.map(|a| a.0);
-    let rows = conn.rows(sql::EVENTS, &[&season.0, &after, &author, &i64::from(limit)]).await?;
+    let (author, limit) = (author.map(|a| a.0), i64::from(limit));
+    let rows = match from {
+        EventsFrom::After(after) => {
+            conn.rows(sql::EVENTS, &[&season.0, &after, &author, &limit]).await?
+        }
+        EventsFrom::Newest => conn.rows(sql::NEWEST_EVENTS, &[&season.0, &author, &limit]).await?,
+    };
     rows.iter().map(event_row).collect()
 }
 

@@ -198,15 +198,11 @@ pub struct ScrimmageSeat {
 impl ScrimmageResults {
     /// As stored.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_owned())
+        crate::json_column::write(self)
     }
 
     /// From a row's results; empty when there are none.
     pub fn from_json(results: Option<&str>) -> Result<ScrimmageResults, StoreError> {
-        match results {
-            None => Ok(ScrimmageResults::default()),
-            Some(json) => serde_json::from_str(json)
-                .map_err(|error| StoreError::Corrupt(format!("a scrimmage's results: {error}"))),
-        }
+        Ok(crate::json_column::read(results, "a scrimmage's results")?.unwrap_or_default())
     }
 }

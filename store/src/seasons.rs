@@ -222,14 +222,23 @@ pub struct NewSeasonEvent {
 }
 
 /// Which seasons an event goes to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EventScope<'a> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventScope {
     /// This one.
     Season(SeasonId),
     /// Every season not done with this ladder.
-    Ladder(&'a str),
+    Ladder(String),
     /// Every season not done.
     Unfinished,
+}
+
+/// Which of a season's events a read wants, at most its limit, always oldest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EventsFrom {
+    /// Those numbered after this one (0: from the first): a feed's cursor.
+    After(i64),
+    /// The newest: a page's tail.
+    Newest,
 }
 
 /// An event as stored.
@@ -330,26 +339,26 @@ pub struct SeasonOutcome {
 impl Finalists {
     /// As stored.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_owned())
-    }
-
-    /// From a season's row.
-    pub fn from_json(json: &str) -> Result<Finalists, StoreError> {
-        serde_json::from_str(json)
-            .map_err(|error| StoreError::Corrupt(format!("a season's finalists: {error}")))
+        crate::json_column::write(self)
     }
 }
 
 impl SeasonOutcome {
     /// As stored.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_owned())
+        crate::json_column::write(self)
+    }
+}
+
+impl Season {
+    /// The finalists the deadline found, once it passed.
+    pub fn finalists(&self) -> Result<Option<Finalists>, StoreError> {
+        crate::json_column::read(self.finalists.as_deref(), "a season's finalists")
     }
 
-    /// From a season's row.
-    pub fn from_json(json: &str) -> Result<SeasonOutcome, StoreError> {
-        serde_json::from_str(json)
-            .map_err(|error| StoreError::Corrupt(format!("a season's outcome: {error}")))
+    /// The finals' outcome, once done.
+    pub fn outcome(&self) -> Result<Option<SeasonOutcome>, StoreError> {
+        crate::json_column::read(self.outcome.as_deref(), "a season's outcome")
     }
 }
 
@@ -488,6 +497,11 @@ pub(crate) mod sql {
          FROM season_events
          WHERE season_id = $1 AND id > $2 AND (author_id IS NULL OR author_id = $3)
          ORDER BY id LIMIT $4";
+    /// A season's newest events, public or an author's, oldest first.
+    pub(crate) const NEWEST_EVENTS: &str = "SELECT * FROM (
+         SELECT id, season_id, at_ms, kind, author_id, bot, text FROM season_events
+         WHERE season_id = $1 AND (author_id IS NULL OR author_id = $2)
+         ORDER BY id DESC LIMIT $3) newest ORDER BY id";
     /// The seasons past their deadline, not done, with a ladder a bot is entered in.
     pub(crate) const FROZEN: &str = "SELECT id, name, config, deadline_ms, state, \
          finals_ladder, finalists, outcome, webhook_sent, promotions_done, created_ms, changed_ms FROM seasons s

@@ -14,8 +14,8 @@ use crate::authors::AUTHOR_COLUMNS;
 use crate::keys::KeyHash;
 use crate::scrimmages::{self, SCRIMMAGE_COLUMNS};
 use crate::seasons::{
-    EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor, SeasonEvent,
-    SeasonId, SeasonState,
+    EventScope, EventsFrom, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
+    SeasonEvent, SeasonId, SeasonState,
 };
 use crate::sqlite_ladders as ladders;
 use crate::sqlite_reads as reads;
@@ -567,42 +567,22 @@ impl Store for SqliteStore {
 
     async fn note_season_event(
         &self,
-        scope: EventScope<'_>,
+        scope: EventScope,
         event: &NewSeasonEvent,
         now_ms: i64,
     ) -> Result<u64, StoreError> {
         let event = event.clone();
-        match scope {
-            EventScope::Season(id) => {
-                self.run(move |conn| {
-                    sqlite_seasons::note_scoped(conn, EventScope::Season(id), &event, now_ms)
-                })
-                .await
-            }
-            EventScope::Unfinished => {
-                self.run(move |conn| {
-                    sqlite_seasons::note_scoped(conn, EventScope::Unfinished, &event, now_ms)
-                })
-                .await
-            }
-            EventScope::Ladder(ladder) => {
-                let ladder = ladder.to_owned();
-                self.run(move |conn| {
-                    sqlite_seasons::note_scoped(conn, EventScope::Ladder(&ladder), &event, now_ms)
-                })
-                .await
-            }
-        }
+        self.run(move |conn| sqlite_seasons::note_scoped(conn, &scope, &event, now_ms)).await
     }
 
     async fn season_events(
         &self,
         season: SeasonId,
-        after: i64,
+        from: EventsFrom,
         author: Option<AuthorId>,
         limit: u32,
     ) -> Result<Vec<SeasonEvent>, StoreError> {
-        self.read(move |conn| sqlite_seasons::events(conn, season, after, author, limit)).await
+        self.read(move |conn| sqlite_seasons::events(conn, season, from, author, limit)).await
     }
 
     async fn move_season_cursor(

@@ -3,8 +3,8 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::seasons::{
-    self, EventRow, EventScope, NewSeason, NewSeasonEvent, Season, SeasonChange, SeasonCursor,
-    SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
+    self, EventRow, EventScope, EventsFrom, NewSeason, NewSeasonEvent, Season, SeasonChange,
+    SeasonCursor, SeasonEvent, SeasonId, SeasonRow, SeasonState, sql,
 };
 use crate::{AuthorId, BotId, StoreError};
 
@@ -133,14 +133,14 @@ pub(crate) fn advance(
 
 pub(crate) fn note_scoped(
     conn: &Connection,
-    scope: EventScope<'_>,
+    scope: &EventScope,
     event: &NewSeasonEvent,
     now_ms: i64,
 ) -> Result<u64> {
     let (kind, author) = (event.kind.as_str(), event.author.map(|a| a.0));
     let noted = match scope {
         EventScope::Season(id) => {
-            note(conn, id, event, now_ms)?;
+            note(conn, *id, event, now_ms)?;
             1
         }
         EventScope::Ladder(ladder) => conn.execute(
@@ -156,14 +156,21 @@ pub(crate) fn note_scoped(
 pub(crate) fn events(
     conn: &Connection,
     season: SeasonId,
-    after: i64,
+    from: EventsFrom,
     author: Option<AuthorId>,
     limit: u32,
 ) -> Result<Vec<SeasonEvent>> {
-    let rows = conn
-        .prepare_cached(sql::EVENTS)?
-        .query_map(params![season.0, after, author.map(|a| a.0), limit], event_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let author = author.map(|a| a.0);
+    let rows = match from {
+        EventsFrom::After(after) => conn
+            .prepare_cached(sql::EVENTS)?
+            .query_map(params![season.0, after, author, limit], event_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?,
+        EventsFrom::Newest => conn
+            .prepare_cached(sql::NEWEST_EVENTS)?
+            .query_map(params![season.0, author, limit], event_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?,
+    };
     rows.into_iter().map(seasons::event_from_row).collect()
 }
 

@@ -380,7 +380,10 @@ async fn a_finals_set_played_with_a_new_version_is_void_and_its_bot_paused() {
         "finals: strong is frozen at version \"v1\"; version \"v2\" is refused a seat (set 2 is void)"
     );
     let told = eventually("the season told", || async {
-        let events = store.season_events(season.id, 0, None, 10).await.unwrap();
+        let events = store
+            .season_events(season.id, cardroom_store::EventsFrom::After(0), None, 10)
+            .await
+            .unwrap();
         events.into_iter().find(|e| e.kind == cardroom_store::SeasonEventKind::Paused)
     })
     .await;
@@ -531,7 +534,10 @@ async fn at_a_promotion_time_the_sure_best_of_a_division_goes_up_and_the_sure_wo
         store.season("s").await.unwrap().filter(|s| s.promotions_done == 1)
     })
     .await;
-    let events = store.season_events(season.id, 0, None, 10).await.unwrap();
+    let events = store
+        .season_events(season.id, cardroom_store::EventsFrom::After(0), None, 10)
+        .await
+        .unwrap();
     let moved = events.iter().find(|e| e.kind == cardroom_store::SeasonEventKind::Moved).unwrap();
     assert_eq!(moved.text, "promotion and relegation: a2 down to div-b, b1 up to div-a");
     let bots = |name: &'static str| {

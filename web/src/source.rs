@@ -528,15 +528,13 @@ pub trait Source: Send + Sync + 'static {
         std::future::ready(Ok(Vec::new()))
     }
 
-    /// A season's public events numbered after `after`, oldest first, at most `limit`. By
-    /// default none.
+    /// A season's newest `limit` public events, oldest first. By default none.
     fn season_events(
         &self,
         season: cardroom_store::SeasonId,
-        after: i64,
         limit: u32,
     ) -> impl Future<Output = Result<Vec<cardroom_store::SeasonEvent>, SourceError>> + Send {
-        let _ = (season, after, limit);
+        let _ = (season, limit);
         std::future::ready(Ok(Vec::new()))
     }
 

@@ -112,8 +112,8 @@ pub enum HostedError {
         error: RatingError,
     },
     /// The season file is refused, or its ladders are not the server's.
-    #[error("{0}")]
-    Season(String),
+    #[error(transparent)]
+    Season(#[from] season::SeasonFileError),
     /// The stored rating system is not one this build knows.
     #[error("the ladder's rating system {0:?} is unknown")]
     UnknownRating(String),
@@ -123,7 +123,7 @@ impl From<HostedError> for LadderControlError {
     fn from(error: HostedError) -> LadderControlError {
         match error {
             HostedError::File(error) => LadderControlError::Invalid(error.to_string()),
-            HostedError::Season(error) => LadderControlError::Invalid(error),
+            HostedError::Season(error) => LadderControlError::Invalid(error.to_string()),
             HostedError::Store(error @ StoreError::Conflict(_)) => {
                 LadderControlError::FailedPrecondition(error.to_string())
             }
@@ -1633,7 +1633,7 @@ impl Runner {
             bot: Some(name),
             text,
         };
-        season::note(store.as_ref(), EventScope::Ladder(&ladder), event).await;
+        season::note(store.as_ref(), EventScope::Ladder(ladder), event).await;
         Ok(())
     }
 }

@@ -56,9 +56,9 @@ use std::sync::Weak;
 use std::time::{Duration, Instant};
 
 use cardroom_store::{
-    EventScope, Finalists, LadderStatus, MatchState, NewSeason, NewSeasonEvent, RankedBot, Season,
-    SeasonChange, SeasonCursor, SeasonEventKind, SeasonOutcome, SeasonState, Store, StoreError,
-    leaderboard_order,
+    EventScope, EventsFrom, Finalists, LadderStatus, MatchState, NewSeason, NewSeasonEvent,
+    RankedBot, Season, SeasonChange, SeasonCursor, SeasonEventKind, SeasonOutcome, SeasonState,
+    Store, StoreError, leaderboard_order,
 };
 use serde::Deserialize;
 use time::OffsetDateTime;
@@ -148,12 +148,6 @@ fn five_hundred() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the season file: {0}")]
 pub struct SeasonFileError(pub String);
-
-impl From<SeasonFileError> for HostedError {
-    fn from(error: SeasonFileError) -> HostedError {
-        HostedError::Season(error.0)
-    }
-}
 
 impl SeasonFile {
     /// Reads and checks a season file whole (its ladders are checked against a store by
@@ -431,7 +425,12 @@ impl Webhooks {
                 return;
             }
         };
-        let read = store.season_events(season.id, season.webhook_sent, None, DELIVERED_AT_ONCE);
+        let read = store.season_events(
+            season.id,
+            EventsFrom::After(season.webhook_sent),
+            None,
+            DELIVERED_AT_ONCE,
+        );
         let events = match read.await {
             Ok(events) => events,
             Err(error) => {
@@ -810,7 +809,7 @@ async fn finals_step(
     let store = hosted.shared.store.as_ref();
     let name = season.finals_ladder.clone().unwrap_or_else(|| file.finals_name());
     let Some(ladder) = store.ladder(&name).await? else {
-        let finalists = Finalists::from_json(season.finalists.as_deref().unwrap_or("{}"))?;
+        let finalists = season.finalists()?.unwrap_or_default();
         return open_finals(hosted, season, file, &finalists).await;
     };
     if ladder.status != LadderStatus::Closed {
@@ -899,7 +898,7 @@ async fn ranked(
 
 /// Notes `event` in the seasons of `scope`; a failure is logged (an event never holds up what
 /// it tells of).
-pub(super) async fn note(store: &dyn Store, scope: EventScope<'_>, event: NewSeasonEvent) {
+pub(super) async fn note(store: &dyn Store, scope: EventScope, event: NewSeasonEvent) {
     if let Err(error) = store.note_season_event(scope, &event, now_ms()).await {
         warn!(cause = %error, "a season's event was not kept");
     }

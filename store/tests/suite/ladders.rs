@@ -609,20 +609,40 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
 
     // Events by ladder, by bot; an author's own are theirs alone.
     let paused = event(SeasonEventKind::Paused, "a paused");
-    assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 30).await.unwrap(), 1);
-    assert_eq!(store.note_season_event(EventScope::Ladder("x"), &paused, 30).await.unwrap(), 0);
+    assert_eq!(
+        store.note_season_event(EventScope::Ladder("gin".into()), &paused, 30).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        store.note_season_event(EventScope::Ladder("x".into()), &paused, 30).await.unwrap(),
+        0
+    );
     let own = NewSeasonEvent {
         author: Some(ann.id),
         bot: Some("a".into()),
         ..event(SeasonEventKind::Submitted, "a submitted")
     };
     assert_eq!(store.note_season_event(EventScope::Unfinished, &own, 40).await.unwrap(), 1);
-    let public = store.season_events(season.id, 0, None, 100).await.unwrap();
+    let public = store
+        .season_events(season.id, cardroom_store::EventsFrom::After(0), None, 100)
+        .await
+        .unwrap();
     let texts = |events: &[cardroom_store::SeasonEvent]| {
         events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
     };
     assert_eq!(texts(&public), ["opened", "moved", "a paused"]);
-    let hers = store.season_events(season.id, public[0].id, Some(ann.id), 100).await.unwrap();
+    let newest = cardroom_store::EventsFrom::Newest;
+    let tail = store.season_events(season.id, newest, None, 2).await.unwrap();
+    assert_eq!(texts(&tail), ["moved", "a paused"], "the newest, oldest first");
+    let hers = store
+        .season_events(
+            season.id,
+            cardroom_store::EventsFrom::After(public[0].id),
+            Some(ann.id),
+            100,
+        )
+        .await
+        .unwrap();
     assert_eq!(texts(&hers), ["moved", "a paused", "a submitted"]);
     assert_eq!(hers[2].bot.as_deref(), Some("a"));
 
@@ -656,7 +676,10 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
     assert_eq!(season.finalists.as_deref(), Some("{}"), "kept from the step before");
     // Done: nothing is frozen, and no event goes to it.
     assert!(store.frozen_seasons(a, 100).await.unwrap().is_empty());
-    assert_eq!(store.note_season_event(EventScope::Ladder("gin"), &paused, 70).await.unwrap(), 0);
+    assert_eq!(
+        store.note_season_event(EventScope::Ladder("gin".into()), &paused, 70).await.unwrap(),
+        0
+    );
     assert_eq!(store.note_season_event(EventScope::Unfinished, &own, 70).await.unwrap(), 0);
     assert_eq!(store.seasons().await.unwrap().len(), 1);
     // The webhook's cursor moves once from where it was.
@@ -671,6 +694,11 @@ pub(crate) async fn seasons_change_state_once_and_keep_their_feed(store: Arc<dyn
     assert!(!twice.await.unwrap(), "once, with its event");
     let season = store.season("winter").await.unwrap().unwrap();
     assert_eq!((season.webhook_sent, season.promotions_done), (3, 1));
-    let last = store.season_events(season.id, 0, None, 100).await.unwrap().pop().unwrap();
+    let last = store
+        .season_events(season.id, cardroom_store::EventsFrom::After(0), None, 100)
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
     assert_eq!((last.kind, last.text.as_str()), (SeasonEventKind::Moved, "a up"));
 }

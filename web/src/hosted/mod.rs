@@ -443,10 +443,10 @@ impl Source for StoreSource {
     async fn season_events(
         &self,
         season: cardroom_store::SeasonId,
-        after: i64,
         limit: u32,
     ) -> Result<Vec<cardroom_store::SeasonEvent>, SourceError> {
-        let events = self.store().season_events(season, after, None, limit).await;
+        let newest = cardroom_store::EventsFrom::Newest;
+        let events = self.store().season_events(season, newest, None, limit).await;
         events.map_err(|error| SourceError::Store(error.to_string()))
     }
 

@@ -8,7 +8,7 @@ use atom_syndication::{Entry, Feed, FixedDateTime, Link, Text};
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use cardroom_store::{Finalists, RankedBot, Season, SeasonOutcome, SeasonState};
+use cardroom_store::{RankedBot, Season, SeasonState};
 use maud::{Markup, PreEscaped, html};
 
 use super::{PageError, layout};
@@ -108,9 +108,7 @@ pub(crate) async fn season_page<S: Source>(
     Path(name): Path<String>,
 ) -> Result<Response, PageError> {
     let season = season(&app, &name).await?;
-    let mut events = app.source.season_events(season.id, 0, u32::MAX).await?;
-    let skip = events.len().saturating_sub(EVENTS_SHOWN as usize);
-    events.drain(..skip);
+    let events = app.source.season_events(season.id, EVENTS_SHOWN).await?;
     let passed = season.state >= SeasonState::Finals;
     let body = html! {
         h1 { "Season " span.season { (season.name) } }
@@ -152,8 +150,7 @@ pub(crate) async fn finals_page<S: Source>(
     Path(name): Path<String>,
 ) -> Result<Response, PageError> {
     let season = season(&app, &name).await?;
-    let finalists = season.finalists.as_deref().map(Finalists::from_json).transpose();
-    let outcome = season.outcome.as_deref().map(SeasonOutcome::from_json).transpose();
+    let (finalists, outcome) = (season.finalists(), season.outcome());
     let (finalists, outcome) = (finalists.map_err(corrupt)?, outcome.map_err(corrupt)?);
     let body = html! {
         h1 { "Season " (season.name) ": the finals" }
@@ -185,9 +182,7 @@ pub(crate) async fn season_feed<S: Source>(
     Path(name): Path<String>,
 ) -> Result<Response, PageError> {
     let season = season(&app, &name).await?;
-    let mut events = app.source.season_events(season.id, 0, u32::MAX).await?;
-    let skip = events.len().saturating_sub(EVENTS_SHOWN as usize);
-    events.drain(..skip);
+    let events = app.source.season_events(season.id, EVENTS_SHOWN).await?;
     let at = |ms: i64| {
         FixedDateTime::parse_from_rfc3339(&cardroom_server::rfc3339(ms)).unwrap_or_default()
     };
