@@ -23,6 +23,7 @@ mod card;
 mod catalogue;
 mod game;
 pub mod gin;
+pub mod holdem;
 mod options;
 mod record;
 #[cfg(feature = "schema")]

@@ -1,0 +1,545 @@
+//! Hold'em (docs/rules/holdem.md): the evaluator over every seven-card hand, rule-by-rule tests
+//! named after the rule ids, and random matches checked at every step.
+
+#![allow(clippy::unwrap_used)]
+
+use cardroom_games::holdem::{
+    Action, Award, Betting, Category, Event, Hand, IllegalAction, Options, Setup, State, Street,
+};
+use cardroom_games::{Card, Seat, parse_cards};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The published counts of seven-card hands by category (Wikipedia, "Poker probability"),
+/// weakest first.
+const SEVEN_CARD_COUNTS: [u64; 9] = [
+    23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584,
+];
+
+/// Distinct hand values among seven-card hands: 4,824 of the 7,462 five-card ones.
+const SEVEN_CARD_CLASSES: usize = 4_824;
+
+#[test]
+fn he_2_every_seven_card_hand_counts_as_published() {
+    let cards: Vec<Card> = Card::pack().collect();
+    let mut counts = [0u64; 9];
+    let mut seen = vec![false; 1 << 24];
+    let hand = |i: usize| Hand::EMPTY.with(cards[i]);
+    for a in 0..52 {
+        let ha = hand(a);
+        for b in a + 1..52 {
+            let hb = ha.union(hand(b));
+            for c in b + 1..52 {
+                let hc = hb.union(hand(c));
+                for d in c + 1..52 {
+                    let hd = hc.union(hand(d));
+                    for e in d + 1..52 {
+                        let he = hd.union(hand(e));
+                        for f in e + 1..52 {
+                            let hf = he.union(hand(f));
+                            for g in f + 1..52 {
+                                let rank = hf.union(hand(g)).rank();
+                                counts[rank.category() as usize] += 1;
+                                seen[rank.value() as usize] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(counts, SEVEN_CARD_COUNTS);
+    assert_eq!(counts.iter().sum::<u64>(), 133_784_560);
+    assert_eq!(seen.iter().filter(|&&s| s).count(), SEVEN_CARD_CLASSES);
+    assert_eq!(Category::ALL.len(), 9);
+}
+
+fn cards(text: &str) -> Vec<Card> {
+    parse_cards(text).unwrap()
+}
+
+/// A hand from an explicit deal: `holes` one string a seat ("" for a seat out), and the five
+/// board cards.
+fn setup(button: u8, stacks: &[u32], holes: &[&str], board: &str) -> Setup {
+    Setup {
+        button: Seat(button),
+        stacks: stacks.to_vec(),
+        hole_cards: holes.iter().map(|h| cards(h)).collect(),
+        board: cards(board),
+        hand_number: 1,
+        seed: 0,
+    }
+}
+
+fn one_hand() -> Options {
+    Options { hands: 1, ..Options::default() }
+}
+
+fn play(state: &mut State, moves: &[(u8, Action)]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for &(seat, action) in moves {
+        events.extend(
+            state
+                .apply(Seat(seat), action)
+                .unwrap_or_else(|error| panic!("seat {seat} {action}: {error}")),
+        );
+    }
+    events
+}
+
+fn awards(events: &[Event]) -> Vec<Award> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::PotWon { award } => Some(award.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+const FOUR: [&str; 4] = ["AS AD", "KS KD", "QS QD", "JS JD"];
+const BOARD: &str = "2C 7H 9D 3S 4C";
+
+#[test]
+fn he_5_heads_up_the_button_posts_the_small_blind_and_acts_first_before_the_flop() {
+    let mut state =
+        State::from_setup(one_hand(), setup(1, &[200, 200], &FOUR[..2], BOARD)).unwrap();
+    let seats = &state.betting().seats;
+    assert_eq!((seats[1].bet, seats[0].bet), (1, 2));
+    assert_eq!(state.to_act(), Some(Seat(1)));
+    assert_eq!(state.legal_actions()[..3], [Action::Fold, Action::Call, Action::RaiseTo(4)]);
+    // HE-7: after the flop the big blind acts first.
+    play(&mut state, &[(1, Action::Call), (0, Action::Check)]);
+    assert_eq!(state.betting().street, Street::Flop);
+    assert_eq!(state.board().len(), 3);
+    assert_eq!(state.to_act(), Some(Seat(0)));
+}
+
+#[test]
+fn he_5_antes_and_short_blinds_post_what_the_seat_has() {
+    let options = Options { ante: 1, small_blind: 2, big_blind: 4, ..one_hand() };
+    // Seat 2 (big blind) has 3 chips: 1 ante, then 2 of its 4 blind; the bet is still 4.
+    let state = State::from_setup(options, setup(0, &[100, 100, 3, 100], &FOUR, BOARD)).unwrap();
+    let seats = &state.betting().seats;
+    assert_eq!(seats[2].committed, 3);
+    assert_eq!(seats[2].bet, 2);
+    assert_eq!(seats[1].bet, 2);
+    assert_eq!(seats[0].committed, 1);
+    assert_eq!(state.betting().bet, 4);
+    // HE-7: the seat left of the big blind acts first.
+    assert_eq!(state.to_act(), Some(Seat(3)));
+    assert_eq!(state.betting().to_call(Seat(3)), 4);
+}
+
+#[test]
+fn he_7_multiway_order_and_the_big_blinds_option() {
+    let mut state = State::from_setup(one_hand(), setup(0, &[200; 4], &FOUR, BOARD)).unwrap();
+    // Seat 1 small blind, seat 2 big blind, seat 3 first.
+    assert_eq!(state.to_act(), Some(Seat(3)));
+    play(&mut state, &[(3, Action::Call), (0, Action::Call), (1, Action::Call)]);
+    // Everyone limped: the big blind may still raise (posting is not acting).
+    assert_eq!(state.to_act(), Some(Seat(2)));
+    assert!(state.legal_actions().contains(&Action::RaiseTo(4)));
+    play(&mut state, &[(2, Action::Check)]);
+    // After the flop the first seat left of the button acts first.
+    assert_eq!(state.to_act(), Some(Seat(1)));
+}
+
+#[test]
+fn he_8_fold_only_facing_a_bet_check_only_when_nothing_to_call() {
+    let mut state =
+        State::from_setup(one_hand(), setup(1, &[200, 200], &FOUR[..2], BOARD)).unwrap();
+    assert_eq!(
+        state.apply(Seat(1), Action::Check),
+        Err(IllegalAction::CheckFacingBet { to_call: 1 })
+    );
+    play(&mut state, &[(1, Action::Call)]);
+    assert_eq!(state.apply(Seat(0), Action::Fold), Err(IllegalAction::FoldWithoutBet));
+    assert_eq!(state.apply(Seat(0), Action::Call), Err(IllegalAction::CallWithoutBet));
+    assert_eq!(
+        state.apply(Seat(1), Action::Check),
+        Err(IllegalAction::NotYourTurn { seat: Seat(1), to_act: Seat(0) })
+    );
+    let error = state.apply(Seat(0), Action::Fold).unwrap_err();
+    assert_eq!(error.rule(), "HE-8");
+    assert!(error.to_string().starts_with("HE-8: "), "{error}");
+}
+
+#[test]
+fn he_9_no_limit_sizes_from_the_last_full_raise_to_all_in() {
+    let mut state = State::from_setup(one_hand(), setup(0, &[200; 3], &FOUR[..3], BOARD)).unwrap();
+    // Seat 0 (button) first; the smallest raise is to 4, the largest all in.
+    let legal = state.legal_actions();
+    assert_eq!(legal.first(), Some(&Action::Fold));
+    assert_eq!(legal[2], Action::RaiseTo(4));
+    assert_eq!(legal.last(), Some(&Action::RaiseTo(200)));
+    assert_eq!(legal.len(), 2 + 197);
+    play(&mut state, &[(0, Action::RaiseTo(10))]);
+    // A raise of 8 over 2: the next is to at least 18.
+    assert_eq!(
+        state.apply(Seat(1), Action::RaiseTo(17)),
+        Err(IllegalAction::RaiseTooSmall { to: 17, min: 18 })
+    );
+    assert_eq!(
+        state.apply(Seat(1), Action::RaiseTo(201)),
+        Err(IllegalAction::RaiseTooLarge { to: 201, max: 200 })
+    );
+    play(&mut state, &[(1, Action::RaiseTo(18))]);
+    assert_eq!(state.legal_actions()[2], Action::RaiseTo(26));
+}
+
+#[test]
+fn he_9_a_stack_short_of_the_smallest_raise_may_still_go_all_in() {
+    let mut state =
+        State::from_setup(one_hand(), setup(0, &[200, 200, 15], &FOUR[..3], BOARD)).unwrap();
+    play(&mut state, &[(0, Action::RaiseTo(10)), (1, Action::Call)]);
+    // Seat 2 (big blind, 13 behind) can only call or raise all in to 15.
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call, Action::RaiseTo(15)]);
+}
+
+#[test]
+fn he_10_limit_bets_are_fixed_and_capped() {
+    let options = Options { betting: Betting::Limit, raise_cap: 3, ..one_hand() };
+    let mut state = State::from_setup(options, setup(1, &[200, 200], &FOUR[..2], BOARD)).unwrap();
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call, Action::RaiseTo(4)]);
+    assert_eq!(
+        state.apply(Seat(1), Action::RaiseTo(5)),
+        Err(IllegalAction::LimitSize { to: 5, size: 4 })
+    );
+    // The blind is the first bet, so the cap of 3 allows two raises.
+    play(&mut state, &[(1, Action::RaiseTo(4)), (0, Action::RaiseTo(6))]);
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call]);
+    assert_eq!(
+        state.apply(Seat(1), Action::RaiseTo(8)),
+        Err(IllegalAction::RaiseCapped { cap: 3 })
+    );
+    play(&mut state, &[(1, Action::Call)]);
+    // Flop: one small bet; turn: a big bet.
+    assert_eq!(state.legal_actions(), [Action::Check, Action::RaiseTo(2)]);
+    play(&mut state, &[(0, Action::Check), (1, Action::Check)]);
+    assert_eq!(state.betting().street, Street::Turn);
+    assert_eq!(state.legal_actions(), [Action::Check, Action::RaiseTo(4)]);
+}
+
+#[test]
+fn he_11_a_short_all_in_does_not_reopen_the_betting() {
+    let mut state =
+        State::from_setup(one_hand(), setup(0, &[200, 200, 200, 27], &FOUR, BOARD)).unwrap();
+    play(
+        &mut state,
+        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
+    );
+    // Flop: seat 1 bets 20, seat 2 calls, seat 3 (25 behind) raises all in to 25: short.
+    play(&mut state, &[(1, Action::RaiseTo(20)), (2, Action::Call), (3, Action::RaiseTo(25))]);
+    // Seat 0 has not acted: it may raise, to at least 25 + 20.
+    assert_eq!(state.to_act(), Some(Seat(0)));
+    assert_eq!(state.legal_actions()[2], Action::RaiseTo(45));
+    play(&mut state, &[(0, Action::Call)]);
+    // Seat 1 acted on 20 and faces 25: call or fold only.
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call]);
+    assert_eq!(
+        state.apply(Seat(1), Action::RaiseTo(45)),
+        Err(IllegalAction::NotReopened { acted_at: 20, bet: 25 })
+    );
+}
+
+#[test]
+fn he_11_short_all_ins_that_add_up_to_a_full_raise_reopen_it() {
+    let stacks = [200, 200, 27, 35];
+    let mut state = State::from_setup(one_hand(), setup(0, &stacks, &FOUR, BOARD)).unwrap();
+    play(
+        &mut state,
+        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
+    );
+    // Flop: seat 1 bets 20; seat 2 all in to 25 (short), seat 3 all in to 33 (short again),
+    // seat 0 calls: seat 1 faces 13 more, less than 20: not reopened.
+    play(
+        &mut state,
+        &[
+            (1, Action::RaiseTo(20)),
+            (2, Action::RaiseTo(25)),
+            (3, Action::RaiseTo(33)),
+            (0, Action::Call),
+        ],
+    );
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call]);
+    let stacks = [200, 200, 27, 45];
+    let mut state = State::from_setup(one_hand(), setup(0, &stacks, &FOUR, BOARD)).unwrap();
+    play(
+        &mut state,
+        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
+    );
+    play(
+        &mut state,
+        &[
+            (1, Action::RaiseTo(20)),
+            (2, Action::RaiseTo(25)),
+            (3, Action::RaiseTo(43)),
+            (0, Action::Call),
+        ],
+    );
+    // 43 - 20 = 23, at least a full raise of 20: seat 1 may raise again.
+    assert!(state.legal_actions().contains(&Action::RaiseTo(63)));
+}
+
+#[test]
+fn he_12_nobody_may_raise_when_every_other_seat_is_all_in() {
+    let mut state = State::from_setup(one_hand(), setup(1, &[50, 200], &FOUR[..2], BOARD)).unwrap();
+    play(&mut state, &[(1, Action::RaiseTo(6)), (0, Action::RaiseTo(50))]);
+    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call]);
+    assert_eq!(state.apply(Seat(1), Action::RaiseTo(200)), Err(IllegalAction::NobodyToCall));
+}
+
+#[test]
+fn he_13_an_all_in_call_runs_the_board_out_and_the_best_hand_wins() {
+    let mut state =
+        State::from_setup(one_hand(), setup(1, &[100, 100], &["8C 2H", "AS AD"], "KC 7H 9D 3S 4C"))
+            .unwrap();
+    let events = play(&mut state, &[(1, Action::RaiseTo(100)), (0, Action::Call)]);
+    let dealt: Vec<Street> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::BoardDealt { street, .. } => Some(*street),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dealt, [Street::Flop, Street::Turn, Street::River]);
+    let won = awards(&events);
+    assert_eq!(won.len(), 1);
+    assert_eq!((won[0].winners.clone(), won[0].amount), (vec![Seat(1)], 200));
+    assert_eq!(won[0].hand.unwrap().category(), Category::OnePair);
+    assert_eq!(state.outcome().unwrap().stacks, [0, 200]);
+    assert_eq!(state.end_reason().unwrap(), "HE-17: seat 1 holds every chip");
+}
+
+#[test]
+fn he_13_when_all_others_fold_the_last_seat_wins_without_showing() {
+    let mut state = State::from_setup(one_hand(), setup(0, &[200; 3], &FOUR[..3], BOARD)).unwrap();
+    let events = play(&mut state, &[(0, Action::RaiseTo(6)), (1, Action::Fold), (2, Action::Fold)]);
+    assert!(!events.iter().any(|e| matches!(e, Event::Showed { .. })));
+    assert_eq!(awards(&events)[0].amount, 9);
+    assert_eq!(state.outcome().unwrap().net, [3, -1, -2]);
+}
+
+#[test]
+fn he_14_side_pots_and_the_uncalled_bet() {
+    // Seat 1 (aces) all in for 30, seat 2 (kings) for 80, seat 3 (queens) covers everyone.
+    let holes = ["JS JD", "AS AD", "KS KD", "QS QD"];
+    let mut state =
+        State::from_setup(one_hand(), setup(0, &[200, 30, 80, 200], &holes, BOARD)).unwrap();
+    let events = play(
+        &mut state,
+        &[(3, Action::RaiseTo(150)), (0, Action::Fold), (1, Action::Call), (2, Action::Call)],
+    );
+    let won = awards(&events);
+    // Main pot: 30 from seats 1, 2, 3: aces. Side pot: 50 more from seats 2 and 3: kings.
+    // Seat 3's 70 nobody called goes back to it.
+    assert_eq!(won.len(), 3);
+    assert_eq!((won[0].amount, won[0].winners.clone()), (90, vec![Seat(1)]));
+    assert_eq!((won[1].amount, won[1].winners.clone()), (100, vec![Seat(2)]));
+    assert_eq!((won[2].amount, won[2].winners.clone(), won[2].hand), (70, vec![Seat(3)], None));
+    assert_eq!(state.outcome().unwrap().stacks, [200, 90, 100, 120]);
+}
+
+#[test]
+fn he_15_split_pots_give_the_odd_chip_left_of_the_button() {
+    // Three seats split with the board's straight; the small blind's 1 and 2 + 2 + 2 make 7.
+    let options = Options { small_blind: 1, big_blind: 2, ..one_hand() };
+    let board = "TC JD QH KS AC";
+    let holes = ["2C 3D", "2D 3H", "2H 3S"];
+    let mut state = State::from_setup(options, setup(0, &[100; 3], &holes, board)).unwrap();
+    // Seat 0 calls 2, seat 1 (small blind) folds its 1, seat 2 checks; then all check down.
+    play(&mut state, &[(0, Action::Call), (1, Action::Fold), (2, Action::Check)]);
+    let mut events = Vec::new();
+    while let Some(seat) = state.to_act() {
+        events.extend(state.apply(seat, Action::Check).unwrap());
+    }
+    let won = awards(&events);
+    // 5 chips between seats 0 and 2: seat 2 is first left of the button, and takes the odd one.
+    assert_eq!(won[0].winners, [Seat(2), Seat(0)]);
+    assert_eq!(won[0].shares, [3, 2]);
+    assert_eq!(state.outcome().unwrap().stacks, [100, 99, 101]);
+}
+
+#[test]
+fn he_16_every_hand_in_at_the_showdown_is_shown_with_its_best_five() {
+    let mut state =
+        State::from_setup(one_hand(), setup(1, &[100, 100], &FOUR[..2], BOARD)).unwrap();
+    let events = play(&mut state, &[(1, Action::RaiseTo(100)), (0, Action::Call)]);
+    let shown: Vec<(Seat, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Showed { seat, hand, .. } => Some((*seat, hand.to_string())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [(Seat(0), "a pair of aces".to_owned()), (Seat(1), "a pair of kings".to_owned())]
+    );
+}
+
+#[test]
+fn he_17_and_he_18_the_match_ends_after_its_hands_and_ranks_by_chips() {
+    let options = Options { hands: 3, ..Options::default() };
+    let mut state = State::new(options, 4, 11).unwrap();
+    let mut hands = Vec::new();
+    while let Some(seat) = state.to_act() {
+        let action = state.default_action().unwrap();
+        for event in state.apply(seat, action).unwrap() {
+            if let Event::HandStarted { hand_number, button, .. } = event {
+                hands.push((hand_number, button));
+            }
+        }
+    }
+    // HE-4: the button moves one seat clockwise each hand.
+    assert_eq!(hands.len(), 2);
+    assert_eq!(hands[1].1, Seat((hands[0].1.0 + 1) % 4));
+    let outcome = state.outcome().unwrap();
+    assert_eq!(outcome.hands_played, 3);
+    assert_eq!(state.end_reason().unwrap(), "HE-17: the last of 3 hands was played");
+    // Everyone checks or folds: the blinds decide, and equal stacks share a place.
+    for standing in &outcome.standings {
+        let better = outcome.stacks.iter().filter(|&&s| s > outcome.stacks[standing.seat.index()]);
+        assert_eq!(usize::from(standing.place), better.count() + 1);
+    }
+}
+
+#[test]
+fn he_18_a_seat_knocked_out_earlier_places_lower() {
+    // Seat 2 is knocked out in hand 1; then seat 1 in hand 2.
+    let holes = ["AS AD", "KS KD", "QS QD"];
+    let mut state = State::from_setup(
+        Options { hands: 5, ..Options::default() },
+        setup(0, &[200, 50, 20], &holes, BOARD),
+    )
+    .unwrap();
+    play(&mut state, &[(0, Action::RaiseTo(20)), (1, Action::Fold), (2, Action::Call)]);
+    assert_eq!(state.betting().seats[2].stack, 0);
+    assert_eq!(state.hand_number(), 2);
+    // Heads-up now: seat 1 has the button (the next seat with chips) and the small blind.
+    assert_eq!(state.to_act(), Some(Seat(1)));
+    let mut rounds = 0;
+    while let Some(seat) = state.to_act() {
+        let legal = state.legal_actions();
+        let action = if seat == Seat(1) {
+            *legal.last().unwrap()
+        } else if legal.contains(&Action::Call) {
+            Action::Call
+        } else {
+            Action::Check
+        };
+        state.apply(seat, action).unwrap();
+        rounds += 1;
+        assert!(rounds < 1000);
+    }
+    let outcome = state.outcome().unwrap();
+    let place = |seat: u8| outcome.standings.iter().find(|s| s.seat == Seat(seat)).unwrap().place;
+    let winner = if outcome.stacks[0] > 0 { 0 } else { 1 };
+    assert_eq!(place(winner), 1);
+    assert_eq!(place(1 - winner), 2);
+    assert_eq!(place(2), 3);
+}
+
+#[test]
+fn he_19_the_default_action_checks_or_folds() {
+    let mut state =
+        State::from_setup(one_hand(), setup(1, &[100, 100], &FOUR[..2], BOARD)).unwrap();
+    assert_eq!(state.default_action(), Some(Action::Fold));
+    play(&mut state, &[(1, Action::Call)]);
+    assert_eq!(state.default_action(), Some(Action::Check));
+}
+
+#[test]
+fn setups_that_are_no_position_are_refused_naming_the_rule() {
+    let good = setup(0, &[100, 100], &FOUR[..2], BOARD);
+    let check = |setup: Setup, rule: &str| {
+        let error = State::from_setup(Options::default(), setup).unwrap_err().to_string();
+        assert!(error.starts_with(rule), "{error}");
+    };
+    check(Setup { board: cards("2C 7H 9D"), ..good.clone() }, "HE-6");
+    check(Setup { hole_cards: vec![cards("AS AD"), cards("AS KD")], ..good.clone() }, "HE-1");
+    check(Setup { button: Seat(5), ..good.clone() }, "HE-4");
+    check(Setup { stacks: vec![100, 0], ..good.clone() }, "HE-6");
+    check(Setup { stacks: vec![100], hole_cards: vec![cards("AS AD")], ..good.clone() }, "HE-1");
+    check(Setup { hand_number: 101, ..good.clone() }, "HE-17");
+    let error = State::new(Options { small_blind: 3, ..Options::default() }, 2, 1).unwrap_err();
+    assert!(error.to_string().starts_with("HE-5: small_blind (3)"), "{error}");
+    let error = State::new(Options::default(), 11, 1).unwrap_err();
+    assert_eq!(error.to_string(), "HE-1: hold'em seats 2 to 10 players, not 11");
+}
+
+/// Random matches over table sizes and options: at every step the chips add up (HE-14), the
+/// legal list is sorted and each of its actions applies, a few actions off the list are
+/// refused with the state unchanged, the seat's observation gives the same legal actions and
+/// holds no other seat's hole cards, and a state sampled from it shows that seat the same.
+#[test]
+fn random_matches_keep_every_chip_and_every_rule() {
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for game in 0..400u64 {
+        let players = rng.random_range(2..=10u8);
+        let big_blind = rng.random_range(1..=10u32);
+        let options = Options {
+            betting: if rng.random_bool(0.3) { Betting::Limit } else { Betting::NoLimit },
+            small_blind: rng.random_range(0..=big_blind),
+            big_blind,
+            ante: if rng.random_bool(0.3) { rng.random_range(0..=big_blind) } else { 0 },
+            stack: rng.random_range(big_blind..=big_blind * 60),
+            hands: rng.random_range(1..=30),
+            raise_cap: rng.random_range(1..=5),
+        };
+        let seed = rng.random();
+        let mut state = State::new(options, players, seed).unwrap();
+        let total = u32::from(players) * options.stack;
+        let mut steps = 0;
+        while let Some(seat) = state.to_act() {
+            let chips: u32 = state.betting().seats.iter().map(|s| s.stack + s.committed).sum();
+            assert_eq!(chips, total, "game {game} seed {seed}");
+            let legal = state.legal_actions();
+            assert!(!legal.is_empty() && legal.windows(2).all(|w| w[0] < w[1]));
+            let observation = state.observation(seat);
+            assert_eq!(observation.legal_actions, legal);
+            assert_eq!(observation.hole_cards, state.hole_cards(seat));
+            let hidden: Vec<Card> = (0..players)
+                .filter(|&other| other != seat.0)
+                .flat_map(|other| state.hole_cards(Seat(other)).to_vec())
+                .collect();
+            // The last hand's result holds its shown cards and board, which may be this
+            // hand's hole cards: the rest of the observation must hold no hidden card.
+            let mut current = observation.clone();
+            current.public.last_hand = None;
+            let json = serde_json::to_string(&current).unwrap();
+            for card in &hidden {
+                assert!(!json.contains(&format!("\"{}\"", card.code())), "{card} leaks");
+            }
+            let sampled = State::sample_from_observation(&observation, &mut rng).unwrap();
+            assert_eq!(sampled.observation(seat), observation);
+            for probe in [
+                Action::Fold,
+                Action::Check,
+                Action::Call,
+                Action::RaiseTo(rng.random_range(0..total)),
+            ] {
+                if !legal.contains(&probe) {
+                    let before = state.public_view();
+                    assert!(state.apply(seat, probe).is_err(), "{probe} refused");
+                    assert_eq!(state.public_view(), before);
+                }
+            }
+            let action = legal[rng.random_range(0..legal.len())];
+            // Raise rarely, or random play is all in every hand.
+            let action = if matches!(action, Action::RaiseTo(_)) && rng.random_bool(0.8) {
+                legal[0]
+            } else {
+                action
+            };
+            state.apply(seat, action).unwrap();
+            steps += 1;
+            assert!(steps < 100_000, "game {game} does not end");
+        }
+        let outcome = state.outcome().unwrap();
+        assert_eq!(outcome.stacks.iter().sum::<u32>(), total);
+        assert_eq!(outcome.net.iter().sum::<i64>(), 0);
+        assert!(outcome.standings.iter().any(|s| s.place == 1));
+    }
+}
