@@ -27,8 +27,9 @@ use cardroom_store::{AccountError, Accounts, LadderId, Store, StoreError, Submit
 /// `cardroom demo`'s flags.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DemoArgs {
-    /// Stop once this many matches are played and rated, each ladder its share (half each; 0:
-    /// until Ctrl-C); the matches running then are played out first.
+    /// Stop once this many matches are played and rated, each ladder its share (half each),
+    /// and every bot has played a rated set (0: until Ctrl-C); the matches running then are
+    /// played out first.
     #[arg(long, default_value_t = 200)]
     matches: u64,
     /// The SQLite store the demo keeps its bots, ladders, matches and ratings in (created if
@@ -293,12 +294,13 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             _ = ticks.tick() => {}
             stopped = lineup.stopped() => anyhow::bail!("an example bot stopped playing: {stopped}"),
         }
-        let each = rated_matches(&*store, &ladders).await?;
+        let (each, everyone) = rated_matches(&*store, &ladders).await?;
         let played: u64 = each.iter().sum();
         // Every ladder its share: a four-seat ladder's sets are longer, but it gets as many
-        // matches rated as the other.
+        // matches rated as the other. And every bot in the standings: a bot that joined late
+        // (the sandboxed Python one starts last) has played a rated set.
         let share = args.matches.div_ceil(ladders.len().max(1) as u64);
-        let done = args.matches != 0 && each.iter().all(|&n| n >= share);
+        let done = args.matches != 0 && everyone && each.iter().all(|&n| n >= share);
         if played >= reported + 20 || done {
             writeln!(out, "{played} matches rated ({:.0} s)", started.elapsed().as_secs_f64())?;
             out.flush()?;
@@ -386,17 +388,21 @@ async fn host_python_bot(
     Ok((listener, runner, described))
 }
 
-/// Matches played in rated sets, by ladder.
+/// Matches played in rated sets, by ladder, and whether every bot of every ladder not paused
+/// has played a rated set.
 async fn rated_matches(
     store: &dyn Store,
     ladders: &[(String, LadderId)],
-) -> anyhow::Result<Vec<u64>> {
+) -> anyhow::Result<(Vec<u64>, bool)> {
     let mut played = Vec::with_capacity(ladders.len());
+    let mut everyone = true;
     for (_, ladder) in ladders {
         let sets = store.rated_sets(*ladder).await.context("reading the ladder")?;
         played.push(sets.iter().map(|s| s.matches.len() as u64).sum::<u64>());
+        let bots = store.ladder_bots(*ladder).await.context("reading the ladder's bots")?;
+        everyone &= bots.iter().all(|bot| bot.sets_rated > 0 || bot.paused_reason.is_some());
     }
-    Ok(played)
+    Ok((played, everyone))
 }
 
 /// A ladder's bots by rating (mean less three deviations), as a table.

@@ -8,6 +8,8 @@
 //! - [`gin_heuristic::GinHeuristic`] (`--bin gin-heuristic`): Gin Rummy on the exact meld
 //!   solver: draws what melds, discards to cut deadwood and away from the opponent's known
 //!   cards, knocks early.
+//! - [`holdem_heuristic::HoldemHeuristic`] (`--bin holdem-heuristic`): Hold'em by equity
+//!   against random hands and pot odds: raises for value, calls when the odds allow.
 //! - [`gin_simple::SimpleGin`] (no binary): a stand-in for OpenSpiel's simple Gin Rummy bot, to
 //!   tune the others in process (the real one plays through `python/openspiel_bot.py`).
 //!
@@ -31,6 +33,7 @@ pub mod cli;
 pub mod diluted;
 pub mod gin_heuristic;
 pub mod gin_simple;
+pub mod holdem_heuristic;
 pub mod measure;
 pub mod random;
 pub mod search;

@@ -49,17 +49,21 @@ pub enum GameKind {
     TwentyTwo,
     /// Gin Rummy: [`gin::State`](crate::gin::State), 2 players.
     Gin,
+    /// No-Limit Texas Hold'em: [`holdem::State`](crate::holdem::State), 2 to 10 players.
+    Holdem,
 }
 
 impl GameKind {
     /// Every game, in the order `ListGames` publishes them.
-    pub const ALL: [GameKind; 2] = [GameKind::TwentyTwo, GameKind::Gin];
+    pub const ALL: [GameKind; 3] = [GameKind::TwentyTwo, GameKind::Gin, GameKind::Holdem];
 
-    /// The game's name in records, on the wire and on the command line: `twenty_two`, `gin`.
+    /// The game's name in records, on the wire and on the command line: `twenty_two`, `gin`,
+    /// `holdem`.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::TwentyTwo => "twenty_two",
             GameKind::Gin => "gin",
+            GameKind::Holdem => "holdem",
         }
     }
 
@@ -68,6 +72,7 @@ impl GameKind {
         match self {
             GameKind::TwentyTwo => "Twenty-Two",
             GameKind::Gin => "Gin Rummy",
+            GameKind::Holdem => "Texas Hold'em",
         }
     }
 
@@ -77,6 +82,7 @@ impl GameKind {
         match self {
             GameKind::TwentyTwo => &["22", "tt", "twentytwo", "game_twenty_two"],
             GameKind::Gin => &["gin_rummy", "ginrummy", "game_gin_rummy"],
+            GameKind::Holdem => &["texas_holdem", "nlhe", "game_holdem"],
         }
     }
 
@@ -152,6 +158,7 @@ macro_rules! for_each_game {
             ($($($tokens)*)?)
             TwentyTwo => $crate::twenty_two::State,
             Gin => $crate::gin::State,
+            Holdem => $crate::holdem::State,
         }
     };
 }
@@ -354,9 +361,10 @@ mod tests {
         }
         assert_eq!("Twenty-Two".parse::<GameKind>(), Ok(GameKind::TwentyTwo));
         assert_eq!("GAME_GIN_RUMMY".parse::<GameKind>(), Ok(GameKind::Gin));
-        let error = "poker".parse::<GameKind>().unwrap_err().to_string();
+        assert_eq!("Hold'em".replace('\'', "").parse::<GameKind>(), Ok(GameKind::Holdem));
+        let error = "bridge".parse::<GameKind>().unwrap_err().to_string();
         assert!(
-            error.starts_with("unknown game \"poker\": the games are twenty_two (or 22"),
+            error.starts_with("unknown game \"bridge\": the games are twenty_two (or 22"),
             "{error}"
         );
         assert!(error.contains("gin (or gin_rummy"), "{error}");
@@ -395,5 +403,6 @@ mod tests {
     fn seat_ranges_with_the_default_options() {
         assert_eq!(GameKind::TwentyTwo.seats(), 2..=12);
         assert_eq!(GameKind::Gin.seats(), 2..=2);
+        assert_eq!(GameKind::Holdem.seats(), 2..=10);
     }
 }

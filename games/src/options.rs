@@ -91,7 +91,7 @@ impl OptionSpec {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::{gin, twenty_two};
+    use crate::{gin, holdem, twenty_two};
 
     /// The table names every field of the options' JSON, in order, with the field's default,
     /// and the default is one of the values the option takes.
@@ -130,6 +130,7 @@ mod tests {
     fn the_option_tables_describe_every_field_with_its_default() {
         check_table::<twenty_two::Options>();
         check_table::<gin::Options>();
+        check_table::<holdem::Options>();
     }
 
     #[test]

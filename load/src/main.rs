@@ -19,6 +19,7 @@
 
 mod child;
 mod gin_load;
+mod holdem_load;
 mod hosted;
 mod idle;
 mod load;

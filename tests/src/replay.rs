@@ -1,7 +1,7 @@
 //! [`Replay`]: a finished match's record (`GetRecord`) replayed with the rules engine, every
 //! state kept, so that a test can check what the server did against what the engine says.
 
-use cardroom_games::{AnyRecord, Game, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Game, Seat, gin, holdem, twenty_two};
 use cardroom_proto::pb;
 use cardroom_sdk::PlayableGame;
 
@@ -20,6 +20,10 @@ impl ReplayGame for twenty_two::State {
 
 impl ReplayGame for gin::State {
     const PB: pb::Game = pb::Game::GinRummy;
+}
+
+impl ReplayGame for holdem::State {
+    const PB: pb::Game = pb::Game::Holdem;
 }
 
 /// The state a record of `G` starts from and its actions, in order; `None` for another game's

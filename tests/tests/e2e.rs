@@ -50,6 +50,7 @@ fn first_to_act(joined: &pb::Joined) -> Option<u32> {
     match joined.observation.as_ref()?.game.as_ref()? {
         pb::observation::Game::TwentyTwo(view) => view.public.as_ref()?.to_act,
         pb::observation::Game::Gin(view) => view.to_act,
+        pb::observation::Game::Holdem(view) => view.public.as_ref()?.to_act,
     }
 }
 

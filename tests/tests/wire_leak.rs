@@ -1,4 +1,4 @@
-//! What leaves the server on the wire (issue #7.4): over many random matches of both games,
+//! What leaves the server on the wire (issue #7.4): over many random matches of every game,
 //! no message sent to a seat or a spectator holds a card hidden from it.
 //!
 //! Every message each seat's `Play` stream and a spectator's `Watch` stream receive is kept as
@@ -34,7 +34,7 @@ use std::collections::HashMap;
 use std::fmt::Display;
 use std::sync::Arc;
 
-use cardroom_games::{Card, Rank, Seat, Suit, gin, twenty_two};
+use cardroom_games::{Card, Rank, Seat, Suit, gin, holdem, twenty_two};
 use cardroom_proto::pb;
 use cardroom_server::Config;
 use cardroom_tests::{PATIENCE, Replay, ReplayGame, Table, TestServer, act, create, next_raw};
@@ -73,8 +73,9 @@ const fn case(game: pb::Game, seats: u32, options: &'static str, seed: u64) -> C
     Case { game, seats, options, seed }
 }
 
-/// Twenty-Two at every kind of table (one to three packs) and with every option, and Gin
-/// Rummy with its variants: short matches, so that the whole file runs in seconds.
+/// Twenty-Two at every kind of table (one to three packs) and with every option, Gin Rummy
+/// with its variants, and Hold'em heads-up, at six and at ten, no-limit and limit: short
+/// matches, so that the whole file runs in seconds.
 const CASES: &[Case] = &[
     case(pb::Game::TwentyTwo, 2, "", 1),
     case(pb::Game::TwentyTwo, 2, r#"{"first_hand": 11, "limit": 12}"#, 2),
@@ -110,6 +111,9 @@ const CASES: &[Case] = &[
         r#"{"max_upcard_draws": 3, "box_bonus": true, "shutout_double": true, "target": 30}"#,
         14,
     ),
+    case(pb::Game::Holdem, 2, r#"{"hands": 8, "stack": 40}"#, 15),
+    case(pb::Game::Holdem, 6, r#"{"hands": 4, "stack": 30, "ante": 1}"#, 16),
+    case(pb::Game::Holdem, 10, r#"{"hands": 3, "betting": "limit", "stack": 60}"#, 17),
 ];
 
 /// How often a seat first sends an illegal action (from its own cards), so that refusals'
@@ -141,6 +145,7 @@ async fn no_message_holds_a_card_hidden_from_its_receiver() {
         let schema = Arc::clone(&schema);
         checks.push(tokio::task::spawn_blocking(move || match captured.case.game {
             pb::Game::TwentyTwo => check::<twenty_two::State>(&schema, &captured),
+            pb::Game::Holdem => check::<holdem::State>(&schema, &captured),
             _ => check::<gin::State>(&schema, &captured),
         }));
     }
@@ -225,6 +230,17 @@ fn illegal_action(turn: &pb::Turn) -> pb::Action {
                 if may_draw { pb::gin_action::Action::Discard(view.hand[0]) } else { draw };
             pb::action::Game::Gin(pb::GinAction { action: Some(action) })
         }
+        // A fold with nothing to call, or a check facing a bet (HE-8).
+        pb::observation::Game::Holdem(_) => {
+            let empty = pb::holdem_action::Empty {};
+            let fold = pb::holdem_action::Action::Fold(empty);
+            let may_fold = turn.legal_actions.iter().any(|legal| {
+                let holdem = legal.action.as_ref().and_then(|a| a.game.as_ref());
+                matches!(holdem, Some(pb::action::Game::Holdem(h)) if h.action == Some(fold))
+            });
+            let action = if may_fold { pb::holdem_action::Action::Check(empty) } else { fold };
+            pb::action::Game::Holdem(pb::HoldemAction { action: Some(action) })
+        }
     };
     pb::Action { game: Some(game) }
 }
@@ -255,6 +271,19 @@ impl LeakGame for twenty_two::State {
             twenty_two::Action::Play(cards) => mask(cards.as_slice().iter().copied()),
             twenty_two::Action::Exchange(_) => 0,
         }
+    }
+}
+
+impl LeakGame for holdem::State {
+    /// The seat's hole cards (HE-6).
+    fn private_cards(observation: &holdem::Observation) -> CardMask {
+        mask(observation.hole_cards.iter().copied())
+    }
+
+    /// No action lays a card face up: the board and the cards shown at a showdown are in the
+    /// view after it (the last hand's result).
+    fn revealed(_: &holdem::Action) -> CardMask {
+        0
     }
 }
 

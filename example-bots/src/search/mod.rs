@@ -48,6 +48,7 @@
 
 pub mod gin_greedy;
 pub mod gin_search;
+pub(crate) mod holdem_search;
 mod objective;
 mod rollout;
 pub(crate) mod tt_search;

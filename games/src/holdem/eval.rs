@@ -123,6 +123,14 @@ impl HandRank {
         self.0
     }
 
+    /// The rank with this [`HandRank::value`], `None` for a number no hand has (a category
+    /// past the straight flush, a tie-break rank past the ace).
+    pub fn from_value(value: u32) -> Option<HandRank> {
+        let category = value >> CATEGORY_SHIFT;
+        let ranks_ok = (0..5).all(|i| (value >> (NIBBLE * i)) & 0xf < 13);
+        (category < Category::ALL.len() as u32 && ranks_ok).then_some(HandRank(value))
+    }
+
     /// A rank of `category` with these tie-breaking rank indexes (0 = two … 12 = ace), most
     /// important first.
     fn new(category: Category, ranks: impl IntoIterator<Item = u32>) -> HandRank {

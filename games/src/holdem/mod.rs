@@ -40,17 +40,153 @@ mod error;
 mod eval;
 mod legal;
 mod options;
+mod record;
 mod setup;
 mod state;
+mod table;
 mod view;
 
 pub use action::Action;
 pub use error::{IllegalAction, SetupError};
 pub use eval::{Category, Hand, HandRank};
 pub use options::{Betting, MAX_HANDS, MAX_RAISE_CAP, MAX_STACK, Options, OptionsError};
+pub use record::{Record, RecordedAction, ReplayError, Start};
 pub use setup::Setup;
 pub use state::{BOARD_CARDS, HOLE_CARDS, MAX_SEATS, State};
 pub use view::{
     Award, Blind, Event, HandResult, KnockedOut, Observation, Outcome, PublicView, Round,
     SeatChips, SeatStatus, Street,
 };
+
+impl crate::game::RuleError for IllegalAction {
+    fn rule(&self) -> &'static str {
+        IllegalAction::rule(self)
+    }
+}
+
+impl crate::game::Game for State {
+    type Options = Options;
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Observation = Observation;
+    type PublicView = PublicView;
+    type Error = IllegalAction;
+    type CreateError = SetupError;
+    type SetupError = SetupError;
+    type SampleError = SetupError;
+
+    const KIND: crate::GameKind = crate::GameKind::Holdem;
+
+    /// HE-1: 2 to 10 seats, whatever the options.
+    fn seats(_: &Options) -> std::ops::RangeInclusive<u8> {
+        2..=MAX_SEATS
+    }
+
+    fn new(options: Options, players: u8, seed: u64) -> Result<State, SetupError> {
+        State::new(options, players, seed)
+    }
+
+    fn from_setup(options: Options, setup: Setup) -> Result<State, SetupError> {
+        State::from_setup(options, setup)
+    }
+
+    fn options(&self) -> &Options {
+        State::options(self)
+    }
+
+    fn players(&self) -> u8 {
+        State::players(self)
+    }
+
+    fn to_act(&self) -> Option<crate::Seat> {
+        State::to_act(self)
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        State::legal_actions(self)
+    }
+
+    fn apply_into(
+        &mut self,
+        seat: crate::Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
+        State::apply_into(self, seat, action, events)
+    }
+
+    fn observation(&self, seat: crate::Seat) -> Observation {
+        State::observation(self, seat)
+    }
+
+    fn public_view(&self) -> PublicView {
+        State::public_view(self)
+    }
+
+    /// The first hand's start: the button and the forced bets (HE-4, HE-5).
+    fn opening_events(&self) -> Vec<Event> {
+        self.opening_events()
+    }
+
+    /// HE-6: every hand face down.
+    fn public_table(view: &PublicView) -> crate::Table {
+        table::public(view)
+    }
+
+    /// HE-6: the seat's own two hole cards face up.
+    fn seat_table(observation: &Observation) -> crate::Table {
+        table::seat(observation)
+    }
+
+    fn event_line(event: &Event) -> crate::Line {
+        table::event_line(event)
+    }
+
+    fn standings(&self) -> Option<Vec<crate::Standing>> {
+        self.outcome().map(|outcome| outcome.standings.clone())
+    }
+
+    /// HE-17: one seat holds every chip, or the last hand was played.
+    fn end_reason(&self) -> Option<String> {
+        State::end_reason(self)
+    }
+
+    fn record(&self) -> Option<Record> {
+        (!self.is_sampled()).then(|| State::record(self))
+    }
+
+    /// HE-19: check when it can, fold otherwise.
+    fn default_action(&self) -> Option<Action> {
+        State::default_action(self)
+    }
+
+    /// A forfeited seat is played to the end by the default action (HE-19): the others play
+    /// on for its chips.
+    fn forfeit_ends_match() -> bool {
+        false
+    }
+
+    #[cfg(feature = "schema")]
+    fn schemas() -> Vec<crate::schema::SchemaFile> {
+        crate::schema::forms::<State>("holdem")
+    }
+
+    fn sample<R: rand::Rng + ?Sized>(
+        observation: &Observation,
+        rng: &mut R,
+    ) -> Result<State, SetupError> {
+        State::sample_from_observation(observation, rng)
+    }
+
+    fn into_any_record(record: Record) -> crate::AnyRecord {
+        crate::AnyRecord::Holdem(record)
+    }
+
+    fn from_any_record(record: crate::AnyRecord) -> Option<Record> {
+        match record {
+            crate::AnyRecord::Holdem(record) => Some(record),
+            _ => None,
+        }
+    }
+}

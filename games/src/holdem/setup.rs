@@ -128,7 +128,9 @@ impl State {
                     Some(super::view::KnockedOut { hand_number: setup.hand_number - 1, stack: 0 });
             }
         }
-        state.begin_hand(holes, board, &mut Vec::new());
+        let mut opening = Vec::new();
+        state.begin_hand(holes, board, &mut opening);
+        state.opening = opening;
         Ok(state)
     }
 

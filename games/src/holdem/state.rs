@@ -51,6 +51,8 @@ pub struct State {
     pub(super) hand_stacks: Vec<u32>,
     pub(super) last_hand: Option<HandResult>,
     pub(super) outcome: Option<Outcome>,
+    /// The events of the match's first deal (HE-4, HE-5), for [`crate::Game::opening_events`].
+    pub(super) opening: Vec<Event>,
 }
 
 impl State {
@@ -65,7 +67,9 @@ impl State {
         let button = Seat(rng.random_range(0..players));
         let stacks = vec![options.stack; players.into()];
         let mut state = State::empty(options, Start::Seed(seed), rng, button, stacks);
-        state.deal(&mut Vec::new());
+        let mut opening = Vec::new();
+        state.deal(&mut opening);
+        state.opening = opening;
         Ok(state)
     }
 
@@ -110,6 +114,7 @@ impl State {
             hand_stacks: stacks,
             last_hand: None,
             outcome: None,
+            opening: Vec::new(),
         }
     }
 
@@ -579,6 +584,23 @@ impl State {
     /// How the match began.
     pub fn start(&self) -> &Start<Setup> {
         &self.start
+    }
+
+    /// The events of the match's start: the first hand's button and forced bets.
+    pub fn opening_events(&self) -> Vec<Event> {
+        self.opening.clone()
+    }
+
+    /// The match so far as a record, which replays it exactly.
+    pub fn record(&self) -> super::Record {
+        crate::Record {
+            options: self.options,
+            players: self.players(),
+            start: self.start.clone(),
+            actions: self.actions.clone(),
+            termination: self.end_reason(),
+            comments: Vec::new(),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! invariant, when one breaks; it never panics on input the engines rightly refuse.
 
 use cardroom_games::gin::{self, Arrangement, CardSet, solver};
+use cardroom_games::holdem;
 use cardroom_games::twenty_two::{self, Cards, MAX_HAND};
 use cardroom_games::{AnyRecord, Card, Game, Record, RuleError, Seat};
 
@@ -14,11 +15,13 @@ const PLAY_ON: usize = 400;
 /// A match and what is done to it: the `apply` target's input.
 #[derive(Clone, Debug)]
 pub struct Script {
-    /// Even: Twenty-Two; odd: Gin Rummy.
+    /// `game % 3`: 0 Twenty-Two, 1 Gin Rummy, 2 Hold'em.
     pub game: u8,
-    /// Twenty-Two's table: `2 + players % 15` seats (some too many for the options).
+    /// Twenty-Two's table: `2 + players % 15` seats (some too many for the options); Hold'em's
+    /// `2 + players % 10` (11 is one too many).
     pub players: u8,
-    /// Bits read as the game's options ([`twenty_two_options`], [`gin_options`]); a few
+    /// Bits read as the game's options ([`twenty_two_options`], [`gin_options`],
+    /// [`holdem_options`]); a few
     /// combinations are invalid, and then the match must fail to start with an error.
     pub options: u64,
     /// The match's seed.
@@ -214,17 +217,68 @@ pub fn gin_options(bits: u64) -> gin::Options {
     }
 }
 
+impl Engine for holdem::State {
+    /// Hold'em lists every legal action, every raise size among them (HE-9).
+    fn accepts(&self, legal: &[Self::Action], _seat: Seat, action: &Self::Action) -> bool {
+        legal.contains(action)
+    }
+
+    /// `kind % 4` picks fold, check, call or a raise, whose size is the bytes read as a
+    /// little-endian number.
+    fn raw_action(&self, _seat: Seat, kind: u8, cards: &[u8]) -> Option<Self::Action> {
+        Some(match kind % 4 {
+            0 => holdem::Action::Fold,
+            1 => holdem::Action::Check,
+            2 => holdem::Action::Call,
+            _ => {
+                let size = cards.iter().take(4).rev().fold(0u32, |n, &b| n << 8 | u32::from(b));
+                holdem::Action::RaiseTo(size)
+            }
+        })
+    }
+}
+
+/// Hold'em's options from bits: limit or not, blinds, ante and stack from small tables of
+/// values (some invalid), a few hands.
+pub fn holdem_options(bits: u64) -> holdem::Options {
+    let field = |shift: u32, width: u32| ((bits >> shift) & ((1 << width) - 1)) as usize;
+    let big_blind = [0, 1, 2, 5, 10, 50, 100, 1000][field(1, 3)];
+    holdem::Options {
+        betting: if bits & 1 == 1 { holdem::Betting::Limit } else { holdem::Betting::NoLimit },
+        small_blind: [0, 1, 2, 3, 5, 50, 100, 2000][field(4, 3)],
+        big_blind,
+        ante: [0, 0, 0, 1, 2, 5, 100, 5000][field(7, 3)],
+        stack: [0, 10, 40, 100, 200, 1000, 20_000, 20_001][field(10, 3)],
+        hands: [0, 1, 3, 20][field(13, 2)],
+        raise_cap: [0, 1, 3, 4][field(15, 2)],
+    }
+}
+
 /// The match a script plays.
 pub enum Match {
     /// A Twenty-Two match.
     TwentyTwo(twenty_two::State),
     /// A Gin Rummy match.
     Gin(gin::State),
+    /// A Hold'em match.
+    Holdem(holdem::State),
 }
 
 /// The script's match, or `None` when its options are invalid (checked to be the reason).
 pub fn start(script: &Script) -> Option<Match> {
-    if script.game.is_multiple_of(2) {
+    if script.game % 3 == 2 {
+        let options = holdem_options(script.options);
+        let players = 2 + script.players % 10;
+        return match holdem::State::new(options, players, script.seed) {
+            Ok(state) => Some(Match::Holdem(state)),
+            Err(err) => {
+                let too_many = players > holdem::MAX_SEATS;
+                assert!(options.validate().is_err() || too_many, "{options:?}: {err}");
+                None
+            }
+        };
+    }
+    if script.game.is_multiple_of(3) {
         let options = twenty_two_options(script.options);
         let players = 2 + script.players % 15;
         match twenty_two::State::new(options, players, script.seed) {
@@ -254,6 +308,7 @@ pub fn apply_script(script: &Script) {
     match start(script) {
         Some(Match::TwentyTwo(state)) => run(state, &script.steps),
         Some(Match::Gin(state)) => run(state, &script.steps),
+        Some(Match::Holdem(state)) => run(state, &script.steps),
         None => {}
     }
 }
@@ -272,6 +327,7 @@ pub fn legal_record(script: &Script) -> Option<AnyRecord> {
     match start(script)? {
         Match::TwentyTwo(state) => play(state, &script.steps),
         Match::Gin(state) => play(state, &script.steps),
+        Match::Holdem(state) => play(state, &script.steps),
     }
 }
 
@@ -332,6 +388,7 @@ pub fn record_json(data: &[u8]) {
     match record {
         AnyRecord::TwentyTwo(record) => replayed::<twenty_two::State>(&record),
         AnyRecord::Gin(record) => replayed::<gin::State>(&record),
+        AnyRecord::Holdem(record) => replayed::<holdem::State>(&record),
     }
 }
 

@@ -9,6 +9,7 @@
 mod bytes;
 mod error;
 mod gin;
+mod holdem;
 mod twenty_two;
 
 pub use error::WireError;
@@ -189,6 +190,7 @@ fn not_an_action_of<G: WireGame>(action: &pb::Action) -> WireError {
     let game = action.game.as_ref().map(|game| match game {
         pb::action::Game::TwentyTwo(_) => GameKind::TwentyTwo,
         pb::action::Game::Gin(_) => GameKind::Gin,
+        pb::action::Game::Holdem(_) => GameKind::Holdem,
     });
     match game {
         Some(game) => WireError::OtherGame { game: G::KIND.title(), other: game.title() },

@@ -9,13 +9,17 @@ from gymnasium import spaces
 from pettingzoo.test import api_test
 
 from cardroom import Hand, Knock, TakeUpcard, engine, spiel
-from cardroom.envs import CardroomEnv, gin_env, twenty_two_env
+from cardroom.envs import CardroomEnv, gin_env, holdem_env, twenty_two_env
 
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: gin_env(options={"target": 10}), lambda: twenty_two_env(players=3)],
-    ids=["gin", "twenty_two"],
+    [
+        lambda: gin_env(options={"target": 10}),
+        lambda: twenty_two_env(players=3),
+        lambda: holdem_env(players=4, options={"hands": 5}),
+    ],
+    ids=["gin", "twenty_two", "holdem"],
 )
 def test_the_environments_pass_pettingzoos_api_test(make: object) -> None:
     assert callable(make)

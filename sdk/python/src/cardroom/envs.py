@@ -160,3 +160,12 @@ def twenty_two_env(
 ) -> CardroomEnv:
     """Twenty-Two for ``players`` (2 to 12)."""
     return CardroomEnv("twenty_two", players, options, render_mode)
+
+
+def holdem_env(
+    players: int = 2, options: dict[str, Any] | None = None, render_mode: str | None = None
+) -> CardroomEnv:
+    """Texas Hold'em for ``players`` (2 to 10; ``options`` such as ``{"stack": 100}``). The
+    actions are seven ids: fold, check or call, and the smallest raise, half the pot, the pot,
+    twice the pot and all in (each the nearest legal size)."""
+    return CardroomEnv("holdem", players, options, render_mode)

@@ -6,6 +6,7 @@
 
 mod gin;
 mod gin_solver;
+mod holdem;
 mod twenty_two;
 
 use cardroom_games::{AnyRecord, GameKind, Record};

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardroom._shared import GameModule
 from cardroom.cards import Hand
-from cardroom.games import gin, twenty_two
+from cardroom.games import gin, holdem, twenty_two
 from cardroom.games.gin import (
     GOING_OUT,
     BigGin,
@@ -29,6 +29,17 @@ from cardroom.games.gin import (
     Knock,
     PassUpcard,
     TakeUpcard,
+)
+from cardroom.games.holdem import (
+    Call,
+    Check,
+    Fold,
+    HoldemAction,
+    HoldemSeat,
+    HoldemSeatStatus,
+    HoldemStreet,
+    HoldemView,
+    RaiseTo,
 )
 from cardroom.games.twenty_two import (
     Exchange,
@@ -56,6 +67,15 @@ __all__ = [
     "Knock",
     "PassUpcard",
     "TakeUpcard",
+    "Call",
+    "Check",
+    "Fold",
+    "HoldemAction",
+    "HoldemSeat",
+    "HoldemSeatStatus",
+    "HoldemStreet",
+    "HoldemView",
+    "RaiseTo",
     "Exchange",
     "Play",
     "Trick",
@@ -70,12 +90,12 @@ __all__ = [
 ]
 
 #: An action of any game.
-Action = TwentyTwoAction | GinAction
+Action = TwentyTwoAction | GinAction | HoldemAction
 #: A seat's view in any game.
-View = TwentyTwoView | GinView
+View = TwentyTwoView | GinView | HoldemView
 
 #: Every game, in the catalogue's order (the contract's numbers).
-GAMES: tuple[GameModule[Action, View], ...] = (twenty_two.GAME, gin.GAME)
+GAMES: tuple[GameModule[Action, View], ...] = (twenty_two.GAME, gin.GAME, holdem.GAME)
 
 
 class Game(enum.IntEnum):
@@ -83,11 +103,12 @@ class Game(enum.IntEnum):
 
     TWENTY_TWO = twenty_two.GAME.number
     GIN_RUMMY = gin.GAME.number
+    HOLDEM = holdem.GAME.number
 
     @classmethod
     def parse(cls, text: str) -> Game:
-        """Reads a game's name or alias (``twenty_two``/``22``/``tt`` or ``gin``/``gin_rummy``,
-        in any case, with ``-`` or ``_``)."""
+        """Reads a game's name or alias (``twenty_two``/``22``/``tt``, ``gin``/``gin_rummy`` or
+        ``holdem``/``texas_holdem``/``nlhe``, in any case, with ``-`` or ``_``)."""
         key = text.strip().lower().replace("-", "_")
         for game in GAMES:
             if key == game.name or key in game.aliases:
@@ -98,12 +119,13 @@ class Game(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """Everything one seat may see. Exactly one of the games' views (``twenty_two``, ``gin``)
-    is set: :attr:`view` is that one."""
+    """Everything one seat may see. Exactly one of the games' views (``twenty_two``, ``gin``,
+    ``holdem``) is set: :attr:`view` is that one."""
 
     seat: int
     twenty_two: TwentyTwoView | None
     gin: GinView | None
+    holdem: HoldemView | None
     #: The engine's JSON form of the observation, parsed; empty unless the bot asked for it
     #: (``RunConfig.json``): the typed view holds every detail too.
     json: dict[str, Any]
@@ -116,6 +138,7 @@ class Observation:
             seat=observation.seat,
             twenty_two=twenty_two.GAME.view_from_pb(observation),
             gin=gin.GAME.view_from_pb(observation),
+            holdem=holdem.GAME.view_from_pb(observation),
             json=json.loads(observation.json) if observation.json else {},
             raw=observation,
         )
@@ -123,7 +146,10 @@ class Observation:
     @property
     def view(self) -> View | None:
         """The game's view, whichever game it is (``None`` in an observation without one)."""
-        return self.twenty_two if self.twenty_two is not None else self.gin
+        for view in (self.twenty_two, self.gin, self.holdem):
+            if view is not None:
+                return view
+        return None
 
     @property
     def hand(self) -> Hand:

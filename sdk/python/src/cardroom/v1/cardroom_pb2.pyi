@@ -12,6 +12,7 @@ class Game(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_UNSPECIFIED: _ClassVar[Game]
     GAME_TWENTY_TWO: _ClassVar[Game]
     GAME_GIN_RUMMY: _ClassVar[Game]
+    GAME_HOLDEM: _ClassVar[Game]
 
 class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -51,6 +52,22 @@ class TwentyTwoPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TWENTY_TWO_PHASE_EXCHANGE: _ClassVar[TwentyTwoPhase]
     TWENTY_TWO_PHASE_PLAY: _ClassVar[TwentyTwoPhase]
     TWENTY_TWO_PHASE_OVER: _ClassVar[TwentyTwoPhase]
+
+class HoldemStreet(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HOLDEM_STREET_UNSPECIFIED: _ClassVar[HoldemStreet]
+    HOLDEM_STREET_PREFLOP: _ClassVar[HoldemStreet]
+    HOLDEM_STREET_FLOP: _ClassVar[HoldemStreet]
+    HOLDEM_STREET_TURN: _ClassVar[HoldemStreet]
+    HOLDEM_STREET_RIVER: _ClassVar[HoldemStreet]
+
+class HoldemSeatStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HOLDEM_SEAT_STATUS_UNSPECIFIED: _ClassVar[HoldemSeatStatus]
+    HOLDEM_SEAT_STATUS_ACTIVE: _ClassVar[HoldemSeatStatus]
+    HOLDEM_SEAT_STATUS_ALL_IN: _ClassVar[HoldemSeatStatus]
+    HOLDEM_SEAT_STATUS_FOLDED: _ClassVar[HoldemSeatStatus]
+    HOLDEM_SEAT_STATUS_OUT: _ClassVar[HoldemSeatStatus]
 
 class GinHandEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -107,6 +124,7 @@ class SubmittedBy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 GAME_UNSPECIFIED: Game
 GAME_TWENTY_TWO: Game
 GAME_GIN_RUMMY: Game
+GAME_HOLDEM: Game
 SUIT_UNSPECIFIED: Suit
 SUIT_CLUBS: Suit
 SUIT_DIAMONDS: Suit
@@ -134,6 +152,16 @@ TWENTY_TWO_PHASE_UNSPECIFIED: TwentyTwoPhase
 TWENTY_TWO_PHASE_EXCHANGE: TwentyTwoPhase
 TWENTY_TWO_PHASE_PLAY: TwentyTwoPhase
 TWENTY_TWO_PHASE_OVER: TwentyTwoPhase
+HOLDEM_STREET_UNSPECIFIED: HoldemStreet
+HOLDEM_STREET_PREFLOP: HoldemStreet
+HOLDEM_STREET_FLOP: HoldemStreet
+HOLDEM_STREET_TURN: HoldemStreet
+HOLDEM_STREET_RIVER: HoldemStreet
+HOLDEM_SEAT_STATUS_UNSPECIFIED: HoldemSeatStatus
+HOLDEM_SEAT_STATUS_ACTIVE: HoldemSeatStatus
+HOLDEM_SEAT_STATUS_ALL_IN: HoldemSeatStatus
+HOLDEM_SEAT_STATUS_FOLDED: HoldemSeatStatus
+HOLDEM_SEAT_STATUS_OUT: HoldemSeatStatus
 GIN_HAND_END_UNSPECIFIED: GinHandEnd
 GIN_HAND_END_SHOWDOWN: GinHandEnd
 GIN_HAND_END_WALL: GinHandEnd
@@ -366,12 +394,14 @@ class Act(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reply: _Optional[str] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("twenty_two", "gin")
+    __slots__ = ("twenty_two", "gin", "holdem")
     TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
     GIN_FIELD_NUMBER: _ClassVar[int]
+    HOLDEM_FIELD_NUMBER: _ClassVar[int]
     twenty_two: TwentyTwoAction
     gin: GinAction
-    def __init__(self, twenty_two: _Optional[_Union[TwentyTwoAction, _Mapping]] = ..., gin: _Optional[_Union[GinAction, _Mapping]] = ...) -> None: ...
+    holdem: HoldemAction
+    def __init__(self, twenty_two: _Optional[_Union[TwentyTwoAction, _Mapping]] = ..., gin: _Optional[_Union[GinAction, _Mapping]] = ..., holdem: _Optional[_Union[HoldemAction, _Mapping]] = ...) -> None: ...
 
 class TwentyTwoAction(_message.Message):
     __slots__ = ("exchange", "play")
@@ -470,16 +500,18 @@ class LegalAction(_message.Message):
     def __init__(self, index: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("seat", "twenty_two", "gin", "json")
+    __slots__ = ("seat", "twenty_two", "gin", "holdem", "json")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TWENTY_TWO_FIELD_NUMBER: _ClassVar[int]
     GIN_FIELD_NUMBER: _ClassVar[int]
+    HOLDEM_FIELD_NUMBER: _ClassVar[int]
     JSON_FIELD_NUMBER: _ClassVar[int]
     seat: int
     twenty_two: TwentyTwoObservation
     gin: GinObservation
+    holdem: HoldemObservation
     json: str
-    def __init__(self, seat: _Optional[int] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., gin: _Optional[_Union[GinObservation, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., twenty_two: _Optional[_Union[TwentyTwoObservation, _Mapping]] = ..., gin: _Optional[_Union[GinObservation, _Mapping]] = ..., holdem: _Optional[_Union[HoldemObservation, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class TwentyTwoObservation(_message.Message):
     __slots__ = ("hand", "discards", "public", "hand_codes")
@@ -594,6 +626,129 @@ class TwentyTwoPlay(_message.Message):
     seat: int
     cards: _containers.RepeatedCompositeFieldContainer[Card]
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class HoldemAction(_message.Message):
+    __slots__ = ("fold", "check", "call", "raise_to")
+    class Empty(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    FOLD_FIELD_NUMBER: _ClassVar[int]
+    CHECK_FIELD_NUMBER: _ClassVar[int]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    RAISE_TO_FIELD_NUMBER: _ClassVar[int]
+    fold: HoldemAction.Empty
+    check: HoldemAction.Empty
+    call: HoldemAction.Empty
+    raise_to: int
+    def __init__(self, fold: _Optional[_Union[HoldemAction.Empty, _Mapping]] = ..., check: _Optional[_Union[HoldemAction.Empty, _Mapping]] = ..., call: _Optional[_Union[HoldemAction.Empty, _Mapping]] = ..., raise_to: _Optional[int] = ...) -> None: ...
+
+class HoldemObservation(_message.Message):
+    __slots__ = ("hole_cards", "hole_cards_codes", "public")
+    HOLE_CARDS_FIELD_NUMBER: _ClassVar[int]
+    HOLE_CARDS_CODES_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    hole_cards: _containers.RepeatedCompositeFieldContainer[Card]
+    hole_cards_codes: bytes
+    public: HoldemPublic
+    def __init__(self, hole_cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., hole_cards_codes: _Optional[bytes] = ..., public: _Optional[_Union[HoldemPublic, _Mapping]] = ...) -> None: ...
+
+class HoldemPublic(_message.Message):
+    __slots__ = ("hand_number", "button", "board", "board_codes", "street", "seats", "bet", "raise_by", "raises", "to_act", "pot", "last_hand", "outcome")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    BUTTON_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    BOARD_CODES_FIELD_NUMBER: _ClassVar[int]
+    STREET_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    BET_FIELD_NUMBER: _ClassVar[int]
+    RAISE_BY_FIELD_NUMBER: _ClassVar[int]
+    RAISES_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    LAST_HAND_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    button: int
+    board: _containers.RepeatedCompositeFieldContainer[Card]
+    board_codes: bytes
+    street: HoldemStreet
+    seats: _containers.RepeatedCompositeFieldContainer[HoldemSeat]
+    bet: int
+    raise_by: int
+    raises: int
+    to_act: int
+    pot: int
+    last_hand: HoldemHandResult
+    outcome: HoldemOutcome
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., board_codes: _Optional[bytes] = ..., street: _Optional[_Union[HoldemStreet, str]] = ..., seats: _Optional[_Iterable[_Union[HoldemSeat, _Mapping]]] = ..., bet: _Optional[int] = ..., raise_by: _Optional[int] = ..., raises: _Optional[int] = ..., to_act: _Optional[int] = ..., pot: _Optional[int] = ..., last_hand: _Optional[_Union[HoldemHandResult, _Mapping]] = ..., outcome: _Optional[_Union[HoldemOutcome, _Mapping]] = ...) -> None: ...
+
+class HoldemSeat(_message.Message):
+    __slots__ = ("stack", "bet", "committed", "status", "acted_at", "knocked_out")
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    BET_FIELD_NUMBER: _ClassVar[int]
+    COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ACTED_AT_FIELD_NUMBER: _ClassVar[int]
+    KNOCKED_OUT_FIELD_NUMBER: _ClassVar[int]
+    stack: int
+    bet: int
+    committed: int
+    status: HoldemSeatStatus
+    acted_at: int
+    knocked_out: HoldemKnockedOut
+    def __init__(self, stack: _Optional[int] = ..., bet: _Optional[int] = ..., committed: _Optional[int] = ..., status: _Optional[_Union[HoldemSeatStatus, str]] = ..., acted_at: _Optional[int] = ..., knocked_out: _Optional[_Union[HoldemKnockedOut, _Mapping]] = ...) -> None: ...
+
+class HoldemKnockedOut(_message.Message):
+    __slots__ = ("hand_number", "stack")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    stack: int
+    def __init__(self, hand_number: _Optional[int] = ..., stack: _Optional[int] = ...) -> None: ...
+
+class HoldemAward(_message.Message):
+    __slots__ = ("pot", "amount", "winners", "shares", "hand")
+    POT_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    pot: int
+    amount: int
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    shares: _containers.RepeatedScalarFieldContainer[int]
+    hand: int
+    def __init__(self, pot: _Optional[int] = ..., amount: _Optional[int] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ..., hand: _Optional[int] = ...) -> None: ...
+
+class HoldemHandResult(_message.Message):
+    __slots__ = ("hand_number", "button", "board", "shown", "awards", "net", "stacks")
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    BUTTON_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
+    AWARDS_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    STACKS_FIELD_NUMBER: _ClassVar[int]
+    hand_number: int
+    button: int
+    board: _containers.RepeatedCompositeFieldContainer[Card]
+    shown: _containers.RepeatedCompositeFieldContainer[Cards]
+    awards: _containers.RepeatedCompositeFieldContainer[HoldemAward]
+    net: _containers.RepeatedScalarFieldContainer[int]
+    stacks: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., shown: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., awards: _Optional[_Iterable[_Union[HoldemAward, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., stacks: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class HoldemOutcome(_message.Message):
+    __slots__ = ("stacks", "net", "hands_played", "standings")
+    STACKS_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    stacks: _containers.RepeatedScalarFieldContainer[int]
+    net: _containers.RepeatedScalarFieldContainer[int]
+    hands_played: int
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    def __init__(self, stacks: _Optional[_Iterable[int]] = ..., net: _Optional[_Iterable[int]] = ..., hands_played: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
     __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome", "hand_codes", "discard_pile_codes", "known_cards_codes")
