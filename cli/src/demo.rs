@@ -64,7 +64,8 @@ const STOP_PATIENCE: Duration = Duration::from_secs(60);
 /// The demo's search bot's thinking time a decision, in milliseconds.
 const DEMO_SEARCH_MS: u64 = 10;
 
-/// The demo's two ladders: each game of the catalogue, Twenty-Two at four-seat tables.
+/// The demo's ladders: one for each game of the catalogue, at four-seat tables where the game
+/// seats four (Twenty-Two, Hold'em).
 fn ladder_file(game: GameKind, bots: &[String]) -> String {
     let seats = if game.seats().contains(&4) { 4 } else { 2 };
     let bots = bots.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>().join(", ");

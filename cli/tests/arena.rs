@@ -46,7 +46,7 @@ fn row<'a>(board: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 }
 
 #[test]
-fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
+fn the_demo_runs_a_hosted_ladder_of_each_game_with_registered_bots_and_keeps_its_store() {
     let dir = tempfile::tempdir().unwrap();
     let output = cardroom(&["demo", "--matches", "6", "--store", "demo.sqlite"], dir.path());
     let stdout = text(&output.stdout);
@@ -58,7 +58,8 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     // No log folder is named or left behind.
     assert!(left_in_tmp(dir.path()).is_empty(), "{:?}", left_in_tmp(dir.path()));
     let python = !stdout.contains("Python example bot skipped");
-    let registered = if python { 9 } else { 8 };
+    // Four example bots for each of the three games, and the Python one.
+    let registered = if python { 13 } else { 12 };
     if python {
         // Submitted and hosted in a sandbox, as `serve --host-bots` does: CI has what it needs,
         // and a machine without it says why.
@@ -69,12 +70,20 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     assert!(stdout.contains(&format!("{registered} bots registered in demo.sqlite")), "{stdout}");
     assert!(stdout.contains("hosted ladder demo-twenty_two: Twenty-Two, 4 seats"), "{stdout}");
     assert!(stdout.contains("hosted ladder demo-gin: Gin Rummy, 2 seats"), "{stdout}");
+    assert!(stdout.contains("hosted ladder demo-holdem: Texas Hold'em, 4 seats"), "{stdout}");
     assert!(stdout.contains("open http://127.0.0.1:"), "{stdout}");
     assert!(stdout.contains("cardroom serve --store sqlite:demo.sqlite"), "{stdout}");
     // The standings name every bot of each ladder.
-    for bot in
-        ["tt-random", "tt-heuristic", "tt-careless", "tt-search", "gin-heuristic", "gin-search"]
-    {
+    for bot in [
+        "tt-random",
+        "tt-heuristic",
+        "tt-careless",
+        "tt-search",
+        "gin-heuristic",
+        "gin-search",
+        "holdem-heuristic",
+        "holdem-search",
+    ] {
         assert!(stdout.contains(bot), "{bot}: {stdout}");
     }
     assert!(dir.path().join("demo.sqlite").is_file());
@@ -84,7 +93,7 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
         cardroom(&["demo", "--matches", "12", "--store", "demo.sqlite", "--no-python"], dir.path());
     let again_out = text(&again.stdout);
     assert!(again.status.success(), "{again_out}\n{}", text(&again.stderr));
-    assert!(again_out.contains("8 bots registered in demo.sqlite"), "{again_out}");
+    assert!(again_out.contains("12 bots registered in demo.sqlite"), "{again_out}");
     assert!(again_out.contains("hosted ladder demo-gin"), "{again_out}");
 
     // `cardroom serve --store` on the demo's file serves the hosted ladders' pages: each
@@ -93,6 +102,7 @@ fn the_demo_runs_two_hosted_ladders_of_registered_bots_and_keeps_its_store() {
     for (ladder, bots) in [
         ("demo-twenty_two", ["tt-random", "tt-heuristic", "tt-careless", "tt-search"]),
         ("demo-gin", ["gin-random", "gin-heuristic", "gin-careless", "gin-search"]),
+        ("demo-holdem", ["holdem-random", "holdem-heuristic", "holdem-careless", "holdem-search"]),
     ] {
         let page = serve.get(&format!("/ladders/{ladder}"));
         assert!(page.starts_with("HTTP/1.0 200 OK"), "{page}");

@@ -152,7 +152,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// What an event did, in one line for people: the same words as its [`Display`], with
     /// its seats and cards as such.
     fn event_line(event: &Self::Event) -> Line;
-    /// Final standings once the match is over.
+    /// Final standings once the match is over, one a seat, best first (sorted by place, then
+    /// seat): the server ranks forfeits after them in this order.
     fn standings(&self) -> Option<Vec<Standing>>;
     /// Why the match ended, in a sentence that starts with the id of the rule that ended it
     /// (`"GR-13: seat 0 reached the target of 100 points"`); `None` while it runs. Only the

@@ -18,7 +18,8 @@
 //! ```
 //!
 //! A reply is an action's number (`2`, `#2`, `2.`), its words (`pass`), or both (`2. pass`,
-//! which must agree). Words may be shortened to a prefix (`exch 2c 3d`), cards written as
+//! which must agree). A number that comes first is the action's number; a number after words
+//! is a word (Hold'em's `raise to 37`). Words may be shortened to a prefix (`exch 2c 3d`), cards written as
 //! codes or symbols in any case (`7d`, `7D`, `7♦`, `10h`, `TH`), and a card group in any
 //! order. The reply names the action whose words hold every word of the reply, whose cards
 //! hold every card of it and whose bracketed groups (a Gin Rummy meld) hold each of its
@@ -117,15 +118,48 @@ pub fn turn_text<A: Display>(table: &Table, recent: &[Line], legal: &[A]) -> Str
         return out;
     }
     out.push_str("Your turn. Legal actions:\n");
-    for (i, action) in legal.iter().enumerate() {
-        let _ = writeln!(out, "{}. {action}", i + 1);
-    }
+    list_actions(legal, &mut out);
     let _ = writeln!(
         out,
         "Reply with one action's number or its words: \"1\" or \"{}\", say.",
         legal[0]
     );
     out
+}
+
+/// The legal actions numbered from 1, one a line. A run of three or more actions whose words
+/// differ only in a last whole number that counts up by one (Hold'em's raise sizes) is one
+/// line: `3-199. raise to 4, 5, … 200 (one action for each number)`.
+fn list_actions<A: Display>(legal: &[A], out: &mut String) {
+    let words: Vec<String> = legal.iter().map(ToString::to_string).collect();
+    let split = |text: &str| {
+        let (head, number) = text.rsplit_once(' ')?;
+        Some((head.to_owned(), number.parse::<u64>().ok()?))
+    };
+    let mut i = 0;
+    while i < words.len() {
+        if let Some((head, first)) = split(&words[i]) {
+            let run = words[i..]
+                .iter()
+                .zip(first..)
+                .take_while(|(text, n)| split(text) == Some((head.clone(), *n)))
+                .count();
+            if run >= 3 {
+                let last = first + run as u64 - 1;
+                let _ = writeln!(
+                    out,
+                    "{}-{}. {head} {first}, {}, … {last} (one action for each number)",
+                    i + 1,
+                    i + run,
+                    first + 1
+                );
+                i += run;
+                continue;
+            }
+        }
+        let _ = writeln!(out, "{}. {}", i + 1, words[i]);
+        i += 1;
+    }
 }
 
 /// The table as plain text, one line each for the table's title and figures, each seat, each
@@ -244,11 +278,12 @@ fn plural(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
-/// A reply's parts: its numbers, its cards and its words (lower case), and the cards it
-/// groups in brackets (`[7♦ 8♦ 9♦]`: a meld), each group sorted.
+/// A reply's parts: its number (a first token of digits), its cards and its words (lower
+/// case, later numbers among them), and the cards it groups in brackets (`[7♦ 8♦ 9♦]`: a meld),
+/// each group sorted.
 #[derive(Debug, Default)]
 struct Said {
-    numbers: Vec<String>,
+    number: Option<String>,
     cards: Vec<Card>,
     words: Vec<String>,
     groups: Vec<Vec<Card>>,
@@ -257,9 +292,13 @@ struct Said {
 impl Said {
     fn read(text: &str) -> Said {
         let mut said = Said::default();
-        for token in tokens(text) {
-            if token.chars().all(|c| c.is_ascii_digit()) {
-                said.numbers.push(token.to_owned());
+        for (i, token) in tokens(text).enumerate() {
+            let digits = token.chars().all(|c| c.is_ascii_digit());
+            if digits && i == 0 {
+                said.number = Some(token.to_owned());
+            } else if digits {
+                // A number after words is a word: a raise's size.
+                said.words.push(token.to_owned());
             } else if let Ok(card) = token.parse::<Card>() {
                 said.cards.push(card);
             } else {
@@ -276,7 +315,7 @@ impl Said {
     }
 
     fn is_empty(&self) -> bool {
-        self.numbers.is_empty() && self.cards.is_empty() && self.words.is_empty()
+        self.number.is_none() && self.cards.is_empty() && self.words.is_empty()
     }
 }
 
@@ -345,19 +384,15 @@ pub fn parse_reply<A: Display + Copy>(reply: &str, legal: &[A]) -> Result<A, Rep
     if said.is_empty() {
         return Err(ReplyError::Empty { count: legal.len() });
     }
-    let number = match said.numbers.as_slice() {
-        [] => None,
-        [number] => {
+    let number = match &said.number {
+        None => None,
+        Some(number) => {
             let index = number.parse::<usize>().ok().filter(|n| (1..=legal.len()).contains(n));
             let index = index.ok_or_else(|| ReplyError::NoSuchNumber {
                 number: echo(number),
                 count: legal.len(),
             })?;
             Some(index - 1)
-        }
-        [_, second, ..] => {
-            // Two numbers: no action is named by two; the second is a word no action has.
-            return Err(ReplyError::UnknownWord { word: echo(second) });
         }
     };
     let actions: Vec<Said> = legal.iter().map(|a| Said::read(&a.to_string())).collect();

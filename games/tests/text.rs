@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use cardroom_games::text::{ReplyError, parse_reply, turn_text};
-use cardroom_games::{Card, Game, Line, Perspective, gin, twenty_two};
+use cardroom_games::{Card, Game, Line, Perspective, gin, holdem, twenty_two};
 use common::cards_in;
 use rand::SeedableRng as _;
 use rand::seq::IndexedRandom as _;
@@ -57,7 +57,10 @@ fn check_turn<G: Game>(state: &G, recent: &[Line], context: &str) {
     for (i, action) in checked.map(|i| (i, &legal[i])) {
         let number = i + 1;
         let line = format!("{number}. {action}");
-        assert!(text.contains(&line), "{context}: {line:?} is not listed:\n{text}");
+        // Hold'em's raises are listed as one run (`3-199. raise to 4, 5, … 200`).
+        let in_run =
+            matches!(action.to_string().rsplit_once(' '), Some((_, n)) if n.parse::<u32>().is_ok());
+        assert!(in_run || text.contains(&line), "{context}: {line:?} is not listed:\n{text}");
         for reply in [number.to_string(), action.to_string(), line, with_codes(&action.to_string())]
         {
             assert_eq!(parse_reply(&reply, &legal).as_ref(), Ok(action), "{context}: {reply:?}");
@@ -105,6 +108,33 @@ fn legal_actions_read_back_and_no_text_leaks_in_twenty_two() {
         });
     }
     assert!(decisions > 300, "{decisions}");
+}
+
+#[test]
+fn legal_actions_read_back_and_no_text_leaks_in_holdem() {
+    let mut decisions = 0;
+    for players in [2, 6] {
+        let options = holdem::Options { hands: 6, stack: 60, ..holdem::Options::default() };
+        decisions += check_matches(10, |seed| holdem::State::new(options, players, seed).unwrap());
+    }
+    assert!(decisions > 150, "{decisions}");
+}
+
+/// Hold'em's raises: one line for every size, and a size read back as a word, not as the
+/// action's number.
+#[test]
+fn a_run_of_raises_is_one_line_and_its_sizes_read_back() {
+    let state = holdem::State::new(holdem::Options::default(), 2, 1).unwrap();
+    let seat = state.to_act().unwrap();
+    let legal = state.legal_actions();
+    let text = turn_text(&state.table(Perspective::Seat(seat)), &[], &legal);
+    assert!(text.contains("1. fold\n2. call\n3-199. raise to 4, 5, … 200 (one action"), "{text}");
+    assert_eq!(parse_reply("raise to 37", &legal), Ok(holdem::Action::RaiseTo(37)));
+    assert_eq!(parse_reply("37", &legal), Ok(holdem::Action::RaiseTo(38)));
+    assert_eq!(parse_reply("raise 200", &legal), Ok(holdem::Action::RaiseTo(200)));
+    assert_eq!(parse_reply("3. raise to 4", &legal), Ok(holdem::Action::RaiseTo(4)));
+    assert!(matches!(parse_reply("raise to 201", &legal), Err(ReplyError::UnknownWord { .. })));
+    assert!(matches!(parse_reply("37. raise to 4", &legal), Err(ReplyError::Disagrees { .. })));
 }
 
 /// Gin Rummy's first decision: take the upcard or pass (GR-5).

@@ -603,7 +603,7 @@ async fn a_seat_gone_at_its_turn_gets_the_default_action_after_the_grace_and_a_s
 }
 
 #[tokio::test]
-async fn discovery_lists_every_option_of_both_rule_sets_with_its_default() {
+async fn discovery_lists_every_option_of_every_rule_set_with_its_default() {
     let server = TestServer::start(config()).await;
     let games =
         server.client().await.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
@@ -617,15 +617,18 @@ async fn discovery_lists_every_option_of_both_rule_sets_with_its_default() {
         let engine = match game.name.as_str() {
             "twenty_two" => serde_json::to_value(cardroom_games::twenty_two::Options::default()),
             "gin" => serde_json::to_value(cardroom_games::gin::Options::default()),
+            "holdem" => serde_json::to_value(cardroom_games::holdem::Options::default()),
             other => panic!("unknown game {other}"),
         };
         assert_eq!(serde_json::Value::Object(defaults), engine.unwrap(), "{}", game.name);
-        assert!(game.options.iter().all(|o| o.description.starts_with(if game.name == "gin" {
-            "GR-"
-        } else {
-            "TT-"
-        })));
+        let rule = match game.name.as_str() {
+            "gin" => "GR-",
+            "holdem" => "HE-",
+            _ => "TT-",
+        };
+        assert!(game.options.iter().all(|o| o.description.starts_with(rule)), "{}", game.name);
     }
+    assert_eq!(games.len(), cardroom_games::GameKind::ALL.len());
 }
 
 /// Plays a Gin Rummy match between two random bots to its end; returns its id. The server

@@ -487,12 +487,14 @@ impl State {
                 out.map_or(0, |out| out.stack),
             )
         };
-        let standings = (0..stacks.len())
+        let mut standings: Vec<Standing> = (0..stacks.len())
             .map(|seat| {
                 let better = (0..stacks.len()).filter(|&other| key(other) > key(seat)).count();
                 Standing { place: (better + 1) as u8, seat: Seat(seat as u8) }
             })
             .collect();
+        // Best first, as every game's standings are (`Game::standings`).
+        standings.sort_unstable();
         let outcome = Outcome { stacks, net, hands_played: self.hand_number, standings };
         events.push(Event::MatchOver { outcome: outcome.clone() });
         self.betting.to_act = None;

@@ -187,7 +187,7 @@ pub struct Outcome {
     pub net: Vec<i64>,
     /// Hands played.
     pub hands_played: u32,
-    /// Places: most chips first (HE-18).
+    /// Places, best first: most chips first (HE-18).
     pub standings: Vec<Standing>,
 }
 

@@ -147,7 +147,7 @@ pub fn fingerprint<G: Game>(state: &G) -> String {
 }
 
 /// The legal actions, checked: sorted and distinct, empty exactly when the match is over (and
-/// then the standings hold every seat).
+/// then the standings hold every seat, best first).
 pub fn checked_legal_actions<G: Game>(state: &G) -> Vec<G::Action> {
     let legal = state.legal_actions();
     assert!(
@@ -159,6 +159,7 @@ pub fn checked_legal_actions<G: Game>(state: &G) -> Vec<G::Action> {
         let standings =
             state.standings().unwrap_or_else(|| panic!("a match over has no standings"));
         assert_eq!(standings.len(), usize::from(state.players()), "standings {standings:?}");
+        assert!(standings.windows(2).all(|w| w[0] < w[1]), "not best first: {standings:?}");
     }
     legal
 }

@@ -14,6 +14,8 @@ pub(crate) const OBSERVATION_SEAT: u32 = 1;
 pub(crate) const OBSERVATION_TWENTY_TWO: u32 = 2;
 
 pub(crate) const OBSERVATION_JSON: u32 = 4;
+/// `Observation.holdem`: the Hold'em view (read through prost's tree).
+pub(crate) const OBSERVATION_HOLDEM: u32 = 5;
 
 /// `Card`'s field numbers.
 pub(crate) const CARD_RANK: u32 = 1;

@@ -372,8 +372,8 @@ impl<'a> ObservationFields<'a> {
             let (tag, wire_type) = read_key(buf)?;
             match tag {
                 OBSERVATION_SEAT => self.seat = read_uint32(wire_type, buf)?,
-                // The oneof's other view: prost's rules for switching views are left to it.
-                OBSERVATION_TWENTY_TWO => return None,
+                // The oneof's other views: prost's rules for switching views are left to it.
+                OBSERVATION_TWENTY_TWO | OBSERVATION_HOLDEM => return None,
                 OBSERVATION_GIN => {
                     self.gin.merge(read_delimited(wire_type, buf)?)?;
                     self.has_gin = true;
