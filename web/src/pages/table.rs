@@ -216,4 +216,35 @@ mod tests {
         assert_eq!(html.matches("data-turn").count(), 1);
         assert_eq!(card_name("QS".parse().unwrap()), "queen of spades");
     }
+
+    /// Hold'em's table: each seat's chips and bet, the pot and the blinds, the board as cards,
+    /// and for a seat its own two hole cards only.
+    #[test]
+    fn a_holdem_table_draws_chips_bets_the_pot_and_the_board() {
+        use cardroom_games::holdem::{Action, Options, State};
+        let mut state = State::new(Options::default(), 4, 3).unwrap();
+        // Everyone calls to the flop.
+        while state.betting().street == cardroom_games::holdem::Street::Preflop {
+            let seat = state.to_act().unwrap();
+            let legal = state.legal_actions();
+            let action = if legal.contains(&Action::Call) { Action::Call } else { Action::Check };
+            state.apply(seat, action).unwrap();
+        }
+        let names = vec![String::new(); 4];
+        let spectator = draw(&state.table(Perspective::Spectator), &names, &[]).into_string();
+        for figure in ["pot", "chips", "big blind"] {
+            assert!(spectator.contains(figure), "{figure}: {spectator}");
+        }
+        assert!(spectator.contains("pot 8 "), "the pot of four big blinds: {spectator}");
+        for card in state.board() {
+            assert!(spectator.contains(&format!("data-card=\"{}\"", card.code())), "{card}");
+        }
+        assert_eq!(spectator.matches("card back").count(), 8, "four hands face down");
+        let seat = state.to_act().unwrap();
+        let own = draw(&state.table(Perspective::Seat(seat)), &names, &[]).into_string();
+        for card in state.hole_cards(seat) {
+            assert!(own.contains(&format!("data-card=\"{}\"", card.code())), "{card}");
+        }
+        assert_eq!(own.matches("card back").count(), 6, "the three other hands face down");
+    }
 }
