@@ -2,8 +2,7 @@
 //! pages, on free ports; registers the example bots in a SQLite store (the Python example bot
 //! too, when a Python with the SDK is found: submitted, and hosted in a sandbox as `serve
 //! --host-bots` does where bubblewrap and cgroups v1 are there, else run as a plain process);
-//! opens two hosted ladders, Twenty-Two at four-seat
-//! tables and Gin Rummy; lets the bots wait in the lobby with their keys while the server
+//! opens a hosted ladder of each game (Twenty-Two and Hold'em at four-seat tables); lets the bots wait in the lobby with their keys while the server
 //! schedules, plays and rates duplicate sets by itself; prints the pages' address; and stops
 //! after `--matches N` or Ctrl-C, leaving the store where it says, so that `cardroom serve
 //! --store` on that file shows the ladders again.
@@ -60,6 +59,9 @@ const DEMO_STREAMS: u32 = 2;
 
 /// How long the demo, done, waits for the matches running to be played out.
 const STOP_PATIENCE: Duration = Duration::from_secs(60);
+
+/// How long the demo, its matches rated, still waits for a bot that has played no rated set.
+const LATE_PATIENCE: Duration = Duration::from_secs(60);
 
 /// The demo's search bot's thinking time a decision, in milliseconds.
 const DEMO_SEARCH_MS: u64 = 10;
@@ -183,6 +185,8 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .await
         .context("resuming the hosted ladders")?;
     let mut ladders: Vec<(String, LadderId)> = Vec::new();
+    // Each ladder's bots, by name, in the order of `ladders`.
+    let mut entrants: Vec<Vec<String>> = Vec::new();
     for game in GameKind::ALL {
         let names: Vec<String> =
             bots.iter().filter(|b| b.game == game).map(|b| b.name.clone()).collect();
@@ -199,6 +203,7 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             names.len()
         )?;
         ladders.push((ladder.spec.name.clone(), ladder.id));
+        entrants.push(names);
     }
     let mut server = server.ladders(Arc::new(hosted.clone()));
     // The Python example bot, submitted and hosted in a sandbox where the machine allows it.
@@ -289,25 +294,41 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // Until enough matches are rated, or Ctrl-C.
     let mut ticks = tokio::time::interval(Duration::from_millis(250));
     let mut reported = 0;
+    // When every ladder had its share: from then on the demo waits for the bots not yet in its
+    // standings, at most `LATE_PATIENCE`.
+    let mut share_since: Option<std::time::Instant> = None;
     let interrupted = loop {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => break true,
             _ = ticks.tick() => {}
             stopped = lineup.stopped() => anyhow::bail!("an example bot stopped playing: {stopped}"),
         }
-        let (each, everyone) = rated_matches(&*store, &ladders).await?;
+        let (each, missing) = rated_matches(&*store, &ladders, &entrants).await?;
         let played: u64 = each.iter().sum();
         // Every ladder its share: a four-seat ladder's sets are longer, but it gets as many
         // matches rated as the other. And every bot in the standings: a bot that joined late
-        // (the sandboxed Python one starts last) has played a rated set.
+        // (the sandboxed Python one starts last) has played a rated set, unless it is still
+        // missing after `LATE_PATIENCE`.
         let share = args.matches.div_ceil(ladders.len().max(1) as u64);
-        let done = args.matches != 0 && everyone && each.iter().all(|&n| n >= share);
+        let shared = args.matches != 0 && each.iter().all(|&n| n >= share);
+        if shared {
+            share_since.get_or_insert_with(std::time::Instant::now);
+        } else {
+            share_since = None;
+        }
+        let late = share_since.is_some_and(|since| since.elapsed() >= LATE_PATIENCE);
+        let done = shared && (missing.is_empty() || late);
         if played >= reported + 20 || done {
             writeln!(out, "{played} matches rated ({:.0} s)", started.elapsed().as_secs_f64())?;
             out.flush()?;
             reported = played;
         }
         if done {
+            if !missing.is_empty() {
+                let missing = missing.join(", ");
+                let waited = LATE_PATIENCE.as_secs();
+                writeln!(out, "not in the standings after {waited} s more: {missing}")?;
+            }
             break false;
         }
     };
@@ -389,21 +410,26 @@ async fn host_python_bot(
     Ok((listener, runner, described))
 }
 
-/// Matches played in rated sets, by ladder, and whether every bot of every ladder not paused
-/// has played a rated set.
+/// Matches played in rated sets, by ladder, and the bots of `entrants` (each ladder's, by
+/// name) that have played no rated set and are not paused.
 async fn rated_matches(
     store: &dyn Store,
     ladders: &[(String, LadderId)],
-) -> anyhow::Result<(Vec<u64>, bool)> {
+    entrants: &[Vec<String>],
+) -> anyhow::Result<(Vec<u64>, Vec<String>)> {
     let mut played = Vec::with_capacity(ladders.len());
-    let mut everyone = true;
-    for (_, ladder) in ladders {
+    let mut missing = Vec::new();
+    for ((_, ladder), names) in ladders.iter().zip(entrants) {
         let sets = store.rated_sets(*ladder).await.context("reading the ladder")?;
         played.push(sets.iter().map(|s| s.matches.len() as u64).sum::<u64>());
         let bots = store.ladder_bots(*ladder).await.context("reading the ladder's bots")?;
-        everyone &= bots.iter().all(|bot| bot.sets_rated > 0 || bot.paused_reason.is_some());
+        // A bot enters the ladder's rows once it is first seated, so one not there has not.
+        let done = |name: &String| {
+            bots.iter().any(|b| &b.name == name && (b.sets_rated > 0 || b.paused_reason.is_some()))
+        };
+        missing.extend(names.iter().filter(|name| !done(name)).cloned());
     }
-    Ok((played, everyone))
+    Ok((played, missing))
 }
 
 /// A ladder's bots by rating (mean less three deviations), as a table.

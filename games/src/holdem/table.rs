@@ -58,9 +58,11 @@ pub(super) fn public(view: &PublicView) -> Table {
         .collect();
     let mut centre = Vec::new();
     let round = if view.board.is_empty() { "before the flop" } else { view.betting.street.name() };
+    // Before the flop the board is its title alone.
+    let board = (!view.board.is_empty()).then(|| Group::new("board", view.board.clone()));
     centre.push(Area {
         title: Line::new().text(format!("Board, {round}")),
-        groups: vec![Group::new("board", view.board.clone())],
+        groups: board.into_iter().collect(),
     });
     // The last hand stays in view until the next hand's flop, and once the match is over.
     if let Some(result) = view.last_hand.as_ref().filter(|_| view.board.is_empty() || over) {

@@ -14,27 +14,29 @@ _Json = Any
 Melds = tuple[Hand, ...]
 
 class State:
-    """One match of Gin Rummy or Twenty-Two, always a valid position."""
+    """One match of Gin Rummy, Twenty-Two or Hold'em, always a valid position."""
 
     @property
     def game(self) -> str:
-        """``"gin"`` or ``"twenty_two"``."""
+        """``"gin"``, ``"twenty_two"`` or ``"holdem"``."""
     @property
     def players(self) -> int:
         """Seats at the table."""
     @property
     def num_action_ids(self) -> int:
-        """How many action ids the game has: Gin Rummy 161, Twenty-Two 2048.
+        """How many action ids the game has: Gin Rummy 161, Twenty-Two 2048, Hold'em 7.
 
         Gin Rummy: 0 take the upcard, 1 pass, 2 draw from the stock, 3 draw the discard,
         4 + c discard card c, 56 + c knock discarding c (with the legal arrangement of least
         deadwood), 108 + c gin discarding c, 160 big gin; c is the card's byte, 0 = 2♣, 1 = 2♦,
         … 51 = A♠ (rank, then suit: the SDK's order). Twenty-Two: the position in the sorted
-        legal list (an 11-card hand has at most 2048 choices).
+        legal list (an 11-card hand has at most 2048 choices). Hold'em: 0 fold, 1 check or call,
+        then raises to 2 the smallest, 3 half the pot, 4 the pot, 5 twice the pot, 6 all in, each
+        the nearest legal size (several ids may name one raise).
         """
     @property
     def tensor_len(self) -> int:
-        """The length of :meth:`observation_tensor`: Gin Rummy 270, Twenty-Two 277."""
+        """The length of :meth:`observation_tensor`: Gin Rummy 270, Twenty-Two 277, Hold'em 169."""
     def options(self) -> dict[str, _Json]:
         """The match's options, as JSON values."""
     def is_over(self) -> bool:
@@ -73,7 +75,10 @@ class State:
         limit / 10. Twenty-Two: own hand, own exchange discards, the trick's strongest
         combination, the cards played this deal (52 each, copies / packs); per seat (16 slots)
         score / limit, cards in hand / 11, eliminated; ``seat`` one-hot (16); the phase
-        (exchange, play, over); whether ``seat`` acts; whether it leads.
+        (exchange, play, over); whether ``seat`` acts; whether it leads. Hold'em: own hole
+        cards and the board (52 each); per seat (10 slots) chips behind, bet on this round and
+        chips put in this hand over the table's chips, and whether it is in the hand; ``seat``
+        one-hot and the button one-hot (10 each); the round (4); whether ``seat`` acts.
         """
     def clone(self) -> State:
         """An independent copy."""
@@ -91,9 +96,10 @@ class State:
         """Why the match ended, citing the rule (``"GR-17: drawn after 300 hands, …"``); ``None``
         until the match is over. The record's ``termination`` says the same."""
     def scores(self) -> list[int]:
-        """Gin Rummy's hand points so far, or Twenty-Two's penalty points, per seat."""
+        """Gin Rummy's hand points so far, Twenty-Two's penalty points, or Hold'em's chips, per
+        seat."""
     def deal_number(self) -> int:
-        """The Gin Rummy hand or Twenty-Two deal under way, from 1."""
+        """The Gin Rummy or Hold'em hand, or the Twenty-Two deal, under way, from 1."""
     def hand(self, seat: int) -> Hand:
         """The cards ``seat`` holds."""
     def default_action(self) -> Action | None:
@@ -129,7 +135,7 @@ def sample(
     ``SampleError``."""
 
 def games() -> list[str]:
-    """The games' names: ``["twenty_two", "gin"]``."""
+    """The games' names: ``["twenty_two", "gin", "holdem"]``."""
 
 def seats(game: str) -> tuple[int, int]:
     """The fewest and most seats of ``game`` with its default options."""

@@ -1,7 +1,7 @@
 //! Hold'em's side of the bindings: its actions as the SDK's values, its errors as exceptions,
 //! its action ids and observation tensor, and what [`Engine`] needs.
 
-use cardroom_games::holdem::{self, Action, MAX_SEATS, SeatStatus, Street};
+use cardroom_games::holdem::{self, Action, MAX_SEATS, Street};
 use cardroom_games::{Card, Seat};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -160,8 +160,7 @@ impl Features for holdem::State {
             out[104 + i] = s.stack as f32 / scale;
             out[104 + seats + i] = s.bet as f32 / scale;
             out[104 + 2 * seats + i] = s.committed as f32 / scale;
-            out[104 + 3 * seats + i] =
-                f32::from(u8::from(s.status.in_hand() && s.status != SeatStatus::Out));
+            out[104 + 3 * seats + i] = f32::from(u8::from(s.status.in_hand()));
         }
         let base = 104 + 4 * seats;
         if let Some(slot) = out.get_mut(base + seat.index()) {
