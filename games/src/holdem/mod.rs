@@ -26,8 +26,9 @@
 //! # Legal actions
 //!
 //! The legal list names every raise size, from the smallest (HE-9) to all in, as OpenSpiel's
-//! full game does: at most `stack + 1` raises, which the stack's limit of 20,000 bounds. A seat
-//! facing a bet may fold; with nothing to call it may only check or raise (HE-8).
+//! full game does: as many as the seat has chips, at most the table's chips (2,000 at ten seats
+//! of the default 200). A seat facing a bet may fold; with nothing to call it may only check or
+//! raise (HE-8).
 //!
 //! # The evaluator
 //!

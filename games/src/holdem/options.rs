@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::options::{GameOptions, OptionKind, OptionSpec};
 
-/// The largest starting stack (HE-1): it bounds the list of legal raises, which names every
-/// size, to 20,001 actions.
+/// The largest starting stack (HE-1). The list of legal raises names every size up to the
+/// seat's chips, which a seat that won the others' may hold: at most the table's chips, ten
+/// stacks of this at ten seats.
 pub const MAX_STACK: u32 = 20_000;
 /// The most hands a match may last (HE-17).
 pub const MAX_HANDS: u32 = 100_000;

@@ -4,8 +4,9 @@
 //! round's bet in chips. An observation fills `HoldemObservation` with the seat's hole cards
 //! and the public view: each seat's chips, the board, the betting round's bet and smallest
 //! raise, and the last hand's result. Its `json` field holds the engine's [`Observation`].
-//! The legal list names every raise size (HE-9), so a no-limit `Turn` lists up to `stack + 1`
-//! raises; `Omit.legal_actions` leaves them to the engine, which lists them from the view.
+//! The legal list names every raise size (HE-9), so a no-limit `Turn` lists as many raises as
+//! the seat has chips; `Omit.legal_actions` leaves them to the engine, which lists them from
+//! the view.
 
 use cardroom_games::Seat;
 use cardroom_games::holdem::{
