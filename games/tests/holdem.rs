@@ -243,43 +243,33 @@ fn he_11_a_short_all_in_does_not_reopen_the_betting() {
     );
 }
 
+/// Four seats limp to the flop; then seat 1 bets 20, seat 2 goes all in to 25 and seat 3 all
+/// in to `third`, and seat 0 calls: seat 1's legal actions.
+fn after_two_short_all_ins(third: u32) -> Vec<Action> {
+    let stacks = [200, 200, 27, third + 2];
+    let mut state = State::from_setup(one_hand(), setup(0, &stacks, &FOUR, BOARD)).unwrap();
+    play(
+        &mut state,
+        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
+    );
+    play(
+        &mut state,
+        &[
+            (1, Action::RaiseTo(20)),
+            (2, Action::RaiseTo(25)),
+            (3, Action::RaiseTo(third)),
+            (0, Action::Call),
+        ],
+    );
+    state.legal_actions()
+}
+
 #[test]
 fn he_11_short_all_ins_that_add_up_to_a_full_raise_reopen_it() {
-    let stacks = [200, 200, 27, 35];
-    let mut state = State::from_setup(one_hand(), setup(0, &stacks, &FOUR, BOARD)).unwrap();
-    play(
-        &mut state,
-        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
-    );
-    // Flop: seat 1 bets 20; seat 2 all in to 25 (short), seat 3 all in to 33 (short again),
-    // seat 0 calls: seat 1 faces 13 more, less than 20: not reopened.
-    play(
-        &mut state,
-        &[
-            (1, Action::RaiseTo(20)),
-            (2, Action::RaiseTo(25)),
-            (3, Action::RaiseTo(33)),
-            (0, Action::Call),
-        ],
-    );
-    assert_eq!(state.legal_actions(), [Action::Fold, Action::Call]);
-    let stacks = [200, 200, 27, 45];
-    let mut state = State::from_setup(one_hand(), setup(0, &stacks, &FOUR, BOARD)).unwrap();
-    play(
-        &mut state,
-        &[(3, Action::Call), (0, Action::Call), (1, Action::Call), (2, Action::Check)],
-    );
-    play(
-        &mut state,
-        &[
-            (1, Action::RaiseTo(20)),
-            (2, Action::RaiseTo(25)),
-            (3, Action::RaiseTo(43)),
-            (0, Action::Call),
-        ],
-    );
+    // 33 - 20 = 13 more than seat 1 acted on, less than the full raise of 20: not reopened.
+    assert_eq!(after_two_short_all_ins(33), [Action::Fold, Action::Call]);
     // 43 - 20 = 23, at least a full raise of 20: seat 1 may raise again.
-    assert!(state.legal_actions().contains(&Action::RaiseTo(63)));
+    assert!(after_two_short_all_ins(43).contains(&Action::RaiseTo(63)));
 }
 
 #[test]

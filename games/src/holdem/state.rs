@@ -318,13 +318,12 @@ impl State {
     /// round, the next round's cards, and the end of the hand (HE-13).
     fn advance(&mut self, mut from: Seat, events: &mut Vec<Event>) {
         loop {
-            let in_hand: Vec<Seat> = (0..self.players())
-                .map(Seat)
-                .filter(|s| self.betting.seats[s.index()].status.in_hand())
-                .collect();
-            if let [winner] = in_hand.as_slice() {
+            // The one seat still in, if only one is (no list: this runs after every action).
+            let mut in_hand =
+                self.betting.seats.iter().enumerate().filter(|(_, s)| s.status.in_hand());
+            if let (Some((winner, _)), None) = (in_hand.next(), in_hand.next()) {
                 self.betting.to_act = None;
-                self.uncontested(*winner, events);
+                self.uncontested(Seat(winner as u8), events);
                 return;
             }
             if let Some(next) = self.next_to_act(from) {
