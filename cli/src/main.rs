@@ -8,6 +8,7 @@ mod bots;
 mod demo;
 mod gin;
 mod lineup;
+mod mcp;
 mod power;
 mod reads;
 mod replay;
@@ -69,6 +70,10 @@ enum Command {
     /// deadline, its finals rule); anyone reads a season, its final standings and its events.
     #[command(subcommand)]
     Seasons(seasons::SeasonsCommand),
+    /// A registered bot's seat for a language model or any agent that speaks the Model Context
+    /// Protocol (stdio, or streamable HTTP with --http): tools to list the ladders, wait in the
+    /// lobby, wait for the turn (its text form and JSON), act, and read a match's result.
+    Mcp(Box<mcp::McpArgs>),
     /// Replay a match record (JSON): print its transcript, or with --json its final state and
     /// standings, or with --text each turn as its seat read it. A bad record names its first
     /// illegal action.
@@ -107,8 +112,26 @@ fn main() -> ExitCode {
     // within seconds rather than staying with the process.
     let _ = tikv_jemalloc_ctl::background_thread::write(true);
     let cli = Cli::parse();
-    let mut out = std::io::stdout().lock();
     let result = match cli.command {
+        // The MCP server speaks its protocol on stdout: it must not be locked here.
+        Command::Mcp(args) => mcp::run(*args),
+        command => run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`| head`) is not an error.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs every command but `mcp`, printing to a locked stdout.
+fn run(command: Command) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match command {
         Command::Demo(args) => demo::demo(args, &mut out),
         Command::Arena(command) => arena::run_command(command, &mut out),
         Command::Serve(args) => serve::serve(*args),
@@ -123,15 +146,7 @@ fn main() -> ExitCode {
         Command::Legal { file, json } => replay::legal(&file, json, &mut out),
         Command::Reads(command) => reads::run_command(command, &mut out),
         Command::Tools(command) => command.run(&mut out),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        // A reader that stops early (`| head`) is not an error.
-        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error:#}");
-            ExitCode::FAILURE
-        }
+        Command::Mcp(args) => mcp::run(*args),
     }
 }
 

@@ -20,9 +20,14 @@ use cardroom_sdk::{Bot, GameKind, MAX_LOCAL_DECISIONS, play_local_report};
 /// `cardroom arena power`'s flags.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PowerArgs {
-    /// The game: `gin` or `twenty_two`.
+    /// The game: `gin`, `twenty_two` or `holdem`.
     #[arg(long)]
     game: GameKind,
+    /// The game's options as JSON, as a ladder file's `options` gives them (default: the
+    /// game's defaults). Hold'em's `{"score": "all_in_adjusted"}` ranks by chips with each
+    /// all-in's luck taken out (HE-21).
+    #[arg(long, default_value = "")]
+    options: String,
     /// Seats per table (Gin Rummy: 2; Twenty-Two: 2 up to the bots of the field). Default:
     /// 4 where the game seats four, else the nearest it seats.
     #[arg(long)]
@@ -59,6 +64,8 @@ pub(crate) struct PowerArgs {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct KeptPool {
     game: String,
+    #[serde(default)]
+    options: String,
     seats: u8,
     deals: usize,
     seed: u64,
@@ -82,6 +89,7 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let kept = args.pool.as_deref().and_then(|path| {
         let kept: KeptPool = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         let same = kept.game == args.game.name()
+            && kept.options == args.options
             && (kept.seats, kept.deals, kept.seed, kept.bots)
                 == (seats, args.deals, args.seed, bots)
             && kept.shares == args.shares;
@@ -95,6 +103,7 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let pool = visit(
                 args.game,
                 Pool {
+                    options: args.options.clone(),
                     seats,
                     deals: args.deals,
                     seed: args.seed,
@@ -106,6 +115,7 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 let (places, reference) = pool.places_played();
                 let kept = KeptPool {
                     game: args.game.name().to_owned(),
+                    options: args.options.clone(),
                     seats,
                     deals: args.deals,
                     seed: args.seed,
@@ -124,9 +134,14 @@ pub(crate) fn run(args: PowerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let names = names(&args.shares);
     let truth = pool.truth().context("the pool of matches")?;
     let h2h = pool.head_to_head();
+    let options = if args.options.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" {}", args.options.trim())
+    };
     writeln!(
         out,
-        "{} at {seats} seats: {bots} bots, {} deals, {} matches pooled in {:.1} s",
+        "{}{options} at {seats} seats: {bots} bots, {} deals, {} matches pooled in {:.1} s",
         args.game.title(),
         pool.deals(),
         pool.matches(),
@@ -221,6 +236,7 @@ fn names(shares: &[f64]) -> Vec<String> {
 
 /// Plays the pool for the game the visit is given.
 struct Pool {
+    options: String,
     seats: u8,
     deals: usize,
     seed: u64,
@@ -242,11 +258,12 @@ impl ExampleVisitor for Pool {
                 },
             }
         };
-        // Checked once, so that a bad seat count is one clear error, not one per deal.
-        G::new(G::Options::default(), seats, self.seed)
+        let options = G::options_from_json(&self.options).context("--options")?;
+        // Checked once, so that bad options or seats are one clear error, not one per deal.
+        G::new(options, seats, self.seed)
             .map_err(|e| anyhow::anyhow!("{} at {seats} seats: {e}", G::KIND.title()))?;
         let play = |deal: u64, players: &[Player]| -> Result<Vec<u8>, String> {
-            let state = G::new(G::Options::default(), seats, deal).map_err(|e| e.to_string())?;
+            let state = G::new(options, seats, deal).map_err(|e| e.to_string())?;
             let mut bots: Vec<Box<dyn Bot<G>>> = players
                 .iter()
                 .enumerate()

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used)]
 
 use cardroom_games::holdem::{
-    Action, Award, Betting, Category, Event, Hand, IllegalAction, Options, Setup, State, Street,
+    Action, AllIn, Award, Betting, Category, Event, Hand, HandResult, IllegalAction, Options,
+    SAMPLED_RUNOUTS, Score, Setup, State, Street,
 };
 use cardroom_games::{Card, Seat, parse_cards};
 use rand::{RngExt, SeedableRng};
@@ -440,6 +441,177 @@ fn he_19_the_default_action_checks_or_folds() {
     assert_eq!(state.default_action(), Some(Action::Check));
 }
 
+fn adjusted(hands: u32, stack: u32) -> Options {
+    Options { hands, stack, score: Score::AllInAdjusted, ..Options::default() }
+}
+
+fn hand_results(events: &[Event]) -> Vec<HandResult> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            Event::HandEnded { result } => Some(result.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Heads-up, both all in on the turn: ace-king of spades (a flush draw and two overcards, 15
+/// outs) against queens, with `river` to come.
+fn turn_all_in(river: &str) -> (State, HandResult) {
+    let board = format!("2S 7S 9D 4H {river}");
+    let mut state =
+        State::from_setup(adjusted(1, 100), setup(1, &[100, 100], &["AS KS", "QD QC"], &board))
+            .unwrap();
+    let moves = [(1, Action::Call), (0, Action::Check), (0, Action::Check), (1, Action::Check)];
+    play(&mut state, &moves);
+    let events = play(&mut state, &[(0, Action::RaiseTo(98)), (1, Action::Call)]);
+    let result = hand_results(&events).pop().unwrap();
+    (state, result)
+}
+
+#[test]
+fn he_21_an_all_in_counts_every_river_at_its_equity() {
+    // 44 unseen cards; 9 spades, 3 aces and 3 kings win for seat 0.
+    let (state, result) = turn_all_in("3H");
+    let all_in = result.all_in.clone().unwrap();
+    assert_eq!(all_in, AllIn { street: Street::Turn, runouts: 44, won: vec![15 * 200, 29 * 200] });
+    let luck = result.luck();
+    assert!((luck[0] + 200.0 * 15.0 / 44.0).abs() < 1e-9, "{luck:?}");
+    assert!((luck[1] - 200.0 * 15.0 / 44.0).abs() < 1e-9, "{luck:?}");
+    // Seat 1 won every chip, 68.2 of them by luck.
+    let outcome = state.outcome().unwrap();
+    assert_eq!(outcome.net, [-100, 100]);
+    assert_eq!(outcome.adjusted, [-32, 32]);
+    assert_eq!(outcome.standings[0].seat, Seat(1));
+    // The table shows each shown hand's share of the pot, and what the standings rank.
+    let table = <State as cardroom_games::Game>::public_table(&state.public_view());
+    let table = serde_json::to_string(&table).unwrap();
+    assert!(table.contains(r#""note":"lost, all-in equity 34%""#), "{table}");
+    assert!(table.contains(r#"{"label":"all-in adjusted","value":-32}"#), "{table}");
+}
+
+#[test]
+fn he_21_the_adjusted_standings_may_rank_the_seat_knocked_out_first() {
+    // The underdog hits an ace on the river and takes every chip: it played the worse hand.
+    let (state, _) = turn_all_in("AH");
+    let outcome = state.outcome().unwrap();
+    assert_eq!(outcome.stacks, [200, 0]);
+    assert_eq!(outcome.adjusted, [-32, 32]);
+    let place = |seat: u8| outcome.standings.iter().find(|s| s.seat == Seat(seat)).unwrap().place;
+    assert_eq!((place(1), place(0)), (1, 2));
+    // By chips (HE-18) the same match ranks the other way, and nothing is adjusted.
+    let mut chips = State::from_setup(
+        Options { hands: 1, stack: 100, ..Options::default() },
+        setup(1, &[100, 100], &["AS KS", "QD QC"], "2S 7S 9D 4H AH"),
+    )
+    .unwrap();
+    let moves = [(1, Action::Call), (0, Action::Check), (0, Action::Check), (1, Action::Check)];
+    play(&mut chips, &moves);
+    let events = play(&mut chips, &[(0, Action::RaiseTo(98)), (1, Action::Call)]);
+    assert_eq!(hand_results(&events)[0].all_in, None);
+    let outcome = chips.outcome().unwrap();
+    assert!(outcome.adjusted.is_empty());
+    assert_eq!(outcome.standings[0].seat, Seat(0));
+}
+
+#[test]
+fn he_21_a_folded_seats_cards_are_in_no_run_out_and_side_pots_split_in_each() {
+    // Seat 0 folds; seat 1 (aces) all in for 30 and seat 2 (kings) for 80 against seat 3
+    // (queens) on the flop: two cards to come from 52 - 8 hole cards - 3 on the board.
+    let holes = ["JS JD", "AS AD", "KS KD", "QS QD"];
+    let mut state = State::from_setup(
+        adjusted(1, 200),
+        setup(0, &[200, 30, 80, 200], &holes, "2C 7H 9D 3S 4C"),
+    )
+    .unwrap();
+    let preflop = [(3, Action::Call), (0, Action::Fold), (1, Action::Call), (2, Action::Check)];
+    play(&mut state, &preflop);
+    let events =
+        play(&mut state, &[(1, Action::RaiseTo(28)), (2, Action::RaiseTo(78)), (3, Action::Call)]);
+    let all_in = hand_results(&events)[0].all_in.clone().unwrap();
+    assert_eq!((all_in.street, all_in.runouts), (Street::Flop, 41 * 40 / 2));
+    // Every run-out pays every chip: the pots (90 main, 100 side) each time.
+    let pot: u64 = all_in.won.iter().sum();
+    assert_eq!(pot, 190 * u64::from(all_in.runouts));
+    // The folded seat wins nothing; the aces can win only the main pot.
+    assert_eq!(all_in.won[0], 0);
+    assert!(all_in.won[1] <= 90 * u64::from(all_in.runouts));
+    let luck: f64 = hand_results(&events)[0].luck().iter().sum();
+    assert!(luck.abs() < 1e-9);
+}
+
+#[test]
+fn he_21_a_preflop_all_in_samples_its_run_outs_and_changes_no_deal() {
+    let play_out = |score: Score| {
+        let options = Options { hands: 3, score, ..Options::default() };
+        let mut state = State::new(options, 2, 7).unwrap();
+        let mut events = Vec::new();
+        while let Some(seat) = state.to_act() {
+            // The first hand all in before the flop, the others checked or folded down.
+            let action = if state.hand_number() == 1 {
+                *state.legal_actions().iter().rfind(|a| **a != Action::Fold).unwrap()
+            } else {
+                state.default_action().unwrap()
+            };
+            events.extend(state.apply(seat, action).unwrap());
+        }
+        events
+    };
+    let (chips, adjusted) = (play_out(Score::Chips), play_out(Score::AllInAdjusted));
+    let results = hand_results(&adjusted);
+    let all_in = results[0].all_in.clone().unwrap();
+    assert_eq!((all_in.street, all_in.runouts), (Street::Preflop, SAMPLED_RUNOUTS));
+    assert_eq!(all_in.won.iter().sum::<u64>(), 400 * u64::from(SAMPLED_RUNOUTS));
+    // Deterministic, and the later hands are dealt the same with or without the equity.
+    assert_eq!(play_out(Score::AllInAdjusted), adjusted);
+    let bare = |events: &[Event]| -> Vec<Event> {
+        events
+            .iter()
+            .filter(|e| !matches!(e, Event::HandEnded { .. } | Event::MatchOver { .. }))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(bare(&chips), bare(&adjusted));
+}
+
+#[test]
+fn he_21_luck_averages_zero_and_takes_most_of_an_all_ins_spread() {
+    // Random heads-up hands all in before the flop: the sampled equity is unbiased, so the
+    // luck averages zero within its error, and the adjusted net spreads far less than the net.
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let pack: Vec<Card> = Card::pack().collect();
+    let (mut luck, mut net, mut less_luck) = (Vec::new(), Vec::new(), Vec::new());
+    for hand in 0..1_500u64 {
+        let mut deal = pack.clone();
+        rand::seq::SliceRandom::shuffle(deal.as_mut_slice(), &mut rng);
+        let code = |c: &[Card]| c.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ");
+        let holes = [code(&deal[0..2]), code(&deal[2..4])];
+        let mut state = State::from_setup(
+            adjusted(1, 100),
+            Setup {
+                seed: hand,
+                ..setup(0, &[100, 100], &[&holes[0], &holes[1]], &code(&deal[4..9]))
+            },
+        )
+        .unwrap();
+        let events = play(&mut state, &[(0, Action::RaiseTo(100)), (1, Action::Call)]);
+        let result = hand_results(&events).pop().unwrap();
+        let l = result.luck()[0];
+        luck.push(l);
+        net.push(result.net[0] as f64);
+        less_luck.push(result.net[0] as f64 - l);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let variance = |v: &[f64]| {
+        let m = mean(v);
+        v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64
+    };
+    let error = (variance(&luck) / luck.len() as f64).sqrt();
+    assert!(mean(&luck).abs() < 4.0 * error, "mean luck {} ± {error}", mean(&luck));
+    let ratio = variance(&less_luck) / variance(&net);
+    assert!(ratio < 0.3, "the adjusted net keeps {ratio:.2} of the variance");
+}
+
 #[test]
 fn setups_that_are_no_position_are_refused_naming_the_rule() {
     let good = setup(0, &[100, 100], &FOUR[..2], BOARD);
@@ -477,6 +649,7 @@ fn random_matches_keep_every_chip_and_every_rule() {
             stack: rng.random_range(big_blind..=big_blind * 60),
             hands: rng.random_range(1..=30),
             raise_cap: rng.random_range(1..=5),
+            score: if rng.random_bool(0.3) { Score::AllInAdjusted } else { Score::Chips },
         };
         let seed = rng.random();
         let mut state = State::new(options, players, seed).unwrap();
@@ -523,7 +696,11 @@ fn random_matches_keep_every_chip_and_every_rule() {
             } else {
                 action
             };
-            state.apply(seat, action).unwrap();
+            for event in state.apply(seat, action).unwrap() {
+                if let Event::HandEnded { result } = event {
+                    check_luck(&result, options.score);
+                }
+            }
             steps += 1;
             assert!(steps < 100_000, "game {game} does not end");
         }
@@ -531,7 +708,33 @@ fn random_matches_keep_every_chip_and_every_rule() {
         assert_eq!(outcome.stacks.iter().sum::<u32>(), total);
         assert_eq!(outcome.net.iter().sum::<i64>(), 0);
         assert!(outcome.standings.iter().any(|s| s.place == 1));
+        if options.score == Score::AllInAdjusted {
+            // HE-21: the standings rank the adjusted chips, and the luck took no chip away.
+            let adjusted = &outcome.adjusted;
+            assert!(adjusted.iter().sum::<i64>().abs() <= i64::from(players) / 2 + 1);
+            for standing in &outcome.standings {
+                let mine = adjusted[standing.seat.index()];
+                let better = adjusted.iter().filter(|&&a| a > mine).count();
+                assert_eq!(usize::from(standing.place), better + 1);
+            }
+        } else {
+            assert!(outcome.adjusted.is_empty());
+        }
     }
+}
+
+/// A hand's luck (HE-21): present only when the table ranks by it and the hand's betting ended
+/// before the river; no seat's luck is more than the pot, and it sums to zero.
+fn check_luck(result: &HandResult, score: Score) {
+    let Some(all_in) = &result.all_in else { return };
+    assert_eq!(score, Score::AllInAdjusted);
+    assert!(all_in.street != Street::River && all_in.runouts > 0);
+    assert_eq!(result.board.len(), 5);
+    let pot: u64 = result.won().iter().sum();
+    assert_eq!(all_in.won.iter().sum::<u64>(), pot * u64::from(all_in.runouts));
+    let luck = result.luck();
+    assert!(luck.iter().sum::<f64>().abs() < 1e-6, "{luck:?}");
+    assert!(luck.iter().all(|l| l.abs() <= pot as f64));
 }
 
 /// One hand for the ACPC dealer: the table in the dealer's player order (the small blind

@@ -89,6 +89,7 @@ mod game;
 mod local;
 mod organizer;
 mod runner;
+mod text_seat;
 mod tls;
 
 pub use bot::{ActError, ActErrorCode, Bot, Clock, GameKind, MatchEnd, MatchStart};
@@ -103,6 +104,7 @@ pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus}
 pub use runner::{
     AnyBot, BotBuilder, BotMapper, OMIT, Played, RunError, play, play_any, play_concurrently,
 };
+pub use text_seat::{TEXT_OMIT, TextSeat, TextTurn, TextUpdate};
 pub use tls::{TlsOptions, channel};
 
 /// The engines, re-exported so that a bot needs only this crate.

@@ -371,15 +371,15 @@ where
 }
 
 /// One open `Play` stream.
-struct Link {
+pub(crate) struct Link {
     /// Towards the server.
     tx: mpsc::Sender<pb::BotMessage>,
     /// From the server: each `Turn`'s observation still as bytes, for the game to read.
-    rx: Streaming<Incoming>,
+    pub(crate) rx: Streaming<Incoming>,
 }
 
 /// What the first message of a `Play` stream said.
-enum Opened {
+pub(crate) enum Opened {
     /// The seat is ours.
     Joined(Box<pb::Joined>),
     /// The match is over (a token of a finished match).
@@ -388,6 +388,17 @@ enum Opened {
 
 /// Connects and takes the seat `config` names; returns the client, the stream and `Joined`.
 async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Joined>), RunError> {
+    // The Rust SDK reads the engine's observation; the text form is for people and language
+    // models (`crate::TextSeat`).
+    join_as(config, OMIT, false).await
+}
+
+/// [`join`] leaving out `omit` and asking for the text form if `text`.
+pub(crate) async fn join_as(
+    config: &ConnectConfig,
+    omit: pb::Omit,
+    text: bool,
+) -> Result<(Grpc<Channel>, Link, Box<pb::Joined>), RunError> {
     let mut client = client(config)?;
     let join = match &config.join {
         JoinBy::Token(token) => pb::join::Seat::SeatToken(token.clone()),
@@ -401,11 +412,9 @@ async fn join(config: &ConnectConfig) -> Result<(Grpc<Channel>, Link, Box<pb::Jo
     let join = pb::Join {
         seat: Some(join),
         bot_name: config.name.clone(),
-        omit: Some(OMIT),
+        omit: Some(omit),
         bot_version: config.version.clone(),
-        // The Rust SDK reads the engine's observation; the text form is for people and
-        // language models (`cardroom_games::text` renders it from the same observation).
-        text: false,
+        text,
     };
     match open_with_backoff(&mut client, &join, config).await? {
         (link, Opened::Joined(joined)) => {
@@ -432,7 +441,7 @@ fn client(config: &ConnectConfig) -> Result<Grpc<Channel>, RunError> {
 }
 
 /// Whether a failed call is worth retrying: the connection failed, not the request.
-fn retryable(status: &Status) -> bool {
+pub(crate) fn retryable(status: &Status) -> bool {
     !matches!(
         status.code(),
         Code::InvalidArgument
@@ -446,8 +455,24 @@ fn retryable(status: &Status) -> bool {
     )
 }
 
+/// The `Join` that takes `joined`'s seat back after a lost connection, by its token.
+pub(crate) fn rejoin(
+    joined: &pb::Joined,
+    config: &ConnectConfig,
+    omit: pb::Omit,
+    text: bool,
+) -> pb::Join {
+    pb::Join {
+        seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
+        bot_name: config.name.clone(),
+        omit: Some(omit),
+        bot_version: config.version.clone(),
+        text,
+    }
+}
+
 /// Opens a `Play` stream with `join` until it works, waiting the back-off between failures.
-async fn open_with_backoff(
+pub(crate) async fn open_with_backoff(
     client: &mut Grpc<Channel>,
     join: &pb::Join,
     config: &ConnectConfig,
@@ -537,15 +562,7 @@ async fn drive<G: PlayableGame>(
     // Observations do not repeat the options: they are read once, here.
     let options = G::options_from_json(&joined.options_json)
         .map_err(|err| RunError::Protocol(format!("Joined.options_json: {err}")))?;
-    let rejoin = pb::Join {
-        seat: Some(pb::join::Seat::SeatToken(joined.seat_token.clone())),
-        bot_name: config.name.clone(),
-        omit: Some(OMIT),
-        bot_version: config.version.clone(),
-        // The Rust SDK reads the engine's observation; the text form is for people and
-        // language models (`cardroom_games::text` renders it from the same observation).
-        text: false,
-    };
+    let rejoin = rejoin(&joined, config, OMIT, false);
     bot.match_start(&start);
     let mut errors = Vec::new();
     let mut reconnects = 0;
@@ -639,7 +656,7 @@ async fn drive<G: PlayableGame>(
 }
 
 /// Sends one message; a closed request stream means the connection is gone.
-async fn send(link: &Link, message: pb::BotMessage) -> Result<(), Status> {
+pub(crate) async fn send(link: &Link, message: pb::BotMessage) -> Result<(), Status> {
     link.tx.send(message).await.map_err(|_| Status::unavailable("the request stream closed"))
 }
 
@@ -649,7 +666,7 @@ fn act(turn: u64, choice: pb::act::Choice) -> pb::BotMessage {
 }
 
 /// An `Act` for `turn`, with the bot's comment.
-fn commented_act(turn: u64, choice: pb::act::Choice, comment: String) -> pb::BotMessage {
+pub(crate) fn commented_act(turn: u64, choice: pb::act::Choice, comment: String) -> pb::BotMessage {
     let act = pb::Act { turn, choice: Some(choice), comment };
     pb::BotMessage { message: Some(pb::bot_message::Message::Act(act)) }
 }
@@ -800,7 +817,7 @@ fn seat(value: u32) -> Result<Seat, RunError> {
 }
 
 /// What the bot learns from `Joined`.
-fn match_start(joined: &pb::Joined, game: GameKind) -> Result<MatchStart, RunError> {
+pub(crate) fn match_start(joined: &pb::Joined, game: GameKind) -> Result<MatchStart, RunError> {
     Ok(MatchStart {
         match_id: joined.match_id.clone(),
         game,
@@ -813,7 +830,7 @@ fn match_start(joined: &pb::Joined, game: GameKind) -> Result<MatchStart, RunErr
 }
 
 /// The end from the wire.
-fn match_end(end: &pb::MatchEnd, me: Seat) -> Result<MatchEnd, RunError> {
+pub(crate) fn match_end(end: &pb::MatchEnd, me: Seat) -> Result<MatchEnd, RunError> {
     let mut standings = Vec::with_capacity(end.standings.len());
     let mut forfeited = Vec::new();
     for standing in &end.standings {

@@ -50,12 +50,12 @@ mod view;
 pub use action::Action;
 pub use error::{IllegalAction, SetupError};
 pub use eval::{Category, Hand, HandRank};
-pub use options::{Betting, MAX_HANDS, MAX_RAISE_CAP, MAX_STACK, Options, OptionsError};
+pub use options::{Betting, MAX_HANDS, MAX_RAISE_CAP, MAX_STACK, Options, OptionsError, Score};
 pub use record::{Record, RecordedAction, ReplayError, Start};
 pub use setup::Setup;
-pub use state::{BOARD_CARDS, HOLE_CARDS, MAX_SEATS, State};
+pub use state::{BOARD_CARDS, HOLE_CARDS, MAX_SEATS, SAMPLED_RUNOUTS, State};
 pub use view::{
-    Award, Blind, Event, HandResult, KnockedOut, Observation, Outcome, PublicView, Round,
+    AllIn, Award, Blind, Event, HandResult, KnockedOut, Observation, Outcome, PublicView, Round,
     SeatChips, SeatStatus, Street,
 };
 

@@ -42,6 +42,9 @@ pub struct Options {
     /// In limit betting, the most bets and raises a round allows, the big blind counting as
     /// the first before the flop (HE-10), 1 to 100.
     pub raise_cap: u8,
+    /// What the standings rank (HE-18, HE-21): chips, or chips with each all-in's luck taken
+    /// out.
+    pub score: Score,
 }
 
 impl Default for Options {
@@ -54,8 +57,23 @@ impl Default for Options {
             stack: 200,
             hands: 100,
             raise_cap: 4,
+            score: Score::Chips,
         }
     }
+}
+
+/// What the standings rank (HE-18, HE-21).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    /// The chips at the end (HE-18).
+    #[default]
+    Chips,
+    /// The chips at the end less each all-in's luck: every hand whose betting ended before the
+    /// river counts at its equity over the board's run-outs, not at the run-out dealt (HE-21).
+    /// Measured in docs/ranking.md: a ladder, which ranks by places, needs no fewer matches.
+    AllInAdjusted,
 }
 
 /// How much a seat may bet (HE-9, HE-10).
@@ -115,6 +133,12 @@ impl GameOptions for Options {
                 "HE-10: in limit betting, the most bets and raises a round allows (the big blind counts as one)",
                 &d.raise_cap,
                 OptionKind::Integer { min: 1, max: u64::from(MAX_RAISE_CAP) },
+            ),
+            OptionSpec::new(
+                "score",
+                "HE-18, HE-21: what the standings rank: chips, or chips with each all-in's luck taken out",
+                &d.score,
+                OptionKind::Choice(&["\"chips\"", "\"all_in_adjusted\""]),
             ),
         ]
     }

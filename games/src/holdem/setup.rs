@@ -195,6 +195,11 @@ impl State {
         state.hand_stacks = seats.iter().map(|chips| chips.stack + chips.committed).collect();
         state.last_hand = public.last_hand.clone();
         state.outcome = public.outcome.clone();
+        // The luck so far, as far as the rounded adjusted chips tell it (HE-21).
+        if public.adjusted.len() == players {
+            let net = state.net_before_hand();
+            state.luck = net.iter().zip(&public.adjusted).map(|(&n, &a)| (n - a) as f64).collect();
+        }
         Ok(state)
     }
 }

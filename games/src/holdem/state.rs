@@ -9,10 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use super::action::Action;
 use super::error::{IllegalAction, SetupError};
 use super::eval::{Hand, HandRank};
-use super::options::{Betting as BettingKind, Options};
+use super::options::{Betting as BettingKind, Options, Score};
 use super::setup::Setup;
 use super::view::{
-    Award, Blind, Event, HandResult, KnockedOut, Observation, Outcome, PublicView, Round,
+    AllIn, Award, Blind, Event, HandResult, KnockedOut, Observation, Outcome, PublicView, Round,
     SeatChips, SeatStatus, Street,
 };
 use crate::card::{Card, Rank, Suit};
@@ -25,6 +25,9 @@ pub const MAX_SEATS: u8 = 10;
 pub const HOLE_CARDS: usize = 2;
 /// Board cards a hand deals (HE-6).
 pub const BOARD_CARDS: usize = 5;
+/// The run-outs HE-21 samples when the whole board is to come (every run-out is counted with
+/// one or two cards to come): its equity is then within about 1% of the pot.
+pub const SAMPLED_RUNOUTS: u32 = 2_000;
 /// What fills a card slot no rule reads: a seat out of the match's hole cards.
 pub(super) const NO_CARD: Card = Card::new(Rank::Two, Suit::Clubs);
 
@@ -50,6 +53,12 @@ pub struct State {
     /// Each seat's chips when this hand began, before the forced bets.
     pub(super) hand_stacks: Vec<u32>,
     pub(super) last_hand: Option<HandResult>,
+    /// This hand's equity at its all-in, once the betting ended before the river (HE-21);
+    /// boxed, for a state is copied by every search playout and is mostly without one.
+    pub(super) all_in: Option<Box<AllIn>>,
+    /// Each seat's luck summed over the match's all-ins (HE-21) with `Score::AllInAdjusted`;
+    /// empty when the table ranks by chips, so that nothing is allocated or added for it.
+    pub(super) luck: Vec<f64>,
     pub(super) outcome: Option<Outcome>,
     /// The events of the match's first deal (HE-4, HE-5), for [`crate::Game::opening_events`].
     pub(super) opening: Vec<Event>,
@@ -113,6 +122,11 @@ impl State {
             knocked_out: vec![None; players],
             hand_stacks: stacks,
             last_hand: None,
+            all_in: None,
+            luck: match options.score {
+                Score::AllInAdjusted => vec![0.0; players],
+                Score::Chips => Vec::new(),
+            },
             outcome: None,
             opening: Vec::new(),
         }
@@ -173,6 +187,7 @@ impl State {
         self.holes = holes;
         self.board = board;
         self.board_len = 0;
+        self.all_in = None;
         self.hand_stacks = self.betting.seats.iter().map(|s| s.stack).collect();
         for chips in &mut self.betting.seats {
             *chips = SeatChips {
@@ -343,6 +358,13 @@ impl State {
                     from = self.button;
                 }
                 _ => {
+                    let in_hand = self.betting.seats.iter().filter(|s| s.status.in_hand());
+                    if self.options.score == Score::AllInAdjusted
+                        && self.board_len < BOARD_CARDS
+                        && in_hand.count() >= 2
+                    {
+                        self.all_in = Some(Box::new(self.all_in_equity()));
+                    }
                     while let Some(street) = self.betting.street.next() {
                         self.open(street, events);
                     }
@@ -398,17 +420,13 @@ impl State {
             .into_iter()
             .enumerate()
             .map(|(index, (amount, eligible))| {
-                let best = eligible.iter().filter_map(|s| ranks[s.index()]).max();
-                let winners: Vec<Seat> = order
-                    .iter()
-                    .copied()
-                    .filter(|s| eligible.contains(s) && ranks[s.index()] == best)
-                    .collect();
-                let count = winners.len().max(1) as u32;
-                let odd = (amount % count) as usize;
-                let shares =
-                    (0..winners.len()).map(|i| amount / count + u32::from(i < odd)).collect();
+                let (mut winners, mut shares) = (Vec::new(), Vec::new());
+                split_pot(amount, &eligible, &ranks, &order, |seat, share| {
+                    winners.push(seat);
+                    shares.push(share);
+                });
                 let contested = eligible.len() > 1;
+                let best = eligible.iter().filter_map(|s| ranks[s.index()]).max();
                 Award {
                     pot: u8::try_from(index).unwrap_or(u8::MAX),
                     amount,
@@ -451,7 +469,13 @@ impl State {
             awards,
             net,
             stacks: self.betting.seats.iter().map(|chips| chips.stack).collect(),
+            all_in: self.all_in.take().map(|all_in| *all_in),
         };
+        if result.all_in.is_some() {
+            for (luck, hand) in self.luck.iter_mut().zip(result.luck()) {
+                *luck += hand;
+            }
+        }
         events.push(Event::HandEnded { result: result.clone() });
         self.last_hand = Some(result);
         for index in 0..self.betting.seats.len() {
@@ -477,14 +501,21 @@ impl State {
 
     fn end_match(&mut self, events: &mut Vec<Event>) {
         let stacks: Vec<u32> = self.betting.seats.iter().map(|chips| chips.stack).collect();
-        let net = stacks.iter().map(|&s| i64::from(s) - i64::from(self.options.stack)).collect();
-        let key = |seat: usize| {
-            let out = self.knocked_out[seat];
-            (
-                stacks[seat],
-                out.map_or(u32::MAX, |out| out.hand_number),
-                out.map_or(0, |out| out.stack),
-            )
+        let net: Vec<i64> =
+            stacks.iter().map(|&s| i64::from(s) - i64::from(self.options.stack)).collect();
+        let adjusted = self.adjusted(&net);
+        // HE-18: by chips, a seat knocked out earlier below, of two in one hand the one that
+        // began it with more above; HE-21: by the adjusted chips alone.
+        let key = |seat: usize| match self.options.score {
+            Score::Chips => {
+                let out = self.knocked_out[seat];
+                (
+                    i64::from(stacks[seat]),
+                    out.map_or(u32::MAX, |out| out.hand_number),
+                    out.map_or(0, |out| out.stack),
+                )
+            }
+            Score::AllInAdjusted => (adjusted[seat], 0, 0),
         };
         let mut standings: Vec<Standing> = (0..stacks.len())
             .map(|seat| {
@@ -494,10 +525,81 @@ impl State {
             .collect();
         // Best first, as every game's standings are (`Game::standings`).
         standings.sort_unstable();
-        let outcome = Outcome { stacks, net, hands_played: self.hand_number, standings };
+        let outcome = Outcome { stacks, net, hands_played: self.hand_number, standings, adjusted };
         events.push(Event::MatchOver { outcome: outcome.clone() });
         self.betting.to_act = None;
         self.outcome = Some(outcome);
+    }
+
+    /// Each seat's chips won over the finished hands: its chips when this hand began less the
+    /// starting stack.
+    pub(super) fn net_before_hand(&self) -> Vec<i64> {
+        let start = i64::from(self.options.stack);
+        self.hand_stacks.iter().map(|&chips| i64::from(chips) - start).collect()
+    }
+
+    /// Each seat's `net` less its luck, to the nearest chip (HE-21); empty when the table
+    /// ranks by chips.
+    fn adjusted(&self, net: &[i64]) -> Vec<i64> {
+        if self.options.score == Score::Chips {
+            return Vec::new();
+        }
+        net.iter().zip(&self.luck).map(|(&net, luck)| (net as f64 - luck).round() as i64).collect()
+    }
+
+    /// HE-21: what each seat wins, summed over the run-outs of the board from the cards no
+    /// seat was dealt this hand, with the pots as they stand. Every run-out with one or two
+    /// cards to come; [`SAMPLED_RUNOUTS`] drawn from the match's ChaCha8 on a stream of the
+    /// hand's own, which leaves the deals of later hands as they were, with five.
+    fn all_in_equity(&self) -> AllIn {
+        let seats = &self.betting.seats;
+        let pots = pots(seats);
+        let order: Vec<Seat> = self.round_from(self.button).collect();
+        let turned = Hand::of(&self.board[..self.board_len]);
+        let mut dealt = turned;
+        let mut holes = vec![None; seats.len()];
+        for (index, chips) in seats.iter().enumerate() {
+            if chips.status != SeatStatus::Out {
+                let hole = Hand::of(&self.holes[index]);
+                dealt = dealt.union(hole);
+                holes[index] = chips.status.in_hand().then_some(hole);
+            }
+        }
+        let unseen: Vec<Card> = Card::pack().filter(|&card| dealt.with(card) != dealt).collect();
+        let mut won = vec![0u64; seats.len()];
+        let mut ranks: Vec<Option<HandRank>> = vec![None; seats.len()];
+        let mut runouts = 0u32;
+        let mut score = |board: Hand| {
+            for (rank, hole) in ranks.iter_mut().zip(&holes) {
+                *rank = hole.map(|hole| board.union(hole).rank());
+            }
+            for (amount, eligible) in &pots {
+                split_pot(*amount, eligible, &ranks, &order, |seat, share| {
+                    won[seat.index()] += u64::from(share);
+                });
+            }
+            runouts += 1;
+        };
+        match BOARD_CARDS - self.board_len {
+            1 => unseen.iter().for_each(|&card| score(turned.with(card))),
+            2 => {
+                for (i, &first) in unseen.iter().enumerate() {
+                    for &second in &unseen[i + 1..] {
+                        score(turned.with(first).with(second));
+                    }
+                }
+            }
+            to_come => {
+                let mut rng = self.rng.clone();
+                rng.set_stream(u64::from(self.hand_number));
+                let mut unseen = unseen;
+                for _ in 0..SAMPLED_RUNOUTS {
+                    let (cards, _) = unseen.partial_shuffle(&mut rng, to_come);
+                    score(cards.iter().fold(turned, |board, &card| board.with(card)));
+                }
+            }
+        }
+        AllIn { street: self.betting.street, runouts, won }
     }
 
     /// The outcome, once the match is over.
@@ -562,6 +664,12 @@ impl State {
             betting: self.betting.clone(),
             knocked_out: self.knocked_out.clone(),
             last_hand: self.last_hand.clone(),
+            adjusted: match &self.outcome {
+                Some(outcome) => outcome.adjusted.clone(),
+                // Every view (every `Turn`) asks: nothing is computed at a table of chips.
+                None if self.luck.is_empty() => Vec::new(),
+                None => self.adjusted(&self.net_before_hand()),
+            },
             outcome: self.outcome.clone(),
         }
     }
@@ -602,6 +710,25 @@ impl State {
             termination: self.end_reason(),
             comments: Vec::new(),
         }
+    }
+}
+
+/// HE-15: pays a pot of `amount` to the best hand among `eligible` (`ranks` by seat), split
+/// evenly, the odd chips one each to the winners clockwise from the button (`order`): calls
+/// `pay` for each winner in that order.
+fn split_pot(
+    amount: u32,
+    eligible: &[Seat],
+    ranks: &[Option<HandRank>],
+    order: &[Seat],
+    mut pay: impl FnMut(Seat, u32),
+) {
+    let best = eligible.iter().filter_map(|s| ranks[s.index()]).max();
+    let wins = |seat: &&Seat| eligible.contains(seat) && ranks[seat.index()] == best;
+    let count = order.iter().filter(wins).count().max(1) as u32;
+    let odd = amount % count;
+    for (i, &seat) in order.iter().filter(wins).enumerate() {
+        pay(seat, amount / count + u32::from((i as u32) < odd));
     }
 }
 

@@ -36,6 +36,10 @@ pub(super) fn public(view: &PublicView) -> Table {
             if chips.bet > 0 {
                 figures.push(Figure::new("bet", chips.bet));
             }
+            // HE-21: what the standings rank, when the table ranks by it.
+            if let Some(&adjusted) = view.adjusted.get(index) {
+                figures.push(Figure::new("all-in adjusted", adjusted));
+            }
             let notes = match chips.status {
                 SeatStatus::Folded => vec!["folded".to_owned()],
                 SeatStatus::AllIn => vec!["all in".to_owned()],
@@ -97,16 +101,26 @@ pub(super) fn seat(observation: &Observation) -> Table {
 fn last_hand(result: &HandResult) -> Area {
     let winners: Vec<Seat> = result.awards.iter().flat_map(|a| a.winners.iter().copied()).collect();
     let mut groups = vec![Group::new("board", result.board.clone())];
+    // HE-21: each seat's share of the pot over the run-outs, when the all-in was counted.
+    let pot: u64 = result.won().iter().sum();
+    let equity: Vec<f64> = result.all_in.iter().flat_map(|all_in| all_in.equity()).collect();
     for (index, cards) in result.shown.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
         let seat = Seat(index as u8);
         let won = winners.contains(&seat);
+        let outcome = if won { "won" } else { "lost" };
+        let note = match equity.get(index) {
+            Some(equity) if pot > 0 => {
+                format!("{outcome}, all-in equity {:.0}%", 100.0 * equity / pot as f64)
+            }
+            _ => outcome.to_owned(),
+        };
         groups.push(Group {
             seat: Some(seat),
             label: String::new(),
             cards: cards.clone(),
             added: Vec::new(),
             mark: if won { Mark::Won } else { Mark::Lost },
-            note: Some(if won { "won".to_owned() } else { "lost".to_owned() }),
+            note: Some(note),
         });
     }
     Area { title: Line::new().text(format!("Hand {} ended", result.hand_number)), groups }

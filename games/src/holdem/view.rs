@@ -165,6 +165,57 @@ pub struct HandResult {
     pub net: Vec<i64>,
     /// Each seat's chips after the hand.
     pub stacks: Vec<u32>,
+    /// When the betting ended before the river with two or more seats in and the table ranks
+    /// by [`crate::holdem::Score::AllInAdjusted`]: each seat's equity over the run-outs
+    /// (HE-21). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_in: Option<AllIn>,
+}
+
+impl HandResult {
+    /// Each seat's luck in this hand (HE-21): its chips won less its equity, zero for every
+    /// seat of a hand without [`HandResult::all_in`]. The seats' luck sums to zero.
+    pub fn luck(&self) -> Vec<f64> {
+        let Some(all_in) = &self.all_in else {
+            return vec![0.0; self.net.len()];
+        };
+        let won = self.won();
+        won.iter().zip(all_in.equity()).map(|(&won, equity)| won as f64 - equity).collect()
+    }
+
+    /// Each seat's chips won from the pots (its own uncalled bet included).
+    pub fn won(&self) -> Vec<u64> {
+        let mut won = vec![0u64; self.net.len()];
+        for award in &self.awards {
+            for (seat, &share) in award.winners.iter().zip(&award.shares) {
+                if let Some(w) = won.get_mut(seat.index()) {
+                    *w += u64::from(share);
+                }
+            }
+        }
+        won
+    }
+}
+
+/// A hand's equity at its all-in (HE-21): what each seat wins, summed over the board's
+/// run-outs from the cards no seat was dealt.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct AllIn {
+    /// The round the betting ended on: the board had its cards, and the rest were to come.
+    pub street: Street,
+    /// The run-outs counted: every one with one or two cards to come, a sample with five.
+    pub runouts: u32,
+    /// Each seat's chips won, summed over those run-outs (the pots split by HE-15 in each).
+    pub won: Vec<u64>,
+}
+
+impl AllIn {
+    /// Each seat's equity: its chips won on average over the run-outs.
+    pub fn equity(&self) -> impl Iterator<Item = f64> + '_ {
+        let runouts = f64::from(self.runouts.max(1));
+        self.won.iter().map(move |&won| won as f64 / runouts)
+    }
 }
 
 /// When a seat was knocked out (HE-18).
@@ -187,8 +238,12 @@ pub struct Outcome {
     pub net: Vec<i64>,
     /// Hands played.
     pub hands_played: u32,
-    /// Places, best first: most chips first (HE-18).
+    /// Places, best first: most chips first (HE-18), or most adjusted chips (HE-21).
     pub standings: Vec<Standing>,
+    /// With [`crate::holdem::Score::AllInAdjusted`]: each seat's net less its luck in every
+    /// all-in (HE-21), to the nearest chip, which the standings rank. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjusted: Vec<i64>,
 }
 
 /// Something that happened, as anyone at the table saw it: every action and board card, and
@@ -285,6 +340,10 @@ pub struct PublicView {
     /// The last finished hand's result, if a hand has finished. The whole history is in the
     /// events and the record: an observation's size must not grow with the match.
     pub last_hand: Option<HandResult>,
+    /// With [`crate::holdem::Score::AllInAdjusted`]: each seat's chips won over the finished
+    /// hands less its luck in their all-ins, to the nearest chip (HE-21). Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjusted: Vec<i64>,
     /// The outcome, once the match is over.
     pub outcome: Option<Outcome>,
 }

@@ -240,7 +240,7 @@ impl Engine for holdem::State {
 }
 
 /// Hold'em's options from bits: limit or not, blinds, ante and stack from small tables of
-/// values (some invalid), a few hands.
+/// values (some invalid), a few hands, either score.
 pub fn holdem_options(bits: u64) -> holdem::Options {
     let field = |shift: u32, width: u32| ((bits >> shift) & ((1 << width) - 1)) as usize;
     let big_blind = [0, 1, 2, 5, 10, 50, 100, 1000][field(1, 3)];
@@ -252,6 +252,11 @@ pub fn holdem_options(bits: u64) -> holdem::Options {
         stack: [0, 10, 40, 100, 200, 1000, 20_000, 20_001][field(10, 3)],
         hands: [0, 1, 3, 20][field(13, 2)],
         raise_cap: [0, 1, 3, 4][field(15, 2)],
+        score: if bits >> 17 & 1 == 1 {
+            holdem::Score::AllInAdjusted
+        } else {
+            holdem::Score::Chips
+        },
     }
 }
 

@@ -10,8 +10,8 @@
 
 use cardroom_games::Seat;
 use cardroom_games::holdem::{
-    Action, Award, HandRank, HandResult, KnockedOut, MAX_SEATS, Observation, Options, Outcome,
-    PublicView, Round, SeatChips, SeatStatus, State, Street,
+    Action, AllIn, Award, HandRank, HandResult, KnockedOut, MAX_SEATS, Observation, Options,
+    Outcome, PublicView, Round, SeatChips, SeatStatus, State, Street,
 };
 
 use super::{
@@ -158,6 +158,7 @@ fn typed(observation: &Observation, codes: bool) -> pb::HoldemObservation {
             pot: public.pot(),
             last_hand: public.last_hand.as_ref().map(hand_result_to_pb),
             outcome: public.outcome.as_ref().map(|outcome| Box::new(outcome_to_pb(outcome))),
+            adjusted: public.adjusted.clone(),
         }),
     }
 }
@@ -223,6 +224,11 @@ fn hand_result_to_pb(result: &HandResult) -> pb::HoldemHandResult {
             .collect(),
         net: result.net.clone(),
         stacks: result.stacks.clone(),
+        all_in: result.all_in.as_ref().map(|all_in| pb::HoldemAllIn {
+            street: street_to_pb(all_in.street) as i32,
+            runouts: all_in.runouts,
+            won: all_in.won.clone(),
+        }),
     }
 }
 
@@ -232,6 +238,7 @@ fn outcome_to_pb(outcome: &Outcome) -> pb::HoldemOutcome {
         net: outcome.net.clone(),
         hands_played: outcome.hands_played,
         standings: outcome.standings.iter().map(standing_to_pb).collect(),
+        adjusted: outcome.adjusted.clone(),
     }
 }
 
@@ -302,6 +309,7 @@ fn public_from_pb(public: &pb::HoldemPublic, options: Options) -> Result<PublicV
                     .iter()
                     .map(standing_from_pb)
                     .collect::<Result<_, _>>()?,
+                adjusted: per_seat_if_any(&outcome.adjusted, players, "outcome.adjusted")?,
             })
         })
         .transpose()?;
@@ -313,6 +321,7 @@ fn public_from_pb(public: &pb::HoldemPublic, options: Options) -> Result<PublicV
         betting,
         knocked_out,
         last_hand,
+        adjusted: per_seat_if_any(&public.adjusted, players, "adjusted")?,
         outcome,
     })
 }
@@ -356,7 +365,27 @@ fn hand_result_from_pb(
         awards,
         net: per_seat(&result.net, players, "last_hand.net")?,
         stacks: per_seat(&result.stacks, players, "last_hand.stacks")?,
+        all_in: result
+            .all_in
+            .as_ref()
+            .map(|all_in| {
+                Ok::<_, WireError>(AllIn {
+                    street: street_from_pb(all_in.street)?,
+                    runouts: all_in.runouts,
+                    won: per_seat(&all_in.won, players, "last_hand.all_in.won")?,
+                })
+            })
+            .transpose()?,
     })
+}
+
+/// [`per_seat`] for a list the view may leave empty (HE-21's, at a table ranking by chips).
+fn per_seat_if_any<T: Clone>(
+    values: &[T],
+    players: usize,
+    field: &str,
+) -> Result<Vec<T>, WireError> {
+    if values.is_empty() { Ok(Vec::new()) } else { per_seat(values, players, field) }
 }
 
 /// A per-seat list from the wire, as long as the table; the error names the field.
@@ -377,7 +406,7 @@ mod tests {
     use super::*;
 
     /// Every seat's observation reads back from the wire, at every step of random matches of
-    /// every table size, in limit and no-limit.
+    /// every table size, in limit and no-limit, ranked by chips or all-in adjusted (HE-21).
     #[test]
     fn every_observation_round_trips_through_the_typed_view() {
         let mut rng = super::super::TestRng::new(43);
@@ -392,6 +421,11 @@ mod tests {
                 stack: 40,
                 hands: 6,
                 ante: u32::from(players % 2),
+                score: if players % 4 < 2 {
+                    cardroom_games::holdem::Score::AllInAdjusted
+                } else {
+                    cardroom_games::holdem::Score::Chips
+                },
                 ..Options::default()
             };
             let mut state = State::new(options, players, u64::from(players)).unwrap();

@@ -116,6 +116,9 @@ class HoldemView:
     pot: int
     #: The final standings once the match is over, first place first; ``None`` before.
     standings: tuple[Standing, ...] | None = None
+    #: With the option ``score`` "all_in_adjusted": each seat's chips won so far less its luck
+    #: in its all-ins, to the nearest chip, which the standings rank (HE-21); empty otherwise.
+    adjusted: tuple[int, ...] = ()
 
     @property
     def hand(self) -> Hand:
@@ -156,6 +159,7 @@ class HoldemView:
             )
             if public.HasField("outcome")
             else None,
+            adjusted=tuple(public.adjusted),
         )
 
 

@@ -653,7 +653,7 @@ class HoldemObservation(_message.Message):
     def __init__(self, hole_cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., hole_cards_codes: _Optional[bytes] = ..., public: _Optional[_Union[HoldemPublic, _Mapping]] = ...) -> None: ...
 
 class HoldemPublic(_message.Message):
-    __slots__ = ("hand_number", "button", "board", "board_codes", "street", "seats", "bet", "raise_by", "raises", "to_act", "pot", "last_hand", "outcome")
+    __slots__ = ("hand_number", "button", "board", "board_codes", "street", "seats", "bet", "raise_by", "raises", "to_act", "pot", "last_hand", "outcome", "adjusted")
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -667,6 +667,7 @@ class HoldemPublic(_message.Message):
     POT_FIELD_NUMBER: _ClassVar[int]
     LAST_HAND_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    ADJUSTED_FIELD_NUMBER: _ClassVar[int]
     hand_number: int
     button: int
     board: _containers.RepeatedCompositeFieldContainer[Card]
@@ -680,7 +681,8 @@ class HoldemPublic(_message.Message):
     pot: int
     last_hand: HoldemHandResult
     outcome: HoldemOutcome
-    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., board_codes: _Optional[bytes] = ..., street: _Optional[_Union[HoldemStreet, str]] = ..., seats: _Optional[_Iterable[_Union[HoldemSeat, _Mapping]]] = ..., bet: _Optional[int] = ..., raise_by: _Optional[int] = ..., raises: _Optional[int] = ..., to_act: _Optional[int] = ..., pot: _Optional[int] = ..., last_hand: _Optional[_Union[HoldemHandResult, _Mapping]] = ..., outcome: _Optional[_Union[HoldemOutcome, _Mapping]] = ...) -> None: ...
+    adjusted: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., board_codes: _Optional[bytes] = ..., street: _Optional[_Union[HoldemStreet, str]] = ..., seats: _Optional[_Iterable[_Union[HoldemSeat, _Mapping]]] = ..., bet: _Optional[int] = ..., raise_by: _Optional[int] = ..., raises: _Optional[int] = ..., to_act: _Optional[int] = ..., pot: _Optional[int] = ..., last_hand: _Optional[_Union[HoldemHandResult, _Mapping]] = ..., outcome: _Optional[_Union[HoldemOutcome, _Mapping]] = ..., adjusted: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class HoldemSeat(_message.Message):
     __slots__ = ("stack", "bet", "committed", "status", "acted_at", "knocked_out")
@@ -721,7 +723,7 @@ class HoldemAward(_message.Message):
     def __init__(self, pot: _Optional[int] = ..., amount: _Optional[int] = ..., winners: _Optional[_Iterable[int]] = ..., shares: _Optional[_Iterable[int]] = ..., hand: _Optional[int] = ...) -> None: ...
 
 class HoldemHandResult(_message.Message):
-    __slots__ = ("hand_number", "button", "board", "shown", "awards", "net", "stacks")
+    __slots__ = ("hand_number", "button", "board", "shown", "awards", "net", "stacks", "all_in")
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     BUTTON_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
@@ -729,6 +731,7 @@ class HoldemHandResult(_message.Message):
     AWARDS_FIELD_NUMBER: _ClassVar[int]
     NET_FIELD_NUMBER: _ClassVar[int]
     STACKS_FIELD_NUMBER: _ClassVar[int]
+    ALL_IN_FIELD_NUMBER: _ClassVar[int]
     hand_number: int
     button: int
     board: _containers.RepeatedCompositeFieldContainer[Card]
@@ -736,19 +739,32 @@ class HoldemHandResult(_message.Message):
     awards: _containers.RepeatedCompositeFieldContainer[HoldemAward]
     net: _containers.RepeatedScalarFieldContainer[int]
     stacks: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., shown: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., awards: _Optional[_Iterable[_Union[HoldemAward, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., stacks: _Optional[_Iterable[int]] = ...) -> None: ...
+    all_in: HoldemAllIn
+    def __init__(self, hand_number: _Optional[int] = ..., button: _Optional[int] = ..., board: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., shown: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ..., awards: _Optional[_Iterable[_Union[HoldemAward, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., stacks: _Optional[_Iterable[int]] = ..., all_in: _Optional[_Union[HoldemAllIn, _Mapping]] = ...) -> None: ...
+
+class HoldemAllIn(_message.Message):
+    __slots__ = ("street", "runouts", "won")
+    STREET_FIELD_NUMBER: _ClassVar[int]
+    RUNOUTS_FIELD_NUMBER: _ClassVar[int]
+    WON_FIELD_NUMBER: _ClassVar[int]
+    street: HoldemStreet
+    runouts: int
+    won: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, street: _Optional[_Union[HoldemStreet, str]] = ..., runouts: _Optional[int] = ..., won: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class HoldemOutcome(_message.Message):
-    __slots__ = ("stacks", "net", "hands_played", "standings")
+    __slots__ = ("stacks", "net", "hands_played", "standings", "adjusted")
     STACKS_FIELD_NUMBER: _ClassVar[int]
     NET_FIELD_NUMBER: _ClassVar[int]
     HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    ADJUSTED_FIELD_NUMBER: _ClassVar[int]
     stacks: _containers.RepeatedScalarFieldContainer[int]
     net: _containers.RepeatedScalarFieldContainer[int]
     hands_played: int
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
-    def __init__(self, stacks: _Optional[_Iterable[int]] = ..., net: _Optional[_Iterable[int]] = ..., hands_played: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
+    adjusted: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, stacks: _Optional[_Iterable[int]] = ..., net: _Optional[_Iterable[int]] = ..., hands_played: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., adjusted: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GinObservation(_message.Message):
     __slots__ = ("hand", "drawn", "scores", "dealer", "deal", "phase", "stock_size", "discard_pile", "known_cards", "knock_limit", "to_act", "hands_won", "multiplier", "hand_sizes", "upcard_draws", "dealt_upcards", "discarded_by", "stock_only", "taken", "must_go_out", "last_result", "outcome", "hand_codes", "discard_pile_codes", "known_cards_codes")
