@@ -307,6 +307,8 @@ async fn next_update(held: &mut Held, wait: Duration) -> Result<CallToolResult, 
                 error.turn, error.message, error.code
             ))
         }
+        // Not sent to a seat joined with `TextSeat::join`, which takes no events.
+        TextUpdate::Moved(_) => text("Not your turn yet: call wait_for_turn again."),
         TextUpdate::Ended(end) => {
             held.turn = None;
             let start = held.seat.take().map(|seat| seat.start().clone());

@@ -243,6 +243,11 @@ pub(crate) struct PagesArgs {
     /// The most live streams at once from one IP address; one more is refused with 429.
     #[arg(long, env = "CARDROOM_SSE_MAX_PER_ADDRESS", default_value_t = 16)]
     sse_max_per_address: usize,
+    /// Let people play a running ladder's bots from its page ("Play the bots": unrated
+    /// matches, a person's clock), at most this many matches an hour from one IP address; 0:
+    /// no guests.
+    #[arg(long, env = "CARDROOM_GUESTS", default_value_t = 0)]
+    guests: u32,
 }
 
 impl PagesArgs {
@@ -380,6 +385,7 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let ladder_files = read_ladder_files(&args.ladders)?;
     let web = args.http_addr;
     let open_files = raise_open_files_limit();
+    let guests = args.pages.guests;
     let pages_limits =
         args.pages.configs(open_files, Duration::from_millis(args.shutdown_grace_ms));
     let mut config = args.config()?;
@@ -482,6 +488,13 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
             let source = cardroom_web::ServerSource::new(channel.clone(), config.admin_token.clone());
             let server = cardroom_web::GameServer::Grpc(channel);
             let readiness = cardroom_web::Readiness::new(server, store);
+            // The seats people take from the pages: their streams go to this server.
+            let play = cardroom_web::PlayConfig {
+                server: format!("http://{grpc_addr}"),
+                admin_token: config.admin_token.clone(),
+                guests_per_hour: guests,
+            };
+            let web_config = cardroom_web::WebConfig { play: Some(play), ..web_config };
             cardroom_web::server_router(source, config.accounts.clone(), web_config)
                 .merge(cardroom_web::ops_router(metrics, readiness))
         };

@@ -7,7 +7,6 @@
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use cardroom_store::MatchState;
 use cardroom_tests::eventually;
@@ -31,19 +30,9 @@ fn authors_join_by_invite_manage_their_own_bots_and_never_share_a_table() {
     let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
     let ladder_path = dir.path().join("duel.toml");
     std::fs::write(&ladder_path, LADDER).unwrap();
-    let mut server = support::Reaped(
-        Command::new(env!("CARGO_BIN_EXE_cardroom"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", &store_url])
-            .args(["--admin-token", "T", "--http-addr", "127.0.0.1:0", "--ladder"])
-            .arg(&ladder_path)
-            .arg("--record-dir")
-            .arg(dir.path().join("records"))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let (url, pages) = support::addresses(&mut server);
+    let records = dir.path().join("records");
+    let (_served, url, pages) =
+        support::serve_pages(&store_url, &[ladder_path.as_path()], &records, &[]);
     let server = ["--server", url.as_str()];
 
     // The organizer's invites; each makes one author, once.

@@ -127,38 +127,75 @@ pub fn turn_text<A: Display>(table: &Table, recent: &[Line], legal: &[A]) -> Str
     out
 }
 
-/// The legal actions numbered from 1, one a line. A run of three or more actions whose words
-/// differ only in a last whole number that counts up by one (Hold'em's raise sizes) is one
-/// line: `3-199. raise to 4, 5, … 200 (one action for each number)`.
-fn list_actions<A: Display>(legal: &[A], out: &mut String) {
+/// A legal action, or a run of them, as a person picks it: the text form lists each on a line,
+/// and the web pages' seat draws each as a control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// One action.
+    One {
+        /// Its number in the list, from 1: a reply may be just that.
+        number: usize,
+        /// Its words (its `Display`).
+        words: String,
+        /// The cards its words name, in order.
+        cards: Vec<Card>,
+    },
+    /// Three or more actions whose words differ only in a last whole number that counts up by
+    /// one (Hold'em's raise sizes): `head` then one of `low..=high`, numbered `first` on.
+    Run {
+        /// The first one's number in the list, from 1.
+        first: usize,
+        /// The words before the number, such as `raise to`.
+        head: String,
+        /// The first one's number in its words.
+        low: u64,
+        /// The last one's.
+        high: u64,
+    },
+}
+
+/// The legal actions as [`Choice`]s, in the list's order.
+pub fn choices<A: Display>(legal: &[A]) -> Vec<Choice> {
     let words: Vec<String> = legal.iter().map(ToString::to_string).collect();
     let split = |text: &str| {
         let (head, number) = text.rsplit_once(' ')?;
         Some((head.to_owned(), number.parse::<u64>().ok()?))
     };
+    let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        if let Some((head, first)) = split(&words[i]) {
+        if let Some((head, low)) = split(&words[i]) {
             let run = words[i..]
                 .iter()
-                .zip(first..)
+                .zip(low..)
                 .take_while(|(text, n)| split(text) == Some((head.clone(), *n)))
                 .count();
             if run >= 3 {
-                let last = first + run as u64 - 1;
-                let _ = writeln!(
-                    out,
-                    "{}-{}. {head} {first}, {}, … {last} (one action for each number)",
-                    i + 1,
-                    i + run,
-                    first + 1
-                );
+                out.push(Choice::Run { first: i + 1, head, low, high: low + run as u64 - 1 });
                 i += run;
                 continue;
             }
         }
-        let _ = writeln!(out, "{}. {}", i + 1, words[i]);
+        let cards = Said::read(&words[i]).cards;
+        out.push(Choice::One { number: i + 1, words: words[i].clone(), cards });
         i += 1;
+    }
+    out
+}
+
+/// The legal actions numbered from 1, one a line. A run ([`Choice::Run`]) is one line:
+/// `3-199. raise to 4, 5, … 200 (one action for each number)`.
+fn list_actions<A: Display>(legal: &[A], out: &mut String) {
+    for choice in choices(legal) {
+        let _ = match choice {
+            Choice::One { number, words, .. } => writeln!(out, "{number}. {words}"),
+            Choice::Run { first, head, low, high } => writeln!(
+                out,
+                "{first}-{}. {head} {low}, {}, … {high} (one action for each number)",
+                first as u64 + high - low,
+                low + 1
+            ),
+        };
     }
 }
 

@@ -104,7 +104,7 @@ pub use organizer::{CreatedMatch, MatchSpec, MatchStatus, Organizer, SeatStatus}
 pub use runner::{
     AnyBot, BotBuilder, BotMapper, OMIT, Played, RunError, play, play_any, play_concurrently,
 };
-pub use text_seat::{TEXT_OMIT, TextSeat, TextTurn, TextUpdate};
+pub use text_seat::{TEXT_OMIT, TextMoved, TextSeat, TextTurn, TextUpdate};
 pub use tls::{TlsOptions, channel};
 
 /// The engines, re-exported so that a bot needs only this crate.

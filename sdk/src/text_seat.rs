@@ -31,6 +31,10 @@ pub const TEXT_OMIT: pb::Omit = pb::Omit {
     known_cards: false,
 };
 
+/// What [`TextSeat::join_live`] leaves out: as [`TEXT_OMIT`], but the events come, each with
+/// the seat's observation after it.
+const LIVE_OMIT: pb::Omit = pb::Omit { events: false, ..TEXT_OMIT };
+
 /// A turn of a text seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextTurn {
@@ -47,6 +51,18 @@ pub struct TextTurn {
     pub bank_ms: u32,
 }
 
+/// A move at the table, for a seat joined with [`TextSeat::join_live`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextMoved {
+    /// The public events, each in the engine's JSON form (`Event.json`); none when the seat
+    /// was taken back after a lost connection.
+    pub events_json: Vec<String>,
+    /// The same events as sentences.
+    pub events_text: Vec<String>,
+    /// The seat's observation after them, in the engine's JSON form.
+    pub json: String,
+}
+
 /// What happened at a text seat since it last looked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TextUpdate {
@@ -57,6 +73,9 @@ pub enum TextUpdate {
     Refused(ActError),
     /// The match is over.
     Ended(MatchEnd),
+    /// Someone moved (only for a seat joined with [`TextSeat::join_live`]), or the seat was
+    /// taken back after a lost connection and this is its observation now.
+    Moved(TextMoved),
 }
 
 /// One match's seat, played in the text form: it hands out each turn's text and JSON and sends
@@ -69,6 +88,7 @@ pub struct TextSeat {
     rejoin: pb::Join,
     start: MatchStart,
     joined: Box<pb::Joined>,
+    omit: pb::Omit,
     reconnects: u32,
 }
 
@@ -76,13 +96,25 @@ impl TextSeat {
     /// Takes the seat `config` names (a seat token, the queue, or the lobby, where it waits
     /// until an organizer or a ladder seats it), asking for the text form.
     pub async fn join(config: &ConnectConfig) -> Result<TextSeat, RunError> {
-        let (client, link, joined) = join_as(config, TEXT_OMIT, true).await?;
+        TextSeat::open(config, TEXT_OMIT).await
+    }
+
+    /// As [`TextSeat::join`], and every move at the table comes as [`TextUpdate::Moved`] with
+    /// the seat's observation after it: for a page that redraws the seat's table as the
+    /// others play.
+    pub async fn join_live(config: &ConnectConfig) -> Result<TextSeat, RunError> {
+        TextSeat::open(config, LIVE_OMIT).await
+    }
+
+    async fn open(config: &ConnectConfig, omit: pb::Omit) -> Result<TextSeat, RunError> {
+        let (client, link, joined) = join_as(config, omit, true).await?;
         let game = game_from_pb(joined.game).ok_or_else(|| {
             RunError::Protocol(format!("Joined.game {} is no game this SDK knows", joined.game))
         })?;
         let start = match_start(&joined, game)?;
-        let rejoin = rejoin(&joined, config, TEXT_OMIT, true);
-        Ok(TextSeat { config: config.clone(), client, link, rejoin, start, joined, reconnects: 0 })
+        let rejoin = rejoin(&joined, config, omit, true);
+        let config = config.clone();
+        Ok(TextSeat { config, client, link, rejoin, start, joined, omit, reconnects: 0 })
     }
 
     /// The match: its id, game, seat, table size, options and clock.
@@ -100,8 +132,8 @@ impl TextSeat {
         self.reconnects
     }
 
-    /// Waits for the next thing the seat must know: its turn, a refusal, or the end.
-    /// Reconnects with the seat's token when the connection is lost.
+    /// Waits for the next thing the seat must know: its turn, a refusal, the end, and for a
+    /// live seat each move. Reconnects with the seat's token when the connection is lost.
     pub async fn next(&mut self) -> Result<TextUpdate, RunError> {
         loop {
             let lost = match self.link.rx.message().await {
@@ -120,6 +152,12 @@ impl TextSeat {
                     }));
                 }
                 Ok(Some(Incoming::Message(message))) => match message.message {
+                    Some(pb::server_message::Message::Events(events)) if !self.omit.events => {
+                        let json = events.observation.map(|o| o.json).unwrap_or_default();
+                        let (events_json, events_text) =
+                            events.events.into_iter().map(|e| (e.json, e.text)).unzip();
+                        return Ok(TextUpdate::Moved(TextMoved { events_json, events_text, json }));
+                    }
                     Some(pb::server_message::Message::Error(error)) => {
                         let error = ActError {
                             turn: error.turn,
@@ -141,6 +179,13 @@ impl TextSeat {
             if let Some(end) = self.reconnect(lost).await? {
                 return Ok(TextUpdate::Ended(end));
             }
+            if !self.omit.events {
+                let json = self.joined.observation.as_ref().map(|o| o.json.clone());
+                return Ok(TextUpdate::Moved(TextMoved {
+                    json: json.unwrap_or_default(),
+                    ..TextMoved::default()
+                }));
+            }
         }
     }
 
@@ -158,9 +203,10 @@ impl TextSeat {
         match open_with_backoff(&mut self.client, &self.rejoin, &self.config).await {
             Err(RunError::Rejected(status)) => Err(seat_lost(*status)),
             Err(error) => Err(error),
-            Ok((link, Opened::Joined(_))) => {
+            Ok((link, Opened::Joined(joined))) => {
                 info!(match_id = %self.start.match_id, reconnects = self.reconnects, "reconnected");
                 self.link = link;
+                self.joined = joined;
                 Ok(None)
             }
             Ok((_, Opened::Ended(end))) => Ok(Some(match_end(&end, self.start.seat)?)),

@@ -883,6 +883,11 @@ impl<G: WireGame> MatchTask<G> {
         let mut without_json: Option<Vec<pb::Event>> = None;
         for seat in 0..self.seats.len() {
             let Some(connection) = &self.seats[seat].connection else { continue };
+            // A text seat (a person's page) redraws its table at every move: its observation
+            // comes with the events. Only text seats pay for it.
+            let observation = (connection.text && !connection.omit.events).then(|| {
+                G::observation_to_pb(&self.state.observation(Seat(seat as u8)), &connection.omit)
+            });
             let events = match connection.omit {
                 pb::Omit { events: true, .. } => continue,
                 pb::Omit { json: true, .. } => without_json
@@ -894,7 +899,7 @@ impl<G: WireGame> MatchTask<G> {
                     .clone(),
                 _ => events.clone(),
             };
-            let message = pb::Events { events };
+            let message = pb::Events { events, observation };
             self.send(Seat(seat as u8), pb::server_message::Message::Events(message));
         }
         if !self.watchers.is_empty() {

@@ -5,9 +5,11 @@
 //! ([`Replay`]), and the Python example bots run as real processes against it ([`PythonBot`]), and certificates
 //! for a server that speaks TLS ([`TestCertificates`]); a server hosting ladders and the
 //! registered bots that play in them ([`hosted_server`], [`lobby_bot`], [`crashing_bot`]); a
-//! TCP proxy whose links a test cuts or freezes ([`Proxy`]).
+//! TCP proxy whose links a test cuts or freezes ([`Proxy`]); headless Chromium for the pages
+//! ([`browser`]).
 
 mod bot;
+pub mod browser;
 mod hosted;
 mod proxy;
 mod python;

@@ -50,6 +50,7 @@ mod ops;
 mod pages;
 mod plot;
 mod replay;
+mod seats;
 mod serve;
 mod server;
 mod source;
@@ -65,6 +66,7 @@ use axum::routing::{get, post};
 pub use apart::{lower_priority, serve_apart};
 pub use hosted::StoreSource;
 pub use ops::{GameServer, NotReady, READY_TIMEOUT, Readiness, ops_router};
+pub use seats::{GuestTable, PlayConfig};
 pub use serve::{ServeConfig, serve};
 pub use server::ServerSource;
 pub use source::{
@@ -100,6 +102,9 @@ pub struct WebConfig {
     /// The hosted ladders, which play the scrimmages an author asks for on a bot's page; `None`:
     /// the pages take no scrimmages.
     pub ladders: Option<LadderControl>,
+    /// Where the seats people take from the pages play (`/seat/{token}`), and whether the
+    /// ladder pages take guests; `None`: the pages seat no one.
+    pub play: Option<PlayConfig>,
 }
 
 /// The hosted ladders' control, for the pages' scrimmage form.
@@ -122,6 +127,7 @@ impl Default for WebConfig {
             hosted_bots: None,
             auth_throttle: None,
             ladders: None,
+            play: None,
         }
     }
 }
@@ -148,6 +154,8 @@ pub(crate) struct App<S> {
     recent_bot_pages: Arc<pages::RecentBotPages>,
     /// Where the key form's failures count.
     throttle: Arc<cardroom_server::AuthThrottle>,
+    /// The seats people hold through the pages.
+    seats: Arc<seats::Seats>,
 }
 
 // Derived `Clone` would ask `S: Clone`; only the `Arc`s are cloned.
@@ -160,6 +168,7 @@ impl<S> Clone for App<S> {
             feeds: self.feeds.clone(),
             recent_bot_pages: Arc::clone(&self.recent_bot_pages),
             throttle: Arc::clone(&self.throttle),
+            seats: Arc::clone(&self.seats),
         }
     }
 }
@@ -199,9 +208,14 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/server", get(pages::server_page::<S>))
         .route("/server/live", get(pages::server_live::<S>))
         .route("/server/matches", get(pages::server_matches::<S>))
+        .route("/seat/{token}", get(pages::seat_page::<S>))
+        .route("/seat/{token}/live", get(pages::seat_live::<S>))
+        .route("/seat/{token}/act", post(pages::seat_act::<S>))
+        .route("/ladders/{ladder}/play", post(pages::guest_match::<S>))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::not_found)
         .with_state(App {
+            seats: Arc::new(seats::Seats::new(config.play.clone())),
             source,
             streams: streams::LiveStreams::new(config.max_streams, config.max_streams_per_address),
             config,

@@ -568,6 +568,16 @@ pub trait Source: Send + Sync + 'static {
         std::future::ready(Ok(AuthorJoin::Refused { why, credential: false }))
     }
 
+    /// A running ladder's table as a guest from the pages would sit at it: its game, options
+    /// and active bots. By default none: a source without ladders.
+    fn guest_table(
+        &self,
+        ladder: &str,
+    ) -> impl Future<Output = Result<Option<crate::GuestTable>, SourceError>> + Send {
+        let _ = ladder;
+        std::future::ready(Ok(None))
+    }
+
     /// The failures of the bot named `name`, for the holder of its key.
     fn failures(
         &self,

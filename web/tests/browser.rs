@@ -16,97 +16,28 @@
 //! the page no wider than the phone, play and pause, the step said to screen readers, and the
 //! replay as one seat saw it.
 //!
-//! chromedriver is found on `PATH` (or `CARDROOM_CHROMEDRIVER`); without it the test fails
-//! saying how to install it (`apt-get install -y chromium chromium-driver`; CI does).
+//! The browser is `cardroom_tests::browser`'s (chromedriver on `PATH`; CI installs it).
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Arc;
 
 use cardroom_games::{AnyRecord, Card, Game as _, Perspective, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_store::{Accounts, SqliteStore, Store};
+use cardroom_tests::browser::{browser, start_chromedriver};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
 use cardroom_web::{ServerSource, StoreSource, WebConfig};
 use common::fixture::{Fixture, LONG, TT};
 use common::{EVIL_NAME, LONG_STEPS};
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use pb::server_message::Message;
 use scraper::Selector;
-use tokio::io::{AsyncBufReadExt as _, BufReader};
-use tokio::process::{Child, Command};
 use tokio::sync::Semaphore;
-
-/// A program on `PATH`, or at the path in `var`.
-fn find_program(var: &str, name: &str) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(var) {
-        return Some(PathBuf::from(path));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|path| path.is_file())
-}
-
-/// chromedriver on a free port of 127.0.0.1, ready once it says so.
-async fn start_chromedriver() -> (Child, u16) {
-    let Some(driver) = find_program("CARDROOM_CHROMEDRIVER", "chromedriver") else {
-        panic!(
-            "chromedriver is not installed: `apt-get install -y chromium chromium-driver` \
-             (or set CARDROOM_CHROMEDRIVER to its path); this test drives a real browser"
-        );
-    };
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut child = Command::new(&driver)
-        .arg(format!("--port={port}"))
-        .arg("--allowed-ips=127.0.0.1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {}: {e}", driver.display()));
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    while let Some(line) = lines.next_line().await.unwrap() {
-        if line.contains("started successfully") {
-            // Keep draining its output so that it never blocks on a full pipe.
-            tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-            return (child, port);
-        }
-    }
-    panic!("chromedriver exited before it was ready");
-}
-
-/// A session of headless Chromium, with a fresh profile and nothing that reaches the network.
-async fn browser(port: u16, profile: &std::path::Path) -> Client {
-    let mut args = vec![
-        "--headless".to_owned(),
-        "--no-sandbox".to_owned(),
-        "--disable-gpu".to_owned(),
-        "--disable-background-networking".to_owned(),
-        "--disable-component-update".to_owned(),
-        "--disable-sync".to_owned(),
-        "--no-first-run".to_owned(),
-        "--disable-quic".to_owned(),
-        format!("--user-data-dir={}", profile.display()),
-    ];
-    args.push("--window-size=1280,1000".to_owned());
-    let mut options = serde_json::json!({ "args": args });
-    if let Some(chromium) = find_program("CARDROOM_CHROMIUM", "chromium") {
-        options["binary"] = serde_json::json!(chromium);
-    }
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert("goog:chromeOptions".to_owned(), options);
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .unwrap()
-}
 
 /// The pages of `router` served on a free port of 127.0.0.1 until [`Pages::stop`].
 struct Pages {

@@ -422,6 +422,29 @@ pub(crate) fn addresses(server: &mut std::process::Child) -> (String, String) {
     (url.unwrap(), pages.unwrap())
 }
 
+/// `cardroom serve` on `127.0.0.1:0` with its pages (`--http-addr 127.0.0.1:0`), the store
+/// `store` (registered bots only), the admin token `T`, `ladders` and the records in `records`,
+/// and `extra` flags; with its gRPC URL and its pages' address.
+#[allow(dead_code, reason = "the suites that read the pages of a hosted ladder use it")]
+pub(crate) fn serve_pages(
+    store: &str,
+    ladders: &[&std::path::Path],
+    records: &std::path::Path,
+    extra: &[&str],
+) -> (Reaped, String, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cardroom"));
+    command.args(["serve", "--addr", "127.0.0.1:0", "--registered-only", "--store", store]);
+    command.args(["--admin-token", "T", "--http-addr", "127.0.0.1:0"]);
+    for ladder in ladders {
+        command.arg("--ladder").arg(ladder);
+    }
+    command.arg("--record-dir").arg(records).args(extra);
+    let spawned = command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null());
+    let mut server = Reaped(spawned.spawn().expect("cardroom serve starts"));
+    let (url, pages) = addresses(&mut server);
+    (server, url, pages)
+}
+
 /// The whole HTTP/1.0 answer to `GET path` from the pages at `address`.
 #[allow(dead_code, reason = "the suites that read the pages use it")]
 pub(crate) fn get(address: &str, path: &str) -> String {

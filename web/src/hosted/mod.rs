@@ -19,7 +19,8 @@ use std::sync::Arc;
 use cardroom_games::GameKind;
 use cardroom_store::{
     AccountError, Accounts, AuthError, Author, BotId, BotStatus, Ladder, LadderMatch,
-    LadderMatchId, MatchState, Store, StoreError, THINK_BUCKETS, ThinkSummary, VersionThink,
+    LadderMatchId, LadderStatus, MatchState, Store, StoreError, THINK_BUCKETS, ThinkSummary,
+    VersionThink,
 };
 use futures::stream::BoxStream;
 
@@ -367,6 +368,29 @@ fn clock_of(ladder: &Ladder) -> String {
 }
 
 impl Source for StoreSource {
+    async fn guest_table(&self, ladder: &str) -> Result<Option<crate::GuestTable>, SourceError> {
+        let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
+        let file = cardroom_arena::hosted::HostedLadderFile::parse(&hosted.spec.config);
+        let (LadderStatus::Running, Ok(file)) = (hosted.status, file) else { return Ok(None) };
+        // Its entrants that are not paused, the leaderboard's order first.
+        let entrants = self.store().ladder_bots(hosted.id).await.map_err(store_error(ladder))?;
+        let board = self.board(&hosted).await?;
+        let rank = |name: &str| board.board.rows.iter().position(|r| r.name == name);
+        let mut bots: Vec<(usize, String)> = entrants
+            .into_iter()
+            .filter(|e| e.paused_reason.is_none())
+            .map(|e| (rank(&e.name).unwrap_or(usize::MAX), e.name))
+            .collect();
+        bots.sort();
+        Ok(Some(crate::GuestTable {
+            game: file.game,
+            options_json: file.options_json(),
+            seats: file.seats,
+            max_bad_replies: file.max_bad_replies,
+            bots: bots.into_iter().map(|(_, name)| name).collect(),
+        }))
+    }
+
     async fn ladders(&self) -> Result<Vec<LadderInfo>, SourceError> {
         let hosted = self.store().ladders().await.map_err(store_error("(all)"))?;
         let mut out = Vec::with_capacity(hosted.len());

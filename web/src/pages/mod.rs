@@ -9,6 +9,7 @@ mod ladders;
 mod matches;
 mod replay;
 mod seasons;
+mod seat;
 mod server;
 mod table;
 mod view;
@@ -32,6 +33,7 @@ pub(crate) use matches::{
     server_record, server_step,
 };
 pub(crate) use seasons::{finals_page, season_feed, season_page, seasons_page};
+pub(crate) use seat::{guest_form, guest_match, seat_act, seat_live, seat_page};
 pub(crate) use server::{server_live, server_matches, server_page};
 
 /// What a page can fail with.
@@ -142,6 +144,7 @@ pub(crate) async fn static_file(
             (include_str!("../../static/htmx-ext-sse.min.js"), "text/javascript")
         }
         "replay.js" => (include_str!("../../static/replay.js"), "text/javascript"),
+        "seat.js" => (include_str!("../../static/seat.js"), "text/javascript"),
         "style.css" => (include_str!("../../static/style.css"), "text/css"),
         _ => return Err(PageError::NotFound(format!("no static file {name}"))),
     };

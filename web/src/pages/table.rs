@@ -78,17 +78,35 @@ fn happened(names: &[String], lines: &[Line]) -> Markup {
     }
 }
 
-/// A hand as a fan: the cards face up, then the rest face down.
-fn fan(names: &[String], row: &TableSeat) -> Markup {
+/// The cards of a person's own hand that act when clicked (the pages' seat): each card with
+/// its control, which draws the card.
+pub(super) struct Clickable<'a> {
+    pub(super) seat: Seat,
+    pub(super) cards: &'a [(Card, Markup)],
+}
+
+/// A hand as a fan: the cards face up, then the rest face down; a card with a control in
+/// `clickable` is drawn as that control.
+fn fan(names: &[String], row: &TableSeat, clickable: Option<&Clickable<'_>>) -> Markup {
+    let control = |c: &Card| {
+        let clickable = clickable.filter(|k| k.seat == row.seat)?;
+        clickable.cards.iter().find(|(card, _)| card == c).map(|(_, control)| control)
+    };
     let hand = &row.hand;
-    let mut label = format!("{}'s hand, {} cards", name(names, row.seat), hand.len());
+    let whose = match name(names, row.seat) {
+        // A person's own seat (the pages' seat) is "you".
+        you if you == "you" => "your".to_owned(),
+        other => format!("{other}'s"),
+    };
+    let mut label = format!("{whose} hand, {} cards", hand.len());
     if hand.hidden > 0 {
         label.push_str(&format!(", {} face down", hand.hidden));
     }
     html! {
         div.hand.fan data-seat=(row.seat.0) data-hidden=(hand.hidden) aria-label=(label) {
             @for c in &hand.shown {
-                @if hand.drawn == Some(*c) { span.drawn title="just taken" { (card(*c)) } }
+                @if let Some(control) = control(c) { (control) }
+                @else if hand.drawn == Some(*c) { span.drawn title="just taken" { (card(*c)) } }
                 @else { (card(*c)) }
             }
             @for _ in 0..hand.hidden { span.card.back aria-hidden="true" {} }
@@ -119,7 +137,7 @@ fn pile(pile: &Pile) -> Markup {
 }
 
 /// A seat: its name and marks, its figures, its hand, its own piles and notes.
-fn seat(names: &[String], row: &TableSeat) -> Markup {
+fn seat(names: &[String], row: &TableSeat, clickable: Option<&Clickable<'_>>) -> Markup {
     html! {
         div.seat data-seat=(row.seat.0) data-turn[row.to_act] data-out[row.out] {
             div.who {
@@ -132,7 +150,7 @@ fn seat(names: &[String], row: &TableSeat) -> Markup {
             dl.figures {
                 @for f in &row.figures { div { dt { (f.label) } dd { (f.value) } } }
             }
-            (fan(names, row))
+            (fan(names, row, clickable))
             @if !row.piles.is_empty() {
                 div.piles { @for p in &row.piles { (pile(p)) } }
             }
@@ -163,6 +181,16 @@ fn group(names: &[String], g: &Group, same_seat: bool) -> Markup {
 
 /// The table as `names` call its seats, with what just happened (`lines`).
 pub(super) fn draw(table: &Table, names: &[String], lines: &[Line]) -> Markup {
+    draw_for(table, names, lines, None)
+}
+
+/// [`draw`], with the cards of `clickable` drawn as their controls.
+pub(super) fn draw_for(
+    table: &Table,
+    names: &[String],
+    lines: &[Line],
+    clickable: Option<&Clickable<'_>>,
+) -> Markup {
     // The seats go round the felt: the first half along the top, the rest back along the
     // bottom, so that each sits beside the next.
     let top = table.seats.len().div_ceil(2);
@@ -175,7 +203,7 @@ pub(super) fn draw(table: &Table, names: &[String], lines: &[Line]) -> Markup {
                 @for f in &table.figures { " · " (f.label) " " (f.value) }
                 @if table.over { " · " strong { "over" } }
             }
-            div.seats.upper { @for row in upper { (seat(names, row)) } }
+            div.seats.upper { @for row in upper { (seat(names, row, clickable)) } }
             div.middle {
                 div.piles { @for p in &table.piles { (pile(p)) } }
                 @for area in &table.centre {
@@ -187,7 +215,7 @@ pub(super) fn draw(table: &Table, names: &[String], lines: &[Line]) -> Markup {
                     }
                 }
             }
-            div.seats.lower { @for row in lower.iter().rev() { (seat(names, row)) } }
+            div.seats.lower { @for row in lower.iter().rev() { (seat(names, row, clickable)) } }
         }
     }
 }

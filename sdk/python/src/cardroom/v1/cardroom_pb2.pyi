@@ -889,10 +889,12 @@ class GinOutcome(_message.Message):
     def __init__(self, totals: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., hands_won: _Optional[_Iterable[int]] = ..., winner: _Optional[int] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ...) -> None: ...
 
 class Events(_message.Message):
-    __slots__ = ("events",)
+    __slots__ = ("events", "observation")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
-    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+    observation: Observation
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("kind", "text", "json")

@@ -1,0 +1,306 @@
+//! A person at the table, as one meets it: the stock `cardroom serve` with two hosted ladders
+//! (Gin Rummy and Twenty-Two), guests allowed (`--guests`), an admin token, and the stock
+//! `random` bot waiting in the lobby. In headless Chromium, at a phone's width (360 px) and a
+//! laptop's (1,440 px), a person opens each ladder's page, takes a seat with "Play the bots"
+//! and plays a whole match by clicking: the card to discard or lead, the buttons for the
+//! rest. The page is never wider than the window, shows the seat's own hand face up and the
+//! other hand face down while the hand is played, and ends with the person's place and a link
+//! to the replay. Midway through one match the tab goes away: the server sees the seat
+//! disconnected; opening the link again takes the seat back and the match goes on. A guest
+//! over the address's quota is refused with 429, and a link with no seat behind it says so.
+
+#![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
+
+use std::time::{Duration, Instant};
+
+use cardroom_games::Card;
+use cardroom_games::gin::{CardSet, solver};
+use cardroom_proto::pb;
+use cardroom_proto::pb::cardroom_client::CardroomClient;
+use cardroom_tests::PATIENCE;
+use cardroom_tests::browser::{browser, start_chromedriver};
+use fantoccini::{Client, Locator};
+
+mod support;
+
+use support::{StockBot, add_bot, example_bot};
+
+/// A two-seat ladder of `game`, open to every registered bot in the lobby (here the random bot
+/// alone, so that the ladder plays no match of its own).
+fn ladder(name: &str, game: &str, options: &str) -> String {
+    format!(
+        "name = \"{name}\"\ngame = \"{game}\"\noptions = {options}\nseats = 2\nseed = 3\n\
+         move_ms = 5000\nbank_ms = 20000\n"
+    )
+}
+
+/// What the seat's page shows now, as the test reads it.
+#[derive(Debug, serde::Deserialize)]
+struct Seen {
+    /// The match is over (the page says so).
+    over: bool,
+    /// The open turn, if the page shows one.
+    turn: Option<String>,
+    /// The controls' labels, in order: card buttons first (`card:CODE`), then buttons.
+    controls: Vec<String>,
+    /// The page's width beyond the window's.
+    overflow: i64,
+    /// Cards face down in the other seats' hands.
+    others_face_down: i64,
+    /// Cards face up in the seat's own hand.
+    own_face_up: i64,
+    /// The match's id.
+    match_id: Option<String>,
+    /// The table is between hands or over (every hand shown).
+    table_over: bool,
+    /// The seat's own cards, by code.
+    hand: Vec<String>,
+    /// The discard pile's top card, by code, if the table has one.
+    upcard: Option<String>,
+}
+
+const READ: &str = r#"
+const seat = document.querySelector('#seat');
+const turn = seat.querySelector('form.act input[name=turn]');
+const cards = [...seat.querySelectorAll('.hand form.act button')].map(b => 'card:' + b.querySelector('[data-card]').dataset.card);
+const buttons = [...seat.querySelectorAll('.controls form.act button')].map(b => b.textContent.trim());
+const mine = [...seat.querySelectorAll('.seat')].filter(s => s.querySelector('.name')?.textContent === 'you');
+const others = [...seat.querySelectorAll('.seat')].filter(s => s.querySelector('.name')?.textContent !== 'you');
+const count = (list, css) => list.map(s => s.querySelectorAll(css).length).reduce((a, b) => a + b, 0);
+const link = seat.querySelector('a.match');
+return {
+  over: !!seat.querySelector('p.end'),
+  turn: turn ? turn.value : null,
+  controls: cards.concat(buttons),
+  overflow: document.documentElement.scrollWidth - window.innerWidth,
+  others_face_down: count(others, '.hand .card.back'),
+  own_face_up: count(mine, '.hand [data-card]'),
+  match_id: link ? link.dataset.match : null,
+  table_over: !!seat.querySelector('.felt[data-over]'),
+  hand: mine.flatMap(s => [...s.querySelectorAll('.hand [data-card]')].map(c => c.dataset.card)),
+  upcard: seat.querySelector('[data-pile="discard pile"] .top [data-card]')?.dataset.card ?? null,
+};
+"#;
+
+async fn seen(client: &Client) -> Option<Seen> {
+    let value = client.execute(READ, vec![]).await.ok()?;
+    serde_json::from_value(value).ok()
+}
+
+/// Which control the person clicks: going out or knocking when they may; in Gin Rummy the
+/// upcard when it lowers their deadwood, else the stock, and the discard that leaves the least
+/// deadwood (the person knows the game: the engine's solver stands for their counting); else the
+/// first control (Twenty-Two: the first card they may play).
+fn choose(now: &Seen) -> usize {
+    let find = |prefix: &str| now.controls.iter().position(|c| c.starts_with(prefix));
+    for word in ["big gin", "gin", "knock"] {
+        if let Some(i) = find(word) {
+            return i;
+        }
+    }
+    let cards: Option<CardSet> = now.hand.iter().map(|code| code.parse::<Card>().ok()).collect();
+    let Some(hand) = cards else { return 0 };
+    let upcard = now.upcard.as_deref().and_then(|code| code.parse::<Card>().ok());
+    if let Some(take) = find("take the upcard").or_else(|| find("draw from the discard pile")) {
+        let lowers = match (upcard, solver::deadwood(hand)) {
+            (Some(upcard), Ok(deadwood)) => solver::best_discards(hand | CardSet::single(upcard))
+                .is_ok_and(|after| after.deadwood < deadwood),
+            _ => false,
+        };
+        if lowers {
+            return take;
+        }
+        return find("draw from the stock").or_else(|| find("pass")).unwrap_or(take);
+    }
+    if let Ok(discards) = solver::best_discards(hand) {
+        let best = discards.best[0];
+        let card = |c: &String| c.strip_prefix("card:").and_then(|code| code.parse::<Card>().ok());
+        if let Some(i) = now.controls.iter().position(|c| card(c) == Some(best)) {
+            return i;
+        }
+    }
+    0
+}
+
+/// Clicks control `index` of `seen` (card buttons first, then the buttons).
+async fn click(client: &Client, index: usize) -> bool {
+    let script = "const seat = document.querySelector('#seat');
+        const all = [...seat.querySelectorAll('.hand form.act button')]
+            .concat([...seat.querySelectorAll('.controls form.act button')]);
+        if (!all[arguments[0]]) { return false; }
+        all[arguments[0]].click();
+        return true;";
+    let clicked = client.execute(script, vec![serde_json::json!(index)]).await;
+    clicked.ok().and_then(|v| v.as_bool()) == Some(true)
+}
+
+/// Plays the match on the seat's page to its end by clicking; with `leave_after`, the tab goes
+/// away after that many clicks and the link is opened again once the server has seen the seat
+/// disconnected. Returns the clicks.
+async fn play_to_the_end(
+    client: &Client,
+    seat_url: &str,
+    width: u32,
+    leave_after: Option<u32>,
+    grpc: &str,
+) -> u32 {
+    let deadline = Instant::now() + PATIENCE * 3;
+    let mut clicked_turn: Option<String> = None;
+    let mut clicks = 0;
+    let mut left = false;
+    loop {
+        assert!(Instant::now() < deadline, "the match did not end in time ({clicks} clicks)");
+        let Some(now) = seen(client).await else {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        };
+        assert!(now.overflow <= 0, "the page is {} px wider than {width} px", now.overflow);
+        if now.over {
+            return clicks;
+        }
+        if !now.table_over && now.turn.is_some() {
+            assert!(now.own_face_up > 0, "the seat's own hand is face up: {now:?}");
+            assert!(now.others_face_down > 0, "the other hand is face down: {now:?}");
+        }
+        if let (Some(after), false, Some(match_id)) = (leave_after, left, &now.match_id)
+            && clicks >= after
+        {
+            left = true;
+            leave_and_come_back(client, seat_url, grpc, match_id).await;
+            continue;
+        }
+        match &now.turn {
+            Some(turn) if clicked_turn.as_ref() != Some(turn) && !now.controls.is_empty() => {
+                if click(client, choose(&now)).await {
+                    clicked_turn = Some(turn.clone());
+                    clicks += 1;
+                }
+            }
+            // The click's answer is on its way, or it is the bot's turn: look again soon.
+            _ => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
+/// The tab goes away (a blank page: its event stream closes); the server sees the seat
+/// disconnected within the web server's grace; the link opened again takes the seat back.
+async fn leave_and_come_back(client: &Client, seat_url: &str, grpc: &str, match_id: &str) {
+    client.goto("about:blank").await.unwrap();
+    let mut server = CardroomClient::connect(grpc.to_owned()).await.unwrap();
+    let connected = |info: &pb::MatchInfo| info.seats.iter().all(|s| s.connected);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let request = pb::GetMatchRequest { match_id: match_id.to_owned() };
+        let info = server.get_match(request).await.unwrap().into_inner();
+        assert!(!info.over, "the match ended while the person was away: {info:?}");
+        if !connected(&info) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the seat never showed disconnected");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client.goto(seat_url).await.unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let request = pb::GetMatchRequest { match_id: match_id.to_owned() };
+        let info = server.get_match(request).await.unwrap().into_inner();
+        if connected(&info) || info.over {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the seat was not taken back");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// From the ladder's page to a seat: "Play the bots", against the random bot (once the ladder
+/// has seen it in the lobby: the page is loaded again until then).
+async fn take_a_seat(client: &Client, pages: &str, ladder: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    let button = loop {
+        client.goto(&format!("{pages}/ladders/{ladder}")).await.unwrap();
+        if let Ok(button) = client.find(Locator::Css("section.play button")).await {
+            break button;
+        }
+        assert!(Instant::now() < deadline, "no \"Play the bots\" on {ladder}'s page");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    button.click().await.unwrap();
+    loop {
+        let url = client.current_url().await.unwrap();
+        if url.path().starts_with("/seat/") {
+            return url.to_string();
+        }
+        assert!(Instant::now() < deadline, "no seat after \"Take a seat\": {url}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[test]
+fn a_person_plays_gin_rummy_and_twenty_two_against_the_random_bot_by_clicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
+    let gin = dir.path().join("gin.toml");
+    std::fs::write(&gin, ladder("guest-gin", "gin", "{ target = 25 }")).unwrap();
+    let twenty_two = dir.path().join("tt.toml");
+    std::fs::write(&twenty_two, ladder("guest-tt", "twenty_two", "{ limit = 5 }")).unwrap();
+    let random_key = add_bot(&store_url, "rnd");
+    let records = dir.path().join("records");
+    let ladders = [gin.as_path(), twenty_two.as_path()];
+    let (server, url, pages) =
+        support::serve_pages(&store_url, &ladders, &records, &["--guests", "4"]);
+    let pages = format!("http://{pages}");
+    let args = ["--server", &url, "--lobby", "rnd", "--key", &random_key, "--matches", "0"];
+    let random = StockBot::start(
+        "rnd",
+        &example_bot("random"),
+        &[&args[..], &["--concurrency", "2"]].concat(),
+    );
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let (mut driver, port) = start_chromedriver().await;
+        let profile = tempfile::tempdir().unwrap();
+        let client = browser(port, profile.path()).await;
+        let mut played = 0;
+        for (width, height) in [(360, 800), (1_440, 900)] {
+            client.set_window_size(width, height).await.unwrap();
+            for ladder in ["guest-gin", "guest-tt"] {
+                random.assert_running();
+                let seat_url = take_a_seat(&client, &pages, ladder).await;
+                // The tab goes away once, midway through the laptop's Twenty-Two match.
+                let leave = (width > 1_000 && ladder == "guest-tt").then_some(3);
+                let started = Instant::now();
+                let clicks = play_to_the_end(&client, &seat_url, width, leave, &url).await;
+                eprintln!("{ladder} at {width} px: {clicks} clicks in {:?}", started.elapsed());
+                assert!(clicks > 0, "{ladder} at {width} px: the person played");
+                let end = client.find(Locator::Css("#seat p.end")).await.unwrap();
+                let text = end.text().await.unwrap();
+                assert!(text.contains("You finished") && text.contains("of 2"), "{text}");
+                let replay = end.find(Locator::Css("a")).await.unwrap();
+                assert!(replay.attr("href").await.unwrap().unwrap().starts_with("/matches/"));
+                played += 1;
+            }
+        }
+        assert_eq!(played, 4);
+
+        // A fifth guest match from this address is over the quota of four an hour.
+        let http = reqwest::Client::new();
+        let answer = http
+            .post(format!("{pages}/ladders/guest-gin/play"))
+            .form(&[("bot1", "rnd")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 429, "the fifth guest match in the hour");
+        assert!(answer.headers().contains_key("retry-after"));
+
+        // A link with no seat behind it says so.
+        client.goto(&format!("{pages}/seat/{}", "0".repeat(32))).await.unwrap();
+        let said = client.wait().for_element(Locator::Css("#seat p.error")).await.unwrap();
+        assert!(said.text().await.unwrap().contains("No seat"));
+        client.close().await.unwrap();
+        let _ = driver.kill().await;
+    });
+    drop(random);
+    drop(server);
+}
