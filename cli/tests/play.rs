@@ -8,17 +8,21 @@
 //! to the replay. Midway through one match the tab goes away: the server sees the seat
 //! disconnected; opening the link again takes the seat back and the match goes on. A guest
 //! over the address's quota is refused with 429, and a link with no seat behind it says so.
+//! Against each Twenty-Two match's record: no card the seat never saw reached the page, in any
+//! of the drawings its event stream brought.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
 use std::time::{Duration, Instant};
 
-use cardroom_games::Card;
+use std::collections::BTreeSet;
+
 use cardroom_games::gin::{CardSet, solver};
+use cardroom_games::{AnyRecord, Card, Seat, twenty_two};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_tests::PATIENCE;
-use cardroom_tests::browser::{browser, start_chromedriver};
+use cardroom_tests::browser::{browser, cards_shown, start_chromedriver};
 use fantoccini::{Client, Locator};
 
 mod support;
@@ -64,8 +68,9 @@ const seat = document.querySelector('#seat');
 const turn = seat.querySelector('form.act input[name=turn]');
 const cards = [...seat.querySelectorAll('.hand form.act button')].map(b => 'card:' + b.querySelector('[data-card]').dataset.card);
 const buttons = [...seat.querySelectorAll('.controls form.act button')].map(b => b.textContent.trim());
-const mine = [...seat.querySelectorAll('.seat')].filter(s => s.querySelector('.name')?.textContent === 'you');
-const others = [...seat.querySelectorAll('.seat')].filter(s => s.querySelector('.name')?.textContent !== 'you');
+const you = s => (s.querySelector('.name')?.textContent ?? '').endsWith(' (you)');
+const mine = [...seat.querySelectorAll('.seat')].filter(you);
+const others = [...seat.querySelectorAll('.seat')].filter(s => !you(s));
 const count = (list, css) => list.map(s => s.querySelectorAll(css).length).reduce((a, b) => a + b, 0);
 const link = seat.querySelector('a.match');
 return {
@@ -81,6 +86,38 @@ return {
   upcard: seat.querySelector('[data-pile="discard pile"] .top [data-card]')?.dataset.card ?? null,
 };
 "#;
+
+/// Keeps every drawing of the seat the page shows in `window.drawn`, for the leak check.
+const KEEP_DRAWINGS: &str = "
+    window.drawn = [document.querySelector('#seat').innerHTML];
+    new MutationObserver(() => window.drawn.push(document.querySelector('#seat').innerHTML))
+        .observe(document.querySelector('#seat'), { childList: true, subtree: true });";
+
+/// The drawings kept since the page was opened.
+async fn drawings(client: &Client) -> Vec<String> {
+    let kept = client.execute("return window.drawn ?? []", vec![]).await.unwrap();
+    serde_json::from_value(kept).unwrap()
+}
+
+/// Every card a Twenty-Two record lets `seat` see: in its observation after the deal and after
+/// each action, and every play laid face up (TT-24). A card outside it the seat never saw.
+fn ever_seen_by(record: &cardroom_games::Record<twenty_two::State>, seat: Seat) -> BTreeSet<Card> {
+    let mut state = record.initial_state().unwrap();
+    let mut seen = BTreeSet::new();
+    let note = |state: &twenty_two::State, seen: &mut BTreeSet<Card>| {
+        let json = serde_json::to_string(&state.observation(seat)).unwrap();
+        seen.extend(Card::pack().filter(|c| json.contains(&format!("\"{}\"", c.code()))));
+    };
+    note(&state, &mut seen);
+    for recorded in &record.actions {
+        if let twenty_two::Action::Play(cards) = recorded.action {
+            seen.extend(cards.as_slice().iter().copied());
+        }
+        state.apply(recorded.seat, recorded.action).unwrap();
+        note(&state, &mut seen);
+    }
+    seen
+}
 
 async fn seen(client: &Client) -> Option<Seen> {
     let value = client.execute(READ, vec![]).await.ok()?;
@@ -136,18 +173,23 @@ async fn click(client: &Client, index: usize) -> bool {
 
 /// Plays the match on the seat's page to its end by clicking; with `leave_after`, the tab goes
 /// away after that many clicks and the link is opened again once the server has seen the seat
-/// disconnected. Returns the clicks.
+/// disconnected. With `shot`, the page is saved there as a PNG before the third click (the
+/// README's: `CARDROOM_SCREENSHOTS=docs/screenshots cargo test -p cardroom-cli --test play`).
+/// Returns the clicks and the seat's drawings the page showed.
 async fn play_to_the_end(
     client: &Client,
     seat_url: &str,
     width: u32,
     leave_after: Option<u32>,
     grpc: &str,
-) -> u32 {
+    shot: Option<std::path::PathBuf>,
+) -> (u32, Vec<String>) {
     let deadline = Instant::now() + PATIENCE * 3;
     let mut clicked_turn: Option<String> = None;
     let mut clicks = 0;
     let mut left = false;
+    let mut drawn = Vec::new();
+    client.execute(KEEP_DRAWINGS, vec![]).await.unwrap();
     loop {
         assert!(Instant::now() < deadline, "the match did not end in time ({clicks} clicks)");
         let Some(now) = seen(client).await else {
@@ -156,7 +198,9 @@ async fn play_to_the_end(
         };
         assert!(now.overflow <= 0, "the page is {} px wider than {width} px", now.overflow);
         if now.over {
-            return clicks;
+            drawn.extend(drawings(client).await);
+            drawn.push(client.source().await.unwrap());
+            return (clicks, drawn);
         }
         if !now.table_over && now.turn.is_some() {
             assert!(now.own_face_up > 0, "the seat's own hand is face up: {now:?}");
@@ -166,11 +210,16 @@ async fn play_to_the_end(
             && clicks >= after
         {
             left = true;
+            drawn.extend(drawings(client).await);
             leave_and_come_back(client, seat_url, grpc, match_id).await;
+            client.execute(KEEP_DRAWINGS, vec![]).await.unwrap();
             continue;
         }
         match &now.turn {
             Some(turn) if clicked_turn.as_ref() != Some(turn) && !now.controls.is_empty() => {
+                if let Some(path) = shot.as_ref().filter(|_| clicks == 2) {
+                    std::fs::write(path, client.screenshot().await.unwrap()).unwrap();
+                }
                 if click(client, choose(&now)).await {
                     clicked_turn = Some(turn.clone());
                     clicks += 1;
@@ -209,6 +258,27 @@ async fn leave_and_come_back(client: &Client, seat_url: &str, grpc: &str, match_
         }
         assert!(Instant::now() < deadline, "the seat was not taken back");
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Against the match's record (`GetRecord`): no card the person's seat never saw is in any
+/// drawing of the page.
+async fn no_card_unseen(client: &Client, grpc: &str, drawn: &[String]) {
+    let link = client.find(Locator::Css("#seat a.match")).await.unwrap();
+    let match_id = link.attr("data-match").await.unwrap().unwrap();
+    let seat: u8 = link.attr("data-seat").await.unwrap().unwrap().parse().unwrap();
+    let mut server = CardroomClient::connect(grpc.to_owned()).await.unwrap();
+    let request = pb::GetRecordRequest { match_id: match_id.clone() };
+    let json = server.get_record(request).await.unwrap().into_inner().record_json;
+    let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&json).unwrap() else {
+        panic!("match {match_id} is Twenty-Two")
+    };
+    let seen = ever_seen_by(&record, Seat(seat));
+    assert!(seen.len() < 52, "some cards stay hidden from seat {seat}: {seen:?}");
+    assert!(drawn.len() > 2, "the page was redrawn as the match went");
+    for text in drawn {
+        let leaked: Vec<Card> = cards_shown(text).difference(&seen).copied().collect();
+        assert!(leaked.is_empty(), "cards {leaked:?} seat {seat} never saw, in {text}");
     }
 }
 
@@ -270,7 +340,12 @@ fn a_person_plays_gin_rummy_and_twenty_two_against_the_random_bot_by_clicking() 
                 // The tab goes away once, midway through the laptop's Twenty-Two match.
                 let leave = (width > 1_000 && ladder == "guest-tt").then_some(3);
                 let started = Instant::now();
-                let clicks = play_to_the_end(&client, &seat_url, width, leave, &url).await;
+                let shot = std::env::var_os("CARDROOM_SCREENSHOTS").map(|dir| {
+                    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+                    workspace.join(dir).join(format!("seat-{ladder}-{width}.png"))
+                });
+                let (clicks, drawn) =
+                    play_to_the_end(&client, &seat_url, width, leave, &url, shot).await;
                 eprintln!("{ladder} at {width} px: {clicks} clicks in {:?}", started.elapsed());
                 assert!(clicks > 0, "{ladder} at {width} px: the person played");
                 let end = client.find(Locator::Css("#seat p.end")).await.unwrap();
@@ -278,6 +353,9 @@ fn a_person_plays_gin_rummy_and_twenty_two_against_the_random_bot_by_clicking() 
                 assert!(text.contains("You finished") && text.contains("of 2"), "{text}");
                 let replay = end.find(Locator::Css("a")).await.unwrap();
                 assert!(replay.attr("href").await.unwrap().unwrap().starts_with("/matches/"));
+                if ladder == "guest-tt" {
+                    no_card_unseen(&client, &url, &drawn).await;
+                }
                 played += 1;
             }
         }

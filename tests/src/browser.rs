@@ -6,6 +6,9 @@
 use std::path::PathBuf;
 use std::process::Stdio;
 
+use std::collections::BTreeSet;
+
+use cardroom_games::Card;
 use fantoccini::{Client, ClientBuilder};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
@@ -77,4 +80,15 @@ pub async fn browser(port: u16, profile: &std::path::Path) -> Client {
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
         .expect("a Chromium session through chromedriver")
+}
+
+/// The cards a page or an event stream shows, in any form the pages write one: a card drawn
+/// (`data-card="TH"`) or named as people read it (`10♥`, the events' text).
+pub fn cards_shown(text: &str) -> BTreeSet<Card> {
+    Card::pack()
+        .filter(|card| {
+            text.contains(&format!("data-card=\"{}\"", card.code()))
+                || text.contains(&card.to_string())
+        })
+        .collect()
 }

@@ -30,6 +30,9 @@ use tonic::transport::{Channel, Endpoint};
 /// a closed tab drops it (the server's reconnect grace then runs).
 pub(crate) const CLOSED_TAB_AFTER: Duration = Duration::from_secs(5);
 
+/// How long a seat's task waits for a page before it ends.
+const IDLE_AFTER: Duration = Duration::from_secs(600);
+
 /// Seats held at once, ended ones included until a new one needs their place.
 const MAX_SESSIONS: usize = 1_024;
 
@@ -40,6 +43,10 @@ const RECENT_EVENTS: usize = 12;
 pub(crate) const GUEST_MOVE_MS: u32 = 60_000;
 /// A guest's bank.
 pub(crate) const GUEST_BANK_MS: u32 = 300_000;
+
+/// The name a person's seat plays under (`Join.bot_name`): the others see it, the page adds
+/// "(you)".
+const GUEST: &str = "guest";
 
 /// Where the pages' seats play, and whether the ladder pages take guests.
 #[derive(Clone, Debug)]
@@ -126,8 +133,15 @@ impl Session {
         self.replies.try_send((turn, reply)).is_ok()
     }
 
+    /// Whether its task is over.
     fn ended(&self) -> bool {
         self.replies.is_closed()
+    }
+
+    /// Whether a page may still show it: its task runs, or it ended with the match (or a
+    /// refusal). One that ended waiting for a page ([`IDLE_AFTER`]) is taken afresh.
+    fn usable(&self) -> bool {
+        !self.ended() || matches!(self.state.borrow().phase, Phase::Over(_) | Phase::Lost { .. })
     }
 }
 
@@ -176,6 +190,11 @@ impl Seats {
         Seats { config, channel, sessions: Mutex::default(), guests }
     }
 
+    /// Whether the pages seat anyone.
+    pub(crate) fn enabled(&self) -> bool {
+        self.config.is_some()
+    }
+
     /// Whether the ladder pages take guests.
     pub(crate) fn guests(&self) -> Option<u32> {
         self.guests.as_ref().and(self.config.as_ref()).map(|c| c.guests_per_hour)
@@ -184,14 +203,15 @@ impl Seats {
     /// The seat of `token` if it is held.
     pub(crate) fn existing(&self, token: &str) -> Option<Arc<Session>> {
         let sessions = self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        sessions.get(token).map(Arc::clone)
+        sessions.get(token).filter(|s| s.usable()).map(Arc::clone)
     }
 
-    /// The seat of `token`, held from now on if it was not.
+    /// The seat of `token`, held from now on if it was not; a seat taken from now on plays
+    /// under the name [`GUEST`].
     pub(crate) fn session(&self, token: &str) -> Result<Arc<Session>, SeatError> {
         let config = self.config.as_ref().ok_or(SeatError::NoSeats)?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(session) = sessions.get(token) {
+        if let Some(session) = sessions.get(token).filter(|s| s.usable()) {
             return Ok(Arc::clone(session));
         }
         if sessions.len() >= MAX_SESSIONS {
@@ -205,7 +225,7 @@ impl Seats {
         let (replies, receiver) = mpsc::channel(4);
         let session = Arc::new(Session { state, replies, watched: Notify::new() });
         let mut connect = ConnectConfig::with_token(config.server.clone(), token);
-        connect.name = "person".to_owned();
+        connect.name = GUEST.to_owned();
         let names = self.channel.clone().map(CardroomClient::new);
         tokio::spawn(play(Arc::clone(&session), connect, receiver, names));
         sessions.insert(token.to_owned(), Arc::clone(&session));
@@ -293,13 +313,16 @@ async fn play(
 ) {
     let state = &session.state;
     loop {
-        // Wait for a page.
+        // Wait for a page; a seat no page asks for in a long while is let go (a page that
+        // comes later takes it afresh).
         loop {
             let watched = session.watched.notified();
             if state.receiver_count() > 0 {
                 break;
             }
-            watched.await;
+            if tokio::time::timeout(IDLE_AFTER, watched).await.is_err() {
+                return;
+            }
         }
         state.send_modify(|s| s.phase = Phase::Joining);
         let mut seat = match TextSeat::join_live(&config).await {
@@ -331,7 +354,8 @@ async fn play(
             s.seat = start.seat.0;
             s.names = seats_names;
             s.names.resize(usize::from(start.seats), String::new());
-            s.names[start.seat.index()] = "you".to_owned();
+            let own = &mut s.names[start.seat.index()];
+            *own = format!("{} (you)", if own.is_empty() { "you" } else { own.as_str() });
             if let Some(observation) = &seat.joined().observation {
                 s.observation.clone_from(&observation.json);
             }

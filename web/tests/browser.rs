@@ -28,7 +28,7 @@ use std::sync::Arc;
 use cardroom_games::{AnyRecord, Card, Game as _, Perspective, Seat, gin, twenty_two};
 use cardroom_proto::pb;
 use cardroom_store::{Accounts, SqliteStore, Store};
-use cardroom_tests::browser::{browser, start_chromedriver};
+use cardroom_tests::browser::{browser, cards_shown, start_chromedriver};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
 use cardroom_web::{ServerSource, StoreSource, WebConfig};
 use common::fixture::{Fixture, LONG, TT};
@@ -437,17 +437,6 @@ fn gated_bot(url: String, name: &'static str, key: String, gate: Arc<Semaphore>)
             }
         }
     });
-}
-
-/// The cards a page or an event stream shows, in any form the pages write one: a card drawn
-/// (`data-card="TH"`) or named as people read it (`10♥`, the events' text).
-fn cards_shown(text: &str) -> BTreeSet<Card> {
-    Card::pack()
-        .filter(|card| {
-            text.contains(&format!("data-card=\"{}\"", card.code()))
-                || text.contains(&card.to_string())
-        })
-        .collect()
 }
 
 /// Every card the hosted match's record ever lets a spectator see: each one in the public

@@ -92,14 +92,18 @@ fn session_for<S: Source>(
     app.seats.session(token)
 }
 
-/// `GET /seat/{token}`: the seat's page.
+/// `GET /seat/{token}`: the seat's page. It holds nothing: its stream takes the seat.
 pub(crate) async fn seat_page<S: Source>(
     State(app): State<App<S>>,
     Path(token): Path<String>,
-    PeerAddress(address): PeerAddress,
 ) -> Result<Response, Response> {
-    let peer = Some(PeerKey::Address(address));
-    let session = session_for(&app, &token, peer).map_err(IntoResponse::into_response)?;
+    if !app.seats.enabled() {
+        return Err(SeatError::NoSeats.into_response());
+    }
+    if !is_token(&token) {
+        return Err(SeatError::NotAToken(token).into_response());
+    }
+    let now = app.seats.existing(&token).map(|session| session.now()).unwrap_or_default();
     let body = html! {
         h1 { "Your seat" }
         p.intro {
@@ -107,7 +111,7 @@ pub(crate) async fn seat_page<S: Source>(
             "closing this page leaves your seat, and opening its link again takes it back."
         }
         div #seat aria-live="polite" data-stream={ "/seat/" (token) "/live" } {
-            (panel(&token, &session.now()))
+            (panel(&token, &now))
         }
         script src="/static/seat.js" defer {}
     };
@@ -217,7 +221,9 @@ fn panel(token: &str, state: &SeatState) -> Markup {
         }
         @if !state.match_id.is_empty() {
             p.match-id {
-                "Match " a.match href={ "/matches/" (state.match_id) } data-match=(state.match_id) { (state.match_id) }
+                "Match " a.match href={ "/matches/" (state.match_id) } data-match=(state.match_id) data-seat=(state.seat) {
+                    (state.match_id)
+                }
                 ", seat " (state.seat) "."
             }
         }

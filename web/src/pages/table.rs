@@ -94,8 +94,8 @@ fn fan(names: &[String], row: &TableSeat, clickable: Option<&Clickable<'_>>) -> 
     };
     let hand = &row.hand;
     let whose = match name(names, row.seat) {
-        // A person's own seat (the pages' seat) is "you".
-        you if you == "you" => "your".to_owned(),
+        // A person's own seat (the pages' seat) is "… (you)".
+        you if you.ends_with(" (you)") => "your".to_owned(),
         other => format!("{other}'s"),
     };
     let mut label = format!("{whose} hand, {} cards", hand.len());
