@@ -15,14 +15,12 @@
 
 use std::time::{Duration, Instant};
 
-use std::collections::BTreeSet;
-
 use cardroom_games::gin::{CardSet, solver};
-use cardroom_games::{AnyRecord, Card, Seat, twenty_two};
+use cardroom_games::{AnyRecord, Card, Seat};
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_tests::PATIENCE;
-use cardroom_tests::browser::{browser, cards_shown, start_chromedriver};
+use cardroom_tests::browser::{browser, cards_shown, ever_seen, start_chromedriver};
 use fantoccini::{Client, Locator};
 
 mod support;
@@ -97,26 +95,6 @@ const KEEP_DRAWINGS: &str = "
 async fn drawings(client: &Client) -> Vec<String> {
     let kept = client.execute("return window.drawn ?? []", vec![]).await.unwrap();
     serde_json::from_value(kept).unwrap()
-}
-
-/// Every card a Twenty-Two record lets `seat` see: in its observation after the deal and after
-/// each action, and every play laid face up (TT-24). A card outside it the seat never saw.
-fn ever_seen_by(record: &cardroom_games::Record<twenty_two::State>, seat: Seat) -> BTreeSet<Card> {
-    let mut state = record.initial_state().unwrap();
-    let mut seen = BTreeSet::new();
-    let note = |state: &twenty_two::State, seen: &mut BTreeSet<Card>| {
-        let json = serde_json::to_string(&state.observation(seat)).unwrap();
-        seen.extend(Card::pack().filter(|c| json.contains(&format!("\"{}\"", c.code()))));
-    };
-    note(&state, &mut seen);
-    for recorded in &record.actions {
-        if let twenty_two::Action::Play(cards) = recorded.action {
-            seen.extend(cards.as_slice().iter().copied());
-        }
-        state.apply(recorded.seat, recorded.action).unwrap();
-        note(&state, &mut seen);
-    }
-    seen
 }
 
 async fn seen(client: &Client) -> Option<Seen> {
@@ -273,7 +251,7 @@ async fn no_card_unseen(client: &Client, grpc: &str, drawn: &[String]) {
     let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&json).unwrap() else {
         panic!("match {match_id} is Twenty-Two")
     };
-    let seen = ever_seen_by(&record, Seat(seat));
+    let seen = ever_seen(&record, Some(Seat(seat)));
     assert!(seen.len() < 52, "some cards stay hidden from seat {seat}: {seen:?}");
     assert!(drawn.len() > 2, "the page was redrawn as the match went");
     for text in drawn {

@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use std::collections::BTreeSet;
 
-use cardroom_games::Card;
+use cardroom_games::{Card, Record, Seat, twenty_two};
 use fantoccini::{Client, ClientBuilder};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
@@ -91,4 +91,29 @@ pub fn cards_shown(text: &str) -> BTreeSet<Card> {
                 || text.contains(&card.to_string())
         })
         .collect()
+}
+
+/// Every card a Twenty-Two record lets a viewer see: `seat`'s observation (a spectator's
+/// public view for `None`) after the deal and after each action, and every play laid face up
+/// (TT-24). A card outside it was hidden from that viewer for the whole match.
+pub fn ever_seen(record: &Record<twenty_two::State>, seat: Option<Seat>) -> BTreeSet<Card> {
+    let mut state = record.initial_state().expect("the record replays");
+    let mut seen = BTreeSet::new();
+    let note = |state: &twenty_two::State, seen: &mut BTreeSet<Card>| {
+        let json = match seat {
+            Some(seat) => serde_json::to_string(&state.observation(seat)),
+            None => serde_json::to_string(&state.public_view()),
+        };
+        let json = json.expect("a view is JSON");
+        seen.extend(Card::pack().filter(|c| json.contains(&format!("\"{}\"", c.code()))));
+    };
+    note(&state, &mut seen);
+    for recorded in &record.actions {
+        if let twenty_two::Action::Play(cards) = recorded.action {
+            seen.extend(cards.as_slice().iter().copied());
+        }
+        state.apply(recorded.seat, recorded.action).expect("the record replays");
+        note(&state, &mut seen);
+    }
+    seen
 }

@@ -21,14 +21,13 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cardroom_games::{AnyRecord, Card, Game as _, Perspective, Seat, gin, twenty_two};
+use cardroom_games::{AnyRecord, Card, Game as _, Perspective, Seat, gin};
 use cardroom_proto::pb;
 use cardroom_store::{Accounts, SqliteStore, Store};
-use cardroom_tests::browser::{browser, cards_shown, start_chromedriver};
+use cardroom_tests::browser::{browser, cards_shown, ever_seen, start_chromedriver};
 use cardroom_tests::{ADMIN, Bot, hosted_server, register};
 use cardroom_web::{ServerSource, StoreSource, WebConfig};
 use common::fixture::{Fixture, LONG, TT};
@@ -439,27 +438,6 @@ fn gated_bot(url: String, name: &'static str, key: String, gate: Arc<Semaphore>)
     });
 }
 
-/// Every card the hosted match's record ever lets a spectator see: each one in the public
-/// view after the deal and after each action, and each one a play laid face up (TT-24).
-/// A card outside it was hidden for the whole match.
-fn ever_public(record: &cardroom_games::Record<twenty_two::State>) -> BTreeSet<Card> {
-    let mut state = record.initial_state().unwrap();
-    let mut seen = BTreeSet::new();
-    let note = |state: &twenty_two::State, seen: &mut BTreeSet<Card>| {
-        let json = serde_json::to_string(&state.public_view()).unwrap();
-        seen.extend(Card::pack().filter(|c| json.contains(&format!("\"{}\"", c.code()))));
-    };
-    note(&state, &mut seen);
-    for recorded in &record.actions {
-        if let twenty_two::Action::Play(cards) = recorded.action {
-            seen.extend(cards.as_slice().iter().copied());
-        }
-        state.apply(recorded.seat, recorded.action).unwrap();
-        note(&state, &mut seen);
-    }
-    seen
-}
-
 #[tokio::test]
 async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card() {
     // A server hosting a Twenty-Two ladder of two registered bots that move only when told.
@@ -546,7 +524,7 @@ async fn a_browser_watches_a_running_hosted_match_live_and_sees_no_hidden_card()
     let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&stored).unwrap() else {
         panic!("a Twenty-Two record")
     };
-    let public = ever_public(&record);
+    let public = ever_seen(&record, None);
     assert!(public.len() < 52, "some cards stay hidden: {public:?}");
     for (what, text) in
         pages_seen.iter().map(|p| ("page", p)).chain(streamed.iter().map(|s| ("event", s)))
