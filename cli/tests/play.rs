@@ -10,6 +10,9 @@
 //! over the address's quota is refused with 429, and a link with no seat behind it says so.
 //! Against each Twenty-Two match's record: no card the seat never saw reached the page, in any
 //! of the drawings its event stream brought.
+//!
+//! And an organizer's seat link (a `CreateMatch` token) played without JavaScript: its event
+//! stream read as it comes, each turn answered with a plain form post.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -359,4 +362,128 @@ fn a_person_plays_gin_rummy_and_twenty_two_against_the_random_bot_by_clicking() 
     });
     drop(random);
     drop(server);
+}
+
+/// The `seat` drawings and the `end` of a seat's event stream, read as they come.
+struct SeatStream {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl SeatStream {
+    /// The next event: its name and data.
+    async fn next(&mut self) -> Option<(String, String)> {
+        loop {
+            if let Some(at) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..at + 2).collect();
+                let field = |name: &str| {
+                    event
+                        .lines()
+                        .filter_map(|l| l.strip_prefix(name))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                let kind = field("event: ");
+                if !kind.is_empty() {
+                    return Some((kind, field("data: ")));
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(PATIENCE, self.response.chunk()).await.ok()?;
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk.ok()??));
+        }
+    }
+}
+
+/// The number in `html` after `name="turn" value="`.
+fn open_turn(html: &str) -> Option<u64> {
+    let (_, rest) = html.split_once(r#"name="turn" value=""#)?;
+    rest.split('"').next()?.parse().ok()
+}
+
+/// An organizer's seat link, as a person without JavaScript meets it: `CreateMatch` (with the
+/// admin token) seats the stock random bot from the lobby and leaves the other seat's token to
+/// hand out. Its page is never cached nor sent on as a referrer; its event stream draws the
+/// seat at every move; a plain form post answers with the way back to the page (303); the
+/// stream ends with `end` once the match is over, whose record holds the person's moves.
+#[test]
+fn an_organizers_seat_link_plays_without_javascript() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
+    let random_key = add_bot(&store_url, "rnd");
+    let records = dir.path().join("records");
+    let (_server, url, pages) = support::serve_pages(&store_url, &[], &records, &[]);
+    let pages = format!("http://{pages}");
+    let args = ["--server", &url, "--lobby", "rnd", "--key", &random_key, "--matches", "0"];
+    let random = StockBot::start("rnd", &example_bot("random"), &args);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut server = CardroomClient::connect(url.clone()).await.unwrap();
+        let created = cardroom_tests::eventually("the random bot in the lobby", || {
+            let mut server = server.clone();
+            async move {
+                let mut request = tonic::Request::new(pb::CreateMatchRequest {
+                    game: pb::Game::TwentyTwo as i32,
+                    options_json: r#"{"limit": 5}"#.to_owned(),
+                    seats: 2,
+                    seed: Some(11),
+                    clock: Some(pb::Clock { move_ms: 60_000, bank_ms: 60_000, max_bad_replies: 0 }),
+                    lobby_bots: vec![String::new(), "rnd".to_owned()],
+                });
+                request.metadata_mut().insert("authorization", "Bearer T".parse().unwrap());
+                server.create_match(request).await.ok().map(tonic::Response::into_inner)
+            }
+        })
+        .await;
+        let token = &created.seats[0].token;
+        let seat_url = format!("{pages}/seat/{token}");
+        let http =
+            reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+
+        let page = http.get(&seat_url).send().await.unwrap();
+        assert_eq!(page.status(), 200);
+        assert_eq!(page.headers()["cache-control"], "no-store");
+        assert_eq!(page.headers()["referrer-policy"], "no-referrer");
+        assert!(page.text().await.unwrap().contains("Your seat"));
+
+        let live = http.get(format!("{seat_url}/live")).send().await.unwrap();
+        assert_eq!(live.status(), 200);
+        let mut stream = SeatStream { response: live, buffer: String::new() };
+        let mut answered = Vec::new();
+        let mut drawings = 0;
+        loop {
+            random.assert_running();
+            let (kind, data) = stream.next().await.expect("the stream goes on until `end`");
+            if kind == "end" {
+                break;
+            }
+            assert_eq!(kind, "seat");
+            drawings += 1;
+            let Some(turn) = open_turn(&data).filter(|turn| !answered.contains(turn)) else {
+                continue;
+            };
+            answered.push(turn);
+            let posted = http
+                .post(format!("{seat_url}/act"))
+                .form(&[("turn", turn.to_string()), ("reply", "1".to_owned())])
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(posted.status(), 303, "a plain post goes back to the page");
+            assert_eq!(posted.headers()["location"], format!("/seat/{token}"));
+        }
+        assert!(!answered.is_empty() && drawings > answered.len(), "{drawings} {answered:?}");
+        let request = pb::GetMatchRequest { match_id: created.match_id.clone() };
+        let info = server.get_match(request).await.unwrap().into_inner();
+        assert!(info.over, "the stream ended with the match");
+        assert_eq!(info.seats[0].bot_name, "guest");
+        let request = pb::GetRecordRequest { match_id: created.match_id.clone() };
+        let record = server.get_record(request).await.unwrap().into_inner().record_json;
+        let AnyRecord::TwentyTwo(record) = AnyRecord::from_json(&record).unwrap() else {
+            panic!("a Twenty-Two record")
+        };
+        let moves = record.actions.iter().filter(|a| a.seat == Seat(0)).count();
+        assert_eq!(moves, answered.len(), "every move of the person's seat was theirs");
+    });
 }
