@@ -487,3 +487,108 @@ fn an_organizers_seat_link_plays_without_javascript() {
         assert_eq!(moves, answered.len(), "every move of the person's seat was theirs");
     });
 }
+
+/// A ladder whose file says `people = true` seats a person rated, under a registered bot's
+/// name and key, from its page ("Play rated"): a wrong key is refused when the seat joins, with
+/// the reason on the page; with the right one the person waits in the lobby, the ladder seats
+/// them in its duplicate set against the stock random bot, they play each of its matches (the
+/// page waits in the lobby again after each), and the set is rated: the leaderboard counts it
+/// for their bot.
+#[test]
+fn a_person_plays_a_ladders_rated_set_under_a_registered_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_url = format!("sqlite:{}", dir.path().join("store.db").display());
+    let file = dir.path().join("rated.toml");
+    let ladder = "name = \"rated-tt\"\ngame = \"twenty_two\"\noptions = { limit = 5 }\n\
+                  seats = 2\nseed = 4\npeople = true\nmove_ms = 60000\nbank_ms = 60000\n";
+    std::fs::write(&file, ladder).unwrap();
+    let random_key = add_bot(&store_url, "rnd");
+    let alice_key = add_bot(&store_url, "alice");
+    let records = dir.path().join("records");
+    let (_server, url, pages) = support::serve_pages(&store_url, &[file.as_path()], &records, &[]);
+    let pages = format!("http://{pages}");
+    let args = ["--server", &url, "--lobby", "rnd", "--key", &random_key, "--matches", "0"];
+    let random = StockBot::start("rnd", &example_bot("random"), &args);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let http =
+            reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let ladder_page = cardroom_tests::eventually("the ladder's page", || {
+            let http = http.clone();
+            let page = format!("{pages}/ladders/rated-tt");
+            async move { http.get(page).send().await.ok()?.text().await.ok() }
+        })
+        .await;
+        assert!(ladder_page.contains("Play rated"), "{ladder_page}");
+        assert!(!ladder_page.contains("Play the bots"), "no guests without --guests");
+        let enter = |key: String| {
+            let http = http.clone();
+            let pages = pages.clone();
+            async move {
+                let posted = http
+                    .post(format!("{pages}/ladders/rated-tt/rated"))
+                    .form(&[("bot", "alice"), ("key", key.as_str())])
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(posted.status(), 303);
+                let seat = posted.headers()["location"].to_str().unwrap().to_owned();
+                let live = http.get(format!("{pages}{seat}/live")).send().await.unwrap();
+                assert_eq!(live.status(), 200);
+                SeatStream { response: live, buffer: String::new() }
+            }
+        };
+        // A key that is not alice's: the page says why, and the stream ends.
+        let mut refused = enter("crk_not_alices".to_owned()).await;
+        let said = loop {
+            let (kind, data) = refused.next().await.expect("the refusal comes");
+            if kind == "end" {
+                panic!("the stream ended without saying why");
+            }
+            if data.contains("No seat") {
+                break data;
+            }
+        };
+        assert!(said.contains("UNAUTHENTICATED") || said.contains("key"), "{said}");
+        assert_eq!(refused.next().await.map(|(kind, _)| kind).as_deref(), Some("end"));
+
+        let mut stream = enter(alice_key).await;
+        let mut server = CardroomClient::connect(url.clone()).await.unwrap();
+        let mut answered = std::collections::BTreeSet::new();
+        let mut waited_again = false;
+        loop {
+            random.assert_running();
+            let request = pb::GetLeaderboardRequest { ladder: "rated-tt".to_owned() };
+            let board = server.get_leaderboard(request).await.unwrap().into_inner();
+            let alice = board.rows.iter().find(|row| row.bot == "alice");
+            if alice.is_some_and(|row| row.sets_rated >= 1) {
+                assert_eq!(alice.unwrap().matches, 2, "a set of two seatings");
+                break;
+            }
+            let (kind, data) = stream.next().await.expect("the seat's stream goes on");
+            assert_eq!(kind, "seat", "{data}");
+            waited_again |= data.contains("Your last match");
+            let Some(turn) = open_turn(&data) else { continue };
+            let match_id = data.split("data-match=\"").nth(1).and_then(|r| r.split('"').next());
+            if !answered.insert((match_id.unwrap().to_owned(), turn)) {
+                continue;
+            }
+            let posted = http
+                .post(format!("{pages}/seat/{}/act", stream_seat(&data)))
+                .header("hx-request", "true")
+                .form(&[("turn", turn.to_string()), ("reply", "1".to_owned())])
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(posted.status(), 204);
+        }
+        assert!(waited_again, "the page waited in the lobby again between the set's matches");
+    });
+}
+
+/// The seat's id in a drawing: its forms post to `/seat/ID/act`.
+fn stream_seat(html: &str) -> String {
+    let (_, rest) = html.split_once("action=\"/seat/").expect("a form of the seat");
+    rest.split('/').next().unwrap().to_owned()
+}

@@ -212,6 +212,7 @@ pub fn router<S: Source>(source: Arc<S>, config: WebConfig) -> Router {
         .route("/seat/{token}/live", get(pages::seat_live::<S>))
         .route("/seat/{token}/act", post(pages::seat_act::<S>))
         .route("/ladders/{ladder}/play", post(pages::guest_match::<S>))
+        .route("/ladders/{ladder}/rated", post(pages::rated_seat::<S>))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::not_found)
         .with_state(App {

@@ -20,7 +20,7 @@ use cardroom_games::GameKind;
 use cardroom_proto::pb;
 use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{
-    ActErrorCode, ConnectConfig, MatchEnd, RunError, TextMoved, TextSeat, TextUpdate,
+    ActErrorCode, BotKey, ConnectConfig, MatchEnd, RunError, TextMoved, TextSeat, TextUpdate,
 };
 use governor::{DefaultKeyedRateLimiter, Quota};
 use tokio::sync::{Notify, mpsc, watch};
@@ -97,6 +97,11 @@ pub(crate) struct SeatState {
     pub(crate) turn: Option<OpenTurn>,
     /// The server's last refusal of a reply, in words.
     pub(crate) refused: Option<String>,
+    /// For a seat taken from the lobby (a person playing a ladder's rated sets under a
+    /// registered bot), the bot's name: after each match the seat waits in the lobby again.
+    pub(crate) lobby: Option<String>,
+    /// The last match's end, its seats and its id, for a seat taken from the lobby.
+    pub(crate) last: Option<(MatchEnd, usize, String)>,
 }
 
 /// A turn waiting for the person.
@@ -210,8 +215,36 @@ impl Seats {
     /// under the name [`GUEST`].
     pub(crate) fn session(&self, token: &str) -> Result<Arc<Session>, SeatError> {
         let config = self.config.as_ref().ok_or(SeatError::NoSeats)?;
+        let mut connect = ConnectConfig::with_token(config.server.clone(), token);
+        connect.name = GUEST.to_owned();
+        self.hold(token, connect, None)
+    }
+
+    /// A person's seat under the registered bot `bot` (its `key`): it waits in the lobby until
+    /// a ladder seats the bot, plays the match, and waits again while its page watches. Its id,
+    /// for the page's address (the key stays here).
+    pub(crate) fn lobby_session(&self, bot: &str, key: &str) -> Result<String, SeatError> {
+        let config = self.config.as_ref().ok_or(SeatError::NoSeats)?;
+        let key = BotKey::new(key).map_err(|error| SeatError::Refused(error.to_string()))?;
+        let mut connect = ConnectConfig::lobby(config.server.clone(), bot);
+        connect.key = Some(key);
+        let mut id = [0u8; 16];
+        getrandom::fill(&mut id).map_err(|error| SeatError::Refused(error.to_string()))?;
+        let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+        self.hold(&id, connect, Some(bot.to_owned()))?;
+        Ok(id)
+    }
+
+    /// The seat `id` names, held from now on (with `connect`) if it was not; `lobby` the bot
+    /// of a seat taken from the lobby.
+    fn hold(
+        &self,
+        id: &str,
+        connect: ConnectConfig,
+        lobby: Option<String>,
+    ) -> Result<Arc<Session>, SeatError> {
         let mut sessions = self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(session) = sessions.get(token).filter(|s| s.usable()) {
+        if let Some(session) = sessions.get(id).filter(|s| s.usable()) {
             return Ok(Arc::clone(session));
         }
         if sessions.len() >= MAX_SESSIONS {
@@ -221,14 +254,12 @@ impl Seats {
                 return Err(SeatError::Full);
             }
         }
-        let (state, _) = watch::channel(SeatState::default());
+        let (state, _) = watch::channel(SeatState { lobby, ..SeatState::default() });
         let (replies, receiver) = mpsc::channel(4);
         let session = Arc::new(Session { state, replies, watched: Notify::new() });
-        let mut connect = ConnectConfig::with_token(config.server.clone(), token);
-        connect.name = GUEST.to_owned();
         let names = self.channel.clone().map(CardroomClient::new);
         tokio::spawn(play(Arc::clone(&session), connect, receiver, names));
-        sessions.insert(token.to_owned(), Arc::clone(&session));
+        sessions.insert(id.to_owned(), Arc::clone(&session));
         Ok(session)
     }
 
@@ -288,7 +319,7 @@ impl Seats {
     }
 }
 
-/// A ladder's table as a guest sits at it: its game, options and bots.
+/// A ladder's table as a person sits at it: its game, options and bots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuestTable {
     /// The game.
@@ -301,6 +332,9 @@ pub struct GuestTable {
     pub max_bad_replies: u32,
     /// The ladder's bots that a guest may play, best first.
     pub bots: Vec<String>,
+    /// Whether its page seats a person in its rated sets, under a registered bot (its file's
+    /// `people`).
+    pub people: bool,
 }
 
 /// The seat's task: takes the seat while a page watches, plays the replies posted, and lets
@@ -325,7 +359,15 @@ async fn play(
             }
         }
         state.send_modify(|s| s.phase = Phase::Joining);
-        let mut seat = match TextSeat::join_live(&config).await {
+        // A seat taken from the lobby may wait there long: it waits only while a page does.
+        let joined = tokio::select! {
+            joined = TextSeat::join_live(&config) => joined,
+            () = unwatched(state) => {
+                state.send_modify(|s| s.phase = Phase::Away);
+                continue;
+            }
+        };
+        let mut seat = match joined {
             Ok(seat) => seat,
             Err(RunError::AlreadyOver) => {
                 let why = "the match is over: its replay is on the match's page".to_owned();
@@ -364,9 +406,24 @@ async fn play(
             tokio::select! {
                 update = seat.next() => match update {
                     Ok(update) => {
-                        if apply(state, update) {
+                        if !apply(state, update) {
+                            continue;
+                        }
+                        if state.borrow().lobby.is_none() {
                             return;
                         }
+                        // Back to the lobby for the ladder's next match, once a page watches.
+                        state.send_modify(|s| {
+                            if let Phase::Over(end) = std::mem::take(&mut s.phase) {
+                                let id = std::mem::take(&mut s.match_id);
+                                s.last = Some((end, usize::from(start.seats), id));
+                            }
+                            s.events.clear();
+                            s.observation.clear();
+                            s.refused = None;
+                            s.game = None;
+                        });
+                        break;
                     }
                     Err(error) => {
                         let why = error.to_string();

@@ -568,8 +568,9 @@ pub trait Source: Send + Sync + 'static {
         std::future::ready(Ok(AuthorJoin::Refused { why, credential: false }))
     }
 
-    /// A running ladder's table as a guest from the pages would sit at it: its game, options
-    /// and active bots. By default none: a source without ladders.
+    /// A running ladder's table as a person from the pages would sit at it: its game, options,
+    /// active bots, and whether it seats people rated. By default none: a source without
+    /// ladders.
     fn guest_table(
         &self,
         ladder: &str,

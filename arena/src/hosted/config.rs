@@ -25,6 +25,9 @@
 //! allow_same_author = false   # two bots of one author may sit at one table (collusion):
 //!                             # by default never, whatever the schedule
 //! scrimmages_per_hour = 12    # unrated sets an author may ask for an hour (0: none)
+//! people = false              # the ladder's page seats a person under a registered bot's name
+//!                             # and key, rated as that bot (`cardroom serve --http-addr`); by
+//!                             # default people play it only unrated, as guests (`--guests`)
 //!
 //! schedule = "adaptive"      # the next table: "adaptive" (every bot its share, then where the
 //!                             # order is least settled: the arena's `fair` schedule),
@@ -132,6 +135,10 @@ pub struct HostedLadderFile {
     /// Scrimmages an author may ask for an hour (0: none).
     #[serde(default = "twelve")]
     pub scrimmages_per_hour: u32,
+    /// Whether the ladder's page seats a person under a registered bot's name and key, in the
+    /// ladder's rated sets (default: people play it only as unrated guests).
+    #[serde(default)]
+    pub people: bool,
     /// When a failing bot is paused.
     #[serde(default)]
     pub health: Health,

@@ -388,6 +388,7 @@ impl Source for StoreSource {
             seats: file.seats,
             max_bad_replies: file.max_bad_replies,
             bots: bots.into_iter().map(|(_, name)| name).collect(),
+            people: file.people,
         }))
     }
 

@@ -184,17 +184,17 @@ pub(crate) async fn leaderboard<S: Source>(
     Path(ladder): Path<String>,
 ) -> Result<Markup, PageError> {
     let loaded = load(&app, &ladder).await?;
-    let guests = match app.seats.guests() {
-        Some(per_hour) => app.source.guest_table(&ladder).await?.map(|table| (table, per_hour)),
-        None => None,
-    };
+    let table = if app.seats.enabled() { app.source.guest_table(&ladder).await? } else { None };
     Ok(layout(
         &ladder,
         html! {
             h1 { "Ladder " (ladder) }
             p.clock { "Clock: " (loaded.ladder.clock) "." }
             @if let Some(hosted) = &app.config.hosted_bots { p.hosted-bots { (hosted) } }
-            @if let Some((table, per_hour)) = &guests { (super::guest_form(&ladder, table, *per_hour)) }
+            @if let Some(table) = &table {
+                @if let Some(per_hour) = app.seats.guests() { (super::guest_form(&ladder, table, per_hour)) }
+                @if table.people { (super::rated_form(&ladder)) }
+            }
             div #board hx-ext="sse" sse-connect={ "/ladders/" (ladder) "/live" } sse-swap="board" {
                 (board(&loaded))
             }

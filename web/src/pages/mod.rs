@@ -33,7 +33,9 @@ pub(crate) use matches::{
     server_record, server_step,
 };
 pub(crate) use seasons::{finals_page, season_feed, season_page, seasons_page};
-pub(crate) use seat::{guest_form, guest_match, seat_act, seat_live, seat_page};
+pub(crate) use seat::{
+    guest_form, guest_match, rated_form, rated_seat, seat_act, seat_live, seat_page,
+};
 pub(crate) use server::{server_live, server_matches, server_page};
 
 /// What a page can fail with.

@@ -85,11 +85,17 @@ fn session_for<S: Source>(
     if let Some(session) = app.seats.existing(token) {
         return Ok(session);
     }
-    if let Err(throttled) = app.throttle.check(peer, None) {
-        let wait_s = throttled.wait.as_secs() + 1;
-        return Err(SeatError::Throttled { why: throttled.to_string(), wait_s });
-    }
+    unthrottled(app, peer)?;
     app.seats.session(token)
+}
+
+/// Refuses `peer` while its failed credentials (seat links, bot keys) are over the server's
+/// throttle.
+fn unthrottled<S: Source>(app: &App<S>, peer: Option<PeerKey>) -> Result<(), SeatError> {
+    app.throttle.check(peer, None).map_err(|throttled| SeatError::Throttled {
+        why: throttled.to_string(),
+        wait_s: throttled.wait.as_secs() + 1,
+    })
 }
 
 /// `GET /seat/{token}`: the seat's page. It holds nothing: its stream takes the seat.
@@ -137,7 +143,12 @@ pub(crate) async fn seat_live<S: Source>(
             if *ended {
                 return std::future::ready(None);
             }
-            *ended = matches!(state.phase, Phase::Over(_) | Phase::Lost { .. });
+            *ended = match state.phase {
+                Phase::Lost { .. } => true,
+                // A seat from the lobby waits there again for the ladder's next match.
+                Phase::Over(_) => state.lobby.is_none(),
+                _ => false,
+            };
             if let Phase::Lost { credential: true, .. } = state.phase {
                 throttle.failed(peer, None);
             }
@@ -197,27 +208,24 @@ pub(crate) async fn seat_act<S: Source>(
 
 /// The seat now: where it stands, the controls on its turn, the table and the last events.
 fn panel(token: &str, state: &SeatState) -> Markup {
-    let status = match &state.phase {
-        Phase::Joining => html! { p.status { "Taking your seat…" } },
-        Phase::Away => html! { p.status { "Your seat waits for you." } },
-        Phase::Lost { why, .. } => html! { p.status.error { "No seat: " (why) "." } },
-        Phase::Playing | Phase::Over(_) => html! {},
+    let status = match (&state.phase, &state.lobby) {
+        (Phase::Joining, Some(bot)) => html! {
+            p.status { "Waiting in the lobby as " strong { (bot) } " until the ladder seats you…" }
+        },
+        (Phase::Joining, None) => html! { p.status { "Taking your seat…" } },
+        (Phase::Away, _) => html! { p.status { "Your seat waits for you." } },
+        (Phase::Lost { why, .. }, _) => html! { p.status.error { "No seat: " (why) "." } },
+        (Phase::Playing | Phase::Over(_), _) => html! {},
     };
     let drawn =
         state.game.and_then(|game| cardroom_proto::wire::visit(game, Drawn { token, state }));
     html! {
         (status)
         @if let Phase::Over(end) = &state.phase {
-            p.end {
-                "The match is over. "
-                @match end.place() {
-                    Some(place) => { "You finished " (ordinal(place)) " of " (state.names.len()) }
-                    None => "Your seat has no place",
-                }
-                @if end.forfeited.contains(&Seat(state.seat)) { ", having forfeited" }
-                @if !end.reason.is_empty() { ": " (end.reason) }
-                ". " a href={ "/matches/" (state.match_id) } { "See the replay" }
-            }
+            p.end { "The match is over. " (result(end, state.names.len(), &state.match_id)) }
+        }
+        @if let Some((end, seats, match_id)) = &state.last {
+            p.last { "Your last match: " (result(end, *seats, match_id)) }
         }
         @if !state.match_id.is_empty() {
             p.match-id {
@@ -229,6 +237,19 @@ fn panel(token: &str, state: &SeatState) -> Markup {
         }
         @if let Some(refused) = &state.refused { p.refused role="alert" { (refused) } }
         @if let Some(drawn) = drawn { (drawn) }
+    }
+}
+
+/// A finished match for its person: their place, why it ended, and its replay.
+fn result(end: &cardroom_sdk::MatchEnd, seats: usize, match_id: &str) -> Markup {
+    html! {
+        @match end.place() {
+            Some(place) => { "You finished " (ordinal(place)) " of " (seats) }
+            None => "Your seat has no place",
+        }
+        @if end.forfeited.contains(&end.seat) { ", having forfeited" }
+        @if !end.reason.is_empty() { ": " (end.reason) }
+        ". " a href={ "/matches/" (match_id) } { "See the replay" }
     }
 }
 
@@ -432,6 +453,56 @@ pub(crate) async fn guest_match<S: Source>(
         .await
         .map_err(IntoResponse::into_response)?;
     Ok(Redirect::to(&format!("/seat/{token}")).into_response())
+}
+
+/// The ladder page's "Play rated" form, where its file says `people = true`.
+pub(crate) fn rated_form(ladder: &str) -> Markup {
+    html! {
+        section.rated {
+            h2 { "Play rated" }
+            p.note {
+                "Under a registered bot's name and key: you wait in the lobby as that bot, the "
+                "ladder seats you in its duplicate sets as it seats any bot, and rates you as it. "
+                "After each match you wait for the next while this page is open."
+            }
+            form method="post" action={ "/ladders/" (ladder) "/rated" } {
+                label { "Bot " input type="text" name="bot" required maxlength="64" autocomplete="username"; } " "
+                label { "Key " input type="password" name="key" required autocomplete="current-password"; } " "
+                button type="submit" { "Wait in the lobby" }
+            }
+        }
+    }
+}
+
+/// What the "Play rated" form posts.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RatedForm {
+    bot: String,
+    key: String,
+}
+
+/// `POST /ladders/{ladder}/rated`: a person's seat in the lobby under a registered bot, then
+/// its page. A wrong key is refused when the seat joins; it counts in the server's throttle
+/// by the browser's address.
+pub(crate) async fn rated_seat<S: Source>(
+    State(app): State<App<S>>,
+    Path(ladder): Path<String>,
+    PeerAddress(address): PeerAddress,
+    Form(form): Form<RatedForm>,
+) -> Result<Response, Response> {
+    unthrottled(&app, Some(PeerKey::Address(address))).map_err(IntoResponse::into_response)?;
+    let table =
+        app.source.guest_table(&ladder).await.map_err(|e| PageError::from(e).into_response())?;
+    if !table.is_some_and(|table| table.people) {
+        let why = format!("ladder {ladder} seats no person rated (its file's `people`)");
+        return Err(PageError::NotFound(why).into_response());
+    }
+    let bot = form.bot.trim();
+    if bot.is_empty() || bot.len() > 64 {
+        return Err((StatusCode::BAD_REQUEST, "a bot's name is 1 to 64 bytes").into_response());
+    }
+    let id = app.seats.lobby_session(bot, &form.key).map_err(IntoResponse::into_response)?;
+    Ok(Redirect::to(&format!("/seat/{id}")).into_response())
 }
 
 #[cfg(test)]
