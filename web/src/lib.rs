@@ -66,7 +66,7 @@ use axum::routing::{get, post};
 pub use apart::{lower_priority, serve_apart};
 pub use hosted::StoreSource;
 pub use ops::{GameServer, NotReady, READY_TIMEOUT, Readiness, ops_router};
-pub use seats::{GuestTable, PlayConfig};
+pub use seats::{PeopleTable, PlayConfig};
 pub use serve::{ServeConfig, serve};
 pub use server::ServerSource;
 pub use source::{

@@ -268,7 +268,7 @@ impl Seats {
     pub(crate) async fn guest_match(
         &self,
         address: IpAddr,
-        table: &GuestTable,
+        table: &PeopleTable,
         bots: Vec<String>,
         guest_seat: usize,
     ) -> Result<String, SeatError> {
@@ -321,7 +321,7 @@ impl Seats {
 
 /// A ladder's table as a person sits at it: its game, options and bots.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GuestTable {
+pub struct PeopleTable {
     /// The game.
     pub game: GameKind,
     /// Its options as JSON.

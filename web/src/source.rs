@@ -571,10 +571,10 @@ pub trait Source: Send + Sync + 'static {
     /// A running ladder's table as a person from the pages would sit at it: its game, options,
     /// active bots, and whether it seats people rated. By default none: a source without
     /// ladders.
-    fn guest_table(
+    fn people_table(
         &self,
         ladder: &str,
-    ) -> impl Future<Output = Result<Option<crate::GuestTable>, SourceError>> + Send {
+    ) -> impl Future<Output = Result<Option<crate::PeopleTable>, SourceError>> + Send {
         let _ = ladder;
         std::future::ready(Ok(None))
     }

@@ -368,7 +368,7 @@ fn clock_of(ladder: &Ladder) -> String {
 }
 
 impl Source for StoreSource {
-    async fn guest_table(&self, ladder: &str) -> Result<Option<crate::GuestTable>, SourceError> {
+    async fn people_table(&self, ladder: &str) -> Result<Option<crate::PeopleTable>, SourceError> {
         let Some(hosted) = self.hosted(ladder).await? else { return Ok(None) };
         let file = cardroom_arena::hosted::HostedLadderFile::parse(&hosted.spec.config);
         let (LadderStatus::Running, Ok(file)) = (hosted.status, file) else { return Ok(None) };
@@ -382,7 +382,7 @@ impl Source for StoreSource {
             .map(|e| (rank(&e.name).unwrap_or(usize::MAX), e.name))
             .collect();
         bots.sort();
-        Ok(Some(crate::GuestTable {
+        Ok(Some(crate::PeopleTable {
             game: file.game,
             options_json: file.options_json(),
             seats: file.seats,

@@ -184,7 +184,7 @@ pub(crate) async fn leaderboard<S: Source>(
     Path(ladder): Path<String>,
 ) -> Result<Markup, PageError> {
     let loaded = load(&app, &ladder).await?;
-    let table = if app.seats.enabled() { app.source.guest_table(&ladder).await? } else { None };
+    let table = if app.seats.enabled() { app.source.people_table(&ladder).await? } else { None };
     Ok(layout(
         &ladder,
         html! {

@@ -387,7 +387,7 @@ pub(crate) struct GuestForm {
 }
 
 /// The ladder page's "Play the bots" form, where the server takes guests and the ladder runs.
-pub(crate) fn guest_form(ladder: &str, table: &crate::GuestTable, per_hour: u32) -> Markup {
+pub(crate) fn guest_form(ladder: &str, table: &crate::PeopleTable, per_hour: u32) -> Markup {
     let others = usize::from(table.seats).saturating_sub(1);
     html! {
         section.play {
@@ -426,7 +426,7 @@ pub(crate) async fn guest_match<S: Source>(
         return Err(SeatError::NoSeats.into_response());
     };
     let table =
-        app.source.guest_table(&ladder).await.map_err(|e| PageError::from(e).into_response())?;
+        app.source.people_table(&ladder).await.map_err(|e| PageError::from(e).into_response())?;
     let Some(table) = table else {
         let why = format!("ladder {ladder} is not running: it seats no guest");
         return Err(PageError::NotFound(why).into_response());
@@ -492,7 +492,7 @@ pub(crate) async fn rated_seat<S: Source>(
 ) -> Result<Response, Response> {
     unthrottled(&app, Some(PeerKey::Address(address))).map_err(IntoResponse::into_response)?;
     let table =
-        app.source.guest_table(&ladder).await.map_err(|e| PageError::from(e).into_response())?;
+        app.source.people_table(&ladder).await.map_err(|e| PageError::from(e).into_response())?;
     if !table.is_some_and(|table| table.people) {
         let why = format!("ladder {ladder} seats no person rated (its file's `people`)");
         return Err(PageError::NotFound(why).into_response());
