@@ -493,6 +493,8 @@ pub(crate) fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 server: format!("http://{grpc_addr}"),
                 admin_token: config.admin_token.clone(),
                 guests_per_hour: guests,
+                // Half the game server's quota for the pages' own address.
+                failed_links_per_minute: config.auth_failures_per_peer.get() / 2,
             };
             let web_config = cardroom_web::WebConfig { play: Some(play), ..web_config };
             cardroom_web::server_router(source, config.accounts.clone(), web_config)

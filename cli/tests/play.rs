@@ -12,7 +12,8 @@
 //! of the drawings its event stream brought.
 //!
 //! And an organizer's seat link (a `CreateMatch` token) played without JavaScript: its event
-//! stream read as it comes, each turn answered with a plain form post.
+//! stream read as it comes, each turn answered with a plain form post; then links that name no
+//! seat, which the pages stop taking before the game server would lock their address out.
 
 #![allow(clippy::unwrap_used)] // A test fails loudly on an unexpected error.
 
@@ -485,6 +486,46 @@ fn an_organizers_seat_link_plays_without_javascript() {
         };
         let moves = record.actions.iter().filter(|a| a.seat == Seat(0)).count();
         assert_eq!(moves, answered.len(), "every move of the person's seat was theirs");
+
+        // Links that name no seat: each is refused by the game server, which sees them all
+        // come from the pages' own address. Past half its quota (30 a minute, the default)
+        // the pages refuse new links themselves, so that the game server never locks its own
+        // pages (or any bot on the loopback) out.
+        let mut refused = 0;
+        let over = loop {
+            let bogus = format!("{pages}/seat/{refused:032x}/live");
+            let live = http.get(bogus).send().await.unwrap();
+            if live.status() != 200 {
+                break live;
+            }
+            let mut stream = SeatStream { response: live, buffer: String::new() };
+            while let Some((kind, _)) = stream.next().await {
+                if kind == "end" {
+                    break;
+                }
+            }
+            refused += 1;
+            assert!(refused < 30, "the pages went on taking links that name no seat");
+        };
+        // Half the game server's 30 a minute (a few more where the minute's quota refills as the
+        // loop goes).
+        assert!((15..20).contains(&refused), "{refused} links refused before the pages stopped");
+        assert_eq!(over.status(), 429);
+        assert!(over.headers().contains_key("retry-after"));
+        assert!(over.text().await.unwrap().contains("seat links"));
+        // The game server still takes a good seat token from the loopback.
+        let mut request = tonic::Request::new(pb::CreateMatchRequest {
+            game: pb::Game::TwentyTwo as i32,
+            options_json: String::new(),
+            seats: 2,
+            seed: None,
+            clock: None,
+            lobby_bots: Vec::new(),
+        });
+        request.metadata_mut().insert("authorization", "Bearer T".parse().unwrap());
+        let created = server.create_match(request).await.unwrap().into_inner();
+        let config = cardroom_sdk::ConnectConfig::with_token(url.clone(), &created.seats[0].token);
+        assert!(cardroom_sdk::TextSeat::join(&config).await.is_ok(), "the loopback is not locked");
     });
 }
 

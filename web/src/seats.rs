@@ -22,6 +22,7 @@ use cardroom_proto::pb::cardroom_client::CardroomClient;
 use cardroom_sdk::{
     ActErrorCode, BotKey, ConnectConfig, MatchEnd, RunError, TextMoved, TextSeat, TextUpdate,
 };
+use cardroom_server::AuthThrottle;
 use governor::{DefaultKeyedRateLimiter, Quota};
 use tokio::sync::{Notify, mpsc, watch};
 use tonic::transport::{Channel, Endpoint};
@@ -60,6 +61,12 @@ pub struct PlayConfig {
     /// Guest matches one address may start an hour from the ladder pages (`serve --guests`);
     /// 0: the pages offer none.
     pub guests_per_hour: u32,
+    /// Failed seat links and bot keys a minute from every browser together, at most (0: 1).
+    /// The game server sees every seat the pages take come from the web server's own address,
+    /// and counts its failures against it: keep this under its failures a minute from one
+    /// address (`Config::auth_failures_per_peer`), so that guesses through the pages never
+    /// lock the pages out. Each browser's address is also counted on its own.
+    pub failed_links_per_minute: u32,
 }
 
 /// Where a seat stands, as its page shows it.
@@ -180,7 +187,12 @@ pub(crate) struct Seats {
     channel: Option<Channel>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     guests: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Failed seat links and keys from every browser together ([`PlayConfig::failed_links_per_minute`]).
+    links: AuthThrottle,
 }
+
+/// The subject [`Seats::links`] counts under.
+const LINKS: &str = "every browser's seat links";
 
 impl Seats {
     pub(crate) fn new(config: Option<PlayConfig>) -> Seats {
@@ -192,12 +204,33 @@ impl Seats {
             .as_ref()
             .and_then(|c| NonZeroU32::new(c.guests_per_hour))
             .map(|n| DefaultKeyedRateLimiter::keyed(Quota::per_hour(n)));
-        Seats { config, channel, sessions: Mutex::default(), guests }
+        let per_minute = config.as_ref().map_or(1, |c| c.failed_links_per_minute);
+        let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+        let links = AuthThrottle::new(per_minute, per_minute);
+        Seats { config, channel, sessions: Mutex::default(), guests, links }
     }
 
     /// Whether the pages seat anyone.
     pub(crate) fn enabled(&self) -> bool {
         self.config.is_some()
+    }
+
+    /// Refuses a new seat while the failed links from every browser together are over
+    /// [`PlayConfig::failed_links_per_minute`].
+    pub(crate) fn links_open(&self) -> Result<(), SeatError> {
+        self.links.check(None, Some(LINKS)).map_err(|throttled| {
+            let wait_s = throttled.wait.as_secs() + 1;
+            let why = format!(
+                "too many seat links and keys that name no seat came through these pages \
+                 lately: retry in {wait_s} s"
+            );
+            SeatError::Throttled { why, wait_s }
+        })
+    }
+
+    /// Counts a seat link or key the game server refused.
+    pub(crate) fn link_failed(&self) {
+        self.links.failed(None, Some(LINKS));
     }
 
     /// Whether the ladder pages take guests.

@@ -2,7 +2,8 @@
 // `seat` event is the panel's new HTML, which htmx then binds (its forms post the clicks). The
 // stream is closed when the page goes away (a closed tab, a link followed), so that the web
 // server lets the seat go and the game server's reconnect grace runs, and opened again if the
-// page comes back; an `end` event (the match is over) closes it for good.
+// page comes back; an `end` event (the match is over) closes it for good. A refused stream is
+// asked for again after 5 s.
 //
 // The clock: each `data-left-ms` figure counts down from when it was drawn; a bank
 // (`data-after-ms`, the move's time) starts once the move's time is spent. The server's clock
@@ -25,6 +26,14 @@
     source.addEventListener("end", function () {
       over = true;
       close();
+    });
+    // The browser tries again by itself after a dropped connection, but not after a refusal
+    // (the pages' limits: 429, 503): then this page does, a little later.
+    source.addEventListener("error", function () {
+      if (source && source.readyState === EventSource.CLOSED) {
+        source = null;
+        setTimeout(open, 5000);
+      }
     });
   }
 

@@ -90,12 +90,14 @@ fn session_for<S: Source>(
 }
 
 /// Refuses `peer` while its failed credentials (seat links, bot keys) are over the server's
-/// throttle.
+/// throttle,
+/// and while those from every browser together are over the pages' own limit.
 fn unthrottled<S: Source>(app: &App<S>, peer: Option<PeerKey>) -> Result<(), SeatError> {
     app.throttle.check(peer, None).map_err(|throttled| SeatError::Throttled {
         why: throttled.to_string(),
         wait_s: throttled.wait.as_secs() + 1,
-    })
+    })?;
+    app.seats.links_open()
 }
 
 /// `GET /seat/{token}`: the seat's page. It holds nothing: its stream takes the seat.
@@ -137,29 +139,40 @@ pub(crate) async fn seat_live<S: Source>(
     let peer = Some(PeerKey::Address(address));
     let session = session_for(&app, &token, peer).map_err(IntoResponse::into_response)?;
     let throttle = std::sync::Arc::clone(&app.throttle);
+    let seats = std::sync::Arc::clone(&app.seats);
     let states = WatchStream::new(session.watch());
-    let events = states
-        .scan(false, move |ended, state| {
-            if *ended {
-                return std::future::ready(None);
+    // Each state as a drawing; after the last (the match over, the seat lost), `end`, and the
+    // stream ends without waiting for a change that will not come.
+    let events = futures::stream::unfold((states, false), move |(mut states, ended)| {
+        let (token, throttle, seats) = (token.clone(), throttle.clone(), seats.clone());
+        async move {
+            if ended {
+                return None;
             }
-            *ended = match state.phase {
+            let state = states.next().await?;
+            let ended = match state.phase {
                 Phase::Lost { .. } => true,
                 // A seat from the lobby waits there again for the ladder's next match.
                 Phase::Over(_) => state.lobby.is_none(),
                 _ => false,
             };
             if let Phase::Lost { credential: true, .. } = state.phase {
-                throttle.failed(peer, None);
+                // The game server counted it under the pages' own address, the loopback: a
+                // browser there is counted once.
+                if !address.is_loopback() {
+                    throttle.failed(peer, None);
+                }
+                seats.link_failed();
             }
             let drawn = Event::default().event("seat").data(panel(&token, &state).into_string());
             let mut events = vec![Ok(drawn)];
-            if *ended {
+            if ended {
                 events.push(Ok(Event::default().event("end").data("")));
             }
-            std::future::ready(Some(futures::stream::iter(events)))
-        })
-        .flatten();
+            Some((futures::stream::iter(events), (states, ended)))
+        }
+    })
+    .flatten();
     Ok(live(events, slot))
 }
 
