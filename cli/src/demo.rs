@@ -53,6 +53,9 @@ pub(crate) struct DemoArgs {
     no_sandbox: bool,
 }
 
+/// Guest matches one address may start an hour from the demo's ladder pages.
+const DEMO_GUESTS_PER_HOUR: u32 = 20;
+
 /// Matches each in-process bot plays at once (its streams in the lobby, and the ladders' cap):
 /// one a core.
 const DEMO_STREAMS: u32 = 2;
@@ -249,9 +252,20 @@ async fn run(args: DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ..cardroom_web::ServeConfig::default()
     }
     .within_open_files(open_files);
-    let web_config =
-        cardroom_web::WebConfig { hosted_bots: hosting, auth_throttle, ..Default::default() }
-            .within_connections(serve_config.max_connections);
+    // A person may play the demo's bots from a ladder's page ("Play the bots").
+    let play = cardroom_web::PlayConfig {
+        server: format!("http://{grpc_addr}"),
+        admin_token: config.admin_token.clone(),
+        guests_per_hour: DEMO_GUESTS_PER_HOUR,
+        failed_links_per_minute: config.auth_failures_per_peer.get() / 2,
+    };
+    let web_config = cardroom_web::WebConfig {
+        hosted_bots: hosting,
+        auth_throttle,
+        play: Some(play),
+        ..Default::default()
+    }
+    .within_connections(serve_config.max_connections);
     crate::serve::log_pages_limits(open_files, &serve_config, &web_config);
     let router = cardroom_web::server_router(matches, config.accounts.clone(), web_config);
     // The pages on their own runtime at the lowest priority: page load cannot starve play.
