@@ -557,6 +557,22 @@ mod tests {
         assert!(card_controls("ab12", 1, &two, &[seven]).is_empty());
     }
 
+    /// A run of raise sizes is one control: its words, a number from the run's least to its
+    /// most, and the button; posted, the words and the number are the reply.
+    #[test]
+    fn a_run_of_raise_sizes_is_a_number_and_a_button() {
+        let run = Choice::Run { first: 3, head: "raise to".into(), low: 4, high: 200 };
+        let html = control("ab12", 7, &run).into_string();
+        for part in [
+            r#"name="turn" value="7""#,
+            r#"name="head" value="raise to""#,
+            r#"type="number" name="amount" min="4" max="200" value="4""#,
+            r#"action="/seat/ab12/act""#,
+        ] {
+            assert!(html.contains(part), "{part}: {html}");
+        }
+    }
+
     #[test]
     fn a_seat_link_is_hex_only() {
         assert!(is_token("0123abcdEF"));
