@@ -4,8 +4,10 @@
 //! number (`Act.reply`).
 //!
 //! A seat is a [`Session`], found by its seat token (the page's address carries it: a
-//! `CreateMatch` token an organizer hands out, or a guest's, [`Seats::guest_match`]). Its task
-//! joins the seat while a page watches, and plays the replies the page posts. When the last
+//! `CreateMatch` token an organizer hands out, or a guest's, [`Seats::guest_match`]), or by a
+//! random id for a person who plays a ladder's rated sets under a registered bot
+//! ([`Seats::lobby_session`]: the key stays here). Its task joins the seat while a page
+//! watches, and plays the replies the page posts. When the last
 //! page has been gone [`CLOSED_TAB_AFTER`], it drops the stream: the server then counts the
 //! seat disconnected, its reconnect grace runs, and the next page to open the link takes the
 //! seat back with the token.
@@ -151,9 +153,13 @@ impl Session {
     }
 
     /// Whether a page may still show it: its task runs, or it ended with the match (or a
-    /// refusal). One that ended waiting for a page ([`IDLE_AFTER`]) is taken afresh.
+    /// refusal). A seat link's that ended waiting for a page ([`IDLE_AFTER`]) is taken afresh
+    /// with its token.
     fn usable(&self) -> bool {
-        !self.ended() || matches!(self.state.borrow().phase, Phase::Over(_) | Phase::Lost { .. })
+        let state = self.state.borrow();
+        !self.ended()
+            || state.lobby.is_some()
+            || matches!(state.phase, Phase::Over(_) | Phase::Lost { .. })
     }
 }
 
@@ -388,6 +394,15 @@ async fn play(
                 break;
             }
             if tokio::time::timeout(IDLE_AFTER, watched).await.is_err() {
+                if state.borrow().lobby.is_some() {
+                    // Its id names no token to take it back with.
+                    let why = format!(
+                        "no page watched this seat for {} minutes, and it left the lobby: take a \
+                         seat again from the ladder's page",
+                        IDLE_AFTER.as_secs() / 60
+                    );
+                    state.send_modify(|s| s.phase = Phase::Lost { why, credential: false });
+                }
                 return;
             }
         }
