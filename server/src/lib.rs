@@ -67,6 +67,7 @@ pub use seasons::rfc3339;
 pub use service::NODE_METADATA;
 pub use throttle::{AuthThrottle, PeerKey, Throttled};
 pub use tls::{TlsError, TlsIdentity};
+pub use token::{random_hex, random_seed};
 #[cfg(unix)]
 pub use unix::{SOCKET_MODE, UnixSocketListener, listen_unix};
 

@@ -1,15 +1,15 @@
 //! Unguessable identifiers: seat tokens and match ids.
 
 /// 128 random bits from the operating system, as 32 hex digits.
-pub(crate) fn random_hex() -> String {
+pub fn random_hex() -> String {
     let mut bytes = [0u8; 16];
     // The OS RNG failing is not recoverable for a server that hands out credentials.
     getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
     hex::encode(bytes)
 }
 
-/// A random seed for a match that did not ask for one.
-pub(crate) fn random_seed() -> u64 {
+/// 64 random bits from the operating system: a match's seed when it did not ask for one.
+pub fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the operating system's random number generator works");
     u64::from_le_bytes(bytes)

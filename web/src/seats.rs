@@ -187,7 +187,7 @@ pub(crate) enum SeatError {
     Throttled { why: String, wait_s: u64 },
 }
 
-/// The seats the pages hold, by seat token.
+/// The seats the pages hold, by seat token (or a rated seat's id).
 pub(crate) struct Seats {
     config: Option<PlayConfig>,
     channel: Option<Channel>,
@@ -241,7 +241,7 @@ impl Seats {
 
     /// Whether the ladder pages take guests.
     pub(crate) fn guests(&self) -> Option<u32> {
-        self.guests.as_ref().and(self.config.as_ref()).map(|c| c.guests_per_hour)
+        self.config.as_ref().map(|c| c.guests_per_hour).filter(|&per_hour| per_hour > 0)
     }
 
     /// The seat of `token` if it is held.
@@ -267,9 +267,7 @@ impl Seats {
         let key = BotKey::new(key).map_err(|error| SeatError::Refused(error.to_string()))?;
         let mut connect = ConnectConfig::lobby(config.server.clone(), bot);
         connect.key = Some(key);
-        let mut id = [0u8; 16];
-        getrandom::fill(&mut id).map_err(|error| SeatError::Refused(error.to_string()))?;
-        let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+        let id = cardroom_server::random_hex();
         self.hold(&id, connect, Some(bot.to_owned()))?;
         Ok(id)
     }
@@ -347,14 +345,13 @@ impl Seats {
             .await
             .map_err(|status| SeatError::Refused(status.message().to_owned()))?
             .into_inner();
-        created
-            .seats
-            .into_iter()
-            .find(|s| s.seat as usize == guest_seat)
-            .map(|s| s.token)
-            .ok_or_else(|| {
-                SeatError::Refused("the server gave no token for the guest's seat".into())
-            })
+        let token = created.seats.into_iter().find(|s| s.seat as usize == guest_seat);
+        let token = token.map(|s| s.token).ok_or_else(|| {
+            SeatError::Refused("the server gave no token for the guest's seat".into())
+        })?;
+        // Held now: the token is good, and the guest's page is no new link to check.
+        self.session(&token)?;
+        Ok(token)
     }
 }
 

@@ -97,15 +97,10 @@ pub(crate) struct FindQuery {
     id: String,
 }
 
-/// Whether `id` can be a server's match id (hex), so that it goes into a path unescaped.
-fn is_match_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
 /// `/matches?id=ID`: to the match's page.
 pub(crate) async fn find_match(Query(query): Query<FindQuery>) -> Result<Redirect, PageError> {
     let id = query.id.trim();
-    if !is_match_id(id) {
+    if !super::is_plain_id(id) {
         return Err(PageError::NotFound(format!("{id:?} is not a match id")));
     }
     Ok(Redirect::to(&format!("/matches/{id}")))

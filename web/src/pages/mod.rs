@@ -154,6 +154,12 @@ pub(crate) async fn static_file(
         .into_response())
 }
 
+/// Whether `id` can be one of the server's ids (a match id, a seat token: hex), so that it goes
+/// into a path unescaped.
+fn is_plain_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// A share as a percentage with one decimal.
 fn percent(share: f64) -> String {
     format!("{:.1}%", 100.0 * share)

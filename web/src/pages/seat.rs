@@ -25,7 +25,7 @@ use cardroom_games::{Card, Line, Seat};
 use cardroom_proto::wire::WireGame;
 
 use super::table::{self, Clickable};
-use super::{PageError, layout, live, ordinal};
+use super::{PageError, is_plain_id, layout, live, ordinal};
 use crate::App;
 use crate::seats::{GUEST_BANK_MS, GUEST_MOVE_MS, OpenTurn, Phase, SeatError, SeatState};
 use crate::source::Source;
@@ -37,11 +37,6 @@ const MAX_REPLY_BYTES: usize = 256;
 
 /// Events the table's line says happened: the last few.
 const LINE_EVENTS: usize = 3;
-
-/// Whether `token` can be a seat token (hex), so that it goes into a path unescaped.
-fn is_token(token: &str) -> bool {
-    !token.is_empty() && token.len() <= 64 && token.bytes().all(|b| b.is_ascii_hexdigit())
-}
 
 impl IntoResponse for SeatError {
     fn into_response(self) -> Response {
@@ -79,7 +74,7 @@ fn session_for<S: Source>(
     token: &str,
     peer: Option<PeerKey>,
 ) -> Result<std::sync::Arc<crate::seats::Session>, SeatError> {
-    if !is_token(token) {
+    if !is_plain_id(token) {
         return Err(SeatError::NotAToken(token.to_owned()));
     }
     if let Some(session) = app.seats.existing(token) {
@@ -108,7 +103,7 @@ pub(crate) async fn seat_page<S: Source>(
     if !app.seats.enabled() {
         return Err(SeatError::NoSeats.into_response());
     }
-    if !is_token(&token) {
+    if !is_plain_id(&token) {
         return Err(SeatError::NotAToken(token).into_response());
     }
     let now = app.seats.existing(&token).map(|session| session.now()).unwrap_or_default();
@@ -205,7 +200,7 @@ pub(crate) async fn seat_act<S: Source>(
         let why = format!("a reply is at most {MAX_REPLY_BYTES} bytes");
         return Err((StatusCode::BAD_REQUEST, why).into_response());
     }
-    let Some(session) = app.seats.existing(&token).filter(|_| is_token(&token)) else {
+    let Some(session) = app.seats.existing(&token).filter(|_| is_plain_id(&token)) else {
         let why = "no seat is held for this link: open the link first".to_owned();
         return Err(SeatError::Refused(why).into_response());
     };
@@ -457,9 +452,7 @@ pub(crate) async fn guest_match<S: Source>(
         }
         bots.push(bot.clone());
     }
-    let mut byte = [0u8; 1];
-    let _ = getrandom::fill(&mut byte);
-    let guest_seat = usize::from(byte[0]) % usize::from(table.seats.max(1));
+    let guest_seat = (cardroom_server::random_seed() % u64::from(table.seats.max(1))) as usize;
     let token = app
         .seats
         .guest_match(address, &table, bots, guest_seat)
@@ -574,10 +567,10 @@ mod tests {
     }
 
     #[test]
-    fn a_seat_link_is_hex_only() {
-        assert!(is_token("0123abcdEF"));
-        for bad in ["", "../x", "g1", &"a".repeat(65)] {
-            assert!(!is_token(bad), "{bad:?}");
+    fn a_seat_link_is_a_plain_id() {
+        assert!(is_plain_id("0123abcdEF"));
+        for bad in ["", "../x", "a b", &"a".repeat(65)] {
+            assert!(!is_plain_id(bad), "{bad:?}");
         }
     }
 }

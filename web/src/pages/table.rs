@@ -88,15 +88,14 @@ pub(super) struct Clickable<'a> {
 /// A hand as a fan: the cards face up, then the rest face down; a card with a control in
 /// `clickable` is drawn as that control.
 fn fan(names: &[String], row: &TableSeat, clickable: Option<&Clickable<'_>>) -> Markup {
-    let control = |c: &Card| {
-        let clickable = clickable.filter(|k| k.seat == row.seat)?;
-        clickable.cards.iter().find(|(card, _)| card == c).map(|(_, control)| control)
-    };
+    // A person's own seat (the pages' seat, whose cards it plays) is theirs.
+    let own = clickable.filter(|k| k.seat == row.seat);
+    let control =
+        |c: &Card| own?.cards.iter().find(|(card, _)| card == c).map(|(_, control)| control);
     let hand = &row.hand;
-    let whose = match name(names, row.seat) {
-        // A person's own seat (the pages' seat) is "… (you)".
-        you if you.ends_with(" (you)") => "your".to_owned(),
-        other => format!("{other}'s"),
+    let whose = match own {
+        Some(_) => "your".to_owned(),
+        None => format!("{}'s", name(names, row.seat)),
     };
     let mut label = format!("{whose} hand, {} cards", hand.len());
     if hand.hidden > 0 {
